@@ -1,0 +1,166 @@
+"""Text forms of a board: parsing (format detected from the text) and printing.
+
+The forms read are: one line of n*n symbols (``1-9``, ``A``=10 ... ``P``=25, ``.`` or ``0`` for a
+blank); the same spread over several lines with the separators ``| - + *``, spaces and blank lines
+ignored (so pretty output parses back); the LeetCode JSON list of lists (``"."`` for a blank); and
+whitespace-separated integers (``0`` for a blank), the unambiguous form for any size.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from math import isqrt
+
+from sudokit.errors import (
+    BadCharacterError,
+    BoxShapeError,
+    DigitOutOfRangeError,
+    InvalidPuzzleError,
+    WrongCellCountError,
+)
+from sudokit.shape import ALPHABET, Shape
+
+__all__ = ["FORMATS", "format_line", "format_pretty", "format_rows", "parse_cells"]
+
+FORMATS = ("pretty", "line", "json")
+SEPARATORS = "|-+*"
+BLANKS = ".0"
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_SEPARATOR_TABLE = str.maketrans(SEPARATORS, " " * len(SEPARATORS))
+_INTEGER = re.compile(r"[0-9]+")
+_VALUE = {ch: i + 1 for i, ch in enumerate(ALPHABET)} | {ch.lower(): i + 1 for i, ch in enumerate(ALPHABET)}
+_VALUE |= {b: 0 for b in BLANKS}
+_RED = "\x1b[1;31m"
+_RESET = "\x1b[0m"
+
+
+def parse_cells(text: str, box: Shape | None = None) -> tuple[Shape, tuple[int, ...]]:
+    """The shape and the cell values (0 = blank) of a puzzle text in any of the accepted forms."""
+    text = _ANSI.sub("", text.lstrip("\ufeff")).strip()
+    if not text:
+        raise WrongCellCountError("empty puzzle: no cells")
+    if text.startswith("["):
+        return _parse_json(text, box)
+    tokens = text.translate(_SEPARATOR_TABLE).split()
+    if len(tokens) > 1 and any(len(t) > 1 for t in tokens) and all(_INTEGER.fullmatch(t) for t in tokens):
+        n = isqrt(len(tokens))
+        if n * n == len(tokens) and all(int(t) <= n for t in tokens):
+            return _checked(n, [int(t) for t in tokens], box)
+    return _parse_symbols("".join(tokens), box)
+
+
+def _parse_symbols(symbols: str, box: Shape | None) -> tuple[Shape, tuple[int, ...]]:
+    count = len(symbols)
+    n = isqrt(count)
+    square = n * n == count
+    for i, ch in enumerate(symbols):
+        if ch not in _VALUE:
+            problem = f"{ch!r} is not a digit or a blank"
+            if square:
+                raise BadCharacterError(problem, row=i // n + 1, column=i % n + 1)
+            raise BadCharacterError(f"character {i + 1}: {problem}")
+    if not square:
+        raise _wrong_count(count)
+    return _checked(n, [_VALUE[ch] for ch in symbols], box)
+
+
+def _wrong_count(count: int) -> WrongCellCountError:
+    n = isqrt(count)
+    near = " or ".join(f"{k * k} for {k}x{k}" for k in (n, n + 1) if k >= 4)
+    return WrongCellCountError(f"{count} cells: a board needs a square number of cells ({near})")
+
+
+def _parse_json(text: str, box: Shape | None) -> tuple[Shape, tuple[int, ...]]:
+    try:
+        rows = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InvalidPuzzleError(f"not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
+    if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+        raise InvalidPuzzleError("a JSON puzzle must be a list of rows, each a list of cells")
+    return rows_to_cells(rows, box)
+
+
+def rows_to_cells(rows: Sequence[Sequence[object]], box: Shape | None = None) -> tuple[Shape, tuple[int, ...]]:
+    """Shape and cells of a board given as rows of one-character strings (``"."`` blank) or ints."""
+    n = len(rows)
+    values: list[int] = []
+    for r, row in enumerate(rows):
+        if len(row) != n:
+            raise WrongCellCountError(f"row {r + 1} has {len(row)} cells, but a {n}x{n} board needs {n}")
+        for c, cell in enumerate(row):
+            if isinstance(cell, bool) or not isinstance(cell, int | str):
+                raise BadCharacterError(f"{cell!r} is not a digit or a blank", row=r + 1, column=c + 1)
+            if isinstance(cell, int):
+                values.append(cell)
+            elif cell in _VALUE:
+                values.append(_VALUE[cell])
+            elif _INTEGER.fullmatch(cell):
+                values.append(int(cell))
+            else:
+                raise BadCharacterError(f"{cell!r} is not a digit or a blank", row=r + 1, column=c + 1)
+    return _checked(n, values, box)
+
+
+def _checked(n: int, values: list[int], box: Shape | None) -> tuple[Shape, tuple[int, ...]]:
+    if n < 4:
+        raise WrongCellCountError(f"{n * n} cells: the smallest board is 4x4 (16 cells)")
+    if box is None:
+        shape = Shape.for_side(n)
+    elif box.n != n:
+        raise BoxShapeError(f"box {box} makes a {box.n}x{box.n} board, but the puzzle is {n}x{n}")
+    else:
+        shape = box
+    for i, v in enumerate(values):
+        if not 0 <= v <= n:
+            raise DigitOutOfRangeError(
+                f"digit {v} is out of range for a {n}x{n} board (1..{n})", row=i // n + 1, column=i % n + 1, digit=v
+            )
+    return shape, tuple(values)
+
+
+def _symbol(v: int, n: int) -> str:
+    if n > len(ALPHABET):
+        return str(v).rjust(len(str(n)))
+    return ALPHABET[v - 1] if v else "."
+
+
+def format_line(shape: Shape, cells: Sequence[int]) -> str:
+    """One line: symbols for boards up to 35x35, space-separated integers above."""
+    if shape.n > len(ALPHABET):
+        return " ".join(map(str, cells))
+    return "".join(ALPHABET[v - 1] if v else "." for v in cells)
+
+
+def format_pretty(
+    shape: Shape, cells: Sequence[int], *, givens: Sequence[int] | None = None, color: bool = False
+) -> str:
+    """Rows with box borders; with ``color``, cells blank in ``givens`` (the filled ones) in red."""
+    n, bc = shape.n, shape.box_cols
+    lines: list[str] = []
+    for r in range(n):
+        if r and r % shape.box_rows == 0:
+            lines.append("-+-".join("-" * len(group) for group in _plain_groups(n, bc)))
+        groups = []
+        for g in range(0, n, bc):
+            parts = []
+            for c in range(g, g + bc):
+                i = r * n + c
+                s = _symbol(cells[i], n)
+                if color and givens is not None and not givens[i] and cells[i]:
+                    s = f"{_RED}{s}{_RESET}"
+                parts.append(s)
+            groups.append(" ".join(parts))
+        lines.append(" | ".join(groups))
+    return "\n".join(lines)
+
+
+def _plain_groups(n: int, bc: int) -> list[str]:
+    width = len(_symbol(n, n))
+    return [" ".join(["x" * width] * bc) for _ in range(0, n, bc)]
+
+
+def format_rows(cells: Sequence[int], n: int) -> list[list[int]]:
+    """The board as a list of rows of ints, 0 for a blank."""
+    return [list(cells[r * n : r * n + n]) for r in range(n)]

@@ -1,0 +1,139 @@
+"""Reading puzzles from files, standard input and arguments, one record at a time (streamed).
+
+A file holds one puzzle per line; ``#`` lines and blank lines are skipped, and a ``:suffix`` (the
+``puzzle:count`` and ``puzzle:solution`` forms) is kept aside as the record's ``note``. A grid spread
+over several lines (pretty output, a typed grid, multi-line JSON) is gathered into one record too.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from math import isqrt
+from typing import TextIO
+
+from sudokit.errors import InvalidPuzzleError
+from sudokit.formats import SEPARATORS, parse_cells
+from sudokit.grid import Grid
+from sudokit.shape import Shape
+
+__all__ = ["Record", "iter_records", "read_arguments", "read_file"]
+
+_SEPARATOR_TABLE = str.maketrans(SEPARATORS, " " * len(SEPARATORS))
+_FILE_SUFFIX = re.compile(r"\.[a-z][a-z0-9]{1,4}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One puzzle's text and where it came from; ``line`` is 1-based, None for a command-line puzzle."""
+
+    text: str
+    source: str
+    line: int | None = None
+    note: str | None = None
+
+    def parse(self, box: Shape | None = None) -> Grid:
+        """The record's grid; an ``InvalidPuzzleError`` carries the record's line number."""
+        try:
+            shape, cells = parse_cells(self.text, box)
+            return Grid(cells, shape)
+        except InvalidPuzzleError as err:
+            if self.line is not None:
+                err.at_line(self.line)
+            raise
+
+    @property
+    def where(self) -> str:
+        """``file:line`` or the source alone."""
+        return self.source if self.line is None else f"{self.source}:{self.line}"
+
+
+def _cells_in(line: str) -> int:
+    tokens = line.translate(_SEPARATOR_TABLE).split()
+    if len(tokens) > 1 and any(len(t) > 1 for t in tokens) and all(t.isascii() and t.isdigit() for t in tokens):
+        return len(tokens)
+    return sum(len(t) for t in tokens)
+
+
+def _whole_puzzle(line: str, cells: int) -> bool:
+    """True when one line holds a whole board (rather than one row of a multi-line grid)."""
+    n = isqrt(cells)
+    if n * n != cells or n < 4 or "|" in line:
+        return False
+    return any(n % r == 0 for r in range(2, isqrt(n) + 1))
+
+
+def iter_records(lines: Iterable[str], source: str, *, numbered: bool = True) -> Iterator[Record]:
+    """The puzzles in ``lines``, in order, one record each; never reads ahead more than one grid."""
+    block: list[str] = []
+    start = 0
+    width = rows = depth = 0
+
+    def flush() -> Record:
+        nonlocal block, width, rows, depth
+        record = Record("\n".join(block), source, start if numbered else None)
+        block, width, rows, depth = [], 0, 0, 0
+        return record
+
+    for number, raw in enumerate(lines, 1):
+        line = raw.lstrip("\ufeff").rstrip("\r\n").strip() if number == 1 else raw.rstrip("\r\n").strip()
+        if depth:  # inside a multi-line JSON board
+            block.append(line)
+            depth += line.count("[") - line.count("]")
+            if depth <= 0:
+                yield flush()
+            continue
+        if not line or line.startswith("#"):
+            if block:
+                yield flush()
+            continue
+        if line.startswith("[") and not block:
+            start, depth = number, line.count("[") - line.count("]")
+            block.append(line)
+            if depth <= 0:
+                yield flush()
+            continue
+        cells = _cells_in(line.split(":", 1)[0])
+        if not block and (":" in line or _whole_puzzle(line, cells)):
+            text, _, note = line.partition(":")
+            yield Record(text.strip(), source, number if numbered else None, note.strip() or None)
+            continue
+        if not block:
+            start = number
+        block.append(line)
+        if cells:
+            rows += 1
+            width = width or cells
+            if rows >= width:
+                yield flush()
+    if block:
+        yield flush()
+
+
+def read_file(path: str | os.PathLike[str]) -> Iterator[Record]:
+    """The records of a file, streamed line by line."""
+    with open(path, encoding="utf-8", errors="surrogateescape", newline="") as handle:
+        yield from iter_records(handle, os.fspath(path))
+
+
+def read_arguments(args: Iterable[str], stdin: TextIO | None = None) -> Iterator[Record]:
+    """Records for command-line arguments: ``-`` is standard input, a path is a file, else a puzzle."""
+    for arg in args:
+        if arg == "-":
+            yield from iter_records(stdin or sys.stdin, "<stdin>")
+        elif os.path.isfile(arg):
+            yield from read_file(arg)
+        elif os.path.isdir(arg):
+            raise InvalidPuzzleError(f"{arg} is a directory, not a puzzle file")
+        else:
+            yield from _argument_records(arg)
+
+
+def _argument_records(arg: str) -> Iterator[Record]:
+    if "/" in arg or os.sep in arg or _FILE_SUFFIX.search(arg):
+        raise InvalidPuzzleError(f"no such file: {arg}")
+    records = list(iter_records(arg.splitlines(), "<argument>", numbered=False))
+    yield from records or [Record(arg, "<argument>")]

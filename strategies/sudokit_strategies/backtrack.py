@@ -1,0 +1,289 @@
+"""``backtrack``: the LeetCode 37 write-ups' recursive backtracker, with bit masks and singles.
+
+The write-ups fill the board recursively: pick an empty cell, try each digit that the row, column
+and box "used" tables allow, recurse, and undo the placement when nothing below it works. This
+engine keeps that shape and makes it fast:
+
+* the used tables are int bit masks (bit d-1 stands for digit d), one per row, column and box;
+* every blank cell keeps its candidate mask, narrowed as its peers are filled;
+* singles are placed before guessing: a cell with one candidate (naked single) and a digit with one
+  place left in a row, column or box (hidden single);
+* the cell with the fewest candidates is the one guessed on.
+
+``order="plain"`` runs the write-ups' search exactly: the first empty cell in reading order, digits
+in increasing order, no singles, so the two can be compared on the same puzzle (``--stats``).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Literal
+
+from sudokit import Grid, Result, Status
+
+__all__ = ["BacktrackStrategy"]
+
+_DEADLINE_EVERY = 255  # check the clock once per 256 nodes (plain order: per 4096)
+
+
+class _Stop(Exception):
+    """The limit of solutions was reached."""
+
+
+class _Timeout(Exception):
+    """The time limit ran out."""
+
+
+class BacktrackStrategy:
+    """Recursive backtracking with bit-mask used tables, fewest-candidates-first and singles."""
+
+    name = "backtrack"
+
+    def __init__(self, order: Literal["smart", "plain"] = "smart") -> None:
+        if order not in ("smart", "plain"):
+            raise ValueError(f"order must be 'smart' or 'plain', not {order!r}")
+        self.order = order
+        self.description = (
+            "the write-ups' plain backtracker: first empty cell, digits in order, no singles"
+            if order == "plain"
+            else "recursive backtracking: bit-mask used tables, singles first, fewest-candidates cell"
+        )
+
+    def __repr__(self) -> str:
+        return f"BacktrackStrategy(order={self.order!r})"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> Result:
+        """Find up to ``limit`` solutions of ``puzzle`` within ``time_limit`` seconds."""
+        start = time.perf_counter()
+        deadline = None if time_limit is None else start + time_limit
+        search = _PlainSearch if self.order == "plain" else _Search
+        engine = search(puzzle, limit, deadline)
+        status = Status.SOLVED
+        exact = False
+        old_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old_limit, 4 * puzzle.shape.size + 1000))
+        try:
+            engine.run()
+            exact = True
+        except _Stop:
+            pass
+        except _Timeout:
+            status = Status.TIMEOUT
+        finally:
+            sys.setrecursionlimit(old_limit)
+        if status is Status.SOLVED and not engine.solutions:
+            status = Status.UNSOLVABLE
+        solutions = tuple(Grid(cells, puzzle.shape, validate=False) for cells in engine.solutions)
+        return Result(
+            status=status,
+            puzzle=puzzle,
+            strategy=self.name,
+            solutions=solutions,
+            count=len(solutions),
+            exact=exact,
+            stats=engine.stats(),
+            elapsed=time.perf_counter() - start,
+        )
+
+
+class _Search:
+    """Candidate masks per cell, singles before guessing, fewest candidates first."""
+
+    def __init__(self, puzzle: Grid, limit: int, deadline: float | None) -> None:
+        shape = puzzle.shape
+        self.n = shape.n
+        self.full = shape.full_mask
+        self.peers = shape.peers
+        self.units = shape.units
+        self.rof, self.cof, self.bof = shape.row_of, shape.col_of, shape.box_of
+        self.puzzle = puzzle
+        self.limit = limit
+        self.deadline = deadline
+        self.solutions: list[tuple[int, ...]] = []
+        self.nodes = self.guesses = self.backtracks = self.max_depth = 0
+        self.naked = self.hidden = 0
+
+    def stats(self) -> dict[str, int]:
+        return {
+            "nodes": self.nodes,
+            "guesses": self.guesses,
+            "backtracks": self.backtracks,
+            "max_depth": self.max_depth,
+            "naked_singles": self.naked,
+            "hidden_singles": self.hidden,
+        }
+
+    def run(self) -> None:
+        full, size = self.full, len(self.puzzle.cells)
+        # The used tables: one mask per row, column and box of the digits placed there.
+        rows, cols, boxes = [0] * self.n, [0] * self.n, [0] * self.n
+        cand = [full] * size  # candidates of each blank; 0 once a cell is filled
+        values = [0] * size  # the placed digit of each cell, as its bit
+        state = (cand, values, rows, cols, boxes)
+        for i, v in enumerate(self.puzzle.cells):
+            if v and not self.assign(state, i, 1 << (v - 1)):
+                return  # the givens contradict each other through their consequences
+        self.search(state, 0)
+
+    def assign(self, state: tuple[list[int], ...], i: int, bit: int) -> bool:
+        """Place ``bit`` at cell ``i``, remove it from the peers, and place every naked single that follows."""
+        cand, values, rows, cols, boxes = state
+        rof, cof, bof, peers = self.rof, self.cof, self.bof, self.peers
+        queue = [(i, bit)]
+        for i, bit in queue:
+            if values[i]:
+                if values[i] != bit:
+                    return False
+                continue
+            if not cand[i] & bit:
+                return False
+            values[i] = bit
+            cand[i] = 0
+            rows[rof[i]] |= bit
+            cols[cof[i]] |= bit
+            boxes[bof[i]] |= bit
+            for p in peers[i]:
+                m = cand[p]
+                if m & bit:
+                    m ^= bit
+                    if not m:
+                        return False
+                    cand[p] = m
+                    if not m & (m - 1):
+                        queue.append((p, m))
+        self.naked += len(queue) - 1
+        return True
+
+    def hidden_singles(self, state: tuple[list[int], ...]) -> bool:
+        """Place digits with one place left in a unit, until none is left; False on a contradiction."""
+        cand, values = state[0], state[1]
+        full, units = self.full, self.units
+        found = True
+        while found:
+            found = False
+            for unit in units:
+                once = twice = placed = 0
+                for c in unit:
+                    m = cand[c]
+                    twice |= once & m
+                    once |= m
+                    placed |= values[c]
+                if once | placed != full:
+                    return False  # some digit has no place left in this unit
+                single = once & ~twice
+                if single:
+                    for c in unit:
+                        m = cand[c] & single
+                        if m:
+                            if m & (m - 1):
+                                return False  # one cell is the only place for two digits
+                            self.hidden += 1
+                            if not self.assign(state, c, m):
+                                return False
+                    found = True
+        return True
+
+    def search(self, state: tuple[list[int], ...], depth: int) -> None:
+        """Place singles, then guess on the cell with the fewest candidates; record solutions."""
+        self.nodes += 1
+        if depth > self.max_depth:
+            self.max_depth = depth
+        if self.deadline is not None and not self.nodes & _DEADLINE_EVERY and time.perf_counter() > self.deadline:
+            raise _Timeout
+        if not self.hidden_singles(state):
+            return
+        cand = state[0]
+        best, best_count = -1, self.n + 1
+        for i, m in enumerate(cand):
+            if m:
+                k = m.bit_count()
+                if k < best_count:
+                    best, best_count = i, k
+                    if k == 2:
+                        break
+        if best < 0:
+            self.solutions.append(tuple(v.bit_length() for v in state[1]))
+            if len(self.solutions) >= self.limit:
+                raise _Stop
+            return
+        m = cand[best]
+        while m:
+            bit = m & -m
+            m ^= bit
+            self.guesses += 1
+            trial = tuple(table[:] for table in state)  # undo = drop this copy
+            if self.assign(trial, best, bit):
+                before = len(self.solutions)
+                self.search(trial, depth + 1)
+                if len(self.solutions) == before:
+                    self.backtracks += 1
+            else:
+                self.backtracks += 1
+
+
+class _PlainSearch:
+    """The write-ups' search: first empty cell in reading order, digits 1..n in order, no singles."""
+
+    def __init__(self, puzzle: Grid, limit: int, deadline: float | None) -> None:
+        shape = puzzle.shape
+        self.n = shape.n
+        self.puzzle = puzzle
+        self.limit = limit
+        self.deadline = deadline
+        self.solutions: list[tuple[int, ...]] = []
+        self.nodes = self.guesses = self.backtracks = self.max_depth = 0
+
+    def stats(self) -> dict[str, int]:
+        return {
+            "nodes": self.nodes,
+            "guesses": self.guesses,
+            "backtracks": self.backtracks,
+            "max_depth": self.max_depth,
+        }
+
+    def run(self) -> None:
+        shape, cells = self.puzzle.shape, self.puzzle.cells
+        self.board = list(cells)
+        self.rows, self.cols, self.boxes = [0] * self.n, [0] * self.n, [0] * self.n
+        for i, v in enumerate(cells):
+            if v:
+                bit = 1 << (v - 1)
+                r, c, b = shape.row_of[i], shape.col_of[i], shape.box_of[i]
+                if (self.rows[r] | self.cols[c] | self.boxes[b]) & bit:
+                    return  # two equal givens in a unit: no solution
+                self.rows[r] |= bit
+                self.cols[c] |= bit
+                self.boxes[b] |= bit
+        self.blanks = [(i, shape.row_of[i], shape.col_of[i], shape.box_of[i]) for i, v in enumerate(cells) if not v]
+        self.backtracking(0)
+
+    def backtracking(self, k: int) -> None:
+        """Fill blank number ``k`` (the first empty cell, all before it being filled) and the rest."""
+        self.nodes += 1
+        if k > self.max_depth:
+            self.max_depth = k
+        if self.deadline is not None and not self.nodes & 4095 and time.perf_counter() > self.deadline:
+            raise _Timeout
+        if k == len(self.blanks):  # no empty cell left: a solution
+            self.solutions.append(tuple(self.board))
+            if len(self.solutions) >= self.limit:
+                raise _Stop
+            return
+        i, r, c, b = self.blanks[k]
+        rows, cols, boxes = self.rows, self.cols, self.boxes
+        for digit in range(1, self.n + 1):  # is digit allowed here? the used tables say
+            bit = 1 << (digit - 1)
+            if (rows[r] | cols[c] | boxes[b]) & bit:
+                continue
+            self.guesses += 1
+            self.board[i] = digit  # place it
+            rows[r] |= bit
+            cols[c] |= bit
+            boxes[b] |= bit
+            self.backtracking(k + 1)
+            self.board[i] = 0  # undo it
+            rows[r] ^= bit
+            cols[c] ^= bit
+            boxes[b] ^= bit
+            self.backtracks += 1
