@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import sys
 import time
+from operator import itemgetter
 from typing import Literal
 
 from sudokit import Grid, Result, Status
@@ -96,7 +97,15 @@ class _Search:
         self.full = shape.full_mask
         self.peers = shape.peers
         self.units = shape.units
+        # Per unit: its cells, a getter of their candidates, and where its used table sits in the state.
+        self.unit_info = [(unit, itemgetter(*unit), 2 + j // self.n, j % self.n) for j, unit in enumerate(shape.units)]
         self.rof, self.cof, self.bof = shape.row_of, shape.col_of, shape.box_of
+        # Units whose cells changed since they were last scanned for hidden singles, as a bit set.
+        n = self.n
+        self.units_of = [
+            1 << r | 1 << (n + c) | 1 << (2 * n + b) for r, c, b in zip(self.rof, self.cof, self.bof, strict=True)
+        ]
+        self.dirty = 0
         self.puzzle = puzzle
         self.limit = limit
         self.deadline = deadline
@@ -124,12 +133,14 @@ class _Search:
         for i, v in enumerate(self.puzzle.cells):
             if v and not self.assign(state, i, 1 << (v - 1)):
                 return  # the givens contradict each other through their consequences
+        self.dirty = (1 << len(self.units)) - 1
         self.search(state, 0)
 
     def assign(self, state: tuple[list[int], ...], i: int, bit: int) -> bool:
         """Place ``bit`` at cell ``i``, remove it from the peers, and place every naked single that follows."""
         cand, values, rows, cols, boxes = state
-        rof, cof, bof, peers = self.rof, self.cof, self.bof, self.peers
+        rof, cof, bof, peers, units_of = self.rof, self.cof, self.bof, self.peers, self.units_of
+        dirty = self.dirty
         queue = [(i, bit)]
         for i, bit in queue:
             if values[i]:
@@ -143,6 +154,7 @@ class _Search:
             rows[rof[i]] |= bit
             cols[cof[i]] |= bit
             boxes[bof[i]] |= bit
+            dirty |= units_of[i]
             for p in peers[i]:
                 m = cand[p]
                 if m & bit:
@@ -150,38 +162,44 @@ class _Search:
                     if not m:
                         return False
                     cand[p] = m
+                    dirty |= units_of[p]
                     if not m & (m - 1):
                         queue.append((p, m))
+        self.dirty = dirty
         self.naked += len(queue) - 1
         return True
 
     def hidden_singles(self, state: tuple[list[int], ...]) -> bool:
-        """Place digits with one place left in a unit, until none is left; False on a contradiction."""
-        cand, values = state[0], state[1]
-        full, units = self.full, self.units
-        found = True
-        while found:
-            found = False
-            for unit in units:
-                once = twice = placed = 0
+        """Place digits with one place left in a unit, until none is left; False on a contradiction.
+
+        Only the units whose cells changed since their last scan are looked at again.
+        """
+        cand = state[0]
+        full, unit_info = self.full, self.unit_info
+        dirty, self.dirty = self.dirty, 0
+        while dirty:
+            low = dirty & -dirty
+            dirty ^= low
+            unit, cells_of, table, k = unit_info[low.bit_length() - 1]
+            used = state[table][k]  # the used table of this row, column or box
+            once = twice = 0
+            for m in cells_of(cand):
+                twice |= once & m
+                once |= m
+            if once | used != full:
+                return False  # some digit has no place left in this unit
+            single = once & ~twice
+            if single:
                 for c in unit:
-                    m = cand[c]
-                    twice |= once & m
-                    once |= m
-                    placed |= values[c]
-                if once | placed != full:
-                    return False  # some digit has no place left in this unit
-                single = once & ~twice
-                if single:
-                    for c in unit:
-                        m = cand[c] & single
-                        if m:
-                            if m & (m - 1):
-                                return False  # one cell is the only place for two digits
-                            self.hidden += 1
-                            if not self.assign(state, c, m):
-                                return False
-                    found = True
+                    m = cand[c] & single
+                    if m:
+                        if m & (m - 1):
+                            return False  # one cell is the only place for two digits
+                        self.hidden += 1
+                        if not self.assign(state, c, m):
+                            return False
+                dirty |= self.dirty
+                self.dirty = 0
         return True
 
     def search(self, state: tuple[list[int], ...], depth: int) -> None:
@@ -213,6 +231,7 @@ class _Search:
             m ^= bit
             self.guesses += 1
             trial = tuple(table[:] for table in state)  # undo = drop this copy
+            self.dirty = 0
             if self.assign(trial, best, bit):
                 before = len(self.solutions)
                 self.search(trial, depth + 1)
