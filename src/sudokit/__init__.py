@@ -7,6 +7,7 @@
 """
 
 from sudokit.api import available_strategies, count_solutions, get_strategy, solve, solve_sudoku
+from sudokit.crosscheck import CrossCheckReport, cross_check
 from sudokit.errors import InvalidPuzzleError, StrategyError, SudokitError
 from sudokit.grid import Grid
 from sudokit.shape import Shape
@@ -14,6 +15,7 @@ from sudokit.strategy import Result, Status, Strategy
 from sudokit.verify import is_solution, solution_problem
 
 __all__ = [
+    "CrossCheckReport",
     "Grid",
     "InvalidPuzzleError",
     "Result",
@@ -24,6 +26,7 @@ __all__ = [
     "SudokitError",
     "available_strategies",
     "count_solutions",
+    "cross_check",
     "get_strategy",
     "is_solution",
     "solution_problem",

@@ -13,6 +13,7 @@ import typer
 
 from sudokit.api import DEFAULT_COUNT_LIMIT, get_strategy
 from sudokit.batch import Outcome, exit_status, solve_records
+from sudokit.crosscheck import CheckOutcome, CheckSummary, CrossCheckReport, check_records
 from sudokit.errors import SudokitError
 from sudokit.reader import read_arguments
 from sudokit.registry import default_registry
@@ -134,7 +135,7 @@ def solve(
         typer.Argument(metavar="PUZZLE|FILE|-", help="A puzzle, a file of puzzles (one per line), or - for stdin."),
     ],
     strategy: Annotated[
-        str, typer.Option("--strategy", "-s", help="Engine name (see 'sudoku strategies').")
+        str, typer.Option("--strategy", "-s", help="Engine name (see 'sudoku strategies'); all: 'sudoku check'.")
     ] = "backtrack",
     fmt: Annotated[Format, typer.Option("--format", "-f", help="Output form.")] = Format.pretty,
     count: Annotated[
@@ -161,8 +162,12 @@ def solve(
     """Solve puzzles (or count their solutions) with the chosen engine.
 
     Exit status: 0 all solved (or counted), 1 some puzzle has no solution or timed out, 2 invalid
-    input or usage.
+    input or usage. ``--strategy all`` runs 'sudoku check' with every installed engine instead.
     """
+    if strategy == "all":
+        if option:
+            _fail("engine options go with one engine, not with --strategy all")
+        _run_check(puzzles, None, fmt=fmt, count=count, limit=limit, time_limit=time_limit, box=box)
     try:
         shape = Shape.parse(box) if box else None
         engine = get_strategy(strategy, **_options(option))
@@ -197,13 +202,142 @@ def solve(
                 typer.echo(
                     _pretty_record(
                         outcome, counting=count, limit=solutions_wanted, color=use_color, header=header, stats=stats
-                    )
+                    ),
+                    color=use_color,  # else click strips the colors whenever stdout is not a terminal
                 )
     except SudokitError as err:  # e.g. a missing file named on the command line
         _fail(str(err))
+    except BrokenPipeError:
+        raise  # the reader went away (``| head``): click exits quietly
     except OSError as err:
         _fail(f"{err.filename or ''}: {err.strerror or err}")
     raise typer.Exit(exit_status(statuses, counting=count))
+
+
+def _verdict_lines(report: CrossCheckReport) -> list[str]:
+    if report.verdict != "agree":
+        return [f"{report.verdict}: {problem}" for problem in report.problems] or [report.verdict]
+    if report.count == 0:
+        return ["agree: no solution"]
+    noun = "solution" if report.count == 1 and report.exact else "solutions"
+    if report.exact:
+        return [f"agree: {report.count} {noun}"]
+    return [f"agree: at least {report.count} {noun} (stopped at the limit of {report.limit})"]
+
+
+def _check_pretty(outcome: CheckOutcome, header: bool) -> str:
+    parts = [f"# {outcome.record.where}"] if header else []
+    report = outcome.report
+    if report is None:
+        return "\n".join([*parts, f"invalid: {outcome.invalid}"])
+    parts.append(report.puzzle.to_line())
+    width = max(len(answer.name) for answer in report.engines)
+    for a in report.engines:
+        note = "" if a.verdict == "ok" else f"  {a.verdict}"
+        ms = a.elapsed * 1000
+        parts.append(f"  {a.name.ljust(width)}  {a.status:<10}  {a.count_text:>6}  {ms:10.2f} ms{note}")
+    return "\n".join(parts + _verdict_lines(report))
+
+
+def _check_line(outcome: CheckOutcome) -> str:
+    report = outcome.report
+    if report is None:
+        return f"{outcome.puzzle_text}:invalid"
+    engines = " ".join(
+        f"{a.name}={a.count_text if a.verdict in ('ok', 'disagree') else a.verdict}/{a.elapsed * 1000:.1f}ms"
+        for a in report.engines
+    )
+    return f"{outcome.puzzle_text}:{report.verdict}:{report.count_text} {engines}"
+
+
+def _run_check(
+    puzzles: list[str],
+    strategies: str | None,
+    *,
+    fmt: Format,
+    count: bool,
+    limit: int | None,
+    time_limit: float,
+    box: str | None,
+) -> NoReturn:
+    """Cross-check every puzzle, print each report and the summary, exit with the worst status."""
+    header = len(puzzles) > 1 or any(p == "-" or os.path.isfile(p) for p in puzzles)
+    summary = CheckSummary()
+    try:
+        shape = Shape.parse(box) if box else None
+        outcomes = check_records(
+            read_arguments(puzzles), strategies, count=count, limit=limit, time_limit=time_limit, box=shape
+        )
+        for outcome in outcomes:
+            summary.add(outcome)
+            where = f"{outcome.record.where}: " if outcome.record.line is not None else ""
+            if outcome.report is None:
+                typer.echo(f"sudoku: error: {where}{outcome.invalid}", err=True)
+            elif outcome.verdict != "agree":
+                for problem in outcome.report.problems:
+                    typer.echo(f"sudoku: {outcome.verdict}: {where}{outcome.puzzle_text}: {problem}", err=True)
+            if fmt is Format.json:
+                typer.echo(json.dumps(outcome.to_dict()))
+            elif fmt is Format.line:
+                typer.echo(_check_line(outcome))
+            elif outcome.report is not None or header:
+                if summary.puzzles > 1:
+                    typer.echo()
+                typer.echo(_check_pretty(outcome, header))
+    except SudokitError as err:  # an unknown engine, a bad --box, a missing file
+        _fail(str(err))
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        _fail(f"{err.filename or ''}: {err.strerror or err}")
+    if fmt is Format.pretty:
+        typer.echo()
+        typer.echo(str(summary))
+    else:
+        typer.echo(str(summary), err=True)
+    raise typer.Exit(summary.exit_status)
+
+
+@app.command()
+def check(
+    puzzles: Annotated[
+        list[str],
+        typer.Argument(metavar="PUZZLE|FILE|-", help="A puzzle, a file of puzzles (one per line), or - for stdin."),
+    ],
+    strategies: Annotated[
+        str | None,
+        typer.Option("--strategies", "-s", help="Engines to compare, comma-separated (default: every installed one)."),
+    ] = None,
+    count: Annotated[
+        bool, typer.Option("--count", help=f"Compare exact counts (up to --limit, default {DEFAULT_COUNT_LIMIT}).")
+    ] = False,
+    limit: Annotated[
+        int | None,
+        typer.Option(
+            "--limit", min=1, help=f"Solutions per engine to look for (default: 2, {DEFAULT_COUNT_LIMIT} with --count)."
+        ),
+    ] = None,
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", "-t", min=0.001, help="Seconds per puzzle per engine.")
+    ] = 60.0,
+    fmt: Annotated[
+        Format, typer.Option("--format", "-f", help="pretty (a table per puzzle), line, or json (one object a line).")
+    ] = Format.pretty,
+    box: Annotated[
+        str | None, typer.Option("--box", help="Box shape RxC, e.g. 2x3, where the size leaves it open.")
+    ] = None,
+) -> None:
+    """Run several engines on the same puzzles, verify every answer and check that they agree.
+
+    Engines agree when every grid is a valid solution and they agree on solvable or not and on the
+    number of solutions (1 or 2+ by default, exact counts with --count); different valid grids of a
+    puzzle with several solutions are agreement. The summary goes to stdout (pretty) or stderr.
+
+    Exit status: 0 all agree, 1 some engine timed out (undecided) but none disagreed, 2 invalid
+    input or usage, 3 some engine disagreed, returned an invalid grid or failed (named on stderr);
+    over several puzzles the highest applies.
+    """
+    _run_check(puzzles, strategies, fmt=fmt, count=count, limit=limit, time_limit=time_limit, box=box)
 
 
 @app.command()

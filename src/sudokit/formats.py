@@ -27,7 +27,7 @@ __all__ = ["FORMATS", "format_line", "format_pretty", "format_rows", "parse_cell
 FORMATS = ("pretty", "line", "json")
 SEPARATORS = "|-+*"
 BLANKS = ".0"
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 _SEPARATOR_TABLE = str.maketrans(SEPARATORS, " " * len(SEPARATORS))
 _INTEGER = re.compile(r"[0-9]+")
 _VALUE = {ch: i + 1 for i, ch in enumerate(ALPHABET)} | {ch.lower(): i + 1 for i, ch in enumerate(ALPHABET)}
@@ -38,7 +38,7 @@ _RESET = "\x1b[0m"
 
 def parse_cells(text: str, box: Shape | None = None) -> tuple[Shape, tuple[int, ...]]:
     """The shape and the cell values (0 = blank) of a puzzle text in any of the accepted forms."""
-    text = _ANSI.sub("", text.lstrip("\ufeff")).strip()
+    text = ANSI_ESCAPE.sub("", text.lstrip("\ufeff")).strip()
     if not text:
         raise WrongCellCountError("empty puzzle: no cells")
     if text.startswith("["):
@@ -46,7 +46,9 @@ def parse_cells(text: str, box: Shape | None = None) -> tuple[Shape, tuple[int, 
     tokens = text.translate(_SEPARATOR_TABLE).split()
     if len(tokens) > 1 and any(len(t) > 1 for t in tokens) and all(_INTEGER.fullmatch(t) for t in tokens):
         n = isqrt(len(tokens))
-        if n * n == len(tokens) and all(int(t) <= n for t in tokens):
+        # An integer has at most as many digits as n: rows of symbols ("0000" x 4) are not integers,
+        # and an integer above n (17 on 16x16) is reported as out of range, not as a cell count.
+        if n * n == len(tokens) and all(len(t) <= len(str(n)) for t in tokens):
             return _checked(n, [int(t) for t in tokens], box)
     return _parse_symbols("".join(tokens), box)
 

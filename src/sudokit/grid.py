@@ -50,6 +50,9 @@ class Grid:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Grid is immutable")
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_unpickle, (self.cells, self.shape))
+
     # --- construction -------------------------------------------------------------------------
 
     @classmethod
@@ -186,6 +189,10 @@ class Grid:
                             other=(j // n + 1, j % n + 1),
                         )
                     seen[v] = i
+
+
+def _unpickle(cells: tuple[int, ...], shape: Shape) -> Grid:
+    return Grid(cells, shape, validate=False)
 
 
 def _shape(box: Shape | str | None) -> Shape | None:

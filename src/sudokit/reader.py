@@ -16,9 +16,9 @@ from math import isqrt
 from typing import TextIO
 
 from sudokit.errors import InvalidPuzzleError
-from sudokit.formats import SEPARATORS, parse_cells
+from sudokit.formats import ANSI_ESCAPE, SEPARATORS, parse_cells
 from sudokit.grid import Grid
-from sudokit.shape import Shape
+from sudokit.shape import MAX_BOX, Shape
 
 __all__ = ["Record", "iter_records", "read_arguments", "read_file"]
 
@@ -79,7 +79,9 @@ def iter_records(lines: Iterable[str], source: str, *, numbered: bool = True) ->
         return record
 
     for number, raw in enumerate(lines, 1):
-        line = raw.lstrip("\ufeff").rstrip("\r\n").strip() if number == 1 else raw.rstrip("\r\n").strip()
+        line = raw.lstrip("\ufeff").strip() if number == 1 else raw.strip()
+        if "\x1b" in line:  # colored pretty output read back
+            line = ANSI_ESCAPE.sub("", line)
         if depth:  # inside a multi-line JSON board
             block.append(line)
             depth += line.count("[") - line.count("]")
@@ -97,7 +99,10 @@ def iter_records(lines: Iterable[str], source: str, *, numbered: bool = True) ->
                 yield flush()
             continue
         cells = _cells_in(line.split(":", 1)[0])
-        if not block and (":" in line or _whole_puzzle(line, cells)):
+        if block and cells != width and (":" in line or _whole_puzzle(line, cells)):
+            yield flush()  # a one-line puzzle ends an unfinished block (e.g. a line with a cell missing)
+        # A line longer than any board's row (side at most MAX_BOX**2) is a puzzle of its own, if a bad one.
+        if not block and (":" in line or _whole_puzzle(line, cells) or cells > MAX_BOX * MAX_BOX):
             text, _, note = line.partition(":")
             yield Record(text.strip(), source, number if numbered else None, note.strip() or None)
             continue

@@ -7,18 +7,97 @@ an entry point that fails to import warns, naming it and the error, and is repor
 
 from __future__ import annotations
 
+import importlib
+import os
+import sys
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import Any, Protocol
 
 from sudokit.errors import StrategyError, StrategyLoadError, UnknownStrategyError
 from sudokit.strategy import Strategy
 
-__all__ = ["ENTRY_POINT_GROUP", "Registry", "StrategyInfo", "StrategyWarning", "default_registry"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "EntryPointLike",
+    "Registry",
+    "StrategyEntryPoint",
+    "StrategyInfo",
+    "StrategyWarning",
+    "default_registry",
+    "find_entry_points",
+]
 
 ENTRY_POINT_GROUP = "sudokit.strategies"
+
+
+class EntryPointLike(Protocol):
+    """What the registry needs of an entry point: ``importlib.metadata.EntryPoint`` fits."""
+
+    name: str
+    value: str
+
+    def load(self) -> Any: ...
+
+
+@dataclass(frozen=True, slots=True)
+class StrategyEntryPoint:
+    """One line of a distribution's ``entry_points.txt``: ``name = module:attribute``."""
+
+    name: str
+    value: str
+    group: str
+    dist: str | None = None
+
+    def load(self) -> Any:
+        """Import the module and return the named attribute."""
+        module, _, attribute = self.value.partition(":")
+        obj = importlib.import_module(module.strip())
+        for part in attribute.strip().split(".") if attribute.strip() else ():
+            obj = getattr(obj, part)
+        return obj
+
+
+def find_entry_points(group: str, path: Iterable[str] | None = None) -> Iterator[StrategyEntryPoint]:
+    """The entry points of ``group`` in every distribution on ``path`` (``sys.path``), first one wins.
+
+    This reads the ``*.dist-info/entry_points.txt`` files directly, as ``importlib.metadata`` does,
+    without importing it: that import alone costs more than the rest of ``sudoku``'s start-up.
+    """
+    seen: set[str] = set()
+    for folder in sys.path if path is None else path:
+        try:
+            names = sorted(os.listdir(folder or "."))
+        except OSError:
+            continue
+        for entry in names:
+            if not entry.endswith((".dist-info", ".egg-info")):
+                continue
+            dist = entry.rpartition(".")[0].split("-")[0]
+            key = dist.lower().replace("-", "_").replace(".", "_")
+            if key in seen:
+                continue
+            seen.add(key)
+            try:
+                with open(os.path.join(folder or ".", entry, "entry_points.txt"), encoding="utf-8") as handle:
+                    text = handle.read()
+            except OSError:
+                continue
+            yield from _parse_entry_points(text, group, dist)
+
+
+def _parse_entry_points(text: str, group: str, dist: str) -> Iterator[StrategyEntryPoint]:
+    section = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1].strip()
+        elif section == group and "=" in line:
+            name, _, value = line.partition("=")
+            yield StrategyEntryPoint(name.strip(), value.split("[")[0].strip(), group, dist)
 
 
 class StrategyWarning(UserWarning):
@@ -40,18 +119,18 @@ class StrategyInfo:
 class Registry:
     """The engines registered under one entry-point group (or given directly, for tests)."""
 
-    def __init__(self, group: str = ENTRY_POINT_GROUP, eps: Iterable[EntryPoint] | None = None) -> None:
+    def __init__(self, group: str = ENTRY_POINT_GROUP, eps: Iterable[EntryPointLike] | None = None) -> None:
         self.group = group
         self._given = None if eps is None else list(eps)
-        self._eps: dict[str, EntryPoint] | None = None
+        self._eps: dict[str, EntryPointLike] | None = None
         self._factories: dict[str, Callable[..., Strategy]] = {}
         self._defaults: dict[str, Strategy] = {}
         self._errors: dict[str, str] = {}
 
-    def _entry_points(self) -> dict[str, EntryPoint]:
+    def _entry_points(self) -> dict[str, EntryPointLike]:
         if self._eps is None:
-            found = self._given if self._given is not None else list(entry_points(group=self.group))
-            eps: dict[str, EntryPoint] = {}
+            found = self._given if self._given is not None else list(find_entry_points(self.group))
+            eps: dict[str, EntryPointLike] = {}
             for ep in found:
                 first = eps.get(ep.name)
                 if first is None:
@@ -100,13 +179,11 @@ class Registry:
         if not options and name in self._defaults:
             return self._defaults[name]
         factory = self.factory(name)
+        if options:
+            _check_options(name, factory, options)
         try:
             strategy = factory(**options)
-        except TypeError as err:
-            if options:
-                raise StrategyError(f"strategy {name!r} does not take options {sorted(options)}: {err}") from None
-            raise StrategyLoadError(f"strategy {name!r} could not be built: {err}") from err
-        except (ValueError, StrategyError) as err:
+        except (TypeError, ValueError, StrategyError) as err:
             raise StrategyError(f"strategy {name!r}: {err}") from None
         except Exception as err:
             raise StrategyLoadError(f"strategy {name!r} could not be built: {type(err).__name__}: {err}") from err
@@ -130,9 +207,28 @@ class Registry:
         return rows
 
 
-def _dist(ep: EntryPoint) -> str | None:
+def _check_options(name: str, factory: Callable[..., Strategy], options: dict[str, Any]) -> None:
+    """Raise a StrategyError naming the options ``factory`` does not take, and the ones it does."""
+    import inspect
+
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return  # a builtin or C callable: let the call itself decide
+    try:
+        signature.bind(**options)
+    except TypeError:
+        taken = [p.name for p in signature.parameters.values() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        unknown = sorted(set(options) - set(taken))
+        raise StrategyError(
+            f"strategy {name!r} has no option {', '.join(map(repr, unknown)) or sorted(options)}"
+            f" (its options: {', '.join(taken) or 'none'})"
+        ) from None
+
+
+def _dist(ep: EntryPointLike) -> str | None:
     dist = getattr(ep, "dist", None)
-    return dist.name if dist is not None else None
+    return dist if dist is None or isinstance(dist, str) else dist.name
 
 
 _default: Registry | None = None

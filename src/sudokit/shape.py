@@ -93,6 +93,9 @@ class Shape:
             raise BoxShapeError(f"box shape {text!r} is not of the form RxC, e.g. 2x3")
         return Shape.of(int(parts[0]), int(parts[1]))
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Shape.of, (self.box_rows, self.box_cols))
+
     @property
     def units(self) -> tuple[tuple[int, ...], ...]:
         """Every row, then every column, then every box."""

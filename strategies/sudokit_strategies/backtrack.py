@@ -25,7 +25,7 @@ from sudokit import Grid, Result, Status
 
 __all__ = ["BacktrackStrategy"]
 
-_DEADLINE_EVERY = 255  # check the clock once per 256 nodes (plain order: per 4096)
+_PLAIN_DEADLINE_EVERY = 4095  # the plain order's nodes take ~1 us: look at the clock every 4096
 
 
 class _Stop(Exception):
@@ -207,7 +207,7 @@ class _Search:
         self.nodes += 1
         if depth > self.max_depth:
             self.max_depth = depth
-        if self.deadline is not None and not self.nodes & _DEADLINE_EVERY and time.perf_counter() > self.deadline:
+        if self.deadline is not None and time.perf_counter() > self.deadline:  # ~50 ns against a node's ~30 us
             raise _Timeout
         if not self.hidden_singles(state):
             return
@@ -282,7 +282,7 @@ class _PlainSearch:
         self.nodes += 1
         if k > self.max_depth:
             self.max_depth = k
-        if self.deadline is not None and not self.nodes & 4095 and time.perf_counter() > self.deadline:
+        if self.deadline is not None and not self.nodes & _PLAIN_DEADLINE_EVERY and time.perf_counter() > self.deadline:
             raise _Timeout
         if k == len(self.blanks):  # no empty cell left: a solution
             self.solutions.append(tuple(self.board))

@@ -1,0 +1,368 @@
+"""``python-constraint``: Sudoku as a CSP on python-constraint2 (the maintained, compiled fork).
+
+The model: one variable per blank cell, its domain the digits its peers' givens leave (a blank with
+none left is unsolvable at once, before any search), and one ``AllDifferentConstraint`` per unit
+over that unit's blanks (the givens are pruned away already).
+
+The solver is chosen by name. Measured on puzzles/top95.txt (95 hard 9x9 puzzles, first solution,
+10 s limit per puzzle, search time only, on a shared 2-core machine)::
+
+    solver          mean ms  median ms  max ms  timeouts  what it is
+    backtracking      MEAN      MEDIAN     MAX      TOUT  re-orders at every node (fewest values left)
+    recursive         MEAN      MEDIAN     MAX      TOUT  the same order, recursive
+    optimized         MEAN      MEDIAN     MAX      TOUT  the library's default: one fixed order
+
+The default, ``backtracking``, is the fastest. Every solver does forward checking.
+
+A time limit is kept by running the search in a worker process (a child ``python``), which streams
+each solution back as it is found; at the limit the worker is killed and the solutions received so
+far are reported with status ``timeout``. A worker that finishes in time is kept for the next
+puzzle, so only the first puzzle and the one after a timeout pay for starting one (about START ms);
+reusing one costs about REUSE ms a puzzle. Without a time limit the search runs in this process.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import pickle
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import constraint
+
+from sudokit import Grid, Result, Status
+
+__all__ = ["SOLVERS", "ConstraintStrategy", "stop_workers"]
+
+#: The solvers of python-constraint2 that can enumerate solutions lazily, by option name.
+SOLVERS: dict[str, type[constraint.Solver]] = {
+    "backtracking": constraint.BacktrackingSolver,
+    "recursive": constraint.RecursiveBacktrackingSolver,
+    "optimized": constraint.OptimizedBacktrackingSolver,
+}
+
+_FAILSAFE = 5.0  # a worker left running this long past its time limit ends itself
+
+# What one search needs: the puzzle's cells, (blank, digits) per variable, the blanks of each unit.
+_Model = tuple[tuple[int, ...], list[tuple[int, list[int]]], list[tuple[int, ...]]]
+
+
+class ConstraintStrategy:
+    """A python-constraint2 CSP: blanks with peer-pruned domains, AllDifferent per unit."""
+
+    name = "python-constraint"
+
+    def __init__(self, solver: str = "backtracking") -> None:
+        if solver not in SOLVERS:
+            raise ValueError(f"unknown solver {solver!r}: choose {', '.join(SOLVERS)}")
+        self.solver = solver
+        self.description = (
+            f"python-constraint2 CSP ({solver} solver): blanks with peer-pruned domains, AllDifferent per unit"
+        )
+
+    def __repr__(self) -> str:
+        return f"ConstraintStrategy(solver={self.solver!r})"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> Result:
+        """Find up to ``limit`` solutions of ``puzzle``; in a worker process when ``time_limit`` is set."""
+        start = time.perf_counter()
+        model = _model(puzzle)
+        stats: dict[str, int | float] = {"variables": 0, "constraints": 0}
+        if model is None:  # a blank with no digit left, or clashing givens
+            return Result(Status.UNSOLVABLE, puzzle, self.name, exact=True, stats=stats, elapsed=_since(start))
+        stats["variables"], stats["constraints"] = len(model[1]), len(model[2])
+        if time_limit is None:
+            run = _run_here(model, self.solver, limit)
+        else:
+            run = _run_in_worker(model, self.solver, limit, start + time_limit, time_limit + _FAILSAFE)
+        stats["search_time"] = run.search_time
+        stats["worker_start"] = run.worker_start
+        status = Status.TIMEOUT
+        if run.finished:
+            status = Status.SOLVED if run.solutions else Status.UNSOLVABLE
+        return Result(
+            status=status,
+            puzzle=puzzle,
+            strategy=self.name,
+            solutions=tuple(Grid(cells, puzzle.shape, validate=False) for cells in run.solutions),
+            count=len(run.solutions),
+            exact=run.finished and run.exhausted,
+            stats=stats,
+            elapsed=_since(start),
+        )
+
+
+def _since(start: float) -> float:
+    return time.perf_counter() - start
+
+
+def _model(puzzle: Grid) -> _Model | None:
+    """The CSP's variables with their pruned domains, and each unit's blanks; None when unsolvable on sight."""
+    shape, cells = puzzle.shape, puzzle.cells
+    n = shape.n
+    used = []  # the givens of each unit as a bit mask, rows then columns then boxes
+    for unit in shape.units:
+        mask = 0
+        for i in unit:
+            if cells[i]:
+                bit = 1 << (cells[i] - 1)
+                if mask & bit:
+                    return None  # two equal givens in one unit
+                mask |= bit
+        used.append(mask)
+    rows, cols, boxes = used[:n], used[n : 2 * n], used[2 * n :]
+    digits = range(1, n + 1)
+    domains = []
+    for i, v in enumerate(cells):
+        if not v:
+            taken = rows[shape.row_of[i]] | cols[shape.col_of[i]] | boxes[shape.box_of[i]]
+            domain = [d for d in digits if not taken >> (d - 1) & 1]
+            if not domain:
+                return None
+            domains.append((i, domain))
+    units = [blanks for unit in shape.units if len(blanks := tuple(i for i in unit if not cells[i])) > 1]
+    return cells, domains, units
+
+
+def _search(model: _Model, solver: str) -> Iterator[tuple[int, ...]]:
+    """Every solution of the model as a full tuple of cells, lazily."""
+    cells, domains, units = model
+    if not domains:  # no blank: the puzzle is its own solution (its givens do not clash)
+        yield cells
+        return
+    problem = constraint.Problem(SOLVERS[solver]())
+    for i, domain in domains:
+        problem.addVariable(i, domain)
+    for blanks in units:
+        problem.addConstraint(constraint.AllDifferentConstraint(), blanks)
+    board = list(cells)
+    for assignment in problem.getSolutionIter():
+        for i, v in assignment.items():
+            board[i] = v
+        yield tuple(board)
+
+
+class _Run:
+    """What one search produced: the solutions, and whether it finished and found them all."""
+
+    def __init__(self) -> None:
+        self.solutions: list[tuple[int, ...]] = []
+        self.finished = False  # the search answered (found the limit, or ran out of solutions)
+        self.exhausted = False  # the search ran out of solutions below the limit
+        self.search_time = 0.0
+        self.worker_start = 0.0
+
+
+def _run_here(model: _Model, solver: str, limit: int) -> _Run:
+    run = _Run()
+    started = time.perf_counter()
+    run.exhausted = True
+    for solution in _search(model, solver):
+        run.solutions.append(solution)
+        if len(run.solutions) >= limit:
+            run.exhausted = False
+            break
+    run.finished = True
+    run.search_time = _since(started)
+    return run
+
+
+# --- the worker process --------------------------------------------------------------------------
+
+
+class _Worker:
+    """A child ``python`` that runs the searches sent to it and streams each solution back.
+
+    Messages are pickles on the child's standard input (jobs) and output (results); a reader thread
+    moves the results into ``inbox`` so that the caller can wait on them with a timeout.
+    """
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.owner = os.getpid()
+        boot = f"import pickle, sys; sys.path[:] = pickle.load(sys.stdin.buffer); import {__name__} as m; m._serve()"
+        self.process = subprocess.Popen([sys.executable, "-c", boot], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.inbox: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+        self.reader = threading.Thread(target=self._read, name="python-constraint worker reader", daemon=True)
+        self.reader.start()
+        self.send(sys.path)
+        self.fresh = True  # the first job's run reports the start-up time (until the child's "ready")
+
+    def _read(self) -> None:
+        stream = self.process.stdout
+        assert stream is not None
+        try:
+            while True:
+                self.inbox.put(pickle.load(stream))
+        except Exception:  # end of the stream (or a message cut short by a kill): the child is gone
+            self.inbox.put(("exit",))
+
+    def send(self, message: object) -> None:
+        stream = self.process.stdin
+        assert stream is not None
+        pickle.dump(message, stream, protocol=pickle.HIGHEST_PROTOCOL)
+        stream.flush()
+
+    def alive(self) -> bool:
+        return self.owner == os.getpid() and self.process.poll() is None
+
+    def kill(self) -> None:
+        """End the child now, and wait for it and for the reader: nothing is left running."""
+        self.process.kill()
+        self._reap()
+
+    def close(self) -> None:
+        """Let an idle child end by closing its input; kill it if it has not ended within 2 s."""
+        self._close_input()
+        try:
+            self.process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self._reap()
+
+    def _close_input(self) -> None:
+        try:
+            if self.process.stdin is not None:
+                self.process.stdin.close()
+        except OSError:
+            pass  # the child is gone already
+
+    def _reap(self) -> None:
+        self.process.wait()
+        self._close_input()
+        self.reader.join(timeout=2)  # it ends at the end of the child's output
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+_idle: list[_Worker] = []
+_idle_lock = threading.Lock()
+
+
+def _take_worker() -> _Worker:
+    with _idle_lock:
+        while _idle:
+            worker = _idle.pop()
+            if worker.alive():
+                return worker
+    return _Worker()
+
+
+def stop_workers() -> None:
+    """End the idle worker processes kept for reuse (done at exit too)."""
+    with _idle_lock:
+        workers = [w for w in _idle if w.owner == os.getpid()]
+        _idle.clear()
+    for worker in workers:
+        worker.close()
+
+
+atexit.register(stop_workers)
+
+
+def _run_in_worker(model: _Model, solver: str, limit: int, deadline: float, failsafe: float) -> _Run:
+    """Run the search in a worker until it answers or ``deadline`` passes; then kill the worker."""
+    run = _Run()
+    worker = _take_worker()
+    fresh, worker.fresh = worker.fresh, False
+    reusable = False
+    try:
+        worker.send((model, solver, limit, failsafe))
+        while not run.finished:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                break
+            try:
+                message = worker.inbox.get(timeout=remaining)
+            except queue.Empty:
+                break
+            if message[0] == "ready":
+                run.worker_start = _since(worker.started) if fresh else 0.0
+            else:
+                _receive(run, message, worker)
+        reusable = run.finished
+    finally:
+        if reusable:
+            with _idle_lock:
+                _idle.append(worker)
+        else:  # time is up (or something failed): kill, then keep what had arrived
+            worker.kill()
+            while not run.finished:
+                try:
+                    message = worker.inbox.get_nowait()
+                except queue.Empty:
+                    break
+                if message[0] in ("solution", "done"):
+                    _receive(run, message, worker)
+    return run
+
+
+def _receive(run: _Run, message: tuple[Any, ...], worker: _Worker) -> None:
+    kind = message[0]
+    if kind == "solution":
+        run.solutions.append(message[1])
+    elif kind == "done":
+        run.finished, run.exhausted, run.search_time = True, message[1], message[2]
+    elif kind == "error":
+        raise RuntimeError(f"the search failed in the worker process: {message[1]}")
+    else:
+        raise RuntimeError(f"the worker process ended unexpectedly (exit code {worker.process.poll()})")
+
+
+def _serve() -> None:
+    """The worker's loop: read a job, stream its solutions and then ``done``; stop at end of input."""
+    channel = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # a stray print must not corrupt the channel
+    sys.stdout = sys.stderr
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills us
+    jobs = sys.stdin.buffer
+
+    def send(message: tuple[Any, ...]) -> None:
+        pickle.dump(message, channel, protocol=pickle.HIGHEST_PROTOCOL)
+        channel.flush()
+
+    try:
+        send(("ready",))
+        while True:
+            try:
+                model, solver, limit, failsafe = pickle.load(jobs)
+            except EOFError:
+                return
+            _alarm(failsafe)  # should the parent be gone or stuck, the kernel ends this process
+            try:
+                _serve_job(send, model, solver, limit)
+            finally:
+                _alarm(0)
+    except OSError:  # the parent is gone (a broken pipe): there is no one to report to
+        pass
+
+
+def _serve_job(send: Callable[[tuple[Any, ...]], None], model: _Model, solver: str, limit: int) -> None:
+    """Stream one search's solutions, then ``done`` (or ``error``) with whether it ran out of them."""
+    started = time.perf_counter()
+    count = 0
+    try:
+        for solution in _search(model, solver):
+            send(("solution", solution))
+            count += 1
+            if count >= limit:
+                break
+    except OSError:
+        raise
+    except Exception as err:  # report any failure of the search to the parent, then serve the next job
+        send(("error", f"{type(err).__name__}: {err}"))
+        return
+    send(("done", count < limit, _since(started)))
+
+
+def _alarm(seconds: float) -> None:
+    """Arm (or with 0, disarm) the real-time timer whose default action ends the process (POSIX)."""
+    if hasattr(signal, "setitimer"):
+        signal.setitimer(signal.ITIMER_REAL, seconds)

@@ -1,0 +1,69 @@
+"""Shared test data: the puzzle files, read here by a few lines of code that share nothing with sudokit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from sudokit import Grid
+
+ROOT = Path(__file__).resolve().parent.parent
+PUZZLES = ROOT / "puzzles"
+SIZES = PUZZLES / "sizes"
+#: Box shapes of the sizes/ files, smallest board first (box5x5, the 25x25 board, is last).
+BOXES = ("2x2", "2x3", "2x4", "3x3", "3x4", "4x4", "5x5")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One puzzle line of a data file: its number, the puzzle text and the text after ``:``, if any."""
+
+    path: Path
+    number: int
+    puzzle: str
+    note: str | None
+
+    @property
+    def id(self) -> str:
+        return f"{self.path.stem}:{self.number}"
+
+
+def puzzle_lines(name: str | Path) -> list[Line]:
+    """The puzzle lines of a data file (``#`` lines and blank lines skipped), ``puzzle:note`` split."""
+    path = PUZZLES / name
+    lines = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        text = raw.strip()
+        if text and not text.startswith("#"):
+            puzzle, sep, note = text.partition(":")
+            lines.append(Line(path, number, puzzle, note if sep else None))
+    return lines
+
+
+def puzzles(name: str) -> list[str]:
+    """The puzzle texts of a data file."""
+    return [line.puzzle for line in puzzle_lines(name)]
+
+
+def sized(box: str) -> list[tuple[Grid, Grid]]:
+    """(puzzle, solution) pairs of ``sizes/box{box}.txt``."""
+    return [(Grid.parse(x.puzzle, box), Grid.parse(x.note or "", box)) for x in puzzle_lines(f"sizes/box{box}.txt")]
+
+
+def counted() -> list[tuple[str, int]]:
+    """(puzzle, exact number of solutions) pairs of counts.txt."""
+    return [(x.puzzle, int(x.note or "")) for x in puzzle_lines("counts.txt")]
+
+
+@pytest.fixture(scope="session")
+def leetcode() -> str:
+    """The LeetCode 37 example board, one line."""
+    return puzzles("leetcode37.txt")[0]
+
+
+@pytest.fixture(scope="session")
+def hard() -> str:
+    """A top95 puzzle that the plain order cannot solve in a fraction of a second."""
+    return puzzles("top95.txt")[0]

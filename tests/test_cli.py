@@ -1,0 +1,403 @@
+"""The ``sudoku`` command, driven in-process with CliRunner, and a few real processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sudokit import Grid, is_solution, solve
+from sudokit.cli import app
+
+from .conftest import PUZZLES, counted, puzzle_lines, puzzles, sized
+
+JSON_KEYS = {"puzzle", "strategy", "status", "solution", "count", "elapsed_ms", "error"}
+
+
+def runner() -> CliRunner:
+    """A runner that keeps stderr apart from stdout (the default from Click 8.2; an option before)."""
+    try:
+        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]
+    except TypeError:
+        return CliRunner()
+
+
+def sudoku(*args: str, input: str | None = None):  # type: ignore[no-untyped-def]
+    result = runner().invoke(app, list(args), input=input, env={"NO_COLOR": None, "FORCE_COLOR": None})
+    assert "Traceback" not in result.stdout + result.stderr
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result
+
+
+def records(stdout: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in stdout.splitlines()]
+
+
+def write(tmp_path: Path, lines: list[str]) -> Path:
+    path = tmp_path / "puzzles.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def counters(stats_line: str) -> dict[str, str]:
+    """The ``key value`` pairs after the ``;`` of a ``--stats`` line."""
+    return dict(pair.split(" ") for pair in stats_line.split("; ", 1)[1].split(", "))
+
+
+def assert_one_line_error(stderr: str, *parts: str) -> None:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("sudoku: error: ")
+    for part in parts:
+        assert part in lines[0]
+
+
+# --- solving ------------------------------------------------------------------------------------
+
+
+def test_solve_one_puzzle_pretty(leetcode: str) -> None:
+    result = sudoku("solve", leetcode)
+    assert result.exit_code == 0
+    assert result.stderr == ""
+    assert "|" in result.stdout and "+" in result.stdout
+    assert is_solution(Grid.parse(leetcode), Grid.parse(result.stdout))
+
+
+def test_solve_line_format(leetcode: str) -> None:
+    result = sudoku("solve", "--format", "line", leetcode)
+    assert result.exit_code == 0
+    puzzle, solution = result.stdout.strip().split(":")
+    assert puzzle == leetcode
+    assert is_solution(Grid.parse(leetcode), Grid.parse(solution))
+
+
+def test_solve_json_format_one_object_per_puzzle(leetcode: str) -> None:
+    easy = puzzles("easy50.txt")[:2]
+    result = sudoku("solve", "-f", "json", leetcode, *easy)
+    assert result.exit_code == 0
+    objects = records(result.stdout)
+    assert len(objects) == 3
+    for text, obj in zip([leetcode, *easy], objects, strict=True):
+        assert set(obj) >= JSON_KEYS
+        assert (obj["strategy"], obj["status"], obj["count"], obj["error"]) == ("backtrack", "solved", 1, None)
+        assert Grid.parse(str(obj["puzzle"])) == Grid.parse(text)
+        assert is_solution(Grid.parse(text), Grid.parse(str(obj["solution"])))
+        assert isinstance(obj["elapsed_ms"], float) and obj["elapsed_ms"] >= 0
+
+
+def test_solve_a_file_in_order() -> None:
+    path = PUZZLES / "easy50.txt"
+    result = sudoku("solve", "-f", "line", str(path))
+    assert result.exit_code == 0
+    out = result.stdout.splitlines()
+    expected = [x.puzzle for x in puzzle_lines("easy50.txt")]
+    assert len(out) == len(expected) == 50
+    for text, line in zip(expected, out, strict=True):
+        puzzle, solution = line.split(":")
+        assert Grid.parse(puzzle) == Grid.parse(text)
+        assert is_solution(Grid.parse(text), Grid.parse(solution))
+
+
+def test_solve_standard_input(leetcode: str) -> None:
+    easy = puzzles("easy50.txt")[:2]
+    pretty = Grid.parse(easy[1]).to_pretty()
+    result = sudoku("solve", "-f", "json", "-", input=f"{easy[0]}\n\n{pretty}\n{leetcode}\n")
+    assert result.exit_code == 0
+    objects = records(result.stdout)
+    assert [(o["source"], o["line"]) for o in objects] == [("<stdin>", 1), ("<stdin>", 3), ("<stdin>", 14)]
+    for text, obj in zip([easy[0], easy[1], leetcode], objects, strict=True):
+        assert is_solution(Grid.parse(text), Grid.parse(str(obj["solution"])))
+
+
+def test_several_arguments_keep_their_order(tmp_path: Path, leetcode: str) -> None:
+    easy = puzzles("easy50.txt")[:4]
+    path = write(tmp_path, easy[1:3])
+    result = sudoku("solve", "-f", "line", easy[0], str(path), "-", leetcode, input=easy[3] + "\n")
+    assert result.exit_code == 0
+    order = [easy[0], easy[1], easy[2], easy[3], leetcode]
+    out = [line.split(":") for line in result.stdout.splitlines()]
+    assert [Grid.parse(p) for p, _ in out] == [Grid.parse(t) for t in order]
+    assert all(is_solution(Grid.parse(p), Grid.parse(s)) for p, s in out)
+
+
+def test_pretty_output_of_several_puzzles_has_headers(tmp_path: Path, leetcode: str) -> None:
+    easy = puzzles("easy50.txt")[0]
+    path = write(tmp_path, [easy])
+    result = sudoku("solve", leetcode, str(path))
+    assert result.exit_code == 0
+    blocks = result.stdout.strip().split("\n\n")
+    assert [b.splitlines()[0] for b in blocks] == ["# <argument>", f"# {path}:1"]
+    for text, block in zip([leetcode, easy], blocks, strict=True):
+        assert is_solution(Grid.parse(text), Grid.parse(block.split("\n", 1)[1]))
+
+
+def test_pretty_color_output_parses_back(leetcode: str) -> None:
+    colored = sudoku("solve", "--color", leetcode)
+    plain = sudoku("solve", "--no-color", leetcode)
+    assert "\x1b[" in colored.stdout and "\x1b[" not in plain.stdout
+    assert Grid.parse(colored.stdout) == Grid.parse(plain.stdout)
+    assert is_solution(Grid.parse(leetcode), Grid.parse(colored.stdout))
+
+
+# --- counting, limits, time limits, statistics, boxes, options --------------------------------------------
+
+
+def test_count_reproduces_counts_txt() -> None:
+    result = sudoku("solve", "--count", "-f", "line", str(PUZZLES / "counts.txt"))
+    assert result.exit_code == 0  # counting: no solution is an answer, not a failure
+    out = [line.rsplit(":", 1) for line in result.stdout.splitlines()]
+    assert [(Grid.parse(p), int(c)) for p, c in out] == [(Grid.parse(p), c) for p, c in counted()]
+
+
+def test_count_stops_at_the_limit() -> None:
+    text, expected = max(counted(), key=lambda pair: pair[1])
+    line = sudoku("solve", "--count", "--limit", "2", "-f", "line", text)
+    assert line.exit_code == 0
+    assert line.stdout.strip() == f"{text}:2+"
+    (obj,) = records(sudoku("solve", "--count", "--limit", "3", "-f", "json", text).stdout)
+    assert (obj["count"], obj["exact"], obj["status"]) == (3, False, "solved")
+    pretty = sudoku("solve", "--count", "--limit", "2", text)
+    assert "at least 2 solutions" in pretty.stdout and "limit of 2" in pretty.stdout
+    exact = sudoku("solve", "--count", text)
+    assert exact.stdout.strip() == f"{expected} solutions"
+
+
+def test_limit_returns_several_solutions() -> None:
+    text, _ = next((t, c) for t, c in counted() if c >= 3)
+    (obj,) = records(sudoku("solve", "--limit", "3", "-f", "json", text).stdout)
+    solutions = [Grid.parse(s) for s in obj["solutions"]]  # type: ignore[attr-defined]
+    assert len(set(solutions)) == 3 and obj["count"] == 3
+    assert all(is_solution(Grid.parse(text), s) for s in solutions)
+    pretty = sudoku("solve", "--limit", "2", text)
+    assert "solution 1:" in pretty.stdout and "solution 2:" in pretty.stdout
+
+
+def test_time_limit_gives_a_timeout_and_exit_1(hard: str) -> None:
+    result = sudoku("solve", "-o", "order=plain", "--time-limit", "0.1", "-f", "json", hard)
+    assert result.exit_code == 1
+    (obj,) = records(result.stdout)
+    assert (obj["status"], obj["solution"]) == ("timeout", None)
+    assert 100 <= float(obj["elapsed_ms"]) < 600  # type: ignore[arg-type]
+    assert sudoku("solve", "-o", "order=plain", "-t", "0.05", "-f", "line", hard).stdout.strip() == f"{hard}:timeout"
+    pretty = sudoku("solve", "-o", "order=plain", "-t", "0.05", hard)
+    assert pretty.exit_code == 1 and "timeout" in pretty.stdout
+
+
+def test_stats(leetcode: str) -> None:
+    hardest = puzzles("hardest.txt")[0]
+    expected = solve(hardest).stats
+    result = sudoku("solve", "--stats", hardest)
+    assert result.exit_code == 0
+    last = result.stdout.strip().splitlines()[-1]
+    assert last.startswith("backtrack: solved in ")
+    assert counters(last) == {key: str(value) for key, value in expected.items()}
+    line = sudoku("solve", "--stats", "-f", "line", leetcode)
+    assert ":" in line.stdout and "nodes" not in line.stdout
+    assert "backtrack: solved" in line.stderr and "nodes" in line.stderr
+
+
+def test_engine_option_plain_order(leetcode: str) -> None:
+    expected = solve(leetcode, order="plain").stats
+    result = sudoku("solve", "-o", "order=plain", "--stats", leetcode)
+    assert result.exit_code == 0
+    last = result.stdout.strip().splitlines()[-1]
+    assert counters(last) == {key: str(value) for key, value in expected.items()}
+    assert set(expected) == {"nodes", "guesses", "backtracks", "max_depth"}
+    assert is_solution(Grid.parse(leetcode), Grid.parse(result.stdout.rsplit("\n", 2)[0]))
+
+
+def test_box_three_by_two() -> None:
+    (puzzle, solution), *_ = sized("2x3")
+    mirror = [c * 6 + r for r in range(6) for c in range(6)]
+    p = "".join(puzzle.to_line()[i] for i in mirror)
+    s = "".join(solution.to_line()[i] for i in mirror)
+    result = sudoku("solve", "--box", "3x2", "-f", "line", p)
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"{p}:{s}"
+    # The mirrored solution, one cell cleared, is a 3x2 puzzle but repeats digits in 2x3 boxes.
+    almost = "." + s[1:]
+    assert sudoku("solve", "--box", "3x2", "-f", "line", almost).stdout.strip() == f"{almost}:{s}"
+    default = sudoku("solve", almost)
+    assert default.exit_code == 2
+    assert_one_line_error(default.stderr, "same box")
+
+
+# --- exit statuses --------------------------------------------------------------------------------------
+
+
+def test_exit_1_for_an_unsolvable_puzzle(leetcode: str) -> None:
+    text = next(t for t, c in counted() if c == 0)
+    pretty = sudoku("solve", text)
+    assert pretty.exit_code == 1 and pretty.stdout.strip() == "no solution"
+    line = sudoku("solve", "-f", "line", leetcode, text)
+    assert line.exit_code == 1
+    assert line.stdout.splitlines()[1] == f"{text}:unsolvable"
+    (obj,) = records(sudoku("solve", "-f", "json", text).stdout)
+    assert (obj["status"], obj["solution"], obj["count"]) == ("unsolvable", None, 0)
+
+
+@pytest.mark.parametrize(
+    ("edit", "parts"),
+    [
+        (lambda t: "55" + t[2:], ["row 1, column 2", "repeats the 5 at row 1, column 1"]),
+        (lambda t: t[:12] + "?" + t[13:], ["row 2, column 4", "'?'"]),
+        (lambda t: t[:-1], ["80 cells"]),
+    ],
+    ids=["duplicate", "bad-character", "cell-count"],
+)
+def test_exit_2_for_an_invalid_puzzle(leetcode: str, edit, parts: list[str]) -> None:  # type: ignore[no-untyped-def]
+    result = sudoku("solve", edit(leetcode))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert_one_line_error(result.stderr, *parts)
+
+
+def test_exit_2_names_the_file_line_of_an_invalid_puzzle(tmp_path: Path, leetcode: str) -> None:
+    path = write(tmp_path, ["# puzzles", leetcode, "55" + leetcode[2:]])
+    result = sudoku("solve", "-f", "line", str(path))
+    assert result.exit_code == 2
+    assert_one_line_error(result.stderr, f"{path}:3", "line 3", "row 1, column 2")
+
+
+def test_one_record_per_input_line_even_with_invalid_lines(tmp_path: Path, leetcode: str) -> None:
+    easy = puzzles("easy50.txt")[:3]
+    unsolvable = next(t for t, c in counted() if c == 0)
+    lines = [easy[0], leetcode[:-1], easy[1], "55" + leetcode[2:], unsolvable, easy[2] + "?", easy[2]]
+    path = write(tmp_path, lines)
+    expected = ["solved", "invalid", "solved", "invalid", "unsolvable", "invalid", "solved"]
+
+    line = sudoku("solve", "-f", "line", str(path))
+    assert line.exit_code == 2
+    out = line.stdout.splitlines()
+    assert len(out) == len(lines)
+    for text, status, record in zip(lines, expected, out, strict=True):
+        puzzle, result = record.rsplit(":", 1)
+        if status == "solved":
+            assert is_solution(Grid.parse(text), Grid.parse(result))
+        else:
+            assert result == status
+            assert puzzle.replace(" ", "") == text.replace(" ", "")
+    assert len(line.stderr.strip().splitlines()) == 3
+
+    obj = records(sudoku("solve", "-f", "json", str(path)).stdout)
+    assert [o["status"] for o in obj] == expected
+    assert [o["line"] for o in obj] == list(range(1, len(lines) + 1))
+    assert all(set(o) >= JSON_KEYS for o in obj)
+    assert all(o["error"] is None for o, s in zip(obj, expected, strict=True) if s == "solved")
+    assert all("line" in str(o["error"]) for o, s in zip(obj, expected, strict=True) if s == "invalid")
+
+    pretty = sudoku("solve", str(path))
+    assert pretty.exit_code == 2
+    headers = [b.splitlines()[0] for b in pretty.stdout.strip().split("\n\n")]
+    assert headers == [f"# {path}:{k}" for k in range(1, len(lines) + 1)]
+
+
+def test_exit_2_for_an_unknown_strategy(leetcode: str) -> None:
+    result = sudoku("solve", "-s", "no-such-engine", leetcode)
+    assert result.exit_code == 2
+    assert_one_line_error(result.stderr, "unknown strategy 'no-such-engine'", "backtrack")
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-o", "order=sideways"],
+        ["-o", "order"],
+        ["-o", "speed=11"],
+        ["--box", "zz"],
+        ["--box", "2x3"],
+    ],
+)
+def test_exit_2_for_a_bad_option(leetcode: str, args: list[str]) -> None:
+    result = sudoku("solve", *args, leetcode)
+    assert result.exit_code == 2
+    assert_one_line_error(result.stderr)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--limit", "0"], ["--format", "xml"], ["--time-limit", "0"], ["--time-limit", "soon"], ["--frobnicate"]],
+)
+def test_exit_2_for_a_usage_error(leetcode: str, args: list[str]) -> None:
+    result = sudoku("solve", *args, leetcode)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.strip()
+
+
+def test_exit_2_for_a_missing_file() -> None:
+    result = sudoku("solve", "no-such-file.txt")
+    assert result.exit_code == 2
+    assert_one_line_error(result.stderr, "no such file: no-such-file.txt")
+
+
+def test_strategies_lists_backtrack_as_ok() -> None:
+    result = sudoku("strategies")
+    assert result.exit_code == 0
+    (row,) = [line for line in result.stdout.splitlines() if line.split()[0] == "backtrack"]
+    assert row.split()[1] == "ok"
+    (obj,) = [o for o in records(sudoku("strategies", "-f", "json").stdout) if o["name"] == "backtrack"]
+    assert obj["loaded"] is True and obj["error"] is None
+
+
+# --- real processes -------------------------------------------------------------------------------------
+
+
+def run(args: list[str], **kwargs) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "PYTHONWARNINGS")}
+    return subprocess.run(args, capture_output=True, text=True, timeout=60, env=env, check=False, **kwargs)
+
+
+def test_python_m_sudokit(leetcode: str) -> None:
+    proc = run([sys.executable, "-m", "sudokit", "solve", "-f", "line", leetcode])
+    assert (proc.returncode, proc.stderr) == (0, "")
+    puzzle, solution = proc.stdout.strip().split(":")
+    assert puzzle == leetcode and is_solution(Grid.parse(leetcode), Grid.parse(solution))
+
+
+def test_console_script_exit_statuses(tmp_path: Path, leetcode: str) -> None:
+    script = Path(sys.executable).parent / "sudoku"
+    assert script.exists()
+    unsolvable = next(t for t, c in counted() if c == 0)
+    path = write(tmp_path, [leetcode, unsolvable])
+    proc = run([str(script), "solve", "-f", "line", str(path)])
+    assert proc.returncode == 1
+    first, second = proc.stdout.splitlines()
+    assert is_solution(Grid.parse(leetcode), Grid.parse(first.split(":")[1]))
+    assert second == f"{unsolvable}:unsolvable"
+    bad = run([str(script), "solve", leetcode[:40] + "?" + leetcode[41:]])
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert "Traceback" not in bad.stderr
+    assert_one_line_error(bad.stderr, "row 5, column 5")
+
+
+STARTUP_PROBE = """
+import json, sys
+sys.argv = ["sudoku", *sys.argv[1:]]
+from sudokit.cli import main
+try:
+    main()
+except SystemExit as stop:
+    code = stop.code
+print(json.dumps({"exit": code, "modules": sorted(sys.modules)}), file=sys.stderr)
+"""
+
+
+def test_solving_with_backtrack_imports_no_other_engine(leetcode: str) -> None:
+    """The start-up rule: ``sudoku solve --strategy backtrack`` never imports OR-Tools or python-constraint."""
+    proc = run([sys.executable, "-c", STARTUP_PROBE, "solve", "--strategy", "backtrack", "-f", "line", leetcode])
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert report["exit"] == 0
+    assert is_solution(Grid.parse(leetcode), Grid.parse(proc.stdout.strip().split(":")[1]))
+    modules = set(report["modules"])
+    assert "sudokit_strategies.backtrack" in modules  # the engine was loaded, through the registry
+    heavy = sorted(m for m in modules if m.split(".")[0].startswith(("ortools", "constraint")))
+    assert heavy == []

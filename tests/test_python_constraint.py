@@ -1,0 +1,191 @@
+"""The ``python-constraint`` engine (real python-constraint2): puzzle sets, counts, time limits, its worker."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+from sudokit_strategies import csp
+from sudokit_strategies.csp import SOLVERS, ConstraintStrategy, stop_workers
+
+from sudokit import Grid, Result, Shape, Status, StrategyError, get_strategy, is_solution, solve
+from sudokit.reader import read_file
+
+PUZZLES = Path(__file__).parent.parent / "puzzles"
+MORNING = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+T = TypeVar("T")
+SLACK = 1.5  # seconds a timed-out call may take past its limit (killing the worker, a noisy machine)
+
+
+@pytest.fixture(scope="module")
+def engine() -> ConstraintStrategy:
+    strategy = get_strategy("python-constraint")  # through the entry point, as users reach it
+    assert isinstance(strategy, ConstraintStrategy)
+    return strategy
+
+
+def puzzles(name: str) -> list[Grid]:
+    return [record.parse() for record in read_file(PUZZLES / name)]
+
+
+def in_pairs(work: Callable[[T], Result], items: Iterable[T]) -> list[Result]:
+    """Run two at a time: with a time limit, each search runs in its own worker process."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return list(pool.map(work, items))
+
+
+def children() -> set[int]:
+    """The processes whose parent is this one (a /proc scan)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rpartition(")")[2].split()
+            except OSError:
+                continue  # ended meanwhile
+            if int(fields[1]) == os.getpid():
+                found.add(int(entry))
+    return found
+
+
+@pytest.mark.parametrize("name", ["easy50.txt", "hardest.txt"])
+def test_solves_every_puzzle_of_a_set(engine: ConstraintStrategy, name: str) -> None:
+    for puzzle in puzzles(name):
+        result = engine.solve(puzzle)  # no time limit: in this process
+        assert result.status is Status.SOLVED, puzzle
+        assert (result.count, result.exact) == (1, False)
+        assert is_solution(puzzle, result.solution)
+        assert result.stats["worker_start"] == 0
+
+
+def test_solves_all_of_top95(engine: ConstraintStrategy) -> None:
+    grids = puzzles("top95.txt")
+    results = in_pairs(lambda grid: engine.solve(grid, time_limit=60), grids)  # the slowest takes ~6 s alone
+    assert len(results) == 95
+    for puzzle, result in zip(grids, results, strict=True):
+        assert result.status is Status.SOLVED, puzzle
+        assert is_solution(puzzle, result.solution)
+
+
+@pytest.mark.parametrize("box", ["2x2", "2x3", "2x4", "3x3", "3x4"])
+def test_solves_every_board_shape_up_to_12x12(engine: ConstraintStrategy, box: str) -> None:
+    for record in read_file(PUZZLES / "sizes" / f"box{box}.txt"):
+        puzzle = record.parse()
+        assert str(puzzle.shape) == box
+        result = engine.solve(puzzle, time_limit=60)
+        assert result.status is Status.SOLVED, record.where
+        assert result.solution == Grid.parse(record.note or "", puzzle.shape)
+
+
+@pytest.mark.parametrize(("box", "limit"), [("4x4", 1.0), ("5x5", 2.0)])
+def test_large_boards_are_solved_or_stopped_in_time(engine: ConstraintStrategy, box: str, limit: float) -> None:
+    # Forward checking alone needs far more than a few seconds on these: the point is the clean stop.
+    records = list(read_file(PUZZLES / "sizes" / f"box{box}.txt"))
+    start = time.perf_counter()
+    results = in_pairs(lambda record: engine.solve(record.parse(), time_limit=limit), records)
+    assert time.perf_counter() - start < limit * (len(records) + 1) / 2 + SLACK
+    for record, result in zip(records, results, strict=True):
+        assert result.status in (Status.SOLVED, Status.TIMEOUT), record.where
+        assert result.elapsed < limit + SLACK
+        if result.solved:
+            assert result.solution == Grid.parse(record.note or "", result.puzzle.shape)
+
+
+def test_reproduces_every_count(engine: ConstraintStrategy) -> None:
+    records = list(read_file(PUZZLES / "counts.txt"))
+    expected = [int(r.note or "") for r in records]
+    grids = [r.parse() for r in records]
+    results = in_pairs(lambda k: engine.solve(grids[k], limit=expected[k] + 1, time_limit=60), range(len(grids)))
+    for record, count, result in zip(records, expected, results, strict=True):
+        assert (result.count, result.exact) == (count, True), record.where
+        assert result.status is (Status.SOLVED if count else Status.UNSOLVABLE)
+        assert len(set(result.solutions)) == count
+        assert all(is_solution(result.puzzle, s) for s in result.solutions)
+
+
+def test_stops_counting_at_the_limit(engine: ConstraintStrategy) -> None:
+    record = next(r for r in read_file(PUZZLES / "counts.txt") if r.note == "1618")
+    for time_limit in (None, 60):
+        result = engine.solve(record.parse(), limit=100, time_limit=time_limit)
+        assert (result.status, result.count, result.exact, result.unique) == (Status.SOLVED, 100, False, False)
+        assert len(set(result.solutions)) == 100
+
+
+def test_unsolvable_on_sight_without_a_search(engine: ConstraintStrategy) -> None:
+    no_digit_left = Grid.parse(".23456789" + "1" + "." * 71)  # row 1 holds 2..9, column 1 the 1
+    clashing_givens = Grid((5, 5) + (0,) * 79, Shape.of(3, 3), validate=False)  # built unchecked on purpose
+    for puzzle in (no_digit_left, clashing_givens):
+        result = engine.solve(puzzle, limit=2, time_limit=5)
+        assert (result.status, result.count, result.exact, result.solutions) == (Status.UNSOLVABLE, 0, True, ())
+        assert "search_time" not in result.stats
+
+
+def test_unsolvable_after_a_search(engine: ConstraintStrategy) -> None:
+    record = next(r for r in read_file(PUZZLES / "counts.txt") if r.note == "0")
+    for time_limit in (None, 30):
+        result = engine.solve(record.parse(), time_limit=time_limit)
+        assert (result.status, result.count, result.exact) == (Status.UNSOLVABLE, 0, True)
+        assert result.stats["variables"] > 0 and result.stats["constraints"] > 0
+
+
+def test_a_full_board_is_its_own_solution(engine: ConstraintStrategy) -> None:
+    solution = engine.solve(Grid.parse(MORNING)).solution
+    assert solution is not None
+    result = engine.solve(solution, limit=2)
+    assert (result.status, result.solutions, result.exact) == (Status.SOLVED, (solution,), True)
+
+
+def test_time_limit_kills_the_search_and_keeps_what_it_found(engine: ConstraintStrategy) -> None:
+    stop_workers()
+    assert not children()
+    start = time.perf_counter()
+    result = engine.solve(Grid.empty(Shape.of(4, 4)), limit=10**9, time_limit=0.5)
+    assert time.perf_counter() - start < 0.5 + 2
+    assert result.status is Status.TIMEOUT and not result.exact
+    assert result.count == len(result.solutions) > 0  # streamed back before the kill
+    assert all(is_solution(result.puzzle, s) for s in result.solutions[:50])
+    assert not children()  # the worker was killed and reaped
+
+
+def test_a_worker_is_reused_until_stopped(engine: ConstraintStrategy) -> None:
+    stop_workers()
+    first = engine.solve(Grid.parse(MORNING), time_limit=10)
+    second = engine.solve(Grid.parse(MORNING), time_limit=10)
+    assert first.solution == second.solution
+    assert first.stats["worker_start"] > 0 and second.stats["worker_start"] == 0
+    assert len(children()) == 1
+    stop_workers()
+    assert not children()
+
+
+def test_an_orphaned_worker_ends_itself() -> None:
+    # Should the parent never kill it, a worker ends at its failsafe time, searching or not.
+    model = csp._model(Grid.empty(Shape.of(5, 5)))
+    assert model is not None
+    worker = csp._Worker()
+    worker.send((model, "backtracking", 10**9, 0.5))
+    assert worker.process.wait(timeout=10) == -signal.SIGALRM
+    worker.kill()
+
+
+@pytest.mark.parametrize("solver", sorted(SOLVERS))
+def test_every_solver_option(solver: str) -> None:
+    for puzzle in puzzles("easy50.txt")[:3]:
+        result = solve(puzzle, "python-constraint", limit=2, solver=solver)
+        assert (result.count, result.exact) == (1, True)
+        assert is_solution(puzzle, result.solution)
+        assert solver in get_strategy("python-constraint", solver=solver).description
+
+
+def test_unknown_solver_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown solver 'minconflicts'"):
+        ConstraintStrategy(solver="minconflicts")
+    with pytest.raises(StrategyError, match="unknown solver"):
+        get_strategy("python-constraint", solver="minconflicts")

@@ -1,0 +1,92 @@
+"""The independent checker: accepts true solutions and rejects each way a grid can fail to be one."""
+
+from __future__ import annotations
+
+import pytest
+
+from sudokit import Grid, Shape, is_solution, solution_problem
+
+from .conftest import BOXES, sized
+
+PAIRS = [(box, puzzle, solution) for box in BOXES for puzzle, solution in sized(box)]
+IDS = [f"{box}-{k}" for k, (box, _, _) in enumerate(PAIRS)]
+
+
+def with_cells(grid: Grid, cells: list[int]) -> Grid:
+    """A grid of ``grid``'s shape holding ``cells``, not checked for duplicates (as a wrong answer may be)."""
+    return Grid(cells, grid.shape, validate=False)
+
+
+@pytest.mark.parametrize(("box", "puzzle", "solution"), PAIRS, ids=IDS)
+def test_accepts_the_data_files_solutions(box: str, puzzle: Grid, solution: Grid) -> None:
+    assert is_solution(puzzle, solution)
+    assert is_solution(solution, solution)
+    assert is_solution(Grid.empty(box), solution)
+    assert solution_problem(puzzle, solution) is None
+
+
+@pytest.mark.parametrize(("box", "puzzle", "solution"), PAIRS, ids=IDS)
+def test_rejects_an_incomplete_grid(box: str, puzzle: Grid, solution: Grid) -> None:
+    assert not is_solution(puzzle, puzzle)
+    blank = next(i for i, v in enumerate(puzzle.cells) if not v)
+    cells = list(solution.cells)
+    cells[blank] = 0
+    assert not is_solution(puzzle, with_cells(solution, cells))
+    assert "row" in (solution_problem(puzzle, with_cells(solution, cells)) or "")
+
+
+@pytest.mark.parametrize(("box", "puzzle", "solution"), PAIRS, ids=IDS)
+def test_rejects_a_swapped_pair(box: str, puzzle: Grid, solution: Grid) -> None:
+    n, shape = solution.n, solution.shape
+    cells = list(solution.cells)
+    # Two cells of one row, in different boxes: the row still holds 1..n, two columns do not.
+    a, b = 0, shape.box_cols
+    cells[a], cells[b] = cells[b], cells[a]
+    assert not is_solution(Grid.empty(shape), with_cells(solution, cells))
+    assert "column" in (solution_problem(Grid.empty(shape), with_cells(solution, cells)) or "")
+    # Two rows of different bands: every row and column still holds 1..n, but a box breaks (the row
+    # taken into the first box brings other digits there than the row it replaces).
+    rows = solution.rows()
+    br, bc = shape.box_rows, shape.box_cols
+    k = next(k for k in range(br, 2 * br) if set(rows[k][:bc]) != set(rows[0][:bc]))
+    rows[0], rows[k] = rows[k], rows[0]
+    swapped = with_cells(solution, [v for row in rows for v in row])
+    problem = solution_problem(Grid.empty(shape), swapped)
+    assert problem is not None and "box" in problem
+    assert not is_solution(Grid.empty(shape), swapped)
+    assert all(sorted(row) == list(range(1, n + 1)) for row in rows)
+
+
+@pytest.mark.parametrize(("box", "puzzle", "solution"), PAIRS, ids=IDS)
+def test_rejects_a_changed_given(box: str, puzzle: Grid, solution: Grid) -> None:
+    n = solution.n
+    given = next(i for i, v in enumerate(puzzle.cells) if v)
+    old = puzzle.cells[given]
+    new = old % n + 1
+    # Relabelling two digits everywhere keeps every unit a permutation, but changes the given.
+    relabelled = with_cells(solution, [new if v == old else old if v == new else v for v in solution.cells])
+    assert is_solution(Grid.empty(solution.shape), relabelled)
+    assert not is_solution(puzzle, relabelled)
+    problem = solution_problem(puzzle, relabelled) or ""
+    assert f"given {old} changed to {new}" in problem
+
+
+def test_rejects_a_grid_of_another_shape() -> None:
+    (p6, s6), (p4, s4), (p9, s9) = sized("2x3")[0], sized("2x2")[0], sized("3x3")[0]
+    n = s6.n
+    # The mirror image of a 2x3 solution is a valid board of 3x2 boxes, but not of this puzzle's.
+    flipped = Grid([s6.cells[c * n + r] for r in range(n) for c in range(n)], Shape.of(3, 2))
+    assert is_solution(Grid.empty("3x2"), flipped)
+    assert not is_solution(Grid.empty("2x3"), flipped)
+    assert "shape" in (solution_problem(Grid.empty("2x3"), flipped) or "")
+    assert not is_solution(p4, s9)
+    assert not is_solution(p9, s4)
+    assert not is_solution(p6, s6.to_line())  # type: ignore[arg-type]
+    assert solution_problem(p6, None) == "not a grid: NoneType"  # type: ignore[arg-type]
+
+
+def test_rejects_values_out_of_range() -> None:
+    _, solution = sized("2x2")[0]
+    # Every row, column and box of digits shifted by n: complete, no repeats, but not 1..n.
+    shifted = with_cells(solution, [v + solution.n if v else v for v in solution.cells])
+    assert not is_solution(Grid.empty("2x2"), shifted)
