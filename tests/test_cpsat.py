@@ -141,12 +141,16 @@ def test_command_line_passes_options() -> None:
     assert puzzle == MORNING and is_solution(Grid.parse(MORNING), Grid.parse(solution))
 
 
-def test_backtrack_never_imports_the_solver_libraries() -> None:
-    code = (
-        "import sys; from sudokit import solve; "
-        f"assert solve({MORNING!r}, 'backtrack').solved; "
-        "loaded = sorted(m for m in ('ortools', 'constraint') if m in sys.modules); "
-        "assert not loaded, loaded"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+@pytest.mark.parametrize(
+    "run",
+    [
+        f"from sudokit import solve; assert solve({MORNING!r}, 'backtrack').solved",
+        f"from sudokit.cli import main; sys.argv = ['sudoku', 'solve', '--strategy', 'backtrack', {MORNING!r}]; main()",
+    ],
+    ids=["library", "command"],
+)
+def test_backtrack_never_imports_the_solver_libraries(run: str) -> None:
+    check = "import atexit, sys; atexit.register(lambda: print(sorted({'ortools', 'constraint'} & set(sys.modules))))"
+    done = subprocess.run([sys.executable, "-c", f"{check}\n{run}"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"

@@ -7,17 +7,23 @@ import os
 import sys
 import warnings
 from enum import StrEnum
-from typing import Annotated, NoReturn
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from sudokit.api import DEFAULT_COUNT_LIMIT, get_strategy
-from sudokit.batch import Outcome, exit_status, solve_records
-from sudokit.crosscheck import CheckOutcome, CheckSummary, CrossCheckReport, check_records
+from sudokit.batch import exit_status
 from sudokit.errors import SudokitError
+from sudokit.output import RecordFormat, csv_header
+from sudokit.parallel import default_jobs, solve_parallel
+from sudokit.progress import Progress, Tally, count_puzzle_lines
 from sudokit.reader import read_arguments
 from sudokit.registry import default_registry
 from sudokit.shape import Shape
+
+if TYPE_CHECKING:  # the cross-check is imported only when it runs
+    from sudokit.crosscheck import CheckOutcome, CrossCheckReport
 
 app = typer.Typer(
     name="sudoku",
@@ -32,6 +38,13 @@ class Format(StrEnum):
     pretty = "pretty"
     line = "line"
     json = "json"
+
+
+class OutputFormat(StrEnum):
+    pretty = "pretty"
+    line = "line"
+    json = "json"
+    csv = "csv"
 
 
 def _fail(message: str) -> NoReturn:
@@ -72,62 +85,6 @@ def _use_color(color: bool | None) -> bool:
     return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
 
 
-def _count_text(outcome: Outcome) -> str:
-    result = outcome.result
-    assert result is not None
-    if result.status.value == "timeout":
-        return "timeout"
-    return f"{result.count}" if result.exact else f"{result.count}+"
-
-
-def _line_record(outcome: Outcome, counting: bool) -> str:
-    result = outcome.result
-    if result is None or (result.status.value in ("error", "timeout", "unsolvable") and not counting):
-        return f"{outcome.puzzle_text}:{outcome.status}"
-    if counting:
-        return f"{outcome.puzzle_text}:{_count_text(outcome)}"
-    assert result.solution is not None
-    return f"{outcome.puzzle_text}:{result.solution.to_line()}"
-
-
-def _stats_text(outcome: Outcome) -> str:
-    result = outcome.result
-    assert result is not None
-    counters = ", ".join(f"{key} {value}" for key, value in result.stats.items())
-    return f"{result.strategy}: {result.status.value} in {result.elapsed * 1000:.2f} ms" + (
-        f"; {counters}" if counters else ""
-    )
-
-
-def _pretty_record(outcome: Outcome, *, counting: bool, limit: int, color: bool, header: bool, stats: bool) -> str:
-    result = outcome.result
-    parts = [f"# {outcome.record.where}"] if header else []
-    if result is None:
-        parts.append(f"invalid: {outcome.invalid}")
-    elif counting:
-        count = _count_text(outcome)
-        if count == "timeout":
-            parts.append(f"timeout: at least {result.count} solutions found")
-        else:
-            noun = "solution" if result.count == 1 and result.exact else "solutions"
-            more = "" if result.exact else f" (stopped at the limit of {limit})"
-            parts.append(f"{result.count} {noun}{more}" if result.exact else f"at least {result.count} {noun}{more}")
-    elif result.status.value == "error":
-        parts.append(f"error: {result.error}")
-    elif not result.solutions:
-        parts.append("no solution" if result.status.value == "unsolvable" else "timeout: no solution found in time")
-    else:
-        grids = [s.to_pretty(givens=outcome.grid, color=color) for s in result.solutions]
-        if len(grids) > 1:
-            grids = [f"solution {k}:\n{g}" for k, g in enumerate(grids, 1)]
-        parts.append("\n\n".join(grids))
-        if result.status.value == "timeout":
-            parts.append("timeout: the search for more solutions was stopped")
-    if stats and result is not None:
-        parts.append(_stats_text(outcome))
-    return "\n".join(parts)
-
-
 @app.command()
 def solve(
     puzzles: Annotated[
@@ -137,14 +94,14 @@ def solve(
     strategy: Annotated[
         str, typer.Option("--strategy", "-s", help="Engine name (see 'sudoku strategies'); all: 'sudoku check'.")
     ] = "backtrack",
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="Output form.")] = Format.pretty,
+    fmt: Annotated[OutputFormat, typer.Option("--format", "-f", help="Output form.")] = OutputFormat.pretty,
     count: Annotated[
         bool, typer.Option("--count", help="Report the number of solutions (exact up to --limit).")
     ] = False,
     limit: Annotated[
         int | None,
         typer.Option(
-            "--limit", min=1, help=f"Solutions to look for [default: 1, or {DEFAULT_COUNT_LIMIT} with --count]."
+            "--limit", min=1, help=f"Solutions to look for (default: 1, or {DEFAULT_COUNT_LIMIT} with --count)."
         ),
     ] = None,
     time_limit: Annotated[float, typer.Option("--time-limit", "-t", min=0.001, help="Seconds per puzzle.")] = 60.0,
@@ -156,10 +113,23 @@ def solve(
         list[str], typer.Option("--option", "-o", help="Engine option KEY=VALUE, e.g. order=plain.")
     ] = [],  # noqa: B006
     color: Annotated[
-        bool | None, typer.Option("--color/--no-color", help="Red filled cells [default: on a terminal].")
+        bool | None, typer.Option("--color/--no-color", help="Red filled cells (default: on a terminal).")
     ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs", "-j", min=1, help="Worker processes (default: one per core for files and stdin, else 1)."
+        ),
+    ] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-O", dir_okay=False, help="Write the records to this file.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
 ) -> None:
     """Solve puzzles (or count their solutions) with the chosen engine.
+
+    Every input puzzle gets exactly one output record, in input order, failed ones included; records
+    are written whole and flushed as they complete. A file runs on all cores (--jobs), streamed.
 
     Exit status: 0 all solved (or counted), 1 some puzzle has no solution or timed out, 2 invalid
     input or usage. ``--strategy all`` runs 'sudoku check' with every installed engine instead.
@@ -167,51 +137,75 @@ def solve(
     if strategy == "all":
         if option:
             _fail("engine options go with one engine, not with --strategy all")
-        _run_check(puzzles, None, fmt=fmt, count=count, limit=limit, time_limit=time_limit, box=box)
+        if fmt is OutputFormat.csv:
+            _fail("--strategy all (the cross-check) writes pretty, line or json, not csv")
+        _run_check(puzzles, None, fmt=Format(fmt.value), count=count, limit=limit, time_limit=time_limit, box=box)
+    options = _options(option)
     try:
         shape = Shape.parse(box) if box else None
-        engine = get_strategy(strategy, **_options(option))
+        get_strategy(strategy, **options)  # fail here, once, on an unknown engine or a bad option
     except SudokitError as err:
         _fail(str(err))
-    solutions_wanted = limit or (DEFAULT_COUNT_LIMIT if count else 1)
-    header = len(puzzles) > 1 or any(p == "-" or os.path.isfile(p) for p in puzzles)
-    use_color = _use_color(color)
-    statuses: list[str] = []
+    batch = len(puzzles) > 1 or any(p == "-" or os.path.isfile(p) for p in puzzles)
+    render = RecordFormat(
+        fmt.value,
+        counting=count,
+        limit=limit or (DEFAULT_COUNT_LIMIT if count else 1),
+        color=output is None and _use_color(color),
+        header=batch,
+        stats=stats,
+    )
+    progress = None
+    if batch and not quiet and sys.stderr.isatty():
+        progress = Progress(sys.stderr, count_puzzle_lines(p for p in puzzles if os.path.isfile(p)) or None)
+    tally = Tally()
     try:
-        outcomes = solve_records(
-            read_arguments(puzzles), engine, limit=solutions_wanted, time_limit=time_limit, box=shape
+        out = open(output, "w", encoding="utf-8") if output else sys.stdout  # noqa: SIM115
+    except OSError as err:
+        _fail(f"cannot write {output}: {err.strerror}")
+    try:
+        if fmt is OutputFormat.csv:
+            out.write(csv_header() + "\n")
+        records = solve_parallel(
+            read_arguments(puzzles),
+            (strategy, options),
+            limit=render.limit,
+            time_limit=time_limit,
+            box=shape,
+            jobs=jobs or (default_jobs() if batch else 1),
+            render=render,
         )
-        for k, outcome in enumerate(outcomes):
-            statuses.append(outcome.status)
-            if outcome.error:
-                typer.echo(
-                    f"sudoku: error: {outcome.record.where}: {outcome.error}"
-                    if outcome.record.line is not None
-                    else f"sudoku: error: {outcome.error}",
-                    err=True,
-                )
-            if fmt is Format.json:
-                typer.echo(json.dumps(outcome.to_dict(solutions=solutions_wanted > 1 and not count)))
-            elif fmt is Format.line:
-                typer.echo(_line_record(outcome, count))
-                if stats and outcome.result is not None:
-                    typer.echo(f"{outcome.record.where}: {_stats_text(outcome)}", err=True)
-            elif outcome.result is not None or header:
-                if k:
-                    typer.echo()
-                typer.echo(
-                    _pretty_record(
-                        outcome, counting=count, limit=solutions_wanted, color=use_color, header=header, stats=stats
-                    ),
-                    color=use_color,  # else click strips the colors whenever stdout is not a terminal
-                )
+        for rendered in records:
+            tally.add(rendered.status)
+            for message in (f"sudoku: error: {rendered.error}" if rendered.error else None, rendered.note):
+                if message:
+                    if progress:
+                        progress.close()
+                    typer.echo(message, err=True)
+            if rendered.text:
+                if fmt is OutputFormat.pretty and tally.done > 1:
+                    out.write("\n")
+                out.write(rendered.text + "\n")
+                out.flush()
+            if progress:
+                progress.update(tally.done)
     except SudokitError as err:  # e.g. a missing file named on the command line
         _fail(str(err))
+    except KeyboardInterrupt:
+        typer.echo(f"sudoku: interrupted after {tally.done} puzzles; every record written is complete", err=True)
+        raise typer.Exit(130) from None
     except BrokenPipeError:
         raise  # the reader went away (``| head``): click exits quietly
     except OSError as err:
         _fail(f"{err.filename or ''}: {err.strerror or err}")
-    raise typer.Exit(exit_status(statuses, counting=count))
+    finally:
+        if progress:
+            progress.close()
+        if output:
+            out.close()
+    if batch and not quiet:
+        typer.echo(tally.summary(), err=True)
+    raise typer.Exit(exit_status(tally.by_status.elements(), counting=count))
 
 
 def _verdict_lines(report: CrossCheckReport) -> list[str]:
@@ -261,6 +255,8 @@ def _run_check(
     box: str | None,
 ) -> NoReturn:
     """Cross-check every puzzle, print each report and the summary, exit with the worst status."""
+    from sudokit.crosscheck import CheckSummary, check_records
+
     header = len(puzzles) > 1 or any(p == "-" or os.path.isfile(p) for p in puzzles)
     summary = CheckSummary()
     try:
@@ -338,6 +334,84 @@ def check(
     over several puzzles the highest applies.
     """
     _run_check(puzzles, strategies, fmt=fmt, count=count, limit=limit, time_limit=time_limit, box=box)
+
+
+@app.command()
+def bench(
+    files: Annotated[list[Path], typer.Argument(metavar="FILE...", exists=True, dir_okay=False, help="Puzzle files.")],
+    strategies: Annotated[
+        str | None,
+        typer.Option("--strategies", "-s", help="Engines to run, comma-separated (default: every installed one)."),
+    ] = None,
+    sample: Annotated[
+        int | None, typer.Option("--sample", "-n", min=1, help="Only the first N puzzles of each file.")
+    ] = None,
+    time_limit: Annotated[float, typer.Option("--time-limit", "-t", min=0.001, help="Seconds per puzzle.")] = 10.0,
+    fmt: Annotated[
+        Format, typer.Option("--format", "-f", help="pretty (a table) or json (a row a line).")
+    ] = Format.pretty,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", dir_okay=False, help="Draw the solve-time distributions to this PNG.")
+    ] = None,
+    box: Annotated[
+        str | None, typer.Option("--box", help="Box shape RxC, e.g. 2x3, where the size leaves it open.")
+    ] = None,
+) -> None:
+    """Run each engine over each file, one puzzle at a time, and tabulate the solve times."""
+    from sudokit.bench import benchmark, plot_times
+
+    if plot is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            _fail("--plot needs matplotlib: pip install 'sudokit[plot]'")
+    names = [s.strip() for s in strategies.split(",") if s.strip()] if strategies else default_registry().names()
+    try:
+        rows = benchmark(files, names, sample=sample, time_limit=time_limit, box=Shape.parse(box) if box else None)
+    except SudokitError as err:
+        _fail(str(err))
+    if fmt is Format.json:
+        for row in rows:
+            typer.echo(json.dumps(row.to_dict()))
+    else:
+        head = ("data set", "engine", "puzzles", "solved", "timeouts", "mean ms", "median", "p95", "max", "puzzles/s")
+        table = [head] + [
+            (
+                r.data_set,
+                r.strategy,
+                r.puzzles,
+                r.solved,
+                r.timeouts,
+                r.mean_ms,
+                r.median_ms,
+                r.p95_ms,
+                r.max_ms,
+                r.per_second,
+            )
+            for r in rows
+        ]
+        cells = [[_cell(v) for v in line] for line in table]
+        widths = [max(len(line[k]) for line in cells) for k in range(len(head))]
+        for line in cells:
+            typer.echo(
+                "  ".join(
+                    v.ljust(w) if k < 2 else v.rjust(w) for k, (v, w) in enumerate(zip(line, widths, strict=True))
+                )
+            )
+        bad = sum(r.errors + r.invalid + r.unsolvable for r in rows)
+        if bad:
+            typer.echo(f"note: {bad} puzzle runs were unsolvable, invalid or failed (see --format json)")
+    if plot is not None:
+        plot_times(rows, plot)
+        typer.echo(f"plot written to {plot}", err=True)
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
 
 
 @app.command()

@@ -313,8 +313,8 @@ def _compare(grid: Grid, answers: list[EngineAnswer], limit: int) -> CrossCheckR
     # The remaining decided answers must fit one count: equal exact counts, no "at least" above them.
     decided = [a for a in answers if a.verdict == OK and a.name not in problems]
     exact = {_lower(a.result) for a in decided if _is_exact(a.result)}
-    lowest = max((_lower(a.result) for a in decided), default=0)
-    if len(exact) > 1 or (exact and lowest > min(exact)):
+    at_least = max((_lower(a.result) for a in decided), default=0)
+    if len(exact) > 1 or (exact and at_least > min(exact)):
         said = ", ".join(f"{a.name!r} {_said(a.result)}" for a in decided)
         message = f"engines disagree on the number of solutions: {said}"
         problems.update({a.name: message for a in decided})
@@ -322,7 +322,7 @@ def _compare(grid: Grid, answers: list[EngineAnswer], limit: int) -> CrossCheckR
     verdict = max((_engine_gravity(a.verdict) for a in answers), key=_GRAVITY.index)
     agreed_count, agreed_exact = None, False
     if verdict in (AGREE, UNDECIDED) and decided:
-        agreed_count, agreed_exact = (exact.pop(), True) if exact else (lowest, False)
+        agreed_count, agreed_exact = (exact.pop(), True) if exact else (at_least, False)
     messages = list(dict.fromkeys(a.problem for a in answers if a.problem))
     return CrossCheckReport(grid, tuple(answers), verdict, tuple(messages), limit, agreed_count, agreed_exact)
 

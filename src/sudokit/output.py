@@ -29,6 +29,7 @@ class Rendered:
     text: str
     error: str | None
     elapsed: float
+    note: str | None = None
 
 
 def csv_header() -> str:
@@ -54,12 +55,14 @@ class RecordFormat:
     stats: bool = False
 
     def __call__(self, outcome: Outcome) -> Rendered:
-        error = None
-        if outcome.error:
-            where = outcome.record.where if outcome.record.line is not None else None
-            error = f"{where}: {outcome.error}" if where else outcome.error
+        record, error, note = outcome.record, outcome.error, None
+        if error and record.line is not None:
+            # ``file:line: what``, as compilers say it
+            error = f"{record.where}: {error.removeprefix(f'line {record.line}: ')}"
+        if self.stats and outcome.result is not None and self.fmt in ("line", "csv"):
+            note = f"{record.where}: {self.stats_text(outcome)}"  # to stderr, beside a machine-readable record
         elapsed = outcome.result.elapsed if outcome.result else 0.0
-        return Rendered(outcome.index, outcome.status, self.text(outcome), error, elapsed)
+        return Rendered(outcome.index, outcome.status, self.text(outcome), error, elapsed, note)
 
     def text(self, outcome: Outcome) -> str:
         """The record for the output stream."""
