@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -108,6 +109,24 @@ def test_solving_stops_at_the_time_limit(engine: CpSatStrategy) -> None:
     result = engine.solve(puzzle, time_limit=0.01)
     assert time.perf_counter() - start < 0.01 + 2
     assert (result.status, result.count, result.exact) == (Status.TIMEOUT, 0, False)
+
+
+def test_ctrl_c_interrupts_rather_than_timing_out() -> None:
+    # CP-SAT catches SIGINT itself; the engine must not report the stop as a timeout.
+    script = textwrap.dedent("""
+        import os, signal, threading
+        from sudokit import Grid, Shape
+        from sudokit_strategies.cpsat import CpSatStrategy
+
+        threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+        try:
+            result = CpSatStrategy().solve(Grid.empty(Shape.of(4, 4)), limit=10**9, time_limit=30)
+            print(result.status.value)
+        except KeyboardInterrupt:
+            print("interrupted")
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["interrupted"], done.stderr
 
 
 def test_reports_the_solver_statistics(engine: CpSatStrategy) -> None:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
+import textwrap
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -40,19 +43,35 @@ def in_pairs(work: Callable[[T], Result], items: Iterable[T]) -> list[Result]:
         return list(pool.map(work, items))
 
 
+def _stat(pid: int | str) -> list[str]:
+    """The fields of /proc/PID/stat after the command name: state, parent, ..."""
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().rpartition(")")[2].split()
+
+
+def running(pids: Iterable[int]) -> set[int]:
+    """Those of ``pids`` still running (a zombie, ended but not yet reaped, is not)."""
+    alive = set()
+    for pid in pids:
+        try:
+            if _stat(pid)[0] != "Z":
+                alive.add(pid)
+        except OSError:
+            pass  # gone
+    return alive
+
+
 def children() -> set[int]:
-    """The processes whose parent is this one (a /proc scan)."""
+    """This process's running children, by a scan of /proc."""
+    me = str(os.getpid())
     found = set()
     for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    fields = stat.read().rpartition(")")[2].split()
-            except OSError:
-                continue  # ended meanwhile
-            if int(fields[1]) == os.getpid():
+        try:
+            if entry.isdigit() and _stat(entry)[1] == me:
                 found.add(int(entry))
-    return found
+        except OSError:
+            pass  # ended meanwhile
+    return running(found)
 
 
 @pytest.mark.parametrize("name", ["easy50.txt", "hardest.txt"])
@@ -173,6 +192,40 @@ def test_an_orphaned_worker_ends_itself() -> None:
     worker.send((model, "backtracking", 10**9, 0.5))
     assert worker.process.wait(timeout=10) == -signal.SIGALRM
     worker.kill()
+
+
+def test_a_worker_dies_with_its_parent() -> None:
+    # A parent killed outright cannot kill its worker: the kernel does (Linux's parent-death signal).
+    puzzle = next(read_file(PUZZLES / "sizes" / "box4x4.txt")).text  # minutes of search for this engine
+    script = textwrap.dedent(f"""
+        import os, threading
+        from sudokit import solve
+
+        def report():
+            me = str(os.getpid())
+            for pid in os.listdir("/proc"):
+                try:
+                    if pid.isdigit() and open(f"/proc/{{pid}}/stat").read().rpartition(")")[2].split()[1] == me:
+                        print(pid, flush=True)
+                except OSError:
+                    pass
+            print("end", flush=True)
+
+        threading.Timer(1, report).start()
+        solve({puzzle!r}, "python-constraint", time_limit=60)
+    """)
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        workers = {int(line) for line in iter(parent.stdout.readline, "end\n")}
+    finally:
+        parent.kill()
+        parent.wait()
+    assert len(workers) == 1
+    deadline = time.perf_counter() + 5
+    while running(workers) and time.perf_counter() < deadline:
+        time.sleep(0.05)
+    assert not running(workers)
 
 
 @pytest.mark.parametrize("solver", sorted(SOLVERS))

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from sudokit.errors import StrategyError
@@ -58,13 +61,54 @@ def run(strategy: Strategy, puzzle: Grid, *, limit: int = 1, time_limit: float |
     name = getattr(strategy, "name", type(strategy).__name__)
     start = time.perf_counter()
     try:
-        result = strategy.solve(puzzle, limit=limit, time_limit=time_limit)
+        with _watchdog(time_limit):
+            result = strategy.solve(puzzle, limit=limit, time_limit=time_limit)
+    except EngineOverranError as err:
+        return _failed(puzzle, name, start, str(err))
     except Exception as err:  # an engine may fail in any way; its failure is a result, not a crash
         return _failed(puzzle, name, start, f"{type(err).__name__}: {err}")
     problem = _malformed(result, puzzle, limit)
     if problem:
         return _failed(puzzle, name, start, f"engine returned {problem}")
     return result
+
+
+class EngineOverranError(Exception):
+    """An engine still running well past its time limit (raised into it by the watchdog)."""
+
+
+def watchdog_seconds(time_limit: float) -> float:
+    """How long an engine may run before the watchdog stops it: its limit plus 2 s and 10 %."""
+    return time_limit * 1.1 + 2.0
+
+
+@contextmanager
+def _watchdog(time_limit: float | None) -> Iterator[None]:
+    """Stop an engine that ignores its time limit, by raising into it from a SIGALRM timer.
+
+    Only where a timer can interrupt the caller: with a time limit, on POSIX, in the main thread,
+    and when no other timer is set. Engines that keep their limit never see it.
+    """
+    if (
+        time_limit is None
+        or not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+        or signal.getitimer(signal.ITIMER_REAL)[0] > 0
+    ):
+        yield
+        return
+    seconds = watchdog_seconds(time_limit)
+
+    def overran(signum: int, frame: object) -> None:
+        raise EngineOverranError(f"still running {seconds:.1f} s after a time limit of {time_limit:g} s: stopped")
+
+    previous = signal.signal(signal.SIGALRM, overran)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _failed(puzzle: Grid, name: str, start: float, message: str) -> Result:

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import warnings
 from enum import StrEnum
+from itertools import islice
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 from sudokit.api import DEFAULT_COUNT_LIMIT, get_strategy
 from sudokit.batch import exit_status
 from sudokit.errors import SudokitError
-from sudokit.output import RecordFormat, csv_header
+from sudokit.output import RecordFormat, RecordWriter, csv_header, resume_point
 from sudokit.parallel import default_jobs, solve_parallel
 from sudokit.progress import Progress, Tally, count_puzzle_lines
 from sudokit.reader import read_arguments
@@ -125,6 +127,10 @@ def solve(
         Path | None, typer.Option("--output", "-O", dir_okay=False, help="Write the records to this file.")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
+    resume: Annotated[
+        bool,
+        typer.Option("--resume", help="Continue an interrupted batch: skip the puzzles --output already holds."),
+    ] = False,
 ) -> None:
     """Solve puzzles (or count their solutions) with the chosen engine.
 
@@ -155,19 +161,30 @@ def solve(
         header=batch,
         stats=stats,
     )
+    done_before = 0
+    if resume:
+        if output is None or fmt is OutputFormat.pretty:
+            _fail("--resume needs --output and a one-line-per-record format: --format line, json or csv")
+        try:
+            done_before = resume_point(output, header=fmt is OutputFormat.csv)
+        except OSError as err:
+            _fail(f"cannot resume {output}: {err.strerror}")
     progress = None
     if batch and not quiet and sys.stderr.isatty():
-        progress = Progress(sys.stderr, count_puzzle_lines(p for p in puzzles if os.path.isfile(p)) or None)
+        total = count_puzzle_lines(p for p in puzzles if os.path.isfile(p))
+        progress = Progress(sys.stderr, max(0, total - done_before) or None)
     tally = Tally()
     try:
-        out = open(output, "w", encoding="utf-8") if output else sys.stdout  # noqa: SIM115
+        out = open(output, "a" if resume else "w", encoding="utf-8") if output else sys.stdout  # noqa: SIM115
     except OSError as err:
         _fail(f"cannot write {output}: {err.strerror}")
+    writer = RecordWriter(out)
+    on_term = _install(signal.SIGTERM, _terminate)  # a kill ends the batch as Ctrl-C does: cleanly
     try:
-        if fmt is OutputFormat.csv:
-            out.write(csv_header() + "\n")
+        if fmt is OutputFormat.csv and not (resume and out.tell() > 0):
+            writer.write(csv_header())
         records = solve_parallel(
-            read_arguments(puzzles),
+            islice(read_arguments(puzzles), done_before, None),
             (strategy, options),
             limit=render.limit,
             time_limit=time_limit,
@@ -183,29 +200,50 @@ def solve(
                         progress.close()
                     typer.echo(message, err=True)
             if rendered.text:
-                if fmt is OutputFormat.pretty and tally.done > 1:
-                    out.write("\n")
-                out.write(rendered.text + "\n")
-                out.flush()
+                writer.write("\n" + rendered.text if fmt is OutputFormat.pretty and tally.done > 1 else rendered.text)
             if progress:
                 progress.update(tally.done)
     except SudokitError as err:  # e.g. a missing file named on the command line
         _fail(str(err))
-    except KeyboardInterrupt:
-        typer.echo(f"sudoku: interrupted after {tally.done} puzzles; every record written is complete", err=True)
-        raise typer.Exit(130) from None
+    except KeyboardInterrupt as err:
+        typer.echo(
+            f"sudoku: interrupted after {done_before + tally.done} puzzles; every record written is complete"
+            + (f" (continue with --resume --output {output})" if output else ""),
+            err=True,
+        )
+        raise typer.Exit(143 if isinstance(err, _Terminated) else 130) from None
     except BrokenPipeError:
         raise  # the reader went away (``| head``): click exits quietly
     except OSError as err:
         _fail(f"{err.filename or ''}: {err.strerror or err}")
     finally:
+        _install(signal.SIGTERM, on_term)
         if progress:
             progress.close()
         if output:
             out.close()
+    if not tally.done and not done_before:
+        _fail("no puzzles in the input")
     if batch and not quiet:
-        typer.echo(tally.summary(), err=True)
+        resumed = f" (resumed after {done_before} already written)" if resume else ""
+        typer.echo(tally.summary() + resumed, err=True)
     raise typer.Exit(exit_status(tally.by_status.elements(), counting=count))
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into the same orderly stop as Ctrl-C."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+def _install(signum: int, handler: Any) -> Any:
+    """Set a signal handler where that is possible (the main thread); return the previous one."""
+    try:
+        return signal.signal(signum, handler)
+    except (ValueError, TypeError):  # not the main thread, or no previous Python-level handler
+        return None
 
 
 def _verdict_lines(report: CrossCheckReport) -> list[str]:

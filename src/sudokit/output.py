@@ -9,12 +9,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from dataclasses import dataclass
+from typing import TextIO
 
 from sudokit.batch import Outcome
 from sudokit.strategy import Status
 
-__all__ = ["CSV_FIELDS", "OUTPUT_FORMATS", "RecordFormat", "Rendered", "csv_header"]
+__all__ = ["CSV_FIELDS", "OUTPUT_FORMATS", "RecordFormat", "RecordWriter", "Rendered", "csv_header", "resume_point"]
 
 OUTPUT_FORMATS = ("pretty", "line", "json", "csv")
 CSV_FIELDS = ("puzzle", "status", "solution", "count", "exact", "elapsed_ms", "strategy", "source", "line", "error")
@@ -135,3 +137,48 @@ class RecordFormat:
         if result.exact:
             return f"{result.count} solution" + ("" if result.count == 1 else "s")
         return f"at least {result.count} solutions (stopped at the limit of {self.limit})"
+
+
+class RecordWriter:
+    """Writes each record whole, with one ``write`` call, and flushes it at once.
+
+    A batch killed at any moment leaves only complete records behind (at worst a torn last line,
+    which ``resume_point`` cuts off). Undecodable input bytes are written back as they came.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        try:
+            self.fd: int | None = stream.fileno()
+        except (AttributeError, OSError, io.UnsupportedOperation):
+            self.fd = None  # not a real file (a test's capture): plain writes
+
+    def write(self, text: str) -> None:
+        """Write ``text`` and a newline as one record."""
+        if self.fd is None:
+            self.stream.write(text + "\n")
+            self.stream.flush()
+            return
+        self.stream.flush()  # anything written through the stream goes first
+        data = (text + "\n").encode("utf-8", "surrogateescape")
+        while data:
+            written = os.write(self.fd, data)
+            data = data[written:]
+
+
+def resume_point(path: str | os.PathLike[str], *, header: bool = False) -> int:
+    """How many records an output file already holds; a torn last line is cut off first.
+
+    ``header`` says the file starts with a header line (csv) that is not a record.
+    """
+    try:
+        handle = open(path, "r+b")  # noqa: SIM115
+    except FileNotFoundError:
+        return 0
+    with handle:
+        data = handle.read()
+        end = data.rfind(b"\n") + 1
+        if end < len(data):
+            handle.truncate(end)
+        lines = data.count(b"\n", 0, end)
+    return max(0, lines - 1) if header else lines

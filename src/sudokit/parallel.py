@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import sys
 import time
 from collections import deque
@@ -59,6 +60,17 @@ _worker: dict[str, Any] = {}
 
 
 def _init_worker(spec: StrategySpec, limit: int, time_limit: float | None, box: Shape | None, render: Callable) -> None:
+    # Ctrl-C and kills are the parent's to handle: it stops the workers itself, and a worker whose
+    # parent is gone (even by SIGKILL) is ended by the kernel rather than left running.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform == "linux":
+        try:
+            import ctypes
+
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
     _worker.update(strategy=_build(spec), limit=limit, time_limit=time_limit, box=box, render=render)
 
 
@@ -126,8 +138,9 @@ def solve_parallel(
                 chunk_size = max(1, min(_MAX_CHUNK, int(TARGET_CHUNK_SECONDS / max(per_puzzle, 1e-6))))
                 yield from rendered
         except BaseException:
-            for future in pending:
-                future.cancel()
+            # Stop now (Ctrl-C, a kill, the caller closing the generator): end the workers, whose
+            # pending chunks then fail as a broken pool; cancelling them first trips a race in
+            # Python 3.11's executor, so they are left to fail.
             for process in list(getattr(pool, "_processes", {}).values()):
                 process.terminate()
             raise

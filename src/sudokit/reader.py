@@ -23,6 +23,8 @@ from sudokit.shape import MAX_BOX, Shape
 __all__ = ["Record", "iter_records", "read_arguments", "read_file"]
 
 _SEPARATOR_TABLE = str.maketrans(SEPARATORS, " " * len(SEPARATORS))
+#: The longest line read as a puzzle: a 36x36 board in integers is under 5,000 characters.
+MAX_LINE = 1 << 16
 _FILE_SUFFIX = re.compile(r"\.[a-z][a-z0-9]{1,4}$")
 
 
@@ -34,9 +36,12 @@ class Record:
     source: str
     line: int | None = None
     note: str | None = None
+    problem: str | None = None  # why the input could not even be read as a puzzle text
 
     def parse(self, box: Shape | None = None) -> Grid:
         """The record's grid; an ``InvalidPuzzleError`` carries the record's line number."""
+        if self.problem:
+            raise InvalidPuzzleError(self.problem, line=self.line)
         try:
             shape, cells = parse_cells(self.text, box)
             return Grid(cells, shape)
@@ -66,7 +71,7 @@ def _whole_puzzle(line: str, cells: int) -> bool:
     return any(n % r == 0 for r in range(2, isqrt(n) + 1))
 
 
-def iter_records(lines: Iterable[str], source: str, *, numbered: bool = True) -> Iterator[Record]:
+def iter_records(lines: Iterable[str | _TooLong], source: str, *, numbered: bool = True) -> Iterator[Record]:
     """The puzzles in ``lines``, in order, one record each; never reads ahead more than one grid."""
     block: list[str] = []
     start = 0
@@ -79,6 +84,12 @@ def iter_records(lines: Iterable[str], source: str, *, numbered: bool = True) ->
         return record
 
     for number, raw in enumerate(lines, 1):
+        if isinstance(raw, _TooLong):
+            if block:
+                yield flush()
+            problem = f"a line of more than {MAX_LINE:,} characters is not a puzzle"
+            yield Record("", source, number if numbered else None, problem=problem)
+            continue
         line = raw.lstrip("\ufeff").strip() if number == 1 else raw.strip()
         if "\x1b" in line:  # colored pretty output read back
             line = ANSI_ESCAPE.sub("", line)
@@ -118,17 +129,40 @@ def iter_records(lines: Iterable[str], source: str, *, numbered: bool = True) ->
         yield flush()
 
 
+class _TooLong:
+    """Stands in for a line too long to be a puzzle, which is skipped rather than read whole."""
+
+
+def bounded_lines(handle: TextIO, limit: int = MAX_LINE) -> Iterator[str | _TooLong]:
+    """The lines of ``handle``; one longer than ``limit`` is skipped in pieces and yields a marker."""
+    readline = handle.readline
+    while line := readline(limit + 1):
+        if len(line) > limit and not line.endswith("\n"):
+            while (rest := readline(limit)) and not rest.endswith("\n"):
+                pass
+            yield _TooLong()
+        else:
+            yield line
+
+
 def read_file(path: str | os.PathLike[str]) -> Iterator[Record]:
     """The records of a file, streamed line by line."""
     with open(path, encoding="utf-8", errors="surrogateescape", newline="") as handle:
-        yield from iter_records(handle, os.fspath(path))
+        yield from iter_records(bounded_lines(handle), os.fspath(path))
+
+
+def _stdin() -> TextIO:
+    stream = sys.stdin
+    if hasattr(stream, "reconfigure"):
+        stream.reconfigure(errors="surrogateescape")  # undecodable bytes become bad characters, not a crash
+    return stream
 
 
 def read_arguments(args: Iterable[str], stdin: TextIO | None = None) -> Iterator[Record]:
     """Records for command-line arguments: ``-`` is standard input, a path is a file, else a puzzle."""
     for arg in args:
         if arg == "-":
-            yield from iter_records(stdin or sys.stdin, "<stdin>")
+            yield from iter_records(bounded_lines(stdin or _stdin()), "<stdin>")
         elif os.path.isfile(arg):
             yield from read_file(arg)
         elif os.path.isdir(arg):

@@ -36,6 +36,7 @@ limit), and an idle one ends when its parent does.
 from __future__ import annotations
 
 import atexit
+import ctypes
 import os
 import pickle
 import queue
@@ -61,6 +62,7 @@ SOLVERS: dict[str, type[constraint.Solver]] = {
 }
 
 _FAILSAFE = 5.0  # a worker left running this long past its time limit ends itself
+_PR_SET_PDEATHSIG = 1  # Linux prctl: the signal a process gets when its parent ends
 
 # What one search needs: the puzzle's cells, (blank, digits) per variable, the blanks of each unit.
 _Model = tuple[tuple[int, ...], list[tuple[int, list[int]]], list[tuple[int, ...]]]
@@ -204,7 +206,10 @@ class _Worker:
         self.inbox: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
         self.reader = threading.Thread(target=self._read, name="python-constraint worker reader", daemon=True)
         self.reader.start()
+        # The kernel's parent-death signal follows the thread that started the child: ask for it only
+        # from the main thread, whose end is the process's end.
         self.send(sys.path)
+        self.send((self.owner, threading.current_thread() is threading.main_thread()))
         self.fresh = True  # the first job's run reports the start-up time (until the child's "ready")
 
     def _read(self) -> None:
@@ -334,11 +339,14 @@ def _receive(run: _Run, message: tuple[Any, ...], worker: _Worker) -> None:
 
 def _serve() -> None:
     """The worker's loop: read a job, stream its solutions and then ``done``; stop at end of input."""
+    jobs = sys.stdin.buffer
+    parent, tie_to_parent = pickle.load(jobs)
+    if tie_to_parent and not _end_with_parent(parent):
+        return
     channel = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # a stray print must not corrupt the channel
     sys.stdout = sys.stderr
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills us
-    jobs = sys.stdin.buffer
 
     def send(message: tuple[Any, ...]) -> None:
         pickle.dump(message, channel, protocol=pickle.HIGHEST_PROTOCOL)
@@ -376,6 +384,13 @@ def _serve_job(send: Callable[[tuple[Any, ...]], None], model: _Model, solver: s
         send(("error", f"{type(err).__name__}: {err}"))
         return
     send(("done", count < limit, _since(started)))
+
+
+def _end_with_parent(parent: int) -> bool:
+    """Have the kernel kill this process when its parent ends (Linux); False if it has ended already."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    return os.getppid() == parent
 
 
 def _alarm(seconds: float) -> None:
