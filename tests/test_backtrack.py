@@ -6,9 +6,9 @@ import sys
 import time
 
 import pytest
-from sudokit_strategies.backtrack import BacktrackStrategy
 
 from sudokit import Grid, Result, Shape, Status, Strategy, is_solution
+from sudokit_strategies.backtrack import BacktrackStrategy
 
 from .conftest import BOXES, counted, puzzles, sized
 

@@ -9,12 +9,12 @@ import time
 from pathlib import Path
 
 import pytest
-from sudokit_strategies.cpsat import CpSatStrategy
 from typer.testing import CliRunner
 
 from sudokit import Grid, Shape, Status, StrategyError, get_strategy, is_solution, solve
 from sudokit.cli import app
 from sudokit.reader import read_file
+from sudokit_strategies.cpsat import CpSatStrategy
 
 PUZZLES = Path(__file__).parent.parent / "puzzles"
 SIZES = sorted((PUZZLES / "sizes").glob("box*.txt"))

@@ -50,7 +50,8 @@ class BenchRow:
 
     @property
     def p95_ms(self) -> float | None:
-        return self._pick(lambda t: sorted(t)[min(len(t) - 1, int(0.95 * len(t)))])
+        """The nearest-rank 95th percentile: the least time that 95 % of the times do not exceed."""
+        return self._pick(lambda t: sorted(t)[(95 * len(t) + 99) // 100 - 1])
 
     @property
     def max_ms(self) -> float | None:

@@ -403,6 +403,8 @@ def bench(
             import matplotlib  # noqa: F401
         except ImportError:
             _fail("--plot needs matplotlib: pip install 'sudokit[plot]'")
+        if not plot.parent.is_dir():  # say so now, not after the whole benchmark has run
+            _fail(f"cannot write {plot}: no such directory {plot.parent}")
     names = [s.strip() for s in strategies.split(",") if s.strip()] if strategies else default_registry().names()
     try:
         rows = benchmark(files, names, sample=sample, time_limit=time_limit, box=Shape.parse(box) if box else None)
@@ -440,7 +442,10 @@ def bench(
         if bad:
             typer.echo(f"note: {bad} puzzle runs were unsolvable, invalid or failed (see --format json)")
     if plot is not None:
-        plot_times(rows, plot)
+        try:
+            plot_times(rows, plot)
+        except OSError as err:
+            _fail(f"cannot write {plot}: {err.strerror or err}")
         typer.echo(f"plot written to {plot}", err=True)
 
 

@@ -70,7 +70,7 @@ def _parse_symbols(symbols: str, box: Shape | None) -> tuple[Shape, tuple[int, .
 
 def _wrong_count(count: int) -> WrongCellCountError:
     n = isqrt(count)
-    near = " or ".join(f"{k * k} for {k}x{k}" for k in (n, n + 1) if k >= 4)
+    near = " or ".join(f"{k * k} for {k}x{k}" for k in (n, n + 1) if k >= 4) or "the smallest board, 4x4, has 16"
     return WrongCellCountError(f"{count} cells: a board needs a square number of cells ({near})")
 
 
@@ -79,6 +79,10 @@ def _parse_json(text: str, box: Shape | None) -> tuple[Shape, tuple[int, ...]]:
         rows = json.loads(text)
     except json.JSONDecodeError as err:
         raise InvalidPuzzleError(f"not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
+    except RecursionError:
+        raise InvalidPuzzleError("not valid JSON: lists nested too deeply") from None
+    except ValueError:  # a number too long for int() (over 4,300 digits)
+        raise InvalidPuzzleError("not valid JSON: a number too long to read") from None
     if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
         raise InvalidPuzzleError("a JSON puzzle must be a list of rows, each a list of cells")
     return rows_to_cells(rows, box)
@@ -99,7 +103,12 @@ def rows_to_cells(rows: Sequence[Sequence[object]], box: Shape | None = None) ->
             elif cell in _VALUE:
                 values.append(_VALUE[cell])
             elif _INTEGER.fullmatch(cell):
-                values.append(int(cell))
+                digits = cell.lstrip("0") or "0"
+                if len(digits) > 9:  # out of range for any board, and int() refuses the longest
+                    raise DigitOutOfRangeError(
+                        f"digit {digits[:9]}... is out of range for a {n}x{n} board (1..{n})", row=r + 1, column=c + 1
+                    )
+                values.append(int(digits))
             else:
                 raise BadCharacterError(f"{cell!r} is not a digit or a blank", row=r + 1, column=c + 1)
     return _checked(n, values, box)

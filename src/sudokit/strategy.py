@@ -37,7 +37,7 @@ class Result:
     solutions: tuple[Grid, ...] = ()
     count: int = 0
     exact: bool = False
-    stats: Mapping[str, int | float] = field(default_factory=dict)
+    stats: Mapping[str, int | float | str] = field(default_factory=dict)
     elapsed: float = 0.0
     error: str | None = None
 

@@ -23,14 +23,17 @@ and loses on hard puzzles. None of this is enough for the 16x16 boards of puzzle
 ``backtracking`` solved none of the five in 10 s, nor the first two in 120 s (forward checking
 alone is too weak there), where ``backtrack`` takes 0.1-1.5 s and ``cp-sat`` about 0.1 s.
 
-A time limit is kept by running the search in a worker process (a child ``python``), which streams
-each solution back as it is found; at the limit the worker is killed and the solutions received so
-far are reported with status ``timeout``. A worker that finishes in time is kept for the next
-puzzle, so only the first puzzle and the one after a timeout pay for starting one (about 70 ms);
-reusing one costs about 0.1-0.2 ms a puzzle, and a timed-out call returns within a few ms of its
-limit. Without a time limit the search runs in this process. Threads may solve at once: each takes
-its own worker. A worker ends itself should its parent fail to stop it (a POSIX timer, 5 s past the
-limit), and an idle one ends when its parent does.
+Every search runs in a worker process (a child ``python``) that streams each solution back as it is
+found. Not in this process, because the compiled search never returns to the interpreter between
+solutions: while it runs, Ctrl-C goes unseen and every other thread of the process stalls (a timer
+thread did not fire once in 20 s of search). At the time limit the worker is killed and the
+solutions received so far are reported with status ``timeout``. A worker that answers in time is
+kept for the next puzzle, so only the first puzzle and the first after a timeout pay for starting
+one (about 70 ms); reusing one costs about 0.1-0.2 ms a puzzle, and a timed-out call returns within
+a few ms of its limit. Threads may solve at once: each takes a worker of its own. No worker outlives
+its use: an idle one ends with its input (when this process ends, or at exit), a busy one ends
+itself 5 s past its time limit should no one kill it, and on Linux one started from the main thread
+is killed by the kernel when this process dies.
 """
 
 from __future__ import annotations
@@ -85,7 +88,7 @@ class ConstraintStrategy:
         return f"ConstraintStrategy(solver={self.solver!r})"
 
     def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> Result:
-        """Find up to ``limit`` solutions of ``puzzle``; in a worker process when ``time_limit`` is set."""
+        """Find up to ``limit`` solutions of ``puzzle`` within ``time_limit`` seconds, in a worker process."""
         start = time.perf_counter()
         model = _model(puzzle)
         stats: dict[str, int | float] = {"variables": 0, "constraints": 0}
@@ -93,7 +96,7 @@ class ConstraintStrategy:
             return Result(Status.UNSOLVABLE, puzzle, self.name, exact=True, stats=stats, elapsed=_since(start))
         stats["variables"], stats["constraints"] = len(model[1]), len(model[2])
         if time_limit is None:
-            run = _run_here(model, self.solver, limit)
+            run = _run_in_worker(model, self.solver, limit, deadline=None, failsafe=0.0)
         else:
             run = _run_in_worker(model, self.solver, limit, start + time_limit, time_limit + _FAILSAFE)
         stats["search_time"] = run.search_time
@@ -174,20 +177,6 @@ class _Run:
         self.worker_start = 0.0
 
 
-def _run_here(model: _Model, solver: str, limit: int) -> _Run:
-    run = _Run()
-    started = time.perf_counter()
-    run.exhausted = True
-    for solution in _search(model, solver):
-        run.solutions.append(solution)
-        if len(run.solutions) >= limit:
-            run.exhausted = False
-            break
-    run.finished = True
-    run.search_time = _since(started)
-    return run
-
-
 # --- the worker process --------------------------------------------------------------------------
 
 
@@ -206,9 +195,9 @@ class _Worker:
         self.inbox: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
         self.reader = threading.Thread(target=self._read, name="python-constraint worker reader", daemon=True)
         self.reader.start()
+        self.send(sys.path)
         # The kernel's parent-death signal follows the thread that started the child: ask for it only
         # from the main thread, whose end is the process's end.
-        self.send(sys.path)
         self.send((self.owner, threading.current_thread() is threading.main_thread()))
         self.fresh = True  # the first job's run reports the start-up time (until the child's "ready")
 
@@ -288,8 +277,11 @@ def stop_workers() -> None:
 atexit.register(stop_workers)
 
 
-def _run_in_worker(model: _Model, solver: str, limit: int, deadline: float, failsafe: float) -> _Run:
-    """Run the search in a worker until it answers or ``deadline`` passes; then kill the worker."""
+def _run_in_worker(model: _Model, solver: str, limit: int, deadline: float | None, failsafe: float) -> _Run:
+    """Run the search in a worker until it answers or ``deadline`` passes (then kill the worker).
+
+    ``failsafe`` is when the worker ends itself, 0 for never.
+    """
     run = _Run()
     worker = _take_worker()
     fresh, worker.fresh = worker.fresh, False
@@ -297,11 +289,11 @@ def _run_in_worker(model: _Model, solver: str, limit: int, deadline: float, fail
     try:
         worker.send((model, solver, limit, failsafe))
         while not run.finished:
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
+            remaining = None if deadline is None else deadline - time.perf_counter()
+            if remaining is not None and remaining <= 0:
                 break
             try:
-                message = worker.inbox.get(timeout=remaining)
+                message = worker.inbox.get(timeout=remaining)  # Ctrl-C interrupts the wait
             except queue.Empty:
                 break
             if message[0] == "ready":
@@ -313,7 +305,7 @@ def _run_in_worker(model: _Model, solver: str, limit: int, deadline: float, fail
         if reusable:
             with _idle_lock:
                 _idle.append(worker)
-        else:  # time is up (or something failed): kill, then keep what had arrived
+        else:  # time is up (or the wait was interrupted, or failed): kill, then keep what had arrived
             worker.kill()
             while not run.finished:
                 try:
