@@ -20,7 +20,7 @@ from sudokit.errors import SudokitError
 from sudokit.output import RecordFormat, RecordWriter, csv_header, resume_point
 from sudokit.parallel import default_jobs, solve_parallel
 from sudokit.progress import Progress, Tally, count_puzzle_lines
-from sudokit.reader import read_arguments
+from sudokit.reader import check_arguments, read_arguments
 from sudokit.registry import default_registry
 from sudokit.shape import Shape
 
@@ -33,6 +33,7 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain click messages: a usage error is two short lines, not a box
 )
 
 
@@ -148,6 +149,7 @@ def solve(
         _run_check(puzzles, None, fmt=Format(fmt.value), count=count, limit=limit, time_limit=time_limit, box=box)
     options = _options(option)
     try:
+        check_arguments(puzzles)  # a missing file fails before any work, not midway
         shape = Shape.parse(box) if box else None
         get_strategy(strategy, **options)  # fail here, once, on an unknown engine or a bad option
     except SudokitError as err:
@@ -298,6 +300,7 @@ def _run_check(
     header = len(puzzles) > 1 or any(p == "-" or os.path.isfile(p) for p in puzzles)
     summary = CheckSummary()
     try:
+        check_arguments(puzzles)
         shape = Shape.parse(box) if box else None
         outcomes = check_records(
             read_arguments(puzzles), strategies, count=count, limit=limit, time_limit=time_limit, box=shape
@@ -406,6 +409,8 @@ def bench(
         if not plot.parent.is_dir():  # say so now, not after the whole benchmark has run
             _fail(f"cannot write {plot}: no such directory {plot.parent}")
     names = [s.strip() for s in strategies.split(",") if s.strip()] if strategies else default_registry().names()
+    if not names:
+        _fail("no engines to run: name them with --strategies a,b or install one")
     try:
         rows = benchmark(files, names, sample=sample, time_limit=time_limit, box=Shape.parse(box) if box else None)
     except SudokitError as err:

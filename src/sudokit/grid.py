@@ -152,7 +152,10 @@ class Grid:
         return self.to_pretty()
 
     def __repr__(self) -> str:
-        box = "" if self.shape == Shape.for_side(self.shape.n) else f", box={str(self.shape)!r}"
+        shape = self.shape
+        # A 1xC box (rows as boxes) is never the default, and a prime side (5, 7) has no default to ask for.
+        default = 1 not in (shape.box_rows, shape.box_cols) and shape == Shape.for_side(shape.n)
+        box = "" if default else f", box={str(shape)!r}"
         return f"Grid.parse({self.to_line()!r}{box})"
 
     # --- validation ---------------------------------------------------------------------------

@@ -20,11 +20,14 @@ from sudokit.formats import ANSI_ESCAPE, SEPARATORS, parse_cells
 from sudokit.grid import Grid
 from sudokit.shape import MAX_BOX, Shape
 
-__all__ = ["Record", "iter_records", "read_arguments", "read_file"]
+__all__ = ["Record", "bounded_lines", "check_arguments", "iter_records", "read_arguments", "read_file"]
 
 _SEPARATOR_TABLE = str.maketrans(SEPARATORS, " " * len(SEPARATORS))
 #: The longest line read as a puzzle: a 36x36 board in integers is under 5,000 characters.
 MAX_LINE = 1 << 16
+#: The most text gathered into one multi-line record: a 64x64 board in indented JSON is under 70,000 characters.
+MAX_BLOCK = 4 * MAX_LINE
+_JSON_MARKS = frozenset('[]",')
 _FILE_SUFFIX = re.compile(r"\.[a-z][a-z0-9]{1,4}$")
 
 
@@ -58,9 +61,21 @@ class Record:
 
 def _cells_in(line: str) -> int:
     tokens = line.translate(_SEPARATOR_TABLE).split()
-    if len(tokens) > 1 and any(len(t) > 1 for t in tokens) and all(t.isascii() and t.isdigit() for t in tokens):
+    # Integers (``0 0 12 0``) only when none is longer than the count allows, as ``parse_cells`` reads
+    # them: ``000000010 400000000 ...`` is a board of symbols in groups, not a row of nine integers.
+    width = len(str(len(tokens)))
+    if (
+        len(tokens) > 1
+        and any(len(t) > 1 for t in tokens)
+        and all(t.isascii() and t.isdigit() and len(t) <= width for t in tokens)
+    ):
         return len(tokens)
     return sum(len(t) for t in tokens)
+
+
+def _ends_json(line: str) -> bool:
+    """True when ``line`` cannot continue a JSON board: a whole puzzle with no JSON marks."""
+    return _JSON_MARKS.isdisjoint(line) and _whole_puzzle(line, _cells_in(line.split(":", 1)[0]))
 
 
 def _whole_puzzle(line: str, cells: int) -> bool:
@@ -75,12 +90,12 @@ def iter_records(lines: Iterable[str | _TooLong], source: str, *, numbered: bool
     """The puzzles in ``lines``, in order, one record each; never reads ahead more than one grid."""
     block: list[str] = []
     start = 0
-    width = rows = depth = 0
+    width = rows = depth = size = 0
 
     def flush() -> Record:
-        nonlocal block, width, rows, depth
+        nonlocal block, width, rows, depth, size
         record = Record("\n".join(block), source, start if numbered else None)
-        block, width, rows, depth = [], 0, 0, 0
+        block, width, rows, depth, size = [], 0, 0, 0, 0
         return record
 
     for number, raw in enumerate(lines, 1):
@@ -93,6 +108,10 @@ def iter_records(lines: Iterable[str | _TooLong], source: str, *, numbered: bool
         line = raw.lstrip("\ufeff").strip() if number == 1 else raw.strip()
         if "\x1b" in line:  # colored pretty output read back
             line = ANSI_ESCAPE.sub("", line)
+        if block and (size > MAX_BLOCK or (depth and _ends_json(line))):
+            # An unclosed "[" (or a grid that never ends) is one bad record, not the rest of the file.
+            yield flush()
+        size = size + len(line) if block else len(line)
         if depth:  # inside a multi-line JSON board
             block.append(line)
             depth += line.count("[") - line.count("]")
@@ -171,8 +190,18 @@ def read_arguments(args: Iterable[str], stdin: TextIO | None = None) -> Iterator
             yield from _argument_records(arg)
 
 
+def check_arguments(args: Iterable[str]) -> None:
+    """Raise for an argument that names a missing file or a directory, before any work starts."""
+    for arg in args:
+        if arg == "-" or os.path.isfile(arg):
+            continue
+        if os.path.isdir(arg):
+            raise InvalidPuzzleError(f"{arg} is a directory, not a puzzle file")
+        if "/" in arg or os.sep in arg or _FILE_SUFFIX.search(arg):
+            raise InvalidPuzzleError(f"no such file: {arg}")
+
+
 def _argument_records(arg: str) -> Iterator[Record]:
-    if "/" in arg or os.sep in arg or _FILE_SUFFIX.search(arg):
-        raise InvalidPuzzleError(f"no such file: {arg}")
+    check_arguments([arg])
     records = list(iter_records(arg.splitlines(), "<argument>", numbered=False))
     yield from records or [Record(arg, "<argument>")]
