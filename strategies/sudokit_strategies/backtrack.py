@@ -88,12 +88,32 @@ class BacktrackStrategy:
         )
 
 
-class _Search:
+class _Base:
+    """What both searches keep: the puzzle, the limits, the solutions found and the work counters."""
+
+    def __init__(self, puzzle: Grid, limit: int, deadline: float | None) -> None:
+        self.puzzle = puzzle
+        self.n = puzzle.shape.n
+        self.limit = limit
+        self.deadline = deadline
+        self.solutions: list[tuple[int, ...]] = []
+        self.nodes = self.guesses = self.backtracks = self.max_depth = 0
+
+    def stats(self) -> dict[str, int]:
+        return {
+            "nodes": self.nodes,
+            "guesses": self.guesses,
+            "backtracks": self.backtracks,
+            "max_depth": self.max_depth,
+        }
+
+
+class _Search(_Base):
     """Candidate masks per cell, singles before guessing, fewest candidates first."""
 
     def __init__(self, puzzle: Grid, limit: int, deadline: float | None) -> None:
+        super().__init__(puzzle, limit, deadline)
         shape = puzzle.shape
-        self.n = shape.n
         self.full = shape.full_mask
         self.peers = shape.peers
         self.units = shape.units
@@ -106,22 +126,10 @@ class _Search:
             1 << r | 1 << (n + c) | 1 << (2 * n + b) for r, c, b in zip(self.rof, self.cof, self.bof, strict=True)
         ]
         self.dirty = 0
-        self.puzzle = puzzle
-        self.limit = limit
-        self.deadline = deadline
-        self.solutions: list[tuple[int, ...]] = []
-        self.nodes = self.guesses = self.backtracks = self.max_depth = 0
         self.naked = self.hidden = 0
 
     def stats(self) -> dict[str, int]:
-        return {
-            "nodes": self.nodes,
-            "guesses": self.guesses,
-            "backtracks": self.backtracks,
-            "max_depth": self.max_depth,
-            "naked_singles": self.naked,
-            "hidden_singles": self.hidden,
-        }
+        return {**super().stats(), "naked_singles": self.naked, "hidden_singles": self.hidden}
 
     def run(self) -> None:
         full, size = self.full, len(self.puzzle.cells)
@@ -241,25 +249,8 @@ class _Search:
                 self.backtracks += 1
 
 
-class _PlainSearch:
+class _PlainSearch(_Base):
     """The write-ups' search: first empty cell in reading order, digits 1..n in order, no singles."""
-
-    def __init__(self, puzzle: Grid, limit: int, deadline: float | None) -> None:
-        shape = puzzle.shape
-        self.n = shape.n
-        self.puzzle = puzzle
-        self.limit = limit
-        self.deadline = deadline
-        self.solutions: list[tuple[int, ...]] = []
-        self.nodes = self.guesses = self.backtracks = self.max_depth = 0
-
-    def stats(self) -> dict[str, int]:
-        return {
-            "nodes": self.nodes,
-            "guesses": self.guesses,
-            "backtracks": self.backtracks,
-            "max_depth": self.max_depth,
-        }
 
     def run(self) -> None:
         shape, cells = self.puzzle.shape, self.puzzle.cells
