@@ -89,7 +89,7 @@ def test_solve_with_options_for_the_engine(leetcode: str) -> None:
     assert "naked_singles" not in plain.stats and "naked_singles" in smart.stats
     with pytest.raises(StrategyError, match="order must be"):
         solve(leetcode, "backtrack", order="sideways")
-    with pytest.raises(StrategyError, match="has no option .speed."):
+    with pytest.raises(StrategyError, match=r"has no option .speed."):
         solve(leetcode, "backtrack", speed=11)
 
 

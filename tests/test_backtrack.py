@@ -65,7 +65,7 @@ def test_solves_every_board_up_to_16x16_to_the_files_solution(box: str, k: int, 
 
 def test_25x25_is_solved_or_stops_at_its_time_limit() -> None:
     (puzzle, solution), *_ = sized("5x5")
-    limit = 10.0
+    limit = 3.0  # it takes longer than this today: the limit is what is under test
     start = time.perf_counter()
     result = SMART.solve(puzzle, time_limit=limit)
     elapsed = time.perf_counter() - start

@@ -65,7 +65,7 @@ def run(strategy: Strategy, puzzle: Grid, *, limit: int = 1, time_limit: float |
             result = strategy.solve(puzzle, limit=limit, time_limit=time_limit)
     except EngineOverranError as err:
         return _failed(puzzle, name, start, str(err))
-    except Exception as err:  # an engine may fail in any way; its failure is a result, not a crash
+    except (Exception, SystemExit) as err:  # an engine may fail in any way, even sys.exit(): a result, not a crash
         return _failed(puzzle, name, start, f"{type(err).__name__}: {err}")
     problem = _malformed(result, puzzle, limit)
     if problem:
@@ -73,8 +73,11 @@ def run(strategy: Strategy, puzzle: Grid, *, limit: int = 1, time_limit: float |
     return result
 
 
-class EngineOverranError(Exception):
-    """An engine still running well past its time limit (raised into it by the watchdog)."""
+class EngineOverranError(BaseException):
+    """An engine still running well past its time limit (raised into it by the watchdog).
+
+    Not an ``Exception``: an engine that catches every ``Exception`` in its loop cannot swallow it.
+    """
 
 
 def watchdog_seconds(time_limit: float) -> float:
@@ -113,7 +116,8 @@ def _watchdog(time_limit: float | None) -> Iterator[None]:
 
 def _failed(puzzle: Grid, name: str, start: float, message: str) -> Result:
     elapsed = time.perf_counter() - start
-    return Result(Status.ERROR, puzzle, name, elapsed=elapsed, error=f"strategy {name!r} failed: {message}")
+    error = " ".join(f"strategy {name!r} failed: {message}".split())  # one line, whatever the engine said
+    return Result(Status.ERROR, puzzle, name, elapsed=elapsed, error=error)
 
 
 def _malformed(result: object, puzzle: Grid, limit: int) -> str | None:

@@ -185,7 +185,7 @@ def read_arguments(args: Iterable[str], stdin: TextIO | None = None) -> Iterator
         elif os.path.isfile(arg):
             yield from read_file(arg)
         elif os.path.isdir(arg):
-            raise InvalidPuzzleError(f"{arg} is a directory, not a puzzle file")
+            raise InvalidPuzzleError(f"{_shown(arg)} is a directory, not a puzzle file")
         else:
             yield from _argument_records(arg)
 
@@ -196,9 +196,14 @@ def check_arguments(args: Iterable[str]) -> None:
         if arg == "-" or os.path.isfile(arg):
             continue
         if os.path.isdir(arg):
-            raise InvalidPuzzleError(f"{arg} is a directory, not a puzzle file")
+            raise InvalidPuzzleError(f"{_shown(arg)} is a directory, not a puzzle file")
         if "/" in arg or os.sep in arg or _FILE_SUFFIX.search(arg):
-            raise InvalidPuzzleError(f"no such file: {arg}")
+            raise InvalidPuzzleError(f"no such file: {_shown(arg)}")
+
+
+def _shown(arg: str) -> str:
+    """``arg`` for a one-line message: as it is, or quoted with escapes if it holds a line break or control."""
+    return arg if arg.isprintable() else repr(arg)
 
 
 def _argument_records(arg: str) -> Iterator[Record]:

@@ -162,8 +162,8 @@ class Registry:
         ep = eps[name]
         try:
             loaded = ep.load()
-        except Exception as err:  # a plugin's import can fail in any way; report, never crash
-            message = f"strategy {name!r} ({ep.value}) failed to load: {type(err).__name__}: {err}"
+        except (Exception, SystemExit) as err:  # a plugin's import can fail in any way; report, never crash
+            message = _one_line(f"strategy {name!r} ({ep.value}) failed to load: {type(err).__name__}: {err}")
             self._errors[name] = message
             warnings.warn(message, StrategyWarning, stacklevel=2)
             raise StrategyLoadError(message) from err
@@ -184,9 +184,10 @@ class Registry:
         try:
             strategy = factory(**options)
         except (TypeError, ValueError, StrategyError) as err:
-            raise StrategyError(f"strategy {name!r}: {err}") from None
-        except Exception as err:
-            raise StrategyLoadError(f"strategy {name!r} could not be built: {type(err).__name__}: {err}") from err
+            raise StrategyError(_one_line(f"strategy {name!r}: {err}")) from None
+        except (Exception, SystemExit) as err:
+            message = f"strategy {name!r} could not be built: {type(err).__name__}: {err}"
+            raise StrategyLoadError(_one_line(message)) from err
         if not isinstance(strategy, Strategy):
             raise StrategyLoadError(f"strategy {name!r} ({self._entry_points()[name].value}) is not a Strategy")
         if not options:
@@ -224,6 +225,11 @@ def _check_options(name: str, factory: Callable[..., Strategy], options: dict[st
             f"strategy {name!r} has no option {', '.join(map(repr, unknown)) or sorted(options)}"
             f" (its options: {', '.join(taken) or 'none'})"
         ) from None
+
+
+def _one_line(message: str) -> str:
+    """A plugin's error message on one line (an import error can run to a page)."""
+    return " ".join(message.split())
 
 
 def _dist(ep: EntryPointLike) -> str | None:

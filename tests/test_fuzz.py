@@ -1,0 +1,435 @@
+"""Input fuzzing: any text or bytes parses to a Grid or fails with one line; every grid prints and parses back.
+
+The property of the input side: ``Grid.parse`` and ``Record.parse`` return a Grid or raise an
+``InvalidPuzzleError`` subclass whose message is one line, and ``sudoku solve`` on the same input
+never shows a traceback and exits 2 with one error line per bad puzzle.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from sudokit import Grid, InvalidPuzzleError, Shape, is_solution
+from sudokit.cli import app
+from sudokit.errors import BadCharacterError
+from sudokit.reader import MAX_LINE, Record, bounded_lines, iter_records
+from sudokit.shape import ALPHABET
+
+from .conftest import puzzles
+
+#: Every box shape of a board from 4x4 to 25x25 (including the 1xC shapes, whose boxes are rows).
+SHAPES = [Shape.of(r, c) for r in range(1, 9) for c in range(1, 9) if 4 <= r * c <= 25]
+#: Characters that exercise the parser: symbols, blanks, separators, JSON, line ends, look-alike digits.
+TRICKY = list("0123456789.ABCDEFGHIJKLMNOPQZabcp|-+*:#[],\"' \t\r\n\x00\x0b\x0c\x1b\x85\ufeff\u2028\uff15\u0663\u07c3")
+#: Digits that are not ASCII: fullwidth 5, Arabic-Indic 3, NKo 3, Devanagari 3, superscript 1, 1/2, bold 9.
+ALIEN_DIGITS = "\uff15\u0663\u07c3\u0969\u00b9\u00bd\U0001d7d7"
+FUZZ = settings(database=None, max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SUMMARY = re.compile(r"^\d+ puzzles?: \d+ solved, ")
+
+
+# --- random grids (used by test_engine_properties too) ----------------------------------------------
+
+
+def solved_grid(shape: Shape, rng: random.Random) -> Grid:
+    """A random solution of an empty board: a pattern solution with its digits, rows and columns shuffled."""
+    r, c, n = shape.box_rows, shape.box_cols, shape.n
+    # Rows move within their band of r rows and bands move as a whole; columns likewise in stacks of c.
+    rows = [band * r + k for band in rng.sample(range(c), c) for k in rng.sample(range(r), r)]
+    cols = [stack * c + k for stack in rng.sample(range(r), r) for k in rng.sample(range(c), c)]
+    digits = rng.sample(range(1, n + 1), n)
+    return Grid([digits[(c * (y % r) + y // r + x) % n] for y in rows for x in cols], shape)
+
+
+def blanked(solution: Grid, rng: random.Random, blanks: int) -> Grid:
+    """``solution`` with ``blanks`` cells, chosen at random, made blank."""
+    cells = list(solution.cells)
+    for i in rng.sample(range(len(cells)), min(blanks, len(cells))):
+        cells[i] = 0
+    return Grid(cells, solution.shape)
+
+
+def random_grid(shape: Shape, rng: random.Random) -> Grid:
+    """A valid puzzle: a random solution with a random share of its cells blank (all to none)."""
+    solution = solved_grid(shape, rng)
+    return blanked(solution, rng, rng.randint(0, shape.size))
+
+
+# --- the property ----------------------------------------------------------------------------------
+
+
+def one_line(err: InvalidPuzzleError) -> str:
+    """The error's message, checked to be one non-empty line."""
+    text = str(err)
+    assert text.strip(), f"empty message from {type(err).__name__}"
+    assert len(text.splitlines()) == 1 and "\n" not in text and "\r" not in text, repr(text)
+    return text
+
+
+def parse_or_one_line(text: str, box: Shape | None = None) -> Grid | None:
+    """``Grid.parse(text)``: a Grid, or None after checking the error is a one-line InvalidPuzzleError."""
+    try:
+        return Grid.parse(text, box)
+    except InvalidPuzzleError as err:  # any other exception fails the test
+        one_line(err)
+        return None
+
+
+def records_of(text: str) -> list[Record]:
+    """The records of ``text`` read as a file is read (newlines kept as they are, long lines bounded)."""
+    return list(iter_records(bounded_lines(io.StringIO(text, newline="")), "fuzz"))
+
+
+def check_records(text: str) -> list[Grid | None]:
+    """Every record of ``text`` parses or fails with a one-line error naming its line."""
+    grids = []
+    for record in records_of(text):
+        try:
+            grids.append(record.parse())
+        except InvalidPuzzleError as err:
+            message = one_line(err)
+            assert record.line is not None and message.startswith(f"line {record.line}: "), message
+            grids.append(None)
+    return grids
+
+
+tricky_text = st.text(st.sampled_from(TRICKY), max_size=400)
+decoded_bytes = st.binary(max_size=400).map(lambda b: b.decode("utf-8", "surrogateescape"))
+
+
+@FUZZ
+@given(text=st.one_of(st.text(max_size=400), tricky_text))
+@example(text="")
+@example(text="\ufeff")
+@example(text="[" * 5000)  # nested deeper than the JSON decoder recurses
+@example(text="[[" + "1" * 5000 + "]]")  # a number int() refuses to read
+@example(text='[["' + "9" * 5000 + '"]]')
+@example(text="[[1,2],[3,4]]")
+@example(text="[[true, null], [1.5, {}]]")
+def test_any_text_parses_or_fails_in_one_line(text: str) -> None:
+    parse_or_one_line(text)
+    check_records(text)
+
+
+@FUZZ
+@given(text=decoded_bytes, box=st.sampled_from([None, *SHAPES[:6]]))
+@example(text=b"\xff\xfe".decode("utf-8", "surrogateescape") + "1" * 14, box=None)
+def test_any_bytes_parse_or_fail_in_one_line(text: str, box: Shape | None) -> None:
+    parse_or_one_line(text, box)
+    check_records(text)
+
+
+@FUZZ
+@given(side=st.integers(1, 26), extra=st.sampled_from([0, 0, 0, -1, 1]), seed=st.integers(0, 2**32 - 1))
+def test_every_board_size_and_wrong_lengths(side: int, extra: int, seed: int) -> None:
+    rng = random.Random(seed)
+    symbols = ALPHABET[: min(side, 25)] + "." * rng.randint(1, 3 * side) + "0" * rng.randint(0, side)
+    text = "".join(rng.choice(symbols) for _ in range(max(0, side * side + extra)))
+    grid = parse_or_one_line(text)
+    if grid is not None:
+        assert len(text) == side * side and grid.n == side >= 4
+    if side * side != len(text):
+        assert grid is None
+    check_records(text)
+
+
+def mangled(grid: Grid, rng: random.Random) -> str:
+    """``grid``'s line form with mixed blanks, tabs and spaces between cells, CRLF, a BOM: still the same grid."""
+    symbols = ["0" if ch == "." and rng.random() < 0.5 else ch for ch in grid.to_line()]
+    pieces = [s + rng.choice(["", "", " ", "\t"]) for s in symbols]
+    return rng.choice(["", "\ufeff"]) + rng.choice(["", " ", "\t"]) + "".join(pieces) + rng.choice(["", "\r\n", "\n"])
+
+
+@FUZZ
+@given(shape=st.sampled_from(SHAPES), seed=st.integers(0, 2**32 - 1))
+def test_mixed_blanks_crlf_bom_and_tabs_parse_to_the_same_grid(shape: Shape, seed: int) -> None:
+    rng = random.Random(seed)
+    grid = random_grid(shape, rng)
+    assert Grid.parse(mangled(grid, rng), shape) == grid
+
+
+def one_line_form(grid: Grid, rng: random.Random) -> str:
+    """``grid`` on one line of a file, in one of the forms people write."""
+    n, line = grid.n, grid.to_line()
+    forms = [
+        line,
+        "".join("0" if ch == "." and rng.random() < 0.5 else ch for ch in line),  # mixed blanks
+        rng.choice([" ", "\t"]).join(line),  # every cell apart
+        " ".join(line[k : k + n] for k in range(0, n * n, n)),  # grouped by rows
+        "\t" + line + "  ",
+        " ".join(map(str, grid.cells)),  # integers
+        json.dumps(grid.rows()),  # JSON on one line
+        f"{line}:{rng.choice(['1', '0', 'note'])}",  # puzzle:note
+    ]
+    return rng.choice(forms)
+
+
+#: Shapes whose one-line form the reader takes for a whole board (a prime side such as 5 has no box shape).
+FILE_SHAPES = [shape for shape in SHAPES if shape.n not in (5, 7)]
+
+
+@FUZZ
+@given(shape=st.sampled_from(FILE_SHAPES), seed=st.integers(0, 2**32 - 1), newline=st.sampled_from(["\n", "\r\n"]))
+def test_a_file_of_puzzles_in_any_one_line_form_gives_each_its_record(shape: Shape, seed: int, newline: str) -> None:
+    rng = random.Random(seed)
+    grids = [random_grid(shape, rng) for _ in range(rng.randint(1, 5))]
+    lines = []
+    for grid in grids:
+        lines += rng.choice([[], [""], ["# a comment"], ["", "#", "  "]])
+        lines.append(one_line_form(grid, rng))
+    text = rng.choice(["", "\ufeff"]) + newline.join(lines) + rng.choice(["", newline])
+    assert [record.parse(shape) for record in records_of(text)] == grids
+
+
+@FUZZ
+@given(shape=st.sampled_from(SHAPES), seed=st.integers(0, 2**32 - 1), alien=st.sampled_from(ALIEN_DIGITS))
+def test_a_non_ascii_digit_is_a_bad_character_at_its_cell(shape: Shape, seed: int, alien: str) -> None:
+    rng = random.Random(seed)
+    line = list(random_grid(shape, rng).to_line())
+    i = rng.randrange(len(line))
+    line[i] = alien
+    with pytest.raises(BadCharacterError) as caught:
+        Grid.parse("".join(line), shape)
+    one_line(caught.value)
+    assert (caught.value.row, caught.value.column) == (i // shape.n + 1, i % shape.n + 1)
+    assert repr(alien) in str(caught.value) or alien in str(caught.value)
+
+
+def test_rows_grouped_by_spaces_are_one_puzzle_a_line() -> None:
+    """``000000010 400000000 ...`` is a board in row groups, not a row of nine integers (once glued 9 lines)."""
+    lines = [" ".join(p[k : k + 9] for k in range(0, 81, 9)) for p in puzzles("17clue.txt")[:3]]
+    lines.append("1200 3400 0000 0000")
+    grids = check_records("\n".join(lines) + "\n")
+    assert grids == [Grid.parse(line) for line in lines]
+
+
+def test_an_unclosed_bracket_ends_at_the_next_puzzle_line() -> None:
+    """A JSON board never closed is one bad record; it does not take the puzzles after it."""
+    good = puzzles("easy50.txt")[:3]
+    text = "\n".join(["[[1, 2,", *good, "[", "[", f"{good[0]}:note", "[" * 3000, "\x00" * 81]) + "\n"
+    records = records_of(text)
+    assert [r.line for r in records] == [1, 2, 3, 4, 5, 7, 8, 9]
+    grids = check_records(text)
+    assert grids == [None, *map(Grid.parse, good), None, Grid.parse(good[0]), None, None]
+
+
+@pytest.mark.parametrize("length", [MAX_LINE - 1, MAX_LINE + 1, 300 * 300, 5 * MAX_LINE])
+@pytest.mark.parametrize("symbol", ["1", ".", "x"])
+def test_very_long_lines(length: int, symbol: str) -> None:
+    text = symbol * length
+    assert parse_or_one_line(text) is None
+    [record] = records_of(text + "\n")
+    with pytest.raises(InvalidPuzzleError) as caught:
+        record.parse()
+    message = one_line(caught.value)
+    assert len(message) < 200
+    if length > MAX_LINE:
+        assert record.problem and "line 1" in message
+
+
+# --- round trips -------------------------------------------------------------------------------------
+
+
+@FUZZ
+@given(shape=st.sampled_from(SHAPES), seed=st.integers(0, 2**32 - 1))
+def test_every_printed_form_parses_back(shape: Shape, seed: int) -> None:
+    rng = random.Random(seed)
+    solution = solved_grid(shape, rng)
+    assert is_solution(Grid.empty(shape), solution)
+    grid = blanked(solution, rng, rng.randint(0, shape.size))
+    texts = {
+        "line": grid.to_line(),
+        "pretty": grid.to_pretty(),
+        "color": solution.to_pretty(givens=grid, color=True),
+        "json": grid.to_json(),
+    }
+    assert "\x1b[" in texts["color"] or grid == solution
+    for name, text in texts.items():
+        expected = solution if name == "color" else grid
+        assert Grid.parse(text, box=shape) == expected, name
+        if 1 not in (shape.box_rows, shape.box_cols) and shape == Shape.for_side(shape.n):  # the side decides
+            assert Grid.parse(text) == expected, name
+        # Read back from a file, too (the pretty forms span several lines).
+        [record] = records_of(text + "\n")
+        assert record.parse(shape) == expected, name
+    assert eval(repr(grid), {"Grid": Grid}) == grid
+
+
+# --- the command line ----------------------------------------------------------------------------------
+
+
+def runner() -> CliRunner:
+    try:
+        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]
+    except TypeError:
+        return CliRunner()
+
+
+@contextlib.contextmanager
+def in_empty_dir() -> Iterator[None]:
+    """Run in an empty scratch directory: a fuzzed argument must not name a file of the project."""
+    with tempfile.TemporaryDirectory() as scratch, contextlib.chdir(scratch):
+        yield
+
+
+def invoke(args: list[str], input: str | bytes | None = None):  # type: ignore[no-untyped-def]
+    """``sudoku ARGS`` in this process: no traceback, and no exception other than the exit."""
+    result = runner().invoke(app, args, input=input, env={"NO_COLOR": "1", "FORCE_COLOR": None})
+    assert "Traceback" not in result.stdout + result.stderr
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result
+
+
+def error_lines(stderr: str) -> list[str]:
+    """The lines of stderr that are not the batch summary; each must be a ``sudoku: error:`` line."""
+    lines = [line for line in stderr.splitlines() if not SUMMARY.match(line)]
+    for line in lines:
+        assert line.startswith("sudoku: error: "), stderr
+    return lines
+
+
+def check_batch(result, *, empty: bool) -> None:  # type: ignore[no-untyped-def]
+    """A ``solve -f json`` run: one JSON record a line, one error line per failed record, the right exit."""
+    if empty:
+        assert result.exit_code == 2
+        assert error_lines(result.stderr) == ["sudoku: error: no puzzles in the input"]
+        return
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert records, result.stderr
+    failed = [r for r in records if r["status"] in ("invalid", "error")]
+    assert len(error_lines(result.stderr)) == len(failed)
+    for r in failed:
+        assert r["error"] and "\n" not in r["error"]
+    statuses = {r["status"] for r in records}
+    expected = 2 if failed else 1 if statuses & {"unsolvable", "timeout"} else 0
+    assert result.exit_code == expected, (statuses, result.stderr)
+
+
+fuzz_lines = st.lists(
+    st.one_of(
+        tricky_text.filter(lambda t: "\n" not in t and "\r" not in t),
+        st.sampled_from([*puzzles("easy50.txt")[:5], "", "# a comment", "1234" * 4, "[[1,2],[3,4]]"]),
+    ),
+    max_size=8,
+)
+
+
+@settings(database=None, max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=fuzz_lines, crlf=st.booleans(), bom=st.booleans())
+def test_solve_a_fuzzed_file_never_shows_a_traceback(lines: list[str], crlf: bool, bom: bool) -> None:
+    text = ("\ufeff" if bom else "") + ("\r\n" if crlf else "\n").join(lines)
+    with in_empty_dir():
+        Path("fuzz.txt").write_bytes(text.encode("utf-8", "surrogateescape"))
+        result = invoke(["solve", "fuzz.txt", "-f", "json", "--jobs", "1", "-t", "2"])
+    check_batch(result, empty=not records_of(text))
+
+
+@settings(database=None, max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.binary(max_size=300))
+def test_solve_fuzzed_standard_input_never_shows_a_traceback(data: bytes) -> None:
+    result = invoke(["solve", "-", "-f", "json", "-t", "2"], input=data)
+    check_batch(result, empty=not records_of(data.decode("utf-8", "surrogateescape")))
+
+
+@settings(database=None, max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.one_of(tricky_text, st.text(max_size=100)).filter(lambda t: not t.startswith("-") and t.strip()))
+@example(text="/\x0c")  # a path with a line break in it: the error still takes one line
+@example(text="no/such\nfile.txt")
+def test_solve_a_fuzzed_argument_never_shows_a_traceback(text: str) -> None:
+    with in_empty_dir():
+        result = invoke(["solve", "-f", "json", "-t", "2", text])
+    assert result.exit_code in (0, 1, 2)
+    if result.exit_code == 2:
+        assert len(error_lines(result.stderr)) >= 1
+        for line in result.stdout.splitlines():
+            assert json.loads(line)["status"] in ("invalid", "error")
+
+
+@pytest.mark.parametrize("content", ["", "\ufeff", "\n\n", "\r\n", "# only a comment\n\n# another\n"])
+def test_an_empty_file_is_no_puzzles(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "empty.txt"
+    path.write_text(content, encoding="utf-8", newline="")
+    for fmt in ("pretty", "json"):
+        result = invoke(["solve", str(path), "-f", fmt])
+        assert result.exit_code == 2 and result.stdout == ""
+        assert error_lines(result.stderr) == ["sudoku: error: no puzzles in the input"]
+
+
+def test_empty_standard_input_is_no_puzzles() -> None:
+    result = invoke(["solve", "-"], input="")
+    assert result.exit_code == 2
+    assert error_lines(result.stderr) == ["sudoku: error: no puzzles in the input"]
+
+
+# --- real processes ----------------------------------------------------------------------------------
+
+
+def sudoku_process(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "PYTHONWARNINGS")}
+    return subprocess.run(
+        [sys.executable, "-m", "sudokit", *args],
+        input=stdin,
+        capture_output=True,
+        timeout=60,
+        env={**env, "NO_COLOR": "1"},
+    )
+
+
+def hostile_file_lines() -> Iterator[bytes]:
+    """One bad puzzle a line, each bad in a different way, and one good puzzle."""
+    good = puzzles("easy50.txt")[0]
+    yield good.encode()
+    yield b"\xff\xfe" + good[2:].encode()  # undecodable bytes
+    yield "\uff15".encode() + good[1:].encode()  # a fullwidth digit 5
+    yield "\u0663".encode() + good[1:].encode()  # an Arabic-Indic digit 3
+    yield good[:-1].encode()  # a cell short
+    yield b"1" * (2 * MAX_LINE)  # far too long
+    yield b"[" * 3000  # JSON nested deep
+    yield b"\x00" * 81
+
+
+@pytest.mark.parametrize("fmt", ["line", "csv", "json", "pretty"])
+def test_hostile_file_in_a_real_process(tmp_path: Path, fmt: str) -> None:
+    lines = list(hostile_file_lines())
+    path = tmp_path / "hostile.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + b"\r\n".join(lines) + b"\r\n")
+    proc = sudoku_process("solve", str(path), "-f", fmt)
+    out, err = proc.stdout.decode("utf-8", "surrogateescape"), proc.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in out + err
+    assert proc.returncode == 2, err
+    errors = error_lines(err)
+    assert len(errors) == len(lines) - 1
+    for number, line in enumerate(errors, 2):
+        assert f"hostile.txt:{number}:" in line
+    if fmt == "line":
+        answers = [line.rpartition(":")[2] for line in out.splitlines()]
+        assert answers[1:] == ["invalid"] * (len(lines) - 1)
+        assert is_solution(Grid.parse(lines[0].decode()), Grid.parse(answers[0]))
+        assert out.splitlines()[1].encode("utf-8", "surrogateescape").startswith(b"\xff\xfe")  # written as read
+
+
+@pytest.mark.parametrize("stdin", [b"", b"\xef\xbb\xbf", b"\xff\xfe\r\n", b"1234\t4321\r\n"])
+def test_standard_input_in_a_real_process(stdin: bytes) -> None:
+    proc = sudoku_process("solve", "-", stdin=stdin)
+    err = proc.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err + proc.stdout.decode("utf-8", "replace")
+    assert proc.returncode == 2
+    errors = error_lines(err)
+    assert len(errors) == 1
+    if stdin.strip(b"\xef\xbb\xbf\r\n") == b"":
+        assert errors == ["sudoku: error: no puzzles in the input"]
