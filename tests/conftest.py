@@ -6,8 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from sudokit import Grid
+from sudokit.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
@@ -67,3 +69,20 @@ def leetcode() -> str:
 def hard() -> str:
     """A top95 puzzle that the plain order cannot solve in a fraction of a second."""
     return puzzles("top95.txt")[0]
+
+
+def cli_runner() -> CliRunner:
+    """A runner that keeps stderr apart from stdout (the default from Click 8.2; an option before)."""
+    try:
+        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]
+    except TypeError:
+        return CliRunner()
+
+
+def sudoku(*args: str, input: str | None = None):  # type: ignore[no-untyped-def]
+    """``sudoku ARGS`` in this process: never a traceback, never an exception but the exit."""
+    result = cli_runner().invoke(app, list(args), input=input, env={"NO_COLOR": None, "FORCE_COLOR": None})
+    assert "Traceback" not in result.stdout + result.stderr
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result

@@ -23,14 +23,13 @@ from itertools import islice
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from sudokit import Grid, is_solution, solve
 from sudokit.batch import Outcome
-from sudokit.cli import app
 from sudokit.output import CSV_FIELDS, RecordFormat, Rendered
 from sudokit.parallel import solve_parallel
 from sudokit.reader import Record, iter_records, read_file
+from tests.conftest import sudoku
 
 from .conftest import counted, puzzles
 
@@ -44,19 +43,6 @@ PROGRESS_MARKS = ("\r", "\x1b[K", "[#", "[-", "elapsed")
 
 
 # --- helpers ------------------------------------------------------------------------------------
-
-
-def sudoku(*args: str):  # type: ignore[no-untyped-def]
-    """``sudoku ARGS`` in this process; stderr kept apart from stdout."""
-    try:
-        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]
-    except TypeError:  # Click 8.2 and later keep them apart anyway
-        runner = CliRunner()
-    result = runner.invoke(app, list(args), env={"NO_COLOR": None, "FORCE_COLOR": None})
-    assert "Traceback" not in result.stdout + result.stderr
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result
 
 
 def run(args: list[str], **kwargs) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]

@@ -10,11 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from sudokit import get_strategy
 from sudokit.bench import BenchRow, benchmark
-from sudokit.cli import app
+from tests.conftest import sudoku
 
 from .conftest import PUZZLES, counted, puzzles
 
@@ -36,19 +35,6 @@ ROW_KEYS = {
 }
 OUTCOMES = ("solved", "unsolvable", "timeouts", "errors", "invalid")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-def sudoku(*args: str):  # type: ignore[no-untyped-def]
-    """``sudoku ARGS`` in this process; stderr kept apart from stdout."""
-    try:
-        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]
-    except TypeError:  # Click 8.2 and later keep them apart anyway
-        runner = CliRunner()
-    result = runner.invoke(app, list(args), env={"NO_COLOR": None, "FORCE_COLOR": None})
-    assert "Traceback" not in result.stdout + result.stderr
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result
 
 
 def assert_one_line_error(stderr: str, *parts: str) -> None:

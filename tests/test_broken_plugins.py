@@ -14,13 +14,12 @@ from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import sudokit.registry
 from sudokit import Grid, Status, is_solution, solve
 from sudokit.api import watchdog_seconds
-from sudokit.cli import app
 from sudokit.registry import ENTRY_POINT_GROUP, Registry
+from tests.conftest import sudoku
 
 from .conftest import puzzles
 
@@ -56,19 +55,6 @@ def hostile_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[Registry]:
     registry = Registry(eps=[EntryPoint(name, value, ENTRY_POINT_GROUP) for name, value in PLUGINS.items()])
     monkeypatch.setattr(sudokit.registry, "_default", registry)
     yield registry
-
-
-def sudoku(*args: str):  # type: ignore[no-untyped-def]
-    """``sudoku ARGS`` in this process: never a traceback, never an exception but the exit."""
-    try:
-        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]
-    except TypeError:
-        runner = CliRunner()
-    result = runner.invoke(app, list(args), env={"NO_COLOR": "1", "FORCE_COLOR": None})
-    assert "Traceback" not in result.stdout + result.stderr
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result
 
 
 def errors(stderr: str) -> list[str]:

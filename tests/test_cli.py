@@ -10,30 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from sudokit import Grid, is_solution, solve
-from sudokit.cli import app
+from tests.conftest import sudoku
 
 from .conftest import PUZZLES, counted, puzzle_lines, puzzles, sized
 
 JSON_KEYS = {"puzzle", "strategy", "status", "solution", "count", "elapsed_ms", "error"}
-
-
-def runner() -> CliRunner:
-    """A runner that keeps stderr apart from stdout (the default from Click 8.2; an option before)."""
-    try:
-        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]
-    except TypeError:
-        return CliRunner()
-
-
-def sudoku(*args: str, input: str | None = None):  # type: ignore[no-untyped-def]
-    result = runner().invoke(app, list(args), input=input, env={"NO_COLOR": None, "FORCE_COLOR": None})
-    assert "Traceback" not in result.stdout + result.stderr
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result
 
 
 def records(stdout: str) -> list[dict[str, object]]:
@@ -51,7 +34,7 @@ def counters(stats_line: str) -> dict[str, str]:
     return dict(pair.split(" ") for pair in stats_line.split("; ", 1)[1].split(", "))
 
 
-SUMMARY = re.compile(r"^\d+ puzzles: \d+ solved, \d+ unsolvable, \d+ timed out, \d+ invalid")
+SUMMARY = re.compile(r"^\d+ puzzles?: \d+ solved, \d+ unsolvable, \d+ timed out, \d+ invalid")
 
 
 def assert_one_line_error(stderr: str, *parts: str) -> None:

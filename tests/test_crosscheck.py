@@ -496,7 +496,9 @@ def test_cli_check_file_keeps_invalid_records_in_order(tmp_path: Path) -> None:
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert [(r["line"], r["verdict"]) for r in records] == [(1, "agree"), (2, "invalid"), (4, "agree")]
     assert records[1]["puzzle"] == UNIQUE[:-1]
-    assert result.stderr.splitlines()[0] == f"sudoku: error: {path}:2: " + records[1]["problems"][0]
+    problem = records[1]["problems"][0]
+    assert problem.startswith("line 2: ")  # the record names its line; the message folds it into file:line
+    assert result.stderr.splitlines()[0] == f"sudoku: error: {path}:2: " + problem.removeprefix("line 2: ")
 
 
 def test_cli_solve_strategy_all_is_the_cross_check() -> None:

@@ -22,13 +22,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from sudokit import Grid, InvalidPuzzleError, Shape, is_solution
 from sudokit.cli import app
 from sudokit.errors import BadCharacterError
 from sudokit.reader import MAX_LINE, Record, bounded_lines, iter_records
 from sudokit.shape import ALPHABET
+from tests.conftest import cli_runner
 
 from .conftest import puzzles
 
@@ -272,13 +272,6 @@ def test_every_printed_form_parses_back(shape: Shape, seed: int) -> None:
 # --- the command line ----------------------------------------------------------------------------------
 
 
-def runner() -> CliRunner:
-    try:
-        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]
-    except TypeError:
-        return CliRunner()
-
-
 @contextlib.contextmanager
 def in_empty_dir() -> Iterator[None]:
     """Run in an empty scratch directory: a fuzzed argument must not name a file of the project."""
@@ -288,7 +281,7 @@ def in_empty_dir() -> Iterator[None]:
 
 def invoke(args: list[str], input: str | bytes | None = None):  # type: ignore[no-untyped-def]
     """``sudoku ARGS`` in this process: no traceback, and no exception other than the exit."""
-    result = runner().invoke(app, args, input=input, env={"NO_COLOR": "1", "FORCE_COLOR": None})
+    result = cli_runner().invoke(app, args, input=input, env={"NO_COLOR": "1", "FORCE_COLOR": None})
     assert "Traceback" not in result.stdout + result.stderr
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception

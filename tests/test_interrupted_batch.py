@@ -18,10 +18,9 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from sudokit import Grid, is_solution
-from sudokit.cli import app
+from tests.conftest import sudoku
 
 from .conftest import PUZZLES
 from .test_time_limits import marked, marker_env, settle, with_cmdline
@@ -127,18 +126,6 @@ def test_a_killed_batch_resumes_to_one_record_per_puzzle(
 
 
 # --- the resumed file, in every one-line form --------------------------------------------------------
-
-
-def sudoku(*args: str):  # type: ignore[no-untyped-def]
-    try:
-        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]
-    except TypeError:
-        runner = CliRunner()
-    result = runner.invoke(app, list(args), env={"NO_COLOR": "1", "FORCE_COLOR": None})
-    assert "Traceback" not in result.stdout + result.stderr
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result
 
 
 def without_times(fmt: str, text: str) -> list[object]:

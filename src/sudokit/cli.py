@@ -307,12 +307,12 @@ def _run_check(
         )
         for outcome in outcomes:
             summary.add(outcome)
-            where = f"{outcome.record.where}: " if outcome.record.line is not None else ""
             if outcome.report is None:
-                typer.echo(f"sudoku: error: {where}{outcome.invalid}", err=True)
+                typer.echo(f"sudoku: error: {outcome.record.locate(outcome.invalid)}", err=True)
             elif outcome.verdict != "agree":
                 for problem in outcome.report.problems:
-                    typer.echo(f"sudoku: {outcome.verdict}: {where}{outcome.puzzle_text}: {problem}", err=True)
+                    message = outcome.record.locate(f"{outcome.puzzle_text}: {problem}")
+                    typer.echo(f"sudoku: {outcome.verdict}: {message}", err=True)
             if fmt is Format.json:
                 typer.echo(json.dumps(outcome.to_dict()))
             elif fmt is Format.line:

@@ -57,10 +57,8 @@ class RecordFormat:
     stats: bool = False
 
     def __call__(self, outcome: Outcome) -> Rendered:
-        record, error, note = outcome.record, outcome.error, None
-        if error and record.line is not None:
-            # ``file:line: what``, as compilers say it
-            error = f"{record.where}: {error.removeprefix(f'line {record.line}: ')}"
+        record, note = outcome.record, None
+        error = record.locate(outcome.error) if outcome.error else None
         if self.stats and outcome.result is not None and self.fmt in ("line", "csv"):
             note = f"{record.where}: {self.stats_text(outcome)}"  # to stderr, beside a machine-readable record
         elapsed = outcome.result.elapsed if outcome.result else 0.0

@@ -50,7 +50,8 @@ class Tally:
         ]
         if s["error"]:
             parts.append(f"{s['error']} engine errors")
-        return f"{self.done} puzzles: {', '.join(parts)} in {seconds:.2f} s ({rate:.1f} puzzles/s)"
+        noun = "puzzle" if self.done == 1 else "puzzles"
+        return f"{self.done} {noun}: {', '.join(parts)} in {seconds:.2f} s ({rate:.1f} puzzles/s)"
 
 
 class Progress:

@@ -53,6 +53,12 @@ class Record:
                 err.at_line(self.line)
             raise
 
+    def locate(self, message: str) -> str:
+        """``file:line: message`` (a parse error's own ``line N:`` folded in), or the message alone."""
+        if self.line is None:
+            return message
+        return f"{self.where}: {message.removeprefix(f'line {self.line}: ')}"
+
     @property
     def where(self) -> str:
         """``file:line`` or the source alone."""
