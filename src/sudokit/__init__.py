@@ -7,7 +7,6 @@
 """
 
 from sudokit.api import available_strategies, count_solutions, get_strategy, solve, solve_sudoku
-from sudokit.crosscheck import CrossCheckReport, cross_check
 from sudokit.errors import InvalidPuzzleError, StrategyError, SudokitError
 from sudokit.grid import Grid
 from sudokit.shape import Shape
@@ -35,3 +34,12 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    """The cross-check is imported on first use: ``sudoku solve`` does not pay for it."""
+    if name in ("cross_check", "CrossCheckReport"):
+        from sudokit import crosscheck
+
+        return getattr(crosscheck, name)
+    raise AttributeError(f"module 'sudokit' has no attribute {name!r}")

@@ -9,22 +9,23 @@ writes text.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sudokit.api import get_strategy
 from sudokit.batch import Outcome, solve_records
 from sudokit.reader import Record
 from sudokit.shape import Shape
 from sudokit.strategy import Strategy
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = ["TARGET_CHUNK_SECONDS", "default_jobs", "solve_parallel"]
 
@@ -115,6 +116,9 @@ def solve_parallel(
         for outcome in solve_records(records, engine, limit=limit, time_limit=time_limit, box=box):
             yield render(outcome)
         return
+    import multiprocessing  # here, not at the top: a lone puzzle never starts a pool
+    from concurrent.futures import ProcessPoolExecutor
+
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
     numbered = enumerate(records)
     pending: deque[Future[tuple[list[R], float]]] = deque()
