@@ -20,8 +20,13 @@ time on a shared 2-core machine; two runs each where given)::
 the default because it is iterative (no recursion to outgrow on big boards) and it solved an empty
 25x25 board in 16 s where ``recursive`` had not in 20 s. ``optimized`` orders the variables once
 and loses on hard puzzles. None of this is enough for the 16x16 boards of puzzles/sizes/box4x4.txt:
-``backtracking`` solved none of the five in 10 s, nor the first two in 120 s (forward checking
-alone is too weak there), where ``backtrack`` takes 0.1-1.5 s and ``cp-sat`` about 0.1 s.
+``backtracking`` solved none of the five in 10 s, nor the first two in 120 s, and no solver of the
+library solved any in 60 s, where ``backtrack`` takes 0.1-1.5 s and ``cp-sat`` about 0.1 s. The
+library checks only the constraints of the variable just assigned and never chains the pruning, so
+a hidden single costs a search node. Other models fared no better: 0/1 variables with exactly-one
+per cell and per unit-digit (``SomeInSetConstraint`` + ``MaxSumConstraint``) solved at best 2 of
+the 5 in 60 s (7 s and 48 s, after root singles), and cells linked to per-unit digit placements by
+``FunctionConstraint`` none in 30 s (~10 us a Python callback). So 16x16 and up report ``timeout``.
 
 Every search runs in a worker process (a child ``python``) that streams each solution back as it is
 found. Not in this process, because the compiled search never returns to the interpreter between
