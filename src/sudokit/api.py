@@ -17,6 +17,7 @@ from sudokit.strategy import Result, Status, Strategy
 
 __all__ = [
     "DEFAULT_COUNT_LIMIT",
+    "PuzzleLike",
     "as_grid",
     "available_strategies",
     "count_solutions",
