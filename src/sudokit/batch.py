@@ -12,7 +12,7 @@ from sudokit.reader import Record
 from sudokit.shape import Shape
 from sudokit.strategy import Result, Status, Strategy
 
-__all__ = ["Outcome", "solve_records"]
+__all__ = ["Outcome", "exit_status", "solve_record", "solve_records"]
 
 INVALID = "invalid"
 
@@ -40,7 +40,7 @@ class Outcome:
     @property
     def puzzle_text(self) -> str:
         """The puzzle in line form, or the input text as read when it did not parse."""
-        return self.grid.to_line() if self.grid is not None else " ".join(self.record.text.split())
+        return self.grid.to_line() if self.grid is not None else self.record.as_read
 
     def to_dict(self, *, solutions: bool = False) -> dict[str, object]:
         """The JSON record: puzzle, strategy, status, solution, count, exact, elapsed_ms, error, ..."""
@@ -76,12 +76,24 @@ def solve_records(
 ) -> Iterator[Outcome]:
     """Solve each record in turn; a record that does not parse becomes an ``invalid`` outcome."""
     for index, record in enumerate(records):
-        try:
-            grid = record.parse(box)
-        except InvalidPuzzleError as err:
-            yield Outcome(index, record, invalid=str(err))
-            continue
-        yield Outcome(index, record, grid, run(strategy, grid, limit=limit, time_limit=time_limit))
+        yield solve_record(index, record, strategy, limit=limit, time_limit=time_limit, box=box)
+
+
+def solve_record(
+    index: int,
+    record: Record,
+    strategy: Strategy,
+    *,
+    limit: int = 1,
+    time_limit: float | None = None,
+    box: Shape | None = None,
+) -> Outcome:
+    """The outcome of input record number ``index``: solved, or ``invalid`` when it does not parse."""
+    try:
+        grid = record.parse(box)
+    except InvalidPuzzleError as err:
+        return Outcome(index, record, invalid=str(err))
+    return Outcome(index, record, grid, run(strategy, grid, limit=limit, time_limit=time_limit))
 
 
 def exit_status(statuses: Iterable[str], *, counting: bool = False) -> int:

@@ -7,6 +7,8 @@ import os
 import signal
 import sys
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from itertools import islice
 from pathlib import Path
@@ -54,6 +56,28 @@ def _fail(message: str) -> NoReturn:
     """One line on standard error and exit status 2: bad input or usage, never a traceback."""
     typer.echo(f"sudoku: error: {message}", err=True)
     raise typer.Exit(2)
+
+
+@contextmanager
+def _input_errors() -> Iterator[None]:
+    """Bad input met on the way (a missing file, an unknown engine) is one line and exit 2."""
+    try:
+        yield
+    except SudokitError as err:
+        _fail(str(err))
+    except BrokenPipeError:
+        raise  # the reader went away (``| head``): click exits quietly
+    except OSError as err:
+        _fail(f"{err.filename or ''}: {err.strerror or err}")
+
+
+def _is_batch(puzzles: list[str]) -> bool:
+    """More than one argument, or a file or stdin: records get headers, the run a summary."""
+    return len(puzzles) > 1 or any(p == "-" or os.path.isfile(p) for p in puzzles)
+
+
+def _shape(box: str | None) -> Shape | None:
+    return Shape.parse(box) if box else None
 
 
 def _option_value(text: str) -> object:
@@ -148,13 +172,11 @@ def solve(
             _fail("--strategy all (the cross-check) writes pretty, line or json, not csv")
         _run_check(puzzles, None, fmt=Format(fmt.value), count=count, limit=limit, time_limit=time_limit, box=box)
     options = _options(option)
-    try:
+    with _input_errors():
         check_arguments(puzzles)  # a missing file fails before any work, not midway
-        shape = Shape.parse(box) if box else None
+        shape = _shape(box)
         get_strategy(strategy, **options)  # fail here, once, on an unknown engine or a bad option
-    except SudokitError as err:
-        _fail(str(err))
-    batch = len(puzzles) > 1 or any(p == "-" or os.path.isfile(p) for p in puzzles)
+    batch = _is_batch(puzzles)
     render = RecordFormat(
         fmt.value,
         counting=count,
@@ -183,30 +205,31 @@ def solve(
     writer = RecordWriter(out)
     on_term = _install(signal.SIGTERM, _terminate)  # a kill ends the batch as Ctrl-C does: cleanly
     try:
-        if fmt is OutputFormat.csv and not (resume and out.tell() > 0):
-            writer.write(csv_header())
-        records = solve_parallel(
-            islice(read_arguments(puzzles), done_before, None),
-            (strategy, options),
-            limit=render.limit,
-            time_limit=time_limit,
-            box=shape,
-            jobs=jobs or (default_jobs() if batch else 1),
-            render=render,
-        )
-        for rendered in records:
-            tally.add(rendered.status)
-            for message in (f"sudoku: error: {rendered.error}" if rendered.error else None, rendered.note):
-                if message:
-                    if progress:
-                        progress.close()
-                    typer.echo(message, err=True)
-            if rendered.text:
-                writer.write("\n" + rendered.text if fmt is OutputFormat.pretty and tally.done > 1 else rendered.text)
-            if progress:
-                progress.update(tally.done)
-    except SudokitError as err:  # e.g. a missing file named on the command line
-        _fail(str(err))
+        with _input_errors():
+            if fmt is OutputFormat.csv and not (resume and out.tell() > 0):
+                writer.write(csv_header())
+            records = solve_parallel(
+                islice(read_arguments(puzzles), done_before, None),
+                (strategy, options),
+                limit=render.limit,
+                time_limit=time_limit,
+                box=shape,
+                jobs=jobs or (default_jobs() if batch else 1),
+                render=render,
+            )
+            for rendered in records:
+                tally.add(rendered.status)
+                for message in (f"sudoku: error: {rendered.error}" if rendered.error else None, rendered.note):
+                    if message:
+                        if progress:
+                            progress.close()
+                        typer.echo(message, err=True)
+                if rendered.text:
+                    writer.write(
+                        "\n" + rendered.text if fmt is OutputFormat.pretty and tally.done > 1 else rendered.text
+                    )
+                if progress:
+                    progress.update(tally.done)
     except KeyboardInterrupt as err:
         typer.echo(
             f"sudoku: interrupted after {done_before + tally.done} puzzles; every record written is complete"
@@ -214,10 +237,6 @@ def solve(
             err=True,
         )
         raise typer.Exit(143 if isinstance(err, _Terminated) else 130) from None
-    except BrokenPipeError:
-        raise  # the reader went away (``| head``): click exits quietly
-    except OSError as err:
-        _fail(f"{err.filename or ''}: {err.strerror or err}")
     finally:
         _install(signal.SIGTERM, on_term)
         if progress:
@@ -297,11 +316,11 @@ def _run_check(
     """Cross-check every puzzle, print each report and the summary, exit with the worst status."""
     from sudokit.crosscheck import CheckSummary, check_records
 
-    header = len(puzzles) > 1 or any(p == "-" or os.path.isfile(p) for p in puzzles)
+    header = _is_batch(puzzles)
     summary = CheckSummary()
-    try:
+    with _input_errors():
         check_arguments(puzzles)
-        shape = Shape.parse(box) if box else None
+        shape = _shape(box)
         outcomes = check_records(
             read_arguments(puzzles), strategies, count=count, limit=limit, time_limit=time_limit, box=shape
         )
@@ -321,12 +340,6 @@ def _run_check(
                 if summary.puzzles > 1:
                     typer.echo()
                 typer.echo(_check_pretty(outcome, header))
-    except SudokitError as err:  # an unknown engine, a bad --box, a missing file
-        _fail(str(err))
-    except BrokenPipeError:
-        raise
-    except OSError as err:
-        _fail(f"{err.filename or ''}: {err.strerror or err}")
     if fmt is Format.pretty:
         typer.echo()
         typer.echo(str(summary))
@@ -411,10 +424,8 @@ def bench(
     names = [s.strip() for s in strategies.split(",") if s.strip()] if strategies else default_registry().names()
     if not names:
         _fail("no engines to run: name them with --strategies a,b or install one")
-    try:
-        rows = benchmark(files, names, sample=sample, time_limit=time_limit, box=Shape.parse(box) if box else None)
-    except SudokitError as err:
-        _fail(str(err))
+    with _input_errors():
+        rows = benchmark(files, names, sample=sample, time_limit=time_limit, box=_shape(box))
     if fmt is Format.json:
         for row in rows:
             typer.echo(json.dumps(row.to_dict()))

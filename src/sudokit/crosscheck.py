@@ -370,7 +370,7 @@ class CheckOutcome:
     @property
     def puzzle_text(self) -> str:
         """The puzzle in line form, or the input text as read when it did not parse."""
-        return self.report.puzzle.to_line() if self.report is not None else " ".join(self.record.text.split())
+        return self.report.puzzle.to_line() if self.report is not None else self.record.as_read
 
     def to_dict(self) -> dict[str, object]:
         """The report's JSON form with ``source`` and ``line``; an invalid record keeps the same keys."""

@@ -19,7 +19,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from sudokit.api import get_strategy
-from sudokit.batch import Outcome, solve_records
+from sudokit.batch import Outcome, solve_record, solve_records
 from sudokit.reader import Record
 from sudokit.shape import Shape
 from sudokit.strategy import Strategy
@@ -78,17 +78,12 @@ def _init_worker(spec: StrategySpec, limit: int, time_limit: float | None, box: 
 def _solve_chunk(chunk: list[tuple[int, Record]]) -> tuple[list[Any], float]:
     start = time.perf_counter()
     w = _worker
-    rendered = []
-    for index, record in chunk:
-        outcome = next(
-            solve_records([record], w["strategy"], limit=w["limit"], time_limit=w["time_limit"], box=w["box"])
-        )
-        rendered.append(w["render"](_reindexed(outcome, index)))
+    strategy, limit, time_limit, box, render = w["strategy"], w["limit"], w["time_limit"], w["box"], w["render"]
+    rendered = [
+        render(solve_record(index, record, strategy, limit=limit, time_limit=time_limit, box=box))
+        for index, record in chunk
+    ]
     return rendered, time.perf_counter() - start
-
-
-def _reindexed(outcome: Outcome, index: int) -> Outcome:
-    return Outcome(index, outcome.record, outcome.grid, outcome.result, outcome.invalid)
 
 
 # --- parent side -------------------------------------------------------------------------------

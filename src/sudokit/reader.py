@@ -53,6 +53,11 @@ class Record:
                 err.at_line(self.line)
             raise
 
+    @property
+    def as_read(self) -> str:
+        """The input text on one line (a multi-line grid's lines joined), for a record that did not parse."""
+        return " ".join(self.text.split())
+
     def locate(self, message: str) -> str:
         """``file:line: message`` (a parse error's own ``line N:`` folded in), or the message alone."""
         if self.line is None:
