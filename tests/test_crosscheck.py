@@ -550,3 +550,14 @@ def test_cli_check_disagreement_outranks_invalid_input(monkeypatch: pytest.Monke
     result = check(UNIQUE[:-1], UNIQUE)
     assert result.exit_code == 3
     assert "1 disagreed" in result.stdout and "1 invalid" in result.stdout
+
+
+@pytest.mark.parametrize("content", ["", "# only a comment\n\n"])
+def test_cli_check_of_an_input_without_puzzles_exits_2(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "empty.txt"
+    path.write_text(content, encoding="utf-8")
+    for args in (["check", str(path), "-s", "backtrack"], ["check", "-", "-s", "backtrack"]):
+        result = runner.invoke(app, args, input=content)
+        assert result.exit_code == 2
+        assert result.stderr.strip() == "sudoku: error: no puzzles in the input"
+        assert "Traceback" not in result.output

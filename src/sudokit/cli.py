@@ -340,6 +340,8 @@ def _run_check(
                 if summary.puzzles > 1:
                     typer.echo()
                 typer.echo(_check_pretty(outcome, header))
+    if not summary.puzzles:
+        _fail("no puzzles in the input")
     if fmt is Format.pretty:
         typer.echo()
         typer.echo(str(summary))
