@@ -126,7 +126,9 @@ def test_a_100_mb_file_streams_in_bounded_memory(tmp_path: Path, small_file: tup
     ("opening", "filler"),
     [
         ("[\n", "[1, 2, 3, 4, 5, 6, 7, 8, 9],\n"),  # a JSON board never closed: rows without end
-        ("1 2 | 3 4\n", "------+------\n"),  # a grid's first row, then separator lines without end
+        # A grid's first row, then separator lines without end: past one more than the rows, each is a
+        # record of its own (wide lines, so that 20 MB is not millions of records).
+        ("1 2 | 3 4\n", "------+------" * 80 + "\n"),
     ],
     ids=["unclosed-json", "endless-grid"],
 )
@@ -202,3 +204,36 @@ def test_a_line_of_40_mb_is_skipped_in_pieces_not_read_whole(tmp_path: Path, bas
         check_huge_line_output(done, good, "<stdin>")
     # Read whole, the line alone would take 40 MB (and its decoding as much again).
     assert rss - baseline_rss < 15 * MB, f"peak RSS {rss / MB:.0f} MB against {baseline_rss / MB:.0f} MB"
+
+
+# --- the record estimate for the progress bar ---------------------------------------------------------
+
+ESTIMATE = (
+    PEAK_RSS
+    + """
+import sys
+from sudokit.reader import estimate_records
+print(estimate_records(sys.argv[1:]), peak_rss())
+"""
+)
+
+
+def estimate_with_rss(*paths: Path) -> tuple[int, int]:
+    """``estimate_records(paths)`` and the peak RSS in bytes, in a fresh process."""
+    done = python(ESTIMATE, *map(str, paths))
+    assert done.returncode == 0, done.stderr
+    estimate, rss = done.stdout.split()
+    return int(estimate), int(rss)
+
+
+def test_estimating_records_reads_a_huge_line_in_bounded_memory(
+    tmp_path: Path, small_file: tuple[Path, int, int]
+) -> None:
+    baseline_estimate, baseline = estimate_with_rss(small_file[0])
+    assert baseline_estimate == small_file[1]
+    path = tmp_path / "huge.txt"
+    huge_line_file(path, 60 * MB)
+    estimate, rss = estimate_with_rss(path, small_file[0])
+    assert estimate == 5 + small_file[1]  # four puzzles and the huge line, then the small file's
+    # Read whole, the line alone would take 60 MB.
+    assert rss - baseline < 15 * MB, f"peak RSS {rss / MB:.0f} MB against {baseline / MB:.0f} MB"

@@ -4,13 +4,26 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from sudokit import Grid, Shape
 from sudokit.errors import DuplicateGivenError, InvalidPuzzleError, WrongCellCountError
-from sudokit.reader import Record, iter_records, read_arguments, read_file
+from sudokit.reader import (
+    MAX_LINE,
+    READ_BLOCK,
+    Record,
+    bounded_lines,
+    estimate_records,
+    iter_records,
+    read_arguments,
+    read_file,
+    read_puzzles,
+)
 
 from .conftest import PUZZLES, counted, puzzle_lines, puzzles, sized
 
@@ -217,3 +230,260 @@ def test_records_are_streamed() -> None:
 
     first = next(iter_records(lines(), "<pipe>"))
     assert first.parse() == Grid.parse(easy[0])
+
+
+# --- every line outside a grid is a record of its own --------------------------------------------------
+
+
+def outcome(record: Record) -> Grid | str:
+    """The record's grid, or its error message."""
+    try:
+        return record.parse()
+    except InvalidPuzzleError as err:
+        return str(err)
+
+
+def alone(line: str, number: int) -> Grid | str:
+    """What ``line`` is read on its own, as line ``number`` of a file: its grid or its error."""
+    try:
+        return Grid.parse(line)
+    except InvalidPuzzleError as err:
+        return f"line {number}: {err}"
+
+
+def text_records(text: str, box: Shape | None = None) -> list[Record]:
+    """The records of ``text`` read as a file is read."""
+    return list(iter_records(bounded_lines(io.StringIO(text, newline="")), "text", box=box))
+
+
+def test_malformed_short_lines_are_each_a_record(tmp_path: Path) -> None:
+    records = list(read_file(write(tmp_path, "bad\nworse\nugly\n")))
+    assert [(r.line, r.text) for r in records] == [(1, "bad"), (2, "worse"), (3, "ugly")]
+    assert [outcome(r) for r in records] == [alone(line, n) for n, line in enumerate(["bad", "worse", "ugly"], 1)]
+
+
+def test_bad_lines_among_thousands_of_puzzles_each_keep_their_record(tmp_path: Path) -> None:
+    """Runs of up to three bad lines (too short to make a grid) among one-line puzzles: one record a line."""
+    rng = random.Random(3211)
+    lines = puzzles("17clue.txt")[:3000]
+    for _ in range(60):
+        at = rng.randrange(len(lines))
+        symbols = rng.choice(["123456789.", "53..7", "x?!"])
+        bad = ["".join(rng.choices(symbols, k=rng.randint(1, 40))) for _ in range(rng.randint(1, 3))]
+        lines[at:at] = bad
+    records = list(read_file(write(tmp_path, "\n".join(lines) + "\n")))
+    assert [(r.line, r.text) for r in records] == list(enumerate(lines, 1))
+    for r in records:
+        if len(r.text) != 81:
+            assert outcome(r) == alone(r.text, r.line or 0)
+
+
+def test_rows_cut_short_are_each_a_record_with_the_error_of_their_line(tmp_path: Path, leetcode: str) -> None:
+    pretty = Grid.parse(leetcode).to_pretty().splitlines()
+    easy = puzzles("easy50.txt")[0]
+    # Five lines of a pretty grid (three rows, a separator line, a row), then each way a run can end.
+    for end in ["", "\n", "# a comment\n", f"{easy}\n", f"{easy}:1\n", "1 2 3 4\n", "[[1]]\n"]:
+        records = list(read_file(write(tmp_path, "\n".join(pretty[:5]) + "\n" + end)))
+        assert [(r.line, r.text) for r in records[:5]] == list(enumerate(pretty[:5], 1)), end
+        for r in records[:5]:
+            assert isinstance(outcome(r), str)
+            if "-" not in r.text:
+                assert outcome(r) == alone(r.text, r.line or 0)
+        assert "separators" in str(outcome(records[3]))
+
+
+def test_a_grid_with_a_border_all_round_is_one_record(tmp_path: Path, leetcode: str) -> None:
+    border = "+-------+-------+-------+"
+    rows = [f"| {row} |" for row in Grid.parse(leetcode).to_pretty().splitlines()]
+    text = "\n".join([border, *rows, border, leetcode, border, *rows, border]) + "\n"
+    records = list(read_file(write(tmp_path, text)))
+    assert [r.line for r in records] == [1, 14, 15]
+    assert grids(records) == [Grid.parse(leetcode)] * 3
+
+
+# --- 16x16 and larger grids over lines, and the one-line puzzles of the same width --------------------
+
+
+def rows_of(grid: Grid, form: str) -> str:
+    """``grid`` over ``grid.n`` lines: integers (``0 0 12 0 ...``) or symbols without ``|``."""
+    if form == "integers":
+        return "\n".join(" ".join(map(str, row)) for row in grid.rows())
+    return "\n".join(grid.to_line()[r * grid.n : (r + 1) * grid.n] for r in range(grid.n))
+
+
+@pytest.mark.parametrize("form", ["integers", "symbols"])
+@pytest.mark.parametrize("via", ["file", "stdin", "argument"])
+def test_a_16x16_grid_over_16_lines_is_one_record(tmp_path: Path, form: str, via: str) -> None:
+    for puzzle, solution in sized("4x4"):
+        for grid in (puzzle, solution):
+            text = rows_of(grid, form)
+            if via == "file":
+                records = list(read_file(write(tmp_path, text + "\n")))
+            elif via == "stdin":
+                records = list(read_arguments(["-"], io.StringIO(text + "\n")))
+            else:
+                records = list(read_arguments([text]))
+            assert len(records) == 1
+            assert records[0].parse() == grid == Grid.parse(text)
+
+
+def test_one_line_puzzles_of_16_cells_stay_one_a_line(tmp_path: Path) -> None:
+    """More than 16 lines of 4x4 puzzles without ``:``, mixed with 16x16 grids: each 4x4 is one record.
+
+    (Rows are taken n at a time from the first line of a run: a grid right after one-line puzzles of its
+    width needs a blank line before it; one-line puzzles right after a grid need none.)
+    """
+    small = [g.to_line() for pair in sized("2x2") for g in pair] * 2
+    assert len(small) > 16
+    (big, big_solution), *_ = sized("4x4")
+    k = len(small)
+    lines = [*small, "", *rows_of(big, "symbols").split("\n"), *small[:3], ""]
+    lines += [*rows_of(big_solution, "integers").split("\n"), *small[:5]]
+    records = list(read_file(write(tmp_path, "\n".join(lines) + "\n")))
+    expected = [Grid.parse(t) for t in small] + [big] + [Grid.parse(t) for t in small[:3]]
+    expected += [big_solution] + [Grid.parse(t) for t in small[:5]]
+    assert grids(records) == expected
+    numbers = [*range(1, k + 1), k + 2, *range(k + 18, k + 21), k + 22, *range(k + 38, k + 43)]
+    assert [r.line for r in records] == numbers
+
+
+def test_a_box_shape_settles_what_a_16_cell_line_is() -> None:
+    empty = Grid.empty(Shape.of(4, 4))
+    text = rows_of(empty, "symbols") + "\n"
+    assert grids(text_records(text)) == [Grid.empty(Shape.of(2, 2))] * 16  # each line a whole (empty) 4x4
+    [record] = text_records(text, Shape.of(4, 4))
+    assert record.parse(Shape.of(4, 4)) == empty
+    (_, solution), *_ = sized("4x4")
+    records = text_records(rows_of(solution, "symbols") + "\n", Shape.of(2, 2))
+    assert [r.line for r in records] == list(range(1, 17))  # a 4x4 puzzle a line, if a bad one
+
+
+def test_lines_of_16_cells_are_read_no_more_than_one_board_ahead() -> None:
+    small = [g.to_line() for pair in sized("2x2") for g in pair]
+
+    def lines() -> Iterator[str]:
+        for line in small[:16]:
+            yield line + "\n"
+        raise AssertionError("read past one board")
+
+    assert next(iter_records(lines(), "<pipe>")).parse() == Grid.parse(small[0])
+
+
+def latin(n: int, rng: random.Random) -> Grid:
+    """A random puzzle of an n x n board with 1xn boxes (a Latin square with blanks)."""
+    digits = rng.sample(range(1, n + 1), n)
+    cells = [0 if rng.random() < 0.4 else digits[(r + c) % n] for r in range(n) for c in range(n)]
+    return Grid(cells, Shape.of(1, n))
+
+
+@pytest.mark.parametrize("n", [5, 7])
+def test_boards_of_a_prime_side_with_a_1xn_box(tmp_path: Path, n: int) -> None:
+    rng = random.Random(n)
+    box = Shape.of(1, n)
+    boards = [latin(n, rng) for _ in range(n * n + 5)]
+    path = write(tmp_path, "\n".join(g.to_line() for g in boards) + "\n")
+    assert [r.parse(box) for r in read_file(path, box=box)] == boards
+    assert [r.line for r in read_file(path)] == list(range(1, len(boards) + 1))  # without the box, too
+    typed = "\n\n".join(rows_of(g, "symbols") for g in boards[:3]) + "\n"
+    assert [r.parse(box) for r in read_file(write(tmp_path, typed), box=box)] == boards[:3]
+    assert [r.parse(box) for r in read_arguments([str(path)], box=box)][:2] == boards[:2]
+
+
+# --- arguments ---------------------------------------------------------------------------------------
+
+
+def test_an_argument_is_one_puzzle_read_as_grid_parse_reads_it(leetcode: str) -> None:
+    typed = "\n".join(leetcode[r * 9 : r * 9 + 9] for r in range(9))
+    short = typed.replace(leetcode[:9], leetcode[:8], 1)  # a row a cell short: one bad puzzle
+    for text in [typed, short, f"  {typed}\n", json.dumps(Grid.parse(leetcode).to_leetcode(), indent=1)]:
+        [record] = read_arguments([text])
+        assert (record.source, record.line, record.note) == ("<argument>", None, None)
+        try:
+            expected: Grid | str = Grid.parse(text)
+        except InvalidPuzzleError as err:
+            expected = str(err)
+        assert outcome(record) == expected
+    [record] = read_arguments([f"{leetcode}:1\n"])
+    assert (record.text, record.note) == (leetcode, "1")
+
+
+# --- line ends ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("newline", ["\r", "\n", "\r\n"])
+def test_an_over_long_line_does_not_swallow_the_lines_after_it(tmp_path: Path, newline: str) -> None:
+    easy = puzzles("easy50.txt")[:4]
+    text = f"{easy[0]}\n{easy[1]}\n{'1' * (2 * MAX_LINE)}\n{easy[2]}\n{easy[3]}\n"
+    records = list(read_file(write(tmp_path, text, newline=newline)))
+    assert [r.line for r in records] == [1, 2, 3, 4, 5]
+    assert records[2].problem and not any(r.problem for r in records[:2] + records[3:])
+    assert grids(records[:2] + records[3:]) == [Grid.parse(p) for p in easy]
+
+
+@pytest.mark.parametrize("length", [MAX_LINE - 1, MAX_LINE, MAX_LINE + 1, 2 * MAX_LINE, 2 * MAX_LINE + 1])
+@pytest.mark.parametrize("newline", ["\r", "\r\n"])
+def test_a_line_at_the_length_limit(tmp_path: Path, length: int, newline: str) -> None:
+    """A line of MAX_LINE characters is read, one more is too long; a ``\\r\\n`` cut by the limit is one line end."""
+    easy = puzzles("easy50.txt")[0]
+    text = f"{'1' * length}{newline}{easy}{newline}"
+    for records in (text_records(text), list(read_file(write(tmp_path, text)))):
+        assert [r.line for r in records] == [1, 2]
+        assert bool(records[0].problem) == (length > MAX_LINE)
+        assert records[1].parse() == Grid.parse(easy)
+
+
+# --- estimate_records --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_estimate_records_counts_lines_that_are_not_blank_or_comments(tmp_path: Path, newline: str) -> None:
+    easy = puzzles("easy50.txt")
+    long_line = "1" * (3 * READ_BLOCK + 7)  # spans blocks
+    lines = ["# header", "", *easy[:5], "   ", "\t# indented comment", long_line, "#", *easy[5:9], "  x  ", easy[9]]
+    one = write(tmp_path, "\ufeff" + newline.join(lines), "one.txt", newline)
+    two = write(tmp_path, "# nothing\n\n", "two.txt", newline)
+    three = write(tmp_path, "".join(p + newline for p in easy), "three.txt", newline)
+    counted = [line for line in lines if line.strip() and not line.strip().startswith("#")]
+    assert estimate_records([str(one)]) == len(counted)
+    assert estimate_records([str(one), str(two), three]) == len(counted) + len(easy)
+    assert estimate_records([]) == 0
+
+
+def test_estimate_records_of_a_file_of_one_line_puzzles_is_its_record_count() -> None:
+    path = PUZZLES / "17clue.txt"
+    assert estimate_records([str(path)]) == sum(1 for _ in read_file(path))
+
+
+def test_estimate_records_is_none_unless_every_path_is_a_regular_file(tmp_path: Path) -> None:
+    good = write(tmp_path, puzzles("easy50.txt")[0] + "\n")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # never opened: with no writer, opening it would wait forever
+    assert estimate_records([str(good)]) == 1
+    for other in [str(fifo), "-", str(tmp_path / "missing.txt"), str(tmp_path)]:
+        assert estimate_records([str(good), other]) is None
+
+
+# --- read_puzzles ------------------------------------------------------------------------------------
+
+
+def test_read_puzzles_streams_grids_and_names_the_file_and_line_of_a_bad_one(tmp_path: Path, leetcode: str) -> None:
+    easy = puzzles("easy50.txt")[:2]
+    bad = "55" + leetcode[2:]
+    path = write(tmp_path, f"{easy[0]}\n# a comment\n{easy[1]}\n\n{bad}\n{leetcode}\n")
+    grids_read = read_puzzles(path)
+    assert [next(grids_read), next(grids_read)] == [Grid.parse(p) for p in easy]
+    with pytest.raises(DuplicateGivenError) as caught:
+        next(grids_read)
+    with pytest.raises(DuplicateGivenError) as alone_err:
+        Grid.parse(bad)
+    err = caught.value
+    assert (err.line, err.row, err.column, err.digit, err.other) == (5, 1, 2, 5, (1, 1))
+    assert str(err) == f"{path}:5: {alone_err.value}"
+
+
+def test_read_puzzles_with_a_box_shape(tmp_path: Path) -> None:
+    boards = [latin(5, random.Random(seed)) for seed in range(3)]
+    path = write(tmp_path, "\n".join(g.to_line() for g in boards) + "\n")
+    assert list(read_puzzles(str(path), box=Shape.of(1, 5))) == boards
+    with pytest.raises(InvalidPuzzleError, match=f"^{path}:1: .*5x5 board has no box shape"):
+        next(read_puzzles(path))

@@ -1,34 +1,82 @@
 """Reading puzzles from files, standard input and arguments, one record at a time (streamed).
 
-A file holds one puzzle per line; ``#`` lines and blank lines are skipped, and a ``:suffix`` (the
-``puzzle:count`` and ``puzzle:solution`` forms) is kept aside as the record's ``note``. A grid spread
-over several lines (pretty output, a typed grid, multi-line JSON) is gathered into one record too.
+The file format. Lines end at ``\\n``, ``\\r\\n`` or ``\\r``; a byte-order mark at the start, spaces at
+either end of a line and ANSI colour codes are ignored. Each puzzle gives one record, numbered by its
+first line:
+
+- A blank line or a ``#`` comment is skipped.
+- A line with a ``:`` is one puzzle: the text before the first ``:``; the text after it (the
+  ``puzzle:count`` and ``puzzle:solution`` forms) is kept aside as the record's ``note``.
+- A line starting with ``[`` begins a JSON board, which runs until its brackets close, or until a line
+  without any of ``[ ] " ,`` that holds a whole board (that line is then read on its own).
+- Any other line is one puzzle, unless it is a row of a multi-line grid: n consecutive lines of n
+  cells each. A line's cells are its symbols, or its numbers when it is whitespace-separated integers
+  (``0 0 12 0 ...``); ``| - + *`` are separators, and a line of separators alone may come before,
+  between and (once) right after the rows, at most one more than the rows before it.
+- Which lines are rows. With a box shape (``--box RxC``, a board of side n), a line of n cells is a
+  row and a line of n*n cells a whole puzzle, whatever they hold. Without one, a line of more than 64
+  cells (the widest row) or fewer than 4 is a whole puzzle (or a bad one); a line with ``|`` in it,
+  or whose cell count is not a square of 16 or more, is a row. A line of k*k cells (16, 25, 36, 49
+  or 64) is either a whole k x k puzzle or a row of a board of side k*k: n such lines make one grid
+  only when more than half of them cannot be a whole k x k puzzle (they hold a ``|``, an integer of
+  several digits or a symbol above k, such as ``G`` or ``12`` where a 4x4 allows 1-4); otherwise
+  each is a puzzle of its own. No more than one board is read ahead to decide: the n lines are taken
+  from the first line of a run, so a grid that follows one-line puzzles of its width needs a blank
+  line before it (one-line puzzles right after a grid need none).
+- Rows that end before they make a whole grid (at a blank line, a comment, a line of another width,
+  a one-line puzzle, the end of the input) are each a record of their own, with their own line
+  number: invalid puzzles, each with the error of its line.
+- A line longer than ``MAX_LINE`` characters is one invalid record, skipped without being read whole;
+  a JSON board still open, or rows still gathering, after ``MAX_BLOCK`` characters end there.
+
+A command-line argument is ``-`` (standard input), an existing path that is not a directory (a file,
+a FIFO, ``/dev/stdin``, bash's ``<(cmd)``), or else one puzzle: its whole text, read as
+:meth:`Grid.parse` reads it (a one-line argument's ``:note`` kept aside).
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from math import isqrt
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from sudokit.errors import InvalidPuzzleError
 from sudokit.formats import ANSI_ESCAPE, SEPARATORS, parse_cells
 from sudokit.grid import Grid
-from sudokit.shape import MAX_BOX, Shape
+from sudokit.shape import ALPHABET, MAX_BOX, Shape
 
-__all__ = ["Record", "bounded_lines", "check_arguments", "iter_records", "read_arguments", "read_file"]
+__all__ = [
+    "Record",
+    "bounded_lines",
+    "check_arguments",
+    "estimate_records",
+    "iter_records",
+    "read_arguments",
+    "read_file",
+    "read_puzzles",
+]
 
 _SEPARATOR_TABLE = str.maketrans(SEPARATORS, " " * len(SEPARATORS))
 #: The longest line read as a puzzle: a 36x36 board in integers is under 5,000 characters.
 MAX_LINE = 1 << 16
 #: The most text gathered into one multi-line record: a 64x64 board in indented JSON is under 70,000 characters.
 MAX_BLOCK = 4 * MAX_LINE
+#: The widest row of a board (side MAX_BOX * MAX_BOX); a line of more cells is a whole puzzle.
+MAX_ROW = MAX_BOX * MAX_BOX
+#: The size of the binary blocks :func:`estimate_records` reads: memory stays bounded whatever the lines.
+READ_BLOCK = 1 << 16
 _JSON_MARKS = frozenset('[]",')
 _FILE_SUFFIX = re.compile(r"\.[a-z][a-z0-9]{1,4}$")
+_LINE_ENDS = ("\n", "\r")
+_VALUE = {ch: i + 1 for i, ch in enumerate(ALPHABET)} | {ch.lower(): i + 1 for i, ch in enumerate(ALPHABET)}
+_ONLY_SEPARATORS = f"only separators ({' '.join(SEPARATORS)}), no cells: not a puzzle"
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,78 +133,171 @@ def _cells_in(line: str) -> int:
 
 
 def _ends_json(line: str) -> bool:
-    """True when ``line`` cannot continue a JSON board: a whole puzzle with no JSON marks."""
-    return _JSON_MARKS.isdisjoint(line) and _whole_puzzle(line, _cells_in(line.split(":", 1)[0]))
-
-
-def _whole_puzzle(line: str, cells: int) -> bool:
-    """True when one line holds a whole board (rather than one row of a multi-line grid)."""
-    n = isqrt(cells)
-    if n * n != cells or n < 4 or "|" in line:
+    """True when ``line`` cannot continue a JSON board: no JSON marks, and a ``:`` or a whole board's cells."""
+    if not _JSON_MARKS.isdisjoint(line):
         return False
-    return any(n % r == 0 for r in range(2, isqrt(n) + 1))
+    if ":" in line:
+        return True
+    cells = _cells_in(line)
+    k = isqrt(cells)
+    return k * k == cells and k >= 4 and "|" not in line
 
 
-def iter_records(lines: Iterable[str | _TooLong], source: str, *, numbered: bool = True) -> Iterator[Record]:
-    """The puzzles in ``lines``, in order, one record each; never reads ahead more than one grid."""
-    block: list[str] = []
-    start = 0
-    width = rows = depth = size = 0
+# What a line (with no ``:``, not JSON) can be in a file: see the module's docstring.
+_ALONE, _ROW, _EITHER, _SEPARATOR = "alone", "row", "either", "separator"
 
-    def flush() -> Record:
-        nonlocal block, width, rows, depth, size
-        record = Record("\n".join(block), source, start if numbered else None)
-        block, width, rows, depth, size = [], 0, 0, 0, 0
-        return record
 
+def _kind(line: str, cells: int, box: Shape | None) -> str:
+    """Whether ``line`` of ``cells`` cells is a puzzle alone, a row of a grid, either one, or separators only."""
+    if not cells:
+        return _SEPARATOR
+    if box is not None:
+        return _ROW if cells == box.n else _ALONE
+    if cells > MAX_ROW or cells < 4:
+        return _ALONE
+    if "|" in line:
+        return _ROW
+    k = isqrt(cells)
+    return _EITHER if k * k == cells and k >= 4 else _ROW
+
+
+def _no_whole_board(line: str, k: int) -> bool:
+    """True when ``line`` cannot be a whole k x k puzzle: a ``|``, an integer of several digits, or a symbol above k."""
+    if "|" in line:
+        return True
+    tokens = line.translate(_SEPARATOR_TABLE).split()
+    if len(tokens) > 1 and any(len(t) > 1 for t in tokens):
+        return True  # integers (``0 0 12 0``) or groups: a board of side 8 or less is one symbol a cell
+    return any(_VALUE.get(ch, 0) > k for ch in "".join(tokens))
+
+
+class _Rows:
+    """Consecutive row-like lines that may make one multi-line grid, held until it is whole or cannot be."""
+
+    __slots__ = ("guess", "lines", "numbered", "rows", "separators", "side", "size", "source", "unlike", "width")
+
+    def __init__(self, source: str, numbered: bool, box: Shape | None) -> None:
+        self.source = source
+        self.numbered = numbered
+        self.guess = box is None  # without a box shape, a row of k*k cells may be a whole k x k puzzle
+        self.clear()
+
+    def clear(self) -> None:
+        self.lines: list[tuple[int, str, str]] = []  # (number, line, kind)
+        self.width = self.rows = self.separators = self.size = 0
+        self.side = 0  # k when the width is k*k and each row may be a whole k x k puzzle instead
+        self.unlike = 0  # rows that cannot be a whole k x k puzzle
+
+    def add(self, number: int, line: str, cells: int, kind: str) -> Generator[Record, None, bool]:
+        """Records that ``line`` completes (the grid) or breaks off (the lines before, each alone); True for a grid."""
+        if self.lines and (
+            self.size > MAX_BLOCK
+            or (self.separators > self.rows if kind is _SEPARATOR else self.width and cells != self.width)
+        ):
+            yield from self.alone()
+        self.lines.append((number, line, kind))
+        self.size += len(line)
+        if kind is _SEPARATOR:
+            self.separators += 1
+            return False
+        if not self.rows:
+            self.width = cells
+            k = isqrt(cells)
+            self.side = k if self.guess and k * k == cells and k >= 4 else 0
+        self.rows += 1
+        if self.side:  # a grid only if most of its n rows cannot be whole k x k puzzles
+            self.unlike += kind is _ROW or _no_whole_board(line, self.side)
+            if self.rows - self.unlike >= self.width - self.width // 2:
+                yield from self.alone()
+                return False
+        if self.rows < self.width:
+            return False
+        first = self.lines[0][0]
+        yield Record("\n".join(text for _, text, _ in self.lines), self.source, first if self.numbered else None)
+        self.clear()
+        return True
+
+    def alone(self) -> Iterator[Record]:
+        """Each held line as a record of its own: they did not make a whole grid."""
+        for number, line, kind in self.lines:
+            problem = _ONLY_SEPARATORS if kind is _SEPARATOR else None
+            yield Record(line, self.source, number if self.numbered else None, problem=problem)
+        self.clear()
+
+
+def iter_records(
+    lines: Iterable[str | _TooLong], source: str, *, numbered: bool = True, box: Shape | None = None
+) -> Iterator[Record]:
+    """The puzzles in ``lines``, in order, one record each; never reads ahead more than one board.
+
+    With ``box``, a line of ``box.n`` cells is a row and a line of any other count a puzzle of its own.
+    """
+    rows = _Rows(source, numbered, box)
+    block: list[str] = []  # a JSON board over several lines, until its brackets close
+    start = depth = size = 0
+    border = False  # the line before completed a grid: a line of separators now is its bottom border
     for number, raw in enumerate(lines, 1):
+        at = number if numbered else None
         if isinstance(raw, _TooLong):
             if block:
-                yield flush()
-            problem = f"a line of more than {MAX_LINE:,} characters is not a puzzle"
-            yield Record("", source, number if numbered else None, problem=problem)
+                yield Record("\n".join(block), source, start if numbered else None)
+                block = []
+            if rows.lines:
+                yield from rows.alone()
+            border = False
+            yield Record("", source, at, problem=f"a line of more than {MAX_LINE:,} characters is not a puzzle")
             continue
         line = raw.lstrip("\ufeff").strip() if number == 1 else raw.strip()
         if "\x1b" in line:  # colored pretty output read back
             line = ANSI_ESCAPE.sub("", line)
-        if block and (size > MAX_BLOCK or (depth and _ends_json(line))):
-            # An unclosed "[" (or a grid that never ends) is one bad record, not the rest of the file.
-            yield flush()
-        size = size + len(line) if block else len(line)
-        if depth:  # inside a multi-line JSON board
-            block.append(line)
-            depth += line.count("[") - line.count("]")
+        if block:  # inside a multi-line JSON board
+            if size <= MAX_BLOCK and not _ends_json(line):
+                block.append(line)
+                size += len(line)
+                depth += line.count("[") - line.count("]")
+                if depth <= 0:
+                    yield Record("\n".join(block), source, start if numbered else None)
+                    block = []
+                continue
+            # An unclosed "[" is one bad record, not the rest of the file.
+            yield Record("\n".join(block), source, start if numbered else None)
+            block = []
+        if not line or line[0] == "#":
+            if rows.lines:
+                yield from rows.alone()
+            border = False
+            continue
+        if line[0] == "[":
+            if rows.lines:
+                yield from rows.alone()
+            border = False
+            depth = line.count("[") - line.count("]")
             if depth <= 0:
-                yield flush()
+                yield Record(line, source, at)
+            else:
+                block, start, size = [line], number, len(line)
             continue
-        if not line or line.startswith("#"):
-            if block:
-                yield flush()
-            continue
-        if line.startswith("[") and not block:
-            start, depth = number, line.count("[") - line.count("]")
-            block.append(line)
-            if depth <= 0:
-                yield flush()
-            continue
-        cells = _cells_in(line.split(":", 1)[0])
-        if block and cells != width and (":" in line or _whole_puzzle(line, cells)):
-            yield flush()  # a one-line puzzle ends an unfinished block (e.g. a line with a cell missing)
-        # A line longer than any board's row (side at most MAX_BOX**2) is a puzzle of its own, if a bad one.
-        if not block and (":" in line or _whole_puzzle(line, cells) or cells > MAX_BOX * MAX_BOX):
+        if ":" in line:
+            if rows.lines:
+                yield from rows.alone()
+            border = False
             text, _, note = line.partition(":")
-            yield Record(text.strip(), source, number if numbered else None, note.strip() or None)
+            yield Record(text.strip(), source, at, note.strip() or None)
             continue
-        if not block:
-            start = number
-        block.append(line)
-        if cells:
-            rows += 1
-            width = width or cells
-            if rows >= width:
-                yield flush()
+        cells = _cells_in(line)
+        kind = _kind(line, cells, box)
+        if kind is _ALONE:
+            if rows.lines:
+                yield from rows.alone()
+            border = False
+            yield Record(line, source, at)
+        elif border and kind is _SEPARATOR:
+            border = False  # the grid's bottom border
+        else:
+            border = yield from rows.add(number, line, cells, kind)
     if block:
-        yield flush()
+        yield Record("\n".join(block), source, start if numbered else None)
+    yield from rows.alone()
 
 
 class _TooLong:
@@ -164,21 +305,90 @@ class _TooLong:
 
 
 def bounded_lines(handle: TextIO, limit: int = MAX_LINE) -> Iterator[str | _TooLong]:
-    """The lines of ``handle``; one longer than ``limit`` is skipped in pieces and yields a marker."""
+    """The lines of ``handle`` (ending at ``\\n``, ``\\r\\n`` or ``\\r``); one over ``limit`` is skipped in pieces."""
     readline = handle.readline
+    cut = False  # the last piece read was cut by the size limit right after a "\r": a "\n" now belongs to it
     while line := readline(limit + 1):
-        if len(line) > limit and not line.endswith("\n"):
-            while (rest := readline(limit)) and not rest.endswith("\n"):
+        if cut and line == "\n":
+            cut = False
+        elif len(line) > limit and not line.endswith(_LINE_ENDS):
+            while (line := readline(limit)) and not line.endswith(_LINE_ENDS):
                 pass
+            cut = len(line) == limit and line.endswith("\r")
             yield _TooLong()
         else:
+            cut = len(line) > limit and line.endswith("\r")
             yield line
 
 
-def read_file(path: str | os.PathLike[str]) -> Iterator[Record]:
-    """The records of a file, streamed line by line."""
+def read_file(path: str | os.PathLike[str], *, box: Shape | None = None) -> Iterator[Record]:
+    """The records of a file, streamed line by line; ``box`` as for :func:`iter_records`."""
     with open(path, encoding="utf-8", errors="surrogateescape", newline="") as handle:
-        yield from iter_records(bounded_lines(handle), os.fspath(path))
+        yield from iter_records(bounded_lines(handle), os.fspath(path), box=box)
+
+
+def read_puzzles(path: str | os.PathLike[str], *, box: Shape | None = None) -> Iterator[Grid]:
+    """The grids of a puzzle file, in order, streamed; a bad puzzle raises its error, naming ``file:line``.
+
+    >>> from sudokit.reader import read_puzzles
+    >>> [grid.n for grid in read_puzzles("puzzles/sizes/box2x3.txt")][:2]
+    [6, 6]
+
+    The error is the ``InvalidPuzzleError`` subclass of the fault, with ``line`` set; its message reads
+    ``puzzles.txt:3: row 1, column 2: digit 5 repeats the 5 at row 1, column 1 (same row)``.
+    """
+    for record in read_file(path, box=box):
+        try:
+            grid = record.parse(box)
+        except InvalidPuzzleError as err:
+            err.__class__ = _in_file(type(err))
+            err.source = record.source  # type: ignore[attr-defined]
+            raise
+        yield grid
+
+
+@cache
+def _in_file(kind: type[InvalidPuzzleError]) -> type[InvalidPuzzleError]:
+    """``kind`` whose message begins with the file and line, ``puzzles.txt:3: ...`` (see :func:`read_puzzles`)."""
+
+    def __str__(self: InvalidPuzzleError) -> str:
+        return f"{self.source}:{self.line}: {kind.__str__(self).removeprefix(f'line {self.line}: ')}"  # type: ignore[attr-defined]
+
+    return type(kind.__name__, (kind,), {"__str__": __str__, "__module__": kind.__module__, "__doc__": kind.__doc__})
+
+
+def estimate_records(paths: Iterable[str | os.PathLike[str]]) -> int | None:
+    """Roughly how many records the files hold (their lines not blank or ``#``); None unless all are regular files."""
+    paths = list(paths)
+    try:
+        if not all(stat.S_ISREG(os.stat(path).st_mode) for path in paths):
+            return None  # a FIFO or a terminal cannot be read twice
+        total = 0
+        for path in paths:
+            with open(path, "rb") as handle:
+                total += _count_lines(handle)
+    except (OSError, ValueError):
+        return None
+    return total
+
+
+def _count_lines(handle: BinaryIO) -> int:
+    """The lines of ``handle`` that are not blank or ``#`` comments, read in blocks of ``READ_BLOCK`` bytes."""
+    count = 0
+    state = 0  # the line so far: 0 nothing but spaces, 1 a puzzle line, 2 a comment
+    block = handle.read(READ_BLOCK).removeprefix(b"\xef\xbb\xbf")
+    while block:
+        # A "\r\n" cut between two blocks leaves a "\n" alone: a blank line, which does not count.
+        for piece in block.splitlines(keepends=True):
+            if not state:
+                head = piece.lstrip()
+                if head:
+                    state = 2 if head.startswith(b"#") else 1
+            if piece.endswith((b"\n", b"\r")):
+                count += state == 1
+                state = 0
+        block = handle.read(READ_BLOCK)
+    return count + (state == 1)
 
 
 def _stdin() -> TextIO:
@@ -188,28 +398,54 @@ def _stdin() -> TextIO:
     return stream
 
 
-def read_arguments(args: Iterable[str], stdin: TextIO | None = None) -> Iterator[Record]:
-    """Records for command-line arguments: ``-`` is standard input, a path is a file, else a puzzle."""
+def read_arguments(args: Iterable[str], stdin: TextIO | None = None, *, box: Shape | None = None) -> Iterator[Record]:
+    """Records for command-line arguments: ``-`` is standard input, a path is a file, else one puzzle."""
     for arg in args:
         if arg == "-":
-            yield from iter_records(bounded_lines(stdin or _stdin()), "<stdin>")
-        elif os.path.isfile(arg):
-            yield from read_file(arg)
-        elif os.path.isdir(arg):
+            yield from iter_records(bounded_lines(stdin or _stdin()), "<stdin>", box=box)
+            continue
+        found = _stat(arg)
+        if isinstance(found, OSError):
+            raise InvalidPuzzleError(f"cannot read {_shown(arg)}: {found.strerror}")
+        if found is None:
+            yield _argument_record(arg)
+        elif stat.S_ISDIR(found.st_mode):
             raise InvalidPuzzleError(f"{_shown(arg)} is a directory, not a puzzle file")
         else:
-            yield from _argument_records(arg)
+            yield from read_file(arg, box=box)
 
 
 def check_arguments(args: Iterable[str]) -> None:
-    """Raise for an argument that names a missing file or a directory, before any work starts."""
+    """Raise for an argument naming a missing, unreadable or directory path, before any work starts."""
     for arg in args:
-        if arg == "-" or os.path.isfile(arg):
+        if arg == "-":
             continue
-        if os.path.isdir(arg):
+        found = _stat(arg)
+        if found is None:
+            if "/" in arg or os.sep in arg or _FILE_SUFFIX.search(arg):
+                raise InvalidPuzzleError(f"no such file: {_shown(arg)}")
+            continue
+        if isinstance(found, OSError):
+            raise InvalidPuzzleError(f"cannot read {_shown(arg)}: {found.strerror}")
+        if stat.S_ISDIR(found.st_mode):
             raise InvalidPuzzleError(f"{_shown(arg)} is a directory, not a puzzle file")
-        if "/" in arg or os.sep in arg or _FILE_SUFFIX.search(arg):
-            raise InvalidPuzzleError(f"no such file: {_shown(arg)}")
+        if stat.S_ISREG(found.st_mode):
+            try:
+                open(arg, "rb").close()
+            except OSError as err:
+                raise InvalidPuzzleError(f"cannot read {_shown(arg)}: {err.strerror}") from None
+        elif not os.access(arg, os.R_OK):  # a FIFO or a device: opening it could block or take its data
+            raise InvalidPuzzleError(f"cannot read {_shown(arg)}: {os.strerror(errno.EACCES)}")
+
+
+def _stat(arg: str) -> os.stat_result | OSError | None:
+    """What ``arg`` names: its status, the error that keeps it from being looked at, or None for no such path."""
+    try:
+        return os.stat(arg)
+    except PermissionError as err:  # a directory on the way that may not be entered
+        return err
+    except (OSError, ValueError):  # missing, a name too long or with a NUL in it: not a path
+        return None
 
 
 def _shown(arg: str) -> str:
@@ -217,7 +453,11 @@ def _shown(arg: str) -> str:
     return arg if arg.isprintable() else repr(arg)
 
 
-def _argument_records(arg: str) -> Iterator[Record]:
+def _argument_record(arg: str) -> Record:
+    """One puzzle given as an argument: its whole text, or on one line the puzzle before a ``:note``."""
     check_arguments([arg])
-    records = list(iter_records(arg.splitlines(), "<argument>", numbered=False))
-    yield from records or [Record(arg, "<argument>")]
+    text = arg.strip()
+    if len(text.splitlines()) > 1:
+        return Record(text, "<argument>")
+    puzzle, _, note = text.partition(":")
+    return Record(puzzle.strip(), "<argument>", None, note.strip() or None)
