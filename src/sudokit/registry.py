@@ -1,22 +1,34 @@
 """Engines found through the entry-point group ``sudokit.strategies``, loaded only when first used.
 
-The group is read once. A name registered twice keeps its first entry point and warns, naming both;
-an entry point that fails to import warns, naming it and the error, and is reported by
-``strategies()``; neither crashes sudokit or hides the other engines.
+The group is read once, from the ``*.dist-info/entry_points.txt`` files on ``sys.path``. Listing the
+engines imports none of them: ``Registry.info()`` gives each one's name, entry point, distribution
+and version from that metadata, its description read from the engine module's source (with ``ast``),
+and, for an entry point that needs extras (``name = module:attr [sat]``) whose requirements are not
+installed, what is missing and the command that installs it. ``Registry.describe(name)`` and
+``Registry.info(load=True)`` load engines and ask them.
+
+A name registered twice keeps sudokit's own entry point when one of them is sudokit's (a plugin
+cannot replace a built-in engine, whatever the order on ``sys.path``), else the first one found; the
+other is ignored with a warning naming both. An entry point that fails to import warns, naming it
+and the error, and is reported by ``describe()``; neither crashes sudokit or hides the other engines.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+import re
 import sys
 import warnings
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sudokit.errors import StrategyError, StrategyLoadError, UnknownStrategyError
 from sudokit.strategy import Strategy
+
+if TYPE_CHECKING:
+    import ast
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -30,6 +42,7 @@ __all__ = [
 ]
 
 ENTRY_POINT_GROUP = "sudokit.strategies"
+_OWN_DISTRIBUTION = "sudokit"  # the distribution that ships sudokit: its entry points own their names
 
 
 class EntryPointLike(Protocol):
@@ -43,12 +56,19 @@ class EntryPointLike(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class StrategyEntryPoint:
-    """One line of a distribution's ``entry_points.txt``: ``name = module:attribute``."""
+    """One line of a distribution's ``entry_points.txt``: ``name = module:attribute [extra, ...]``.
+
+    ``dist`` and ``version`` are read from the name of the distribution's ``.dist-info`` directory,
+    ``dist_info``, which holds the ``METADATA`` where the extras' requirements are listed.
+    """
 
     name: str
     value: str
     group: str
     dist: str | None = None
+    extras: tuple[str, ...] = ()
+    version: str | None = None
+    dist_info: str | None = None
 
     def load(self) -> Any:
         """Import the module and return the named attribute."""
@@ -66,28 +86,47 @@ def find_entry_points(group: str, path: Iterable[str] | None = None) -> Iterator
     without importing it: that import alone costs more than the rest of ``sudoku``'s start-up.
     """
     seen: set[str] = set()
+    for folder, entry in _metadata_dirs(path):
+        dist, version = _name_and_version(entry)
+        key = _normalize(dist)
+        if key in seen:
+            continue
+        seen.add(key)
+        directory = os.path.join(folder, entry)
+        try:
+            with open(os.path.join(directory, "entry_points.txt"), encoding="utf-8") as handle:
+                text = handle.read()
+        except OSError:
+            continue
+        yield from _parse_entry_points(text, group, dist, version, directory)
+
+
+def _metadata_dirs(path: Iterable[str] | None) -> Iterator[tuple[str, str]]:
+    """(folder, name) of every ``.dist-info`` and ``.egg-info`` on ``path`` (``sys.path``), in path order."""
     for folder in sys.path if path is None else path:
         try:
             names = sorted(os.listdir(folder or "."))
         except OSError:
             continue
         for entry in names:
-            if not entry.endswith((".dist-info", ".egg-info")):
-                continue
-            dist = entry.rpartition(".")[0].split("-")[0]
-            key = dist.lower().replace("-", "_").replace(".", "_")
-            if key in seen:
-                continue
-            seen.add(key)
-            try:
-                with open(os.path.join(folder or ".", entry, "entry_points.txt"), encoding="utf-8") as handle:
-                    text = handle.read()
-            except OSError:
-                continue
-            yield from _parse_entry_points(text, group, dist)
+            if entry.endswith((".dist-info", ".egg-info")):
+                yield folder or ".", entry
 
 
-def _parse_entry_points(text: str, group: str, dist: str) -> Iterator[StrategyEntryPoint]:
+def _name_and_version(entry: str) -> tuple[str, str | None]:
+    """A distribution's name and version from its metadata directory: ``sudokit_echo-0.1.dist-info``."""
+    name, _, rest = entry.rpartition(".")[0].partition("-")
+    return re.sub(r"[-_.]+", "-", name), rest.split("-")[0] or None
+
+
+def _normalize(name: str) -> str:
+    """A distribution name as PEP 503 compares them: ``Sudokit_Echo.plugin`` is ``sudokit-echo-plugin``."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _parse_entry_points(
+    text: str, group: str, dist: str, version: str | None, dist_info: str
+) -> Iterator[StrategyEntryPoint]:
     section = None
     for raw in text.splitlines():
         line = raw.strip()
@@ -96,8 +135,14 @@ def _parse_entry_points(text: str, group: str, dist: str) -> Iterator[StrategyEn
         if line.startswith("[") and line.endswith("]"):
             section = line[1:-1].strip()
         elif section == group and "=" in line:
-            name, _, value = line.partition("=")
-            yield StrategyEntryPoint(name.strip(), value.split("[")[0].strip(), group, dist)
+            name, _, target = line.partition("=")
+            value, _, tail = target.partition("[")
+            yield StrategyEntryPoint(name.strip(), value.strip(), group, dist, _split_extras(tail), version, dist_info)
+
+
+def _split_extras(text: str) -> tuple[str, ...]:
+    """The extras of ``extra1, extra2]``, the end of an entry point's value."""
+    return tuple(extra.strip() for extra in text.strip().removesuffix("]").split(",") if extra.strip())
 
 
 class StrategyWarning(UserWarning):
@@ -106,42 +151,74 @@ class StrategyWarning(UserWarning):
 
 @dataclass(frozen=True, slots=True)
 class StrategyInfo:
-    """One registered engine as ``sudoku strategies`` lists it."""
+    """One registered engine as ``sudoku strategies`` lists it.
+
+    ``loaded`` is None when loading was not tried: ``description`` is then read from the engine's
+    source (None when it cannot be). True: it loaded and described itself; False: ``error`` says why
+    it did not. ``missing`` names the requirements of the entry point's ``extras`` that are not
+    installed, and ``install_hint`` is the command that installs them (None when nothing is missing).
+    """
 
     name: str
     entry_point: str
     distribution: str | None
-    loaded: bool
-    description: str
+    loaded: bool | None
+    description: str | None
     error: str | None
+    version: str | None = None
+    extras: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    install_hint: str | None = None
 
 
 class Registry:
-    """The engines registered under one entry-point group (or given directly, for tests)."""
+    """The engines registered under one entry-point group (or given directly, for tests).
 
-    def __init__(self, group: str = ENTRY_POINT_GROUP, eps: Iterable[EntryPointLike] | None = None) -> None:
+    ``path`` is where the distributions are looked for (``sys.path`` by default), their entry points
+    and the requirements of their extras alike.
+    """
+
+    def __init__(
+        self,
+        group: str = ENTRY_POINT_GROUP,
+        eps: Iterable[EntryPointLike] | None = None,
+        *,
+        path: Iterable[str] | None = None,
+    ) -> None:
         self.group = group
+        self.path = None if path is None else list(path)
         self._given = None if eps is None else list(eps)
         self._eps: dict[str, EntryPointLike] | None = None
         self._factories: dict[str, Callable[..., Strategy]] = {}
         self._defaults: dict[str, Strategy] = {}
         self._errors: dict[str, str] = {}
+        self._installed: set[str] | None = None
+        self._sources: dict[str, ast.Module | None] = {}
 
     def _entry_points(self) -> dict[str, EntryPointLike]:
         if self._eps is None:
-            found = self._given if self._given is not None else list(find_entry_points(self.group))
+            found = self._given if self._given is not None else list(find_entry_points(self.group, self.path))
             eps: dict[str, EntryPointLike] = {}
             for ep in found:
                 first = eps.get(ep.name)
                 if first is None:
                     eps[ep.name] = ep
-                elif first.value != ep.value:
-                    warnings.warn(
-                        f"strategy {ep.name!r} is registered twice: keeping {first.value} "
-                        f"({_dist(first) or '?'}), ignoring {ep.value} ({_dist(ep) or '?'})",
-                        StrategyWarning,
-                        stacklevel=3,
+                    continue
+                keep, drop = (ep, first) if _is_own(ep) and not _is_own(first) else (first, ep)
+                eps[ep.name] = keep
+                if _target(keep) == _target(drop):
+                    continue  # one engine seen twice, as when a distribution is on the path twice
+                if _is_own(keep) and not _is_own(drop):
+                    message = (
+                        f"strategy {ep.name!r} is sudokit's own: ignoring the one registered by "
+                        f"{_dist(drop) or 'another distribution'} ({_target(drop)})"
                     )
+                else:
+                    message = (
+                        f"strategy {ep.name!r} is registered twice: keeping {_target(keep)} "
+                        f"({_dist(keep) or '?'}), ignoring {_target(drop)} ({_dist(drop) or '?'})"
+                    )
+                warnings.warn(message, StrategyWarning, stacklevel=3)
             self._eps = eps
         return self._eps
 
@@ -163,12 +240,15 @@ class Registry:
         try:
             loaded = ep.load()
         except (Exception, SystemExit) as err:  # a plugin's import can fail in any way; report, never crash
-            message = _one_line(f"strategy {name!r} ({ep.value}) failed to load: {type(err).__name__}: {err}")
+            message = _one_line(f"strategy {name!r} ({_target(ep)}) failed to load: {type(err).__name__}: {err}")
+            missing, hint = self._missing(ep)
+            if hint:
+                message += f" (not installed: {', '.join(missing)}; {hint})"
             self._errors[name] = message
             warnings.warn(message, StrategyWarning, stacklevel=2)
             raise StrategyLoadError(message) from err
         if not callable(loaded):
-            message = f"strategy {name!r} ({ep.value}) is not a class or factory"
+            message = f"strategy {name!r} ({_target(ep)}) is not a class or factory"
             self._errors[name] = message
             raise StrategyLoadError(message)
         self._factories[name] = loaded
@@ -189,23 +269,196 @@ class Registry:
             message = f"strategy {name!r} could not be built: {type(err).__name__}: {err}"
             raise StrategyLoadError(_one_line(message)) from err
         if not isinstance(strategy, Strategy):
-            raise StrategyLoadError(f"strategy {name!r} ({self._entry_points()[name].value}) is not a Strategy")
+            raise StrategyLoadError(f"strategy {name!r} ({_target(self._entry_points()[name])}) is not a Strategy")
         if not options:
             self._defaults[name] = strategy
         return strategy
 
-    def info(self) -> list[StrategyInfo]:
-        """Every registered engine, loading each to read its description."""
-        rows = []
-        for name in self.names():
-            ep = self._entry_points()[name]
-            try:
-                strategy = self.get(name)
-            except StrategyError as err:
-                rows.append(StrategyInfo(name, ep.value, _dist(ep), False, "", str(err)))
-            else:
-                rows.append(StrategyInfo(name, ep.value, _dist(ep), True, strategy.description, None))
-        return rows
+    def info(self, load: bool = False) -> list[StrategyInfo]:
+        """Every registered engine, sorted by name; with ``load``, each one loaded and asked (``describe``).
+
+        Without ``load`` no engine is imported: the rows come from the metadata and the engines' source,
+        except that an engine this registry has already loaded, or failed to, is reported as such.
+        """
+        return [self.describe(name) if load else self._listed(name) for name in self.names()]
+
+    def describe(self, name: str) -> StrategyInfo:
+        """The engine ``name`` loaded (on first use) and described by itself, or the error that stopped it."""
+        try:
+            strategy = self.get(name)
+        except UnknownStrategyError:
+            raise
+        except StrategyError as err:
+            return replace(self._listed(name), loaded=False, error=str(err))
+        return replace(self._metadata(name), loaded=True, description=getattr(strategy, "description", None))
+
+    def _listed(self, name: str) -> StrategyInfo:
+        """What is known of ``name`` without importing it."""
+        info = self._metadata(name)
+        if name in self._defaults:
+            return replace(info, loaded=True, description=getattr(self._defaults[name], "description", None))
+        description = self._source_description(_target(self._entry_points()[name]))
+        if name in self._errors:
+            return replace(info, loaded=False, description=description, error=self._errors[name])
+        return replace(info, description=description)
+
+    def _metadata(self, name: str) -> StrategyInfo:
+        """``name``'s row from its distribution's metadata alone: not loaded, no description."""
+        ep = self._entry_points()[name]
+        missing, hint = self._missing(ep)
+        version = ep.version if isinstance(ep, StrategyEntryPoint) else _dist_version(ep)
+        return StrategyInfo(name, _target(ep), _dist(ep), None, None, None, version, _extras(ep), missing, hint)
+
+    def _missing(self, ep: EntryPointLike) -> tuple[tuple[str, ...], str | None]:
+        """The requirements of ``ep``'s extras that no distribution on the path provides, and how to install them."""
+        extras = _extras(ep)
+        text = _read_metadata(ep) if extras else None
+        if not text:
+            return (), None
+        dist, requirements = _requirements(text)
+        wanted = {_normalize(extra) for extra in extras}
+        if self._installed is None:
+            self._installed = {_normalize(_name_and_version(entry)[0]) for _, entry in _metadata_dirs(self.path)}
+        missing: list[str] = []
+        for requirement, marker in requirements:
+            installed = requirement in missing or _normalize(requirement) in self._installed
+            if not installed and any(_marker_applies(marker, extra) for extra in wanted):
+                missing.append(requirement)
+        if not missing:
+            return (), None
+        return tuple(missing), f"pip install '{dist or _dist(ep)}[{','.join(extras)}]'"
+
+    def _source_description(self, target: str) -> str | None:
+        """The description of ``module:attr`` read from the module's source (parsed once), without running it."""
+        module, _, attribute = (part.strip() for part in target.partition(":"))
+        if module not in self._sources:
+            self._sources[module] = _parse_module(module)
+        tree = self._sources[module]
+        return None if tree is None else _described(tree, attribute.split(".") if attribute else [])
+
+
+def _parse_module(module: str) -> ast.Module | None:
+    """The syntax tree of ``module``'s source, found without importing it (only its parent packages)."""
+    import ast
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(module)
+        if spec is None or not hasattr(spec.loader, "get_source"):
+            return None
+        source = spec.loader.get_source(spec.name)  # None for a module compiled or without its source
+        return ast.parse(source) if source else None
+    except (Exception, SystemExit):  # a parent package can fail to import in any way: no description then
+        return None
+
+
+def _described(tree: ast.Module, attribute: list[str]) -> str | None:
+    """The description of the class or function ``attribute`` (a dotted path) defined in ``tree``.
+
+    A class's ``description`` attribute when it is a string literal (in the class or a base class
+    defined in the same module), else the first line of the docstring; None when it is not found.
+    """
+    import ast
+
+    definitions = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    node: ast.AST | None = None
+    body: list[ast.stmt] = tree.body
+    for part in attribute:
+        defined = [n for n in body if isinstance(n, definitions) and n.name == part]
+        if not defined:
+            return None
+        node = defined[-1]
+        body = node.body if isinstance(node, ast.ClassDef) else []
+    if not isinstance(node, definitions):
+        return None
+    if isinstance(node, ast.ClassDef):
+        classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+        _, description = _class_description(node, classes, set())
+        if description is not None:
+            return description
+    doc = ast.get_docstring(node)
+    return _one_line(doc.strip().splitlines()[0]) if doc and doc.strip() else None
+
+
+def _class_description(node: ast.ClassDef, classes: dict[str, ast.ClassDef], seen: set[str]) -> tuple[bool, str | None]:
+    """Whether ``node`` (or a base class in ``classes``) sets ``description``, and to which string literal."""
+    import ast
+
+    seen.add(node.name)
+    found, value = False, None
+    for statement in node.body:
+        if isinstance(statement, ast.Assign):
+            targets, assigned = statement.targets, statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            targets, assigned = [statement.target], statement.value
+        else:
+            continue
+        if any(isinstance(target, ast.Name) and target.id == "description" for target in targets):
+            literal = assigned.value if isinstance(assigned, ast.Constant) else None
+            found, value = True, _one_line(literal) if isinstance(literal, str) else None
+    if found:
+        return found, value
+    for base in node.bases:
+        if isinstance(base, ast.Name) and base.id in classes and base.id not in seen:
+            found, value = _class_description(classes[base.id], classes, seen)
+            if found:
+                return found, value
+    return False, None
+
+
+def _requirements(text: str) -> tuple[str | None, list[tuple[str, str]]]:
+    """A METADATA file's ``Name`` and its ``Requires-Dist`` lines as (distribution, marker) pairs."""
+    name = None
+    requirements = []
+    for line in text.splitlines():
+        if not line.strip():
+            break  # the headers end at the first blank line; the long description follows
+        key, _, value = line.partition(":")
+        if key.strip().lower() == "name":
+            name = value.strip()
+        elif key.strip().lower() == "requires-dist":
+            requirement, _, marker = value.partition(";")
+            match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+            if match:
+                requirements.append((match.group(1), marker.strip()))
+    return name, requirements
+
+
+def _marker_applies(marker: str, extra: str) -> bool:
+    """Whether a requirement with environment ``marker`` is one of ``extra``'s, here.
+
+    The marker must name the extra (``extra == "sat"``); the rest of it (``sys_platform == "win32"``)
+    is evaluated with ``packaging`` when it is installed, else taken as true.
+    """
+    named = re.findall(r"""\bextra\s*==\s*['"]([^'"]*)['"]|['"]([^'"]*)['"]\s*==\s*extra\b""", marker)
+    if extra not in {_normalize(a or b) for a, b in named}:
+        return False
+    try:
+        from packaging.markers import Marker
+    except ImportError:
+        return True
+    try:
+        return Marker(marker).evaluate({"extra": extra})
+    except Exception:  # a marker packaging cannot read: the extra named is what counts
+        return True
+
+
+def _read_metadata(ep: EntryPointLike) -> str | None:
+    """The text of ``ep``'s distribution's ``METADATA`` (``PKG-INFO`` for an egg), None when unreadable."""
+    directory = getattr(ep, "dist_info", None)
+    dist = getattr(ep, "dist", None)
+    for filename in ("METADATA", "PKG-INFO"):
+        try:
+            if isinstance(directory, str):
+                with open(os.path.join(directory, filename), encoding="utf-8") as handle:
+                    return handle.read()
+            if dist is not None and hasattr(dist, "read_text"):  # an importlib.metadata.Distribution
+                text = dist.read_text(filename)
+                if text is not None:
+                    return text
+        except (OSError, UnicodeDecodeError):
+            continue
+    return None
 
 
 def _check_options(name: str, factory: Callable[..., Strategy], options: dict[str, Any]) -> None:
@@ -233,8 +486,32 @@ def _one_line(message: str) -> str:
 
 
 def _dist(ep: EntryPointLike) -> str | None:
+    """The name of the distribution that registers ``ep``, when known."""
     dist = getattr(ep, "dist", None)
     return dist if dist is None or isinstance(dist, str) else dist.name
+
+
+def _dist_version(ep: EntryPointLike) -> str | None:
+    """The version of an ``importlib.metadata`` entry point's distribution, when it has one."""
+    dist = getattr(ep, "dist", None)
+    return getattr(dist, "version", None)
+
+
+def _is_own(ep: EntryPointLike) -> bool:
+    """Whether ``ep`` is registered by sudokit itself."""
+    dist = _dist(ep)
+    return dist is not None and _normalize(dist) == _OWN_DISTRIBUTION
+
+
+def _target(ep: EntryPointLike) -> str:
+    """``module:attr`` of an entry point, without its extras."""
+    return ep.value.partition("[")[0].strip()
+
+
+def _extras(ep: EntryPointLike) -> tuple[str, ...]:
+    """The extras an entry point needs: ``[sat]`` in ``name = module:attr [sat]``."""
+    extras = getattr(ep, "extras", None)
+    return tuple(extras) if extras is not None else _split_extras(ep.value.partition("[")[2])
 
 
 _default: Registry | None = None
