@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import copy
+import importlib
+import math
+import pydoc
+import subprocess
+import sys
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -18,10 +24,11 @@ from sudokit import (
     count_solutions,
     get_strategy,
     is_solution,
+    normalize_time_limit,
     solve,
     solve_sudoku,
 )
-from sudokit.errors import InvalidPuzzleError, StrategyError, UnknownStrategyError
+from sudokit.errors import BoxShapeError, InvalidPuzzleError, StrategyError, UnknownStrategyError
 
 from .conftest import counted, puzzles, sized
 
@@ -66,7 +73,47 @@ def test_the_public_names() -> None:
     for name in ("solve", "count_solutions", "Grid", "Result", "Strategy", "is_solution"):
         assert name in sudokit.__all__
     assert {"available_strategies", "solve_sudoku", "Status", "Shape", "InvalidPuzzleError"} <= set(sudokit.__all__)
+    assert {"StrategyInfo", "result_problem", "normalize_time_limit", "read_puzzles"} <= set(sudokit.__all__)
     assert all(hasattr(sudokit, name) for name in sudokit.__all__)
+    assert sudokit.StrategyInfo is sudokit.registry.StrategyInfo
+    assert sudokit.result_problem is sudokit.verify.result_problem
+    assert sudokit.normalize_time_limit is sudokit.api.normalize_time_limit
+
+
+def test_the_lazy_names_are_listed_but_imported_on_first_use() -> None:
+    assert {"cross_check", "CrossCheckReport", "read_puzzles"} <= set(dir(sudokit))
+    text = pydoc.render_doc(sudokit, renderer=pydoc.plaintext)
+    assert "cross_check(" in text and "class CrossCheckReport" in text
+    check = (
+        "import sys, sudokit; print(sorted(m for m in sys.modules if m in ('sudokit.crosscheck', 'sudokit.reader')))"
+    )
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["[]"], done.stderr
+
+
+def test_read_puzzles_is_exported(tmp_path: Path, leetcode: str) -> None:
+    reader = importlib.import_module("sudokit.reader")
+    if not hasattr(reader, "read_puzzles"):
+        pytest.skip("sudokit.reader.read_puzzles is being written")
+    path = tmp_path / "two.txt"
+    path.write_text(f"# two puzzles\n{leetcode}\n{'.' * 16}\n")
+    assert sudokit.read_puzzles is reader.read_puzzles
+    assert list(sudokit.read_puzzles(path)) == [Grid.parse(leetcode), Grid.empty("2x2")]
+
+
+def test_a_result_has_a_short_repr(leetcode: str) -> None:
+    result = solve(leetcode, limit=2)
+    text = repr(result)
+    assert len(text) < 150 and "\n" not in text
+    ms = f"{result.elapsed * 1000:.3f} ms"
+    assert (
+        text == f"Result(solved, strategy='backtrack', count=1, exact=True, elapsed={ms}, puzzle=<9x9 grid, 30 givens>)"
+    )
+    failed = solve(leetcode, Crashing())
+    assert repr(failed).startswith("Result(error, strategy='crashing', count=0, exact=False, elapsed=")
+    assert "puzzle=<9x9 grid, 30 givens>, error=\"strategy 'crashing' failed: ZeroDivisionError" in repr(failed)
+    six = solve("." * 36, box="3x2")
+    assert "puzzle=<6x6 grid of 3x2 boxes, 0 givens>" in repr(six)
 
 
 def test_solve_by_name_every_puzzle_form(leetcode: str) -> None:
@@ -152,7 +199,7 @@ def test_an_engine_that_returns_garbage_gives_an_error_result(k: int) -> None:
     answer = garbage(puzzle, solution)[k]
     result = solve(puzzle, Returning(answer))
     assert result.status is Status.ERROR
-    assert result.error is not None and "engine returned" in result.error and "'returning'" in result.error
+    assert result.error is not None and result.error.startswith("strategy 'returning' failed: returned ")
     assert result.solutions == () and result.puzzle == puzzle
 
 
@@ -171,10 +218,76 @@ def test_invalid_puzzles_raise(leetcode: str) -> None:
 
 
 def test_bad_limits_are_refused(leetcode: str) -> None:
-    with pytest.raises(ValueError, match="limit must be at least 1"):
+    with pytest.raises(ValueError, match="limit must be at least 1, not 0"):
         solve(leetcode, limit=0)
-    with pytest.raises(ValueError, match="time limit must be positive"):
-        solve(leetcode, time_limit=0)
+    with pytest.raises(ValueError, match="keep must be at least 1, not -1"):
+        solve(leetcode, keep=-1)
+    for bad in (0, -1, 0.0, float("nan"), -math.inf):
+        with pytest.raises(ValueError, match=rf"time_limit must be positive \(None for no limit\), not {bad!r}"):
+            solve(leetcode, time_limit=bad)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error", "message"),
+    [
+        ({"puzzle": None}, TypeError, "puzzle must be a Grid, a puzzle text or rows of cells, not None"),
+        ({"puzzle": 5}, TypeError, "puzzle must be a Grid, a puzzle text or rows of cells, not 5"),
+        ({"puzzle": b"53..7"}, TypeError, "puzzle must be a Grid, a puzzle text or rows of cells, not b'53..7'"),
+        ({"puzzle": [5] * 81}, TypeError, "row 1 must be a sequence of cells, not 5"),
+        ({"box": (3, 3)}, TypeError, r"box must be a Shape or a text like '2x3', not \(3, 3\)"),
+        ({"box": 9}, TypeError, "box must be a Shape or a text like '2x3', not 9"),
+        ({"limit": "2"}, TypeError, "limit must be a whole number, not '2'"),
+        ({"limit": 1.5}, TypeError, "limit must be a whole number, not 1.5"),
+        ({"limit": True}, TypeError, "limit must be a whole number, not True"),
+        ({"limit": None}, TypeError, "limit must be a whole number, not None"),
+        ({"keep": 2.0}, TypeError, "keep must be a whole number, not 2.0"),
+        ({"keep": 0}, ValueError, "keep must be at least 1, not 0"),
+        ({"time_limit": "2"}, TypeError, "time_limit must be a number of seconds or None, not '2'"),
+        ({"time_limit": True}, TypeError, "time_limit must be a number of seconds or None, not True"),
+    ],
+    ids=lambda value: repr(value)[:30] if isinstance(value, dict) else "",
+)
+def test_every_bad_argument_raises_a_message_naming_it(
+    leetcode: str, arguments: dict[str, object], error: type[Exception], message: str
+) -> None:
+    arguments = {"puzzle": leetcode, **arguments}
+    with pytest.raises(error, match=f"^{message}$"):
+        solve(**arguments)  # type: ignore[arg-type]
+    if "puzzle" not in arguments or arguments["puzzle"] == leetcode:
+        counting = {k: v for k, v in arguments.items() if k != "puzzle"}
+        with pytest.raises(error, match=f"^{message}$"):
+            count_solutions(leetcode, **counting)  # type: ignore[arg-type]
+
+
+def test_a_grid_and_a_box_it_does_not_have_are_refused(leetcode: str) -> None:
+    grid = Grid.parse("." * 36)
+    assert solve(grid, box="2x3").solved
+    with pytest.raises(BoxShapeError, match="box 3x2 does not fit the grid, whose boxes are 2x3"):
+        solve(grid, box="3x2")
+
+
+def test_numpy_integers_are_cells_and_limits(leetcode: str) -> None:
+    np = pytest.importorskip("numpy")
+    grid = Grid.parse(leetcode)
+    rows = np.array(grid.rows())
+    assert Grid.from_rows(rows) == grid
+    assert Grid(rows.ravel()) == grid
+    assert all(type(v) is int for v in Grid(rows.ravel()).cells)
+    result = solve(rows, limit=np.int64(2), keep=np.int32(1), time_limit=np.int64(10))
+    assert (result.status, result.count, result.exact) == (Status.SOLVED, 1, True)
+    assert result.puzzle == grid and is_solution(grid, result.solution)
+
+
+def test_time_limit_none_and_infinity_mean_no_limit(leetcode: str) -> None:
+    assert normalize_time_limit(None) is None
+    assert normalize_time_limit(math.inf) is None
+    assert normalize_time_limit(10**400) is None
+    assert normalize_time_limit(2) == 2.0 and type(normalize_time_limit(2)) is float
+    assert normalize_time_limit(0.25) == 0.25
+    engine = KnownAnswer(solve(leetcode).solution)  # type: ignore[arg-type]
+    solve(leetcode, engine, time_limit=math.inf)
+    solve(leetcode, engine, time_limit=7)
+    assert engine.calls == [(1, None), (1, 7.0)]
 
 
 def test_count_solutions_matches_the_file() -> None:
@@ -182,10 +295,33 @@ def test_count_solutions_matches_the_file() -> None:
         result = count_solutions(text)
         assert (result.count, result.exact) == (expected, True)
         assert result.unique is (expected == 1)
+        assert len(result.solutions) == min(expected, 1)  # counting keeps one solution
         assert all(is_solution(result.puzzle, s) for s in result.solutions)
     text, expected = max(counted(), key=lambda pair: pair[1])
     capped = count_solutions(text, limit=10)
-    assert (capped.count, capped.exact, len(capped.solutions)) == (10, False, 10)
+    assert (capped.count, capped.exact, len(capped.solutions)) == (10, False, 1)
+    kept = count_solutions(text, limit=10, keep=None)
+    assert (kept.count, kept.exact, len(set(kept.solutions))) == (10, False, 10)
+    assert kept.solutions[0] == capped.solution
+
+
+@pytest.mark.parametrize("engine", ["backtrack", "cp-sat"])
+def test_count_solutions_takes_the_strategy_second_as_solve_does(engine: str) -> None:
+    text, expected = next((t, c) for t, c in counted() if 2 < c < 50)
+    result = count_solutions(text, engine)
+    assert (result.strategy, result.count, result.exact) == (engine, expected, True)
+    assert count_solutions(text, engine, limit=2, keep=2).solutions == solve(text, engine, limit=2).solutions
+    with pytest.raises(TypeError):
+        count_solutions(text, engine, 2)  # type: ignore[misc]
+
+
+def test_solve_keeps_what_it_is_asked_to(leetcode: str) -> None:
+    text, expected = next((t, c) for t, c in counted() if c >= 20)
+    for keep in (1, 5, None, 10**6):
+        result = solve(text, limit=20, keep=keep)
+        assert (result.count, result.exact) == (20, expected == 20)
+        assert len(set(result.solutions)) == min(20, keep or 20)
+        assert all(is_solution(result.puzzle, s) for s in result.solutions)
 
 
 def test_time_limit_through_solve(hard: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from math import isqrt
 
 import pytest
 
@@ -239,7 +240,23 @@ def test_digit_out_of_range(text: str, row: int, column: int, digit: int) -> Non
     err = caught.value
     assert (err.row, err.column, err.digit) == (row, column, digit)
     message = one_line(err)
-    assert f"row {row}, column {column}" in message and f"digit {digit}" in message
+    written = next(t for t in re.split(r"[\s.]+", text) if t not in ("", "0"))
+    shown = f"{written!r}" if written.isalpha() else f"digit {digit}"  # a letter as written, not as its value
+    n = isqrt(len(text.split()) if " " in text else len(text))
+    assert message == f"row {row}, column {column}: {shown} is out of range for a {n}x{n} board (1-{n})"
+
+
+@pytest.mark.parametrize(("symbol", "value"), [("W", 32), ("w", 32), ("A", 10), ("Z", 35)])
+def test_a_letter_out_of_range_is_named_as_written(leetcode: str, symbol: str, value: int) -> None:
+    rows = [list(leetcode[r * 9 : r * 9 + 9]) for r in range(9)]
+    rows[2][4] = symbol
+    for text in (place(leetcode, 2, 4, symbol), json.dumps(rows)):
+        with pytest.raises(DigitOutOfRangeError) as caught:
+            Grid.parse(text)
+        assert one_line(caught.value) == f"row 3, column 5: {symbol!r} is out of range for a 9x9 board (1-9)"
+        assert (caught.value.row, caught.value.column, caught.value.digit) == (3, 5, value)
+    with pytest.raises(DigitOutOfRangeError, match=f"^row 3, column 5: {symbol!r} is out of range"):
+        Grid.from_rows(rows)
 
 
 def test_g_is_a_digit_on_a_sixteen_by_sixteen_board() -> None:
@@ -356,3 +373,58 @@ def test_every_puzzle_error_is_a_value_error(leetcode: str) -> None:
     for text in ("", leetcode[:-1], place(leetcode, 0, 2, "5"), "[[1,", "." * 25):
         with pytest.raises(ValueError):
             Grid.parse(text)
+
+
+def test_numpy_integers_are_cells() -> None:
+    np = pytest.importorskip("numpy")
+    for box in ("2x2", "3x3", "4x4"):
+        puzzle, solution = sized(box)[0]
+        for grid in (puzzle, solution):
+            array = np.array(grid.rows(), dtype=np.int64)
+            assert Grid.from_rows(array, box) == grid
+            assert Grid.from_rows(array.astype(np.uint8), box) == grid
+            assert Grid(array.ravel(), box) == grid == Grid(list(array.ravel()), Shape.parse(box))
+            assert all(type(v) is int for v in Grid(array.ravel()).cells)  # plain ints inside
+    bad = np.array(sized("2x2")[0][0].rows())
+    bad[1, 2] = 7
+    with pytest.raises(
+        DigitOutOfRangeError, match=r"^row 2, column 3: digit 7 is out of range for a 4x4 board \(1-4\)$"
+    ):
+        Grid(bad.ravel())
+    with pytest.raises(
+        DigitOutOfRangeError, match=r"^row 2, column 3: digit 7 is out of range for a 4x4 board \(1-4\)$"
+    ):
+        Grid.from_rows(bad)
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: Grid.parse(None), "puzzle text must be a str, not None"),  # type: ignore[arg-type]
+        (lambda: Grid.parse(b"1234"), "puzzle text must be a str, not b'1234'"),  # type: ignore[arg-type]
+        (lambda: Grid.parse("." * 81, box=(3, 3)), r"box must be a Shape or a text like '2x3', not \(3, 3\)"),
+        (lambda: Grid.parse("." * 81, box=3), "box must be a Shape or a text like '2x3', not 3"),
+        (lambda: Grid.from_rows(None), "rows must be a sequence of rows of cells, not None"),  # type: ignore[arg-type]
+        (lambda: Grid.from_rows(7), "rows must be a sequence of rows of cells, not 7"),  # type: ignore[arg-type]
+        (lambda: Grid.from_rows([1, 2, 3, 4]), "row 1 must be a sequence of cells, not 1"),  # type: ignore[list-item]
+        (lambda: Grid.from_rows("1234"), "rows must be a sequence of rows of cells, not the text '1234'"),
+        (lambda: Grid(None), "cells must be an iterable of integers, not None"),  # type: ignore[arg-type]
+        (lambda: Grid("." * 16), "cells must be integers, not the text"),
+        (lambda: Grid([0] * 16, (2, 2)), r"box must be a Shape or a text like '2x3', not \(2, 2\)"),  # type: ignore[arg-type]
+        (lambda: Grid.empty((2, 2)), r"box must be a Shape or a text like '2x3', not \(2, 2\)"),  # type: ignore[arg-type]
+        (lambda: Shape.parse(5), "box shape must be a text like '2x3', not 5"),  # type: ignore[arg-type]
+        (lambda: Shape("3", 3), "box rows and columns must be whole numbers, not '3' x 3"),  # type: ignore[arg-type]
+        (lambda: Shape(True, 4), "box rows and columns must be whole numbers, not True x 4"),
+    ],
+)
+def test_arguments_of_the_wrong_type_are_named(make: object, message: str) -> None:
+    with pytest.raises(TypeError, match=f"^{message}"):
+        make()  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("cell", [1.0, "1", None, [1]])
+def test_cells_that_are_not_integers_are_not_digits(cell: object) -> None:
+    cells: list[object] = [0] * 16
+    cells[5] = cell
+    with pytest.raises(BadCharacterError, match=r"^row 2, column 2: .* is not a digit or a blank$"):
+        Grid(cells)  # type: ignore[arg-type]

@@ -206,7 +206,7 @@ def test_an_orphaned_worker_ends_itself() -> None:
     model = csp._model(Grid.empty(Shape.of(5, 5)))
     assert model is not None
     worker = csp._Worker()
-    worker.send((model, "backtracking", 10**9, 0.5))
+    worker.send((model, "backtracking", (10**9, 1), 0.5))  # count to 10**9, send back 1
     assert worker.process.wait(timeout=10) == -signal.SIGALRM
     worker.kill()
 

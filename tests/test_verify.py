@@ -90,3 +90,15 @@ def test_rejects_values_out_of_range() -> None:
     # Every row, column and box of digits shifted by n: complete, no repeats, but not 1..n.
     shifted = with_cells(solution, [v + solution.n if v else v for v in solution.cells])
     assert not is_solution(Grid.empty("2x2"), shifted)
+
+
+def test_a_value_that_only_equals_a_digit_is_not_one() -> None:
+    puzzle, solution = sized("3x3")[0]
+    blank = next(i for i, v in enumerate(puzzle.cells) if not v)
+    cells: list[object] = list(solution.cells)
+    cells[blank] = float(solution.cells[blank])  # 3.0 == 3, but no digit: it cannot even be printed
+    grid = with_cells(solution, cells)  # type: ignore[arg-type]
+    assert not is_solution(puzzle, grid)
+    assert solution_problem(puzzle, grid) == (
+        f"row {blank // 9 + 1}, column {blank % 9 + 1}: {float(solution.cells[blank])!r} is not a digit"
+    )

@@ -6,12 +6,26 @@
 ('solved', 1)
 """
 
-from sudokit.api import available_strategies, count_solutions, get_strategy, solve, solve_sudoku
+from typing import TYPE_CHECKING
+
+from sudokit.api import (
+    available_strategies,
+    count_solutions,
+    get_strategy,
+    normalize_time_limit,
+    solve,
+    solve_sudoku,
+)
 from sudokit.errors import InvalidPuzzleError, StrategyError, SudokitError
 from sudokit.grid import Grid
+from sudokit.registry import StrategyInfo
 from sudokit.shape import Shape
 from sudokit.strategy import Result, Status, Strategy
-from sudokit.verify import is_solution, solution_problem
+from sudokit.verify import is_solution, result_problem, solution_problem
+
+if TYPE_CHECKING:  # imported on first use at run time (see __getattr__): ``sudoku solve`` does not pay for them
+    from sudokit.crosscheck import CrossCheckReport, cross_check
+    from sudokit.reader import read_puzzles
 
 __all__ = [
     "CrossCheckReport",
@@ -22,12 +36,16 @@ __all__ = [
     "Status",
     "Strategy",
     "StrategyError",
+    "StrategyInfo",
     "SudokitError",
     "available_strategies",
     "count_solutions",
     "cross_check",
     "get_strategy",
     "is_solution",
+    "normalize_time_limit",
+    "read_puzzles",
+    "result_problem",
     "solution_problem",
     "solve",
     "solve_sudoku",
@@ -35,11 +53,19 @@ __all__ = [
 
 __version__ = "0.1.0"
 
+#: The names imported on first use, and the module of each.
+_LAZY = {"cross_check": "crosscheck", "CrossCheckReport": "crosscheck", "read_puzzles": "reader"}
+
 
 def __getattr__(name: str) -> object:
-    """The cross-check is imported on first use: ``sudoku solve`` does not pay for it."""
-    if name in ("cross_check", "CrossCheckReport"):
-        from sudokit import crosscheck
+    """The cross-check and the file reader are imported on first use: ``sudoku solve`` does not pay for them."""
+    if name in _LAZY:
+        import importlib
 
-        return getattr(crosscheck, name)
+        return getattr(importlib.import_module(f"sudokit.{_LAZY[name]}"), name)
     raise AttributeError(f"module 'sudokit' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The module's names, the ones imported on first use included (``dir(sudokit)``, ``help(sudokit)``)."""
+    return sorted({*globals(), *_LAZY})

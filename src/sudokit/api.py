@@ -1,30 +1,47 @@
-"""The library's entry points: solve a puzzle with any engine, count solutions, list engines."""
+"""The library's entry points: solve a puzzle with any engine, count solutions, list engines.
+
+Every engine is called through ``run``, which vouches for what comes back: an answer that is not
+consistent (``sudokit.verify.result_problem``), a crash, or an answer long past the time limit is
+an ``error`` result naming the engine, never a ``solved`` one.
+"""
 
 from __future__ import annotations
 
+import inspect
+import math
+import operator
 import signal
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
-from sudokit.errors import StrategyError
+from sudokit.errors import BoxShapeError, StrategyError
 from sudokit.grid import Grid
 from sudokit.registry import StrategyInfo, default_registry
 from sudokit.shape import Shape
 from sudokit.strategy import Result, Status, Strategy
+from sudokit.verify import result_problem
+
+try:  # signal's own functions without the enum wrappers of the ``signal`` module: 0.2 us a call, not 3 us
+    import _signal as _sig
+except ImportError:  # pragma: no cover - an interpreter without it
+    _sig = signal  # type: ignore[assignment]
 
 __all__ = [
     "DEFAULT_COUNT_LIMIT",
+    "EngineOverranError",
     "PuzzleLike",
     "as_grid",
     "available_strategies",
     "count_solutions",
     "get_strategy",
+    "normalize_time_limit",
     "run",
     "solve",
     "solve_sudoku",
+    "watchdog_seconds",
 ]
 
 #: How many solutions ``count_solutions`` and ``sudoku solve --count`` look for unless told.
@@ -32,13 +49,31 @@ DEFAULT_COUNT_LIMIT = 10_000
 
 PuzzleLike = Grid | str | Sequence[Sequence[int | str]]
 
+#: The watchdog raises again this often (seconds) until the engine stops.
+WATCHDOG_REPEAT = 0.5
+#: The longest timer armed (about 31 years): ``setitimer`` refuses 1e10 s.
+_LONGEST_TIMER = 1e9
+_HAS_TIMER = hasattr(signal, "setitimer")
+
 
 def as_grid(puzzle: PuzzleLike, box: Shape | str | None = None) -> Grid:
-    """A Grid from a Grid, any accepted text form, or rows (LeetCode's ``list[list[str]]``)."""
+    """A Grid from a Grid, any accepted text form, or rows (LeetCode's ``list[list[str]]``, a numpy array).
+
+    Raises ``TypeError`` for anything else (or a ``box`` that is not a Shape or a str), and an
+    ``InvalidPuzzleError`` for a bad puzzle or a ``box`` that a given Grid does not have.
+    """
     if isinstance(puzzle, Grid):
+        if box is not None:
+            shape = Shape.parse(box) if isinstance(box, str) else box
+            if not isinstance(shape, Shape):
+                raise TypeError(f"box must be a Shape or a text like '2x3', not {box!r:.80}")
+            if shape != puzzle.shape:
+                raise BoxShapeError(f"box {shape} does not fit the grid, whose boxes are {puzzle.shape}")
         return puzzle
     if isinstance(puzzle, str):
         return Grid.parse(puzzle, box)
+    if isinstance(puzzle, bytes | bytearray) or not hasattr(puzzle, "__len__") or not hasattr(puzzle, "__iter__"):
+        raise TypeError(f"puzzle must be a Grid, a puzzle text or rows of cells, not {puzzle!r:.80}")
     return Grid.from_rows(puzzle, box)
 
 
@@ -49,29 +84,36 @@ def get_strategy(strategy: str | Strategy = "backtrack", **options: Any) -> Stra
     if options:
         raise StrategyError("options go with a strategy name, not a strategy object")
     if not isinstance(strategy, Strategy):
-        raise StrategyError(f"{strategy!r} is not a Strategy (it needs name, description and solve)")
+        raise StrategyError(f"{strategy!r:.80} is not a Strategy (it needs name, description and solve)")
     return strategy
 
 
-def run(strategy: Strategy, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> Result:
-    """Run one engine on one puzzle, turning a crash or a malformed answer into an ``error`` result."""
-    if limit < 1:
-        raise ValueError(f"limit must be at least 1, not {limit}")
-    if time_limit is not None and time_limit <= 0:
-        raise ValueError(f"time limit must be positive, not {time_limit}")
-    name = getattr(strategy, "name", type(strategy).__name__)
-    start = time.perf_counter()
+def normalize_time_limit(value: float | None) -> float | None:
+    """A time limit as engines take it: None for none (None or infinity), else a positive float of seconds.
+
+    Raises ``TypeError`` for what is not a number and ``ValueError`` for 0, a negative number or NaN.
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        kind = type(value)
+        if isinstance(value, bool) or not (hasattr(kind, "__index__") or hasattr(kind, "__float__")):
+            raise TypeError(f"time_limit must be a number of seconds or None, not {value!r:.80}")
+        value = operator.index(value) if hasattr(kind, "__index__") else float(value)  # numpy's numbers, say
     try:
-        with _watchdog(time_limit):
-            result = strategy.solve(puzzle, limit=limit, time_limit=time_limit)
-    except EngineOverranError as err:
-        return _failed(puzzle, name, start, str(err))
-    except (Exception, SystemExit) as err:  # an engine may fail in any way, even sys.exit(): a result, not a crash
-        return _failed(puzzle, name, start, f"{type(err).__name__}: {err}")
-    problem = _malformed(result, puzzle, limit)
-    if problem:
-        return _failed(puzzle, name, start, f"engine returned {problem}")
-    return result
+        seconds = float(value)
+    except OverflowError:  # an int too large for a float
+        seconds = math.inf if value > 0 else -math.inf
+    if seconds == math.inf:
+        return None
+    if not seconds > 0:  # NaN too
+        raise ValueError(f"time_limit must be positive (None for no limit), not {value!r}")
+    return seconds
+
+
+def watchdog_seconds(time_limit: float) -> float:
+    """How long an engine may run before the watchdog stops it: its limit plus 2 s and 10 %."""
+    return time_limit * 1.1 + 2.0
 
 
 class EngineOverranError(BaseException):
@@ -81,57 +123,236 @@ class EngineOverranError(BaseException):
     """
 
 
-def watchdog_seconds(time_limit: float) -> float:
-    """How long an engine may run before the watchdog stops it: its limit plus 2 s and 10 %."""
-    return time_limit * 1.1 + 2.0
+def run(
+    strategy: Strategy, puzzle: Grid, *, limit: int = 1, keep: int | None = None, time_limit: float | None = None
+) -> Result:
+    """Run one engine on one puzzle and vouch for its answer: a lie, a crash or an overrun is an ``error`` result.
 
-
-@contextmanager
-def _watchdog(time_limit: float | None) -> Iterator[None]:
-    """Stop an engine that ignores its time limit, by raising into it from a SIGALRM timer.
-
-    Only where a timer can interrupt the caller: with a time limit, on POSIX, in the main thread,
-    and when no other timer is set. Engines that keep their limit never see it.
+    ``limit``, ``keep`` and ``time_limit`` are as for ``solve``; ``keep`` goes to an engine whose
+    ``solve`` takes it, the others' solutions are trimmed to it. The answer must pass
+    ``sudokit.verify.result_problem``; its ``stats`` are made JSON-safe and a nonsense ``elapsed``
+    is replaced by the time measured here. In the main thread (POSIX) a watchdog raises
+    ``EngineOverranError`` into an engine still running ``watchdog_seconds(time_limit)`` after it
+    began, and again every ``WATCHDOG_REPEAT`` s until it stops; an answer later than that is an
+    ``error`` however it came. Ctrl-C raises ``KeyboardInterrupt`` as always, but one the engine
+    raises itself (or any other ``BaseException``) is its failure. Raises ``TypeError`` and
+    ``ValueError`` for bad arguments, as ``solve`` does.
     """
-    if (
-        time_limit is None
-        or not hasattr(signal, "setitimer")
-        or threading.current_thread() is not threading.main_thread()
-        or signal.getitimer(signal.ITIMER_REAL)[0] > 0
-    ):
-        yield
-        return
-    seconds = watchdog_seconds(time_limit)
-
-    def overran(signum: int, frame: object) -> None:
-        raise EngineOverranError(f"still running {seconds:.1f} s after a time limit of {time_limit:g} s: stopped")
-
-    previous = signal.signal(signal.SIGALRM, overran)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    limit = _whole("limit", limit)
+    keep = None if keep is None else min(_whole("keep", keep), limit)
+    time_limit = normalize_time_limit(time_limit)
+    if not isinstance(puzzle, Grid):
+        raise TypeError(f"puzzle must be a Grid, not {puzzle!r:.80}")
+    name = getattr(strategy, "name", None)
+    if not isinstance(name, str):
+        name = type(strategy).__name__
+    passes_keep = keep is not None and keep < limit and _takes_keep(strategy)
+    guard = _Guard(time_limit)
+    start = time.perf_counter()
+    failure = None
+    overran = False
     try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        guard.arm()
+        if passes_keep:
+            result = strategy.solve(puzzle, limit=limit, time_limit=time_limit, keep=keep)  # type: ignore[call-arg]
+        else:
+            result = strategy.solve(puzzle, limit=limit, time_limit=time_limit)
+    except BaseException as err:  # an engine may fail in any way, even sys.exit(): a result, not a crash
+        guard.disarm()
+        if guard.interrupted:  # Ctrl-C, whatever the engine made of it
+            if isinstance(err, KeyboardInterrupt):
+                raise
+            raise KeyboardInterrupt from err
+        overran = isinstance(err, EngineOverranError) and guard.fired
+        if not overran and _raised_by_a_signal(err):
+            raise  # the caller's: a kill it handles, an outer watchdog
+        failure = _described(err)
+    else:
+        guard.disarm()
+        if guard.interrupted:  # Ctrl-C that the engine swallowed
+            raise KeyboardInterrupt
+    took = time.perf_counter() - start
+    if time_limit is not None and (guard.fired or took > watchdog_seconds(time_limit)):
+        late = f"after {took:.1f} s, past its time limit of {time_limit:g} s"
+        if failure is None:
+            return _failed(puzzle, name, took, f"returned {late}")
+        return _failed(puzzle, name, took, f"still running {late}: stopped" if overran else f"{failure} ({late})")
+    if failure is not None:
+        return _failed(puzzle, name, took, failure)
+    try:
+        problem = result_problem(result, puzzle, limit=limit, keep=keep if passes_keep else None)
+        if problem is None and result.status is not Status.ERROR:
+            return _vouched(result, name, took, keep)
+    except Exception as err:  # parts of the answer that raise when looked at (an __eq__, a mapping's items())
+        problem = f"returned a result that cannot be checked: {_described(err)}"
+    return _failed(puzzle, name, took, problem or result.error or "")
 
 
-def _failed(puzzle: Grid, name: str, start: float, message: str) -> Result:
-    elapsed = time.perf_counter() - start
+class _Guard:
+    """One engine call's watchdog and Ctrl-C record, armed where signals can reach it (main thread, POSIX)."""
+
+    __slots__ = ("alarm", "fired", "interrupted", "previous_alarm", "running", "sigint", "time_limit")
+
+    def __init__(self, time_limit: float | None) -> None:
+        self.time_limit = time_limit
+        self.running = self.alarm = self.sigint = False  # what is armed
+        self.fired = self.interrupted = False  # what happened
+        self.previous_alarm: Any = None
+
+    def arm(self) -> None:
+        """Install the Ctrl-C record (over Python's default handler only) and the watchdog (if no timer is set)."""
+        if threading.current_thread() is not threading.main_thread():
+            return  # signals reach the main thread only
+        self.running = True
+        if _sig.getsignal(signal.SIGINT) is signal.default_int_handler:
+            _sig.signal(signal.SIGINT, self.on_sigint)
+            self.sigint = True
+        if self.time_limit is None or not _HAS_TIMER or _sig.getsignal(signal.SIGALRM) is None:
+            return  # no limit, no timers, or a handler set outside Python that could not be put back
+        seconds = min(watchdog_seconds(self.time_limit), _LONGEST_TIMER)
+        other = _sig.setitimer(signal.ITIMER_REAL, seconds, WATCHDOG_REPEAT)
+        if other[0] > 0:  # someone else's timer (an outer watchdog, the caller's alarm): theirs, not ours
+            _sig.setitimer(signal.ITIMER_REAL, *other)
+            return
+        self.previous_alarm = _sig.signal(signal.SIGALRM, self.on_alarm)
+        self.alarm = True
+
+    def disarm(self) -> None:
+        """Put back what ``arm`` changed (each flag cleared after its step, so that this can run again)."""
+        self.running = False
+        if self.alarm:
+            _sig.setitimer(signal.ITIMER_REAL, 0)
+            _sig.signal(signal.SIGALRM, self.previous_alarm)
+            self.alarm = False
+        if self.sigint:
+            _sig.signal(signal.SIGINT, signal.default_int_handler)
+            self.sigint = False
+
+    def on_alarm(self, signum: int, frame: object) -> None:
+        """The watchdog: stop the engine, and note that it overran."""
+        if self.running:
+            self.fired = True
+            raise EngineOverranError(f"still running past its time limit of {self.time_limit:g} s")
+
+    def on_sigint(self, signum: int, frame: object) -> None:
+        """Ctrl-C: note that it came from the user, and interrupt as Python's default handler does."""
+        self.interrupted = True
+        raise KeyboardInterrupt
+
+
+def _raised_by_a_signal(err: BaseException) -> bool:
+    """True when ``err`` was raised in a Python signal handler: someone else's (a kill, an outer watchdog)."""
+    codes = set()
+    for signum in signal.valid_signals():
+        try:
+            handler = _sig.getsignal(signum)
+        except (OSError, ValueError):
+            continue
+        code = getattr(getattr(handler, "__func__", handler), "__code__", None)
+        if code is not None:
+            codes.add(code)
+    tb = err.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code in codes:
+            return True
+        tb = tb.tb_next
+    return False
+
+
+_TAKES_KEEP: dict[type, bool] = {}
+
+
+def _takes_keep(strategy: Strategy) -> bool:
+    """Whether the strategy's ``solve`` takes ``keep`` (or ``**kwargs``); looked up once per class."""
+    kind = type(strategy)
+    takes = _TAKES_KEEP.get(kind)
+    if takes is None:
+        try:
+            parameters = list(inspect.signature(strategy.solve).parameters.values())
+        except (TypeError, ValueError):  # a builtin without a signature
+            parameters = []
+        takes = any(
+            p.kind is p.VAR_KEYWORD or (p.name == "keep" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD))
+            for p in parameters
+        )
+        _TAKES_KEEP[kind] = takes
+    return takes
+
+
+def _whole(name: str, value: int) -> int:
+    """``value`` as an int of at least 1 (any integer type but bool); TypeError or ValueError naming ``name``."""
+    if type(value) is not int:
+        if isinstance(value, bool):
+            raise TypeError(f"{name} must be a whole number, not {value!r}")
+        try:
+            value = operator.index(value)
+        except TypeError:
+            raise TypeError(f"{name} must be a whole number, not {value!r:.80}") from None
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, not {value}")
+    return value
+
+
+def _described(err: BaseException) -> str:
+    """``Type: message`` of an exception (just the type without a message, or if its str() fails)."""
+    try:
+        text = str(err)
+    except Exception:
+        text = ""
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
+
+
+def _failed(puzzle: Grid, name: str, took: float, message: str) -> Result:
     error = " ".join(f"strategy {name!r} failed: {message}".split())  # one line, whatever the engine said
-    return Result(Status.ERROR, puzzle, name, elapsed=elapsed, error=error)
+    return Result(Status.ERROR, puzzle, name, elapsed=took, error=error)
 
 
-def _malformed(result: object, puzzle: Grid, limit: int) -> str | None:
-    if not isinstance(result, Result):
-        return f"a {type(result).__name__}, not a Result"
-    if not isinstance(result.status, Status) or (result.status is Status.ERROR and not result.error):
-        return f"status {result.status!r}"
-    for s in result.solutions:
-        if not isinstance(s, Grid) or s.shape != puzzle.shape:
-            return f"a solution that is not a {puzzle.shape} grid: {s!r:.80}"
-    if len(result.solutions) > limit or result.count < len(result.solutions):
-        return f"{len(result.solutions)} solutions with count {result.count} for limit {limit}"
-    return None
+def _vouched(result: Result, name: str, took: float, keep: int | None) -> Result:
+    """A consistent result made safe to pass on: JSON-safe stats, a real elapsed time, ``keep`` solutions."""
+    changes: dict[str, Any] = {}
+    stats = _plain_stats(result.stats)
+    if stats is not result.stats:
+        changes["stats"] = stats
+    elapsed = result.elapsed
+    if type(elapsed) is not float or not 0.0 <= elapsed < math.inf:
+        changes["elapsed"] = took
+    solutions = result.solutions
+    if keep is not None and len(solutions) > keep:
+        solutions = solutions[:keep]
+    if type(solutions) is not tuple:
+        solutions = tuple(solutions)
+    if solutions is not result.solutions:
+        changes["solutions"] = solutions
+    if type(result.strategy) is not str:
+        changes["strategy"] = name
+    return replace(result, **changes) if changes else result
+
+
+def _plain_stats(stats: Mapping[Any, Any]) -> Mapping[str, int | float | str]:
+    """``stats`` itself when it holds only str keys and bool, int, finite float or str values; else a cleaned copy."""
+    for key, value in stats.items():
+        kind = type(value)
+        if type(key) is not str or not (
+            kind is int or kind is str or kind is bool or (kind is float and value - value == 0.0)
+        ):
+            return {str(k): _plain(v) for k, v in stats.items()}
+    return stats
+
+
+def _plain(value: object) -> int | float | str:
+    """A stats value JSON can hold: a number (NaN and infinities as "nan", "inf"), a str, or a short repr."""
+    try:
+        if isinstance(value, bool | str):
+            return bool(value) if isinstance(value, bool) else str(value)
+        if hasattr(type(value), "__index__"):  # ints of any type (numpy's)
+            return operator.index(value)  # type: ignore[call-overload]
+        if isinstance(value, float) or (hasattr(type(value), "__float__") and not isinstance(value, complex)):
+            number = float(value)  # type: ignore[arg-type]
+            return number if math.isfinite(number) else str(number)
+        text = repr(value)
+    except Exception:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def solve(
@@ -139,35 +360,53 @@ def solve(
     strategy: str | Strategy = "backtrack",
     *,
     limit: int = 1,
+    keep: int | None = None,
     time_limit: float | None = None,
     box: Shape | str | None = None,
     **options: Any,
 ) -> Result:
     """Solve ``puzzle`` with ``strategy`` (a registered name or a Strategy object).
 
-    ``limit`` 1 finds one solution, 2 decides uniqueness, more counts; ``time_limit`` is in seconds
-    (None: no limit). Engine ``options`` go to a named strategy's constructor. Raises
-    ``InvalidPuzzleError`` for a bad puzzle and ``StrategyError`` for an unknown or broken engine::
+    ``puzzle`` is a Grid, a text in any accepted form, or rows of cells; ``box`` ("2x3" or a Shape)
+    gives the box shape where the side leaves it open. ``limit`` 1 finds one solution, 2 decides
+    uniqueness, more counts; ``keep`` is how many of the solutions found to return (None: all);
+    ``time_limit`` is in seconds (None or ``math.inf``: no limit). Engine ``options`` go to a named
+    strategy's constructor. The answer is checked (see ``run``): an engine that crashes, returns
+    something that is not a valid answer or overruns its limit gives an ``error`` result. Raises
+    ``InvalidPuzzleError`` for a bad puzzle, ``StrategyError`` for an unknown or broken engine,
+    ``TypeError`` for an argument of the wrong type and ``ValueError`` for a ``limit`` or ``keep``
+    below 1 or a ``time_limit`` of 0, below 0 or NaN::
 
         >>> r = solve("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
         >>> r.status.value, r.solution.to_line()[:9]
         ('solved', '534678912')
     """
+    limit = _whole("limit", limit)
+    keep = None if keep is None else _whole("keep", keep)
+    time_limit = normalize_time_limit(time_limit)
     grid = as_grid(puzzle, box)
-    return run(get_strategy(strategy, **options), grid, limit=limit, time_limit=time_limit)
+    return run(get_strategy(strategy, **options), grid, limit=limit, keep=keep, time_limit=time_limit)
 
 
 def count_solutions(
     puzzle: PuzzleLike,
-    limit: int = DEFAULT_COUNT_LIMIT,
     strategy: str | Strategy = "backtrack",
     *,
+    limit: int = DEFAULT_COUNT_LIMIT,
+    keep: int | None = 1,
     time_limit: float | None = None,
     box: Shape | str | None = None,
     **options: Any,
 ) -> Result:
-    """Count the solutions of ``puzzle`` up to ``limit``: ``.count``, and ``.exact`` when below it."""
-    return solve(puzzle, strategy, limit=limit, time_limit=time_limit, box=box, **options)
+    """Count the solutions of ``puzzle`` up to ``limit``: ``.count``, and ``.exact`` when below it.
+
+    Only the first ``keep`` solutions are kept (one: memory stays flat however many are counted;
+    None keeps them all). The rest is as for ``solve``::
+
+        >>> count_solutions("....5..4...8.1.5..4......12.7.5.2.8....6.3....4.1.9...25.....98..1.2.6...8.....2.").count
+        357
+    """
+    return solve(puzzle, strategy, limit=limit, keep=keep, time_limit=time_limit, box=box, **options)
 
 
 def available_strategies() -> list[StrategyInfo]:

@@ -9,8 +9,9 @@ whitespace-separated integers (``0`` for a blank), the unambiguous form for any 
 from __future__ import annotations
 
 import json
+import operator
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import isqrt
 
 from sudokit.errors import (
@@ -65,7 +66,7 @@ def _parse_symbols(symbols: str, box: Shape | None) -> tuple[Shape, tuple[int, .
             raise BadCharacterError(f"character {i + 1}: {problem}")
     if not square:
         raise _wrong_count(count)
-    return _checked(n, [_VALUE[ch] for ch in symbols], box)
+    return _checked(n, [_VALUE[ch] for ch in symbols], box, symbols.__getitem__)
 
 
 def _wrong_count(count: int) -> WrongCellCountError:
@@ -89,32 +90,61 @@ def _parse_json(text: str, box: Shape | None) -> tuple[Shape, tuple[int, ...]]:
 
 
 def rows_to_cells(rows: Sequence[Sequence[object]], box: Shape | None = None) -> tuple[Shape, tuple[int, ...]]:
-    """Shape and cells of a board given as rows of one-character strings (``"."`` blank) or ints."""
-    n = len(rows)
+    """Shape and cells of a board given as rows of one-character strings (``"."`` blank) or integers.
+
+    Raises ``TypeError`` when ``rows`` is not a sequence of sequences, and an ``InvalidPuzzleError``
+    subclass for a bad board.
+    """
+    if isinstance(rows, str | bytes):
+        raise TypeError(f"rows must be a sequence of rows of cells, not the text {rows!r:.40}: parse a text instead")
+    try:
+        n = len(rows)
+    except TypeError:
+        raise TypeError(f"rows must be a sequence of rows of cells, not {rows!r:.80}") from None
     values: list[int] = []
     for r, row in enumerate(rows):
-        if len(row) != n:
-            raise WrongCellCountError(f"row {r + 1} has {len(row)} cells, but a {n}x{n} board needs {n}")
+        try:
+            width = len(row)
+        except TypeError:
+            raise TypeError(f"row {r + 1} must be a sequence of cells, not {row!r:.40}") from None
+        if width != n:
+            raise WrongCellCountError(f"row {r + 1} has {width} cells, but a {n}x{n} board needs {n}")
         for c, cell in enumerate(row):
-            if isinstance(cell, bool) or not isinstance(cell, int | str):
-                raise BadCharacterError(f"{cell!r} is not a digit or a blank", row=r + 1, column=c + 1)
-            if isinstance(cell, int):
+            if type(cell) is int:
                 values.append(cell)
-            elif cell in _VALUE:
-                values.append(_VALUE[cell])
-            elif _INTEGER.fullmatch(cell):
-                digits = cell.lstrip("0") or "0"
-                if len(digits) > 9:  # out of range for any board, and int() refuses the longest
-                    raise DigitOutOfRangeError(
-                        f"digit {digits[:9]}... is out of range for a {n}x{n} board (1..{n})", row=r + 1, column=c + 1
-                    )
-                values.append(int(digits))
+            elif isinstance(cell, str):
+                if cell in _VALUE:
+                    values.append(_VALUE[cell])
+                elif _INTEGER.fullmatch(cell):
+                    digits = cell.lstrip("0") or "0"
+                    if len(digits) > 9:  # out of range for any board, and int() refuses the longest
+                        raise DigitOutOfRangeError(
+                            f"digit {digits[:9]}... is out of range for a {n}x{n} board (1-{n})",
+                            row=r + 1,
+                            column=c + 1,
+                        )
+                    values.append(int(digits))
+                else:
+                    raise BadCharacterError(f"{cell!r:.20} is not a digit or a blank", row=r + 1, column=c + 1)
             else:
-                raise BadCharacterError(f"{cell!r} is not a digit or a blank", row=r + 1, column=c + 1)
-    return _checked(n, values, box)
+                values.append(_integer(cell, r, c))
+    return _checked(n, values, box, lambda i: rows[i // n][i % n])
 
 
-def _checked(n: int, values: list[int], box: Shape | None) -> tuple[Shape, tuple[int, ...]]:
+def _integer(cell: object, r: int, c: int) -> int:
+    """A cell given as an integer of any type (numpy's too); not a bool, a float or anything else."""
+    if not isinstance(cell, bool):
+        try:
+            return operator.index(cell)  # type: ignore[call-overload]
+        except TypeError:
+            pass
+    raise BadCharacterError(f"{cell!r:.20} is not a digit or a blank", row=r + 1, column=c + 1)
+
+
+def _checked(
+    n: int, values: list[int], box: Shape | None, written: Callable[[int], object] | None = None
+) -> tuple[Shape, tuple[int, ...]]:
+    """The shape and the cells, after checking the side, the box and each value; ``written(i)`` is cell i as given."""
     if n < 4:
         raise WrongCellCountError(f"{n * n} cells: the smallest board is 4x4 (16 cells)")
     if box is None:
@@ -125,8 +155,10 @@ def _checked(n: int, values: list[int], box: Shape | None) -> tuple[Shape, tuple
         shape = box
     for i, v in enumerate(values):
         if not 0 <= v <= n:
+            symbol = written(i) if written else None
+            shown = f"{symbol!r}" if isinstance(symbol, str) and symbol.isalpha() else f"digit {v}"  # as written
             raise DigitOutOfRangeError(
-                f"digit {v} is out of range for a {n}x{n} board (1..{n})", row=i // n + 1, column=i % n + 1, digit=v
+                f"{shown} is out of range for a {n}x{n} board (1-{n})", row=i // n + 1, column=i % n + 1, digit=v
             )
     return shape, tuple(values)
 

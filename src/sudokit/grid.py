@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sudokit.errors import DigitOutOfRangeError, DuplicateGivenError, WrongCellCountError
+from sudokit.errors import BadCharacterError, DigitOutOfRangeError, DuplicateGivenError, WrongCellCountError
 from sudokit.formats import format_line, format_pretty, format_rows, parse_cells, rows_to_cells
 from sudokit.shape import Shape
 
@@ -31,8 +32,21 @@ class Grid:
     shape: Shape
     cells: tuple[int, ...]
 
-    def __init__(self, cells: Iterable[int], shape: Shape | None = None, *, validate: bool = True) -> None:
-        cells = tuple(cells)
+    def __init__(self, cells: Iterable[int], shape: Shape | str | None = None, *, validate: bool = True) -> None:
+        """A grid of ``cells`` (any integers, numpy's too; 0 blank) on ``shape`` (the side's default box if None).
+
+        Raises ``TypeError`` for cells that are not an iterable, or a ``shape`` that is not a Shape
+        or a text like "2x3", and an ``InvalidPuzzleError`` for a cell that is not a digit of the
+        board or a digit that repeats in a unit (unless ``validate`` is False).
+        """
+        if isinstance(cells, str | bytes):
+            raise TypeError(f"cells must be integers, not the text {cells!r:.40}: Grid.parse reads a puzzle text")
+        try:
+            cells = tuple(cells)
+        except TypeError:
+            raise TypeError(f"cells must be an iterable of integers, not {cells!r:.80}") from None
+        if shape is not None and type(shape) is not Shape:
+            shape = _shape(shape)
         if shape is None:
             side = round(len(cells) ** 0.5)
             if side * side != len(cells):
@@ -40,11 +54,12 @@ class Grid:
             shape = Shape.for_side(side)
         elif len(cells) != shape.size:
             raise WrongCellCountError(f"{len(cells)} cells, but a {shape.n}x{shape.n} board needs {shape.size}")
+        if validate:
+            cells = _digits(cells, shape.n)
         object.__setattr__(self, "shape", shape)
         object.__setattr__(self, "cells", cells)
         object.__setattr__(self, "_hash", None)
         if validate:
-            self._check_range()
             self._check_duplicates()
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -59,14 +74,21 @@ class Grid:
     def parse(cls, text: str, box: Shape | str | None = None) -> Grid:
         """A grid from any accepted text form; ``box`` ("2x3" or a Shape) where the side leaves it open.
 
-        Raises an :class:`~sudokit.errors.InvalidPuzzleError` subclass naming what is wrong and where.
+        Raises an :class:`~sudokit.errors.InvalidPuzzleError` subclass naming what is wrong and where,
+        and ``TypeError`` for a ``text`` that is not a str or a ``box`` that is not a Shape or a str.
         """
+        if not isinstance(text, str):
+            raise TypeError(f"puzzle text must be a str, not {text!r:.80}")
         shape, cells = parse_cells(text, _shape(box))
         return cls(cells, shape)
 
     @classmethod
     def from_rows(cls, rows: Sequence[Sequence[int | str]], box: Shape | str | None = None) -> Grid:
-        """A grid from rows of ints (0 blank) or one-character strings (``"."`` blank), as LeetCode's board."""
+        """A grid from rows of ints (0 blank) or one-character strings (``"."`` blank), as LeetCode's board.
+
+        Any integers do (numpy's too, and a numpy array of rows). Raises ``TypeError`` when ``rows``
+        is not a sequence of rows, and an ``InvalidPuzzleError`` subclass for a bad board.
+        """
         shape, cells = rows_to_cells(rows, _shape(box))
         return cls(cells, shape)
 
@@ -160,18 +182,6 @@ class Grid:
 
     # --- validation ---------------------------------------------------------------------------
 
-    def _check_range(self) -> None:
-        # Cells built from parsed text are in range already; this guards direct construction.
-        n = self.shape.n
-        for i, v in enumerate(self.cells):
-            if not (isinstance(v, int) and 0 <= v <= n):
-                raise DigitOutOfRangeError(
-                    f"digit {v!r} is out of range for a {n}x{n} board (1..{n})",
-                    row=i // n + 1,
-                    column=i % n + 1,
-                    digit=v if isinstance(v, int) else None,
-                )
-
     def _check_duplicates(self) -> None:
         shape = self.shape
         n = shape.n
@@ -198,5 +208,35 @@ def _unpickle(cells: tuple[int, ...], shape: Shape) -> Grid:
     return Grid(cells, shape, validate=False)
 
 
+def _digits(cells: tuple[Any, ...], n: int) -> tuple[int, ...]:
+    """``cells`` as ints 0..n (numpy's integers and other ``__index__`` types converted), or the error at fault."""
+    try:
+        raw = bytes(cells)  # at C speed: refuses what is no integer 0..255
+    except (TypeError, ValueError):
+        pass
+    else:
+        if n < 256 and not raw.translate(None, bytes(range(n + 1))):
+            return tuple(raw)  # plain ints, whatever integer type came in
+    digits = []
+    for i, v in enumerate(cells):
+        if type(v) is not int:
+            try:
+                v = operator.index(v)
+            except TypeError:
+                raise BadCharacterError(
+                    f"{v!r:.20} is not a digit or a blank", row=i // n + 1, column=i % n + 1
+                ) from None
+        if not 0 <= v <= n:
+            raise DigitOutOfRangeError(
+                f"digit {v} is out of range for a {n}x{n} board (1-{n})", row=i // n + 1, column=i % n + 1, digit=v
+            )
+        digits.append(v)
+    return tuple(digits)
+
+
 def _shape(box: Shape | str | None) -> Shape | None:
-    return Shape.parse(box) if isinstance(box, str) else box
+    if box is None or isinstance(box, Shape):
+        return box
+    if isinstance(box, str):
+        return Shape.parse(box)
+    raise TypeError(f"box must be a Shape or a text like '2x3', not {box!r:.80}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -42,6 +43,13 @@ class Shape:
 
     def __post_init__(self) -> None:
         r, c = self.box_rows, self.box_cols
+        if type(r) is not int or type(c) is not int:  # numpy's integers, say: as ints, or a TypeError
+            try:
+                r, c = _whole(r), _whole(c)
+            except TypeError:
+                raise TypeError(f"box rows and columns must be whole numbers, not {r!r:.20} x {c!r:.20}") from None
+            object.__setattr__(self, "box_rows", r)
+            object.__setattr__(self, "box_cols", c)
         if not (1 <= r <= MAX_BOX and 1 <= c <= MAX_BOX) or r * c < 4:
             raise BoxShapeError(f"box shape {r}x{c} is not supported (each side 1..{MAX_BOX}, board side at least 4)")
         n = r * c
@@ -88,6 +96,8 @@ class Shape:
     @staticmethod
     def parse(text: str) -> Shape:
         """A shape from ``"RxC"`` (box rows x box columns), e.g. ``"2x3"``."""
+        if not isinstance(text, str):
+            raise TypeError(f"box shape must be a text like '2x3', not {text!r:.80}")
         parts = text.lower().replace("*", "x").split("x")
         if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
             raise BoxShapeError(f"box shape {text!r} is not of the form RxC, e.g. 2x3")
@@ -108,3 +118,10 @@ class Shape:
 
     def __str__(self) -> str:
         return f"{self.box_rows}x{self.box_cols}"
+
+
+def _whole(value: object) -> int:
+    """An integer of any type (numpy's too) as an int; TypeError for a bool or anything else."""
+    if isinstance(value, bool):
+        raise TypeError("a bool is not a whole number")
+    return operator.index(value)  # type: ignore[call-overload]

@@ -21,14 +21,16 @@ class Status(StrEnum):
     ERROR = "error"  #: the engine failed (set by sudokit, never by a working engine)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Result:
     """What any engine returns for one puzzle.
 
-    ``solutions`` holds the solutions found, at most the limit asked for; ``count`` is how many were
-    found and ``exact`` says whether that is the true number of solutions (the search finished
-    below the limit). ``stats`` are the engine's own counters (nodes, branches, ...); ``elapsed``
-    is wall time in seconds.
+    ``count`` is how many solutions were found, up to the limit asked for, and ``exact`` says
+    whether that is the true number of solutions (the search finished below the limit).
+    ``solutions`` holds the first ``min(count, keep)`` of them, distinct (``keep``, asked with the
+    limit, is how many to return: all of them unless told, one when counting). ``stats`` are the
+    engine's own counters (nodes, branches, ...); ``elapsed`` is wall time in seconds; ``error``
+    says why, with status ``error`` only.
     """
 
     status: Status
@@ -60,6 +62,23 @@ class Result:
             return False
         return None
 
+    def __repr__(self) -> str:
+        puzzle = self.puzzle
+        if isinstance(puzzle, Grid):
+            shape = puzzle.shape
+            boxes = "" if shape.box_rows == shape.box_cols else f" of {shape} boxes"
+            shown = f"<{shape.n}x{shape.n} grid{boxes}, {puzzle.count_givens()} givens>"
+        else:
+            shown = f"{puzzle!r:.40}"
+        status = self.status.value if isinstance(self.status, Status) else repr(self.status)
+        elapsed = self.elapsed
+        took = f"{elapsed * 1000:.3f} ms" if isinstance(elapsed, int | float) else f"{elapsed!r:.20}"
+        error = "" if self.error is None else f", error={self.error!r:.80}"
+        return (
+            f"Result({status}, strategy={self.strategy!r:.40}, count={self.count!r:.20}, exact={self.exact!r:.10}, "
+            f"elapsed={took}, puzzle={shown}{error})"
+        )
+
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready summary: puzzle, strategy, status, solution, count, exact, elapsed_ms, stats, error."""
         return {
@@ -81,6 +100,13 @@ class Strategy(Protocol):
 
     The entry point names a class (or any callable) that builds the strategy from keyword options;
     ``sudoku solve -o key=value`` and ``solve(..., key=value)`` pass them through.
+
+    ``solve`` may also take ``keep: int | None = None``, how many of the solutions found to return
+    (None: all, up to ``limit``), so that counting to a large limit need not hold every solution;
+    sudokit passes ``keep`` only to an engine whose ``solve`` takes it (or ``**kwargs``), and trims
+    the solutions of the others. sudokit checks every result (``sudokit.verify.result_problem``):
+    an answer that is not consistent, or that arrives long after ``time_limit``, becomes an
+    ``error`` result naming the engine.
     """
 
     name: str
@@ -89,7 +115,10 @@ class Strategy(Protocol):
     def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> Result:
         """Search ``puzzle`` for up to ``limit`` solutions, stopping at ``time_limit`` seconds.
 
-        ``limit`` 1 finds one solution, 2 decides uniqueness, more counts. The result's status is
-        ``solved`` (count >= 1), ``unsolvable`` (proved) or ``timeout``.
+        ``limit`` 1 finds one solution, 2 decides uniqueness, more counts; ``time_limit`` None is no
+        limit, and any positive value (1e10 too) must work. The result's status is ``solved``
+        (count >= 1, with solutions), ``unsolvable`` (proved: count 0, exact) or ``timeout`` (not
+        exact; the solutions found so far), and ``len(solutions) == count`` (``min(count, keep)``
+        for an engine taking ``keep``).
         """
         ...

@@ -1,18 +1,38 @@
-"""The independent checker: is a grid a solution of a puzzle? Shares no code with any engine."""
+"""The independent checker: does a grid solve a puzzle, is a result a consistent answer? Shares no code with any engine.
+
+The units are computed here from the box shape directly, not from the tables the engines use, so a bug
+there cannot hide from these checks. ``is_solution`` and ``result_problem`` take a fast path: every
+cell and digit stands for an int with bit ``digit - 1`` set in one field per unit holding the cell
+(fields wide enough never to carry into the next), so the sum over the cells has every field equal
+to ``2**n - 1`` exactly when every unit is a permutation of 1..n (n powers of two add up to n one
+bits only when they are distinct). ``solution_problem`` words what is wrong when that check fails.
+"""
 
 from __future__ import annotations
 
-from sudokit.grid import Grid
+from collections.abc import Mapping
+from functools import cache
+from operator import getitem, lshift
 
-__all__ = ["is_solution", "solution_problem"]
+from sudokit.grid import Grid
+from sudokit.strategy import Result, Status
+
+__all__ = ["is_solution", "result_problem", "solution_problem"]
+
+#: The fast check's terms per cell (a list per digit, or a mask to shift), the sum they make, the digits 1..n.
+_Units = tuple[list[list[int]] | list[int], int, bytes]
+
+#: Boards up to this side check against a table of every cell and digit; larger ones shift a mask per cell.
+_TABLE_UP_TO = 16
+#: ``bytes.translate`` table making a blank 0 and a given 255: the mask of a puzzle's givens.
+_GIVENS = bytes([0] + [255] * 255)
 
 
 def solution_problem(puzzle: Grid, grid: Grid) -> str | None:
     """None when ``grid`` solves ``puzzle``; otherwise one line saying what is wrong and where.
 
     A solution is complete, every row, column and box holds each digit 1..n exactly once, and every
-    given of the puzzle is kept. The units are computed here from the box shape directly, not from
-    the tables the engines use, so a bug there cannot hide from this check.
+    given of the puzzle is kept.
     """
     if not isinstance(grid, Grid):
         return f"not a grid: {type(grid).__name__}"
@@ -20,6 +40,9 @@ def solution_problem(puzzle: Grid, grid: Grid) -> str | None:
     if (grid.shape.box_rows, grid.shape.box_cols) != (br, bc) or len(grid.cells) != n * n:
         return f"shape {grid.shape} differs from the puzzle's {puzzle.shape}"
     cells = grid.cells
+    for i, value in enumerate(cells):
+        if not hasattr(type(value), "__index__"):  # 3.0 equals 3, but is no digit (nor can it be printed)
+            return f"row {i // n + 1}, column {i % n + 1}: {value!r:.20} is not a digit"
     for i, (given, value) in enumerate(zip(puzzle.cells, cells, strict=True)):
         if given and value != given:
             return f"row {i // n + 1}, column {i % n + 1}: given {given} changed to {value}"
@@ -40,4 +63,156 @@ def solution_problem(puzzle: Grid, grid: Grid) -> str | None:
 
 def is_solution(puzzle: Grid, grid: Grid) -> bool:
     """True when ``grid`` is complete, every unit is a permutation of 1..n, and every given is kept."""
-    return solution_problem(puzzle, grid) is None
+    if not isinstance(grid, Grid) or grid.shape != puzzle.shape or len(grid.cells) != puzzle.shape.size:
+        return False
+    givens = _givens(puzzle)
+    if givens is None:
+        return solution_problem(puzzle, grid) is None
+    return _solves(grid.cells, _units(puzzle.shape.box_rows, puzzle.shape.box_cols), givens)
+
+
+def result_problem(result: object, puzzle: Grid, *, limit: int, keep: int | None = None) -> str | None:
+    """None when ``result`` is a consistent answer for ``puzzle``; else one line saying what is wrong.
+
+    ``limit`` and ``keep`` are what the engine was asked for (``keep`` None: every solution found).
+    Checked: a ``Result`` with a ``Status``, for this puzzle; ``error`` set exactly with status
+    ``error``; ``stats`` a mapping; a whole ``count`` up to ``limit`` and a bool ``exact``;
+    ``solved`` with a solution, ``unsolvable`` proved (exact) with none, ``timeout`` not exact;
+    ``min(count, keep)`` solutions, distinct, each a grid of the puzzle's shape that solves it.
+    A result with status ``error`` and a message is consistent: it says the engine failed. Every
+    message starts with "returned", as in "returned an invalid grid (solution 1 of 1): row 3 is not
+    a permutation of 1..9"::
+
+        >>> from sudokit import Grid, Result, Status
+        >>> puzzle = Grid.parse("4..2.......31...")
+        >>> result_problem(Result(Status.SOLVED, puzzle, "liar", (puzzle,), 1), puzzle, limit=1)
+        'returned the puzzle itself, unfilled, as solution 1 of 1'
+    """
+    if not isinstance(result, Result):
+        return f"returned {_shown(result)}, not a Result"
+    status = result.status
+    if not isinstance(status, Status):
+        return f"returned status {_shown(status)}, not a Status"
+    if result.puzzle is not puzzle and result.puzzle != puzzle:
+        return f"returned a result for another puzzle: {_shown(result.puzzle)}"
+    error = result.error
+    if status is Status.ERROR:
+        if not isinstance(error, str) or not error.strip():
+            return f"returned status error without a message (error {_shown(error)})"
+        return None
+    if error is not None:
+        return f"returned status {status.value} with an error: {_shown(error)}"
+    stats = result.stats
+    if type(stats) is not dict and not isinstance(stats, Mapping):
+        return f"returned stats that are not a mapping: {_shown(stats)}"
+    count, exact, solutions = result.count, result.exact, result.solutions
+    if type(count) is not int and (isinstance(count, bool) or not isinstance(count, int)):
+        return f"returned count {_shown(count)}, not a whole number"
+    if type(exact) is not bool:
+        return f"returned exact {_shown(exact)}, not True or False"
+    if type(solutions) is not tuple and not isinstance(solutions, tuple | list):
+        return f"returned solutions as {_shown(solutions)}, not a tuple of grids"
+    found = len(solutions)
+    if count < 0 or count > limit:
+        return f"returned count {count} for a limit of {limit}"
+    if found > limit:
+        return f"returned {found} solutions for a limit of {limit}"
+    if status is Status.SOLVED and (count < 1 or not solutions):
+        return f"returned status solved with count {count} and {_solutions(found)}"
+    if status is Status.UNSOLVABLE and (count or solutions or not exact):
+        return f"returned status unsolvable with count {count}, {_solutions(found)} and exact {exact}"
+    if status is Status.TIMEOUT and exact:
+        return "returned status timeout with exact True"
+    kept = limit if keep is None else min(keep, limit)
+    if found != min(count, kept):
+        asked = "" if keep is None else f" (asked to keep {keep})"
+        return f"returned {_solutions(found)} with count {count}{asked}"
+    if not found:
+        return None
+    return _solutions_problem(solutions, puzzle)
+
+
+def _solutions_problem(solutions: tuple[Grid, ...] | list[Grid], puzzle: Grid) -> str | None:
+    """What is wrong with the solutions of a result: one that is no grid, no solution, or repeated."""
+    shape, found = puzzle.shape, len(solutions)
+    size = shape.size
+    givens = _givens(puzzle)
+    units = _units(shape.box_rows, shape.box_cols) if givens is not None else None
+    for k, grid in enumerate(solutions, 1):
+        if not isinstance(grid, Grid):
+            return f"returned {_shown(grid)} as solution {k} of {found}, not a Grid"
+        if grid.shape != shape or len(grid.cells) != size:
+            return f"returned a grid of {grid.shape} boxes as solution {k} of {found}, for a puzzle of {shape} boxes"
+        if units is not None and givens is not None and _solves(grid.cells, units, givens):
+            continue
+        problem = solution_problem(puzzle, grid)
+        if problem is None:
+            continue  # the fast check cannot take this board (values bytes() refuses): the full one passed it
+        if 0 in grid.cells and grid == puzzle:
+            return f"returned the puzzle itself, unfilled, as solution {k} of {found}"
+        if 0 in grid.cells:
+            r, c = divmod(grid.cells.index(0), shape.n)
+            return f"returned an incomplete grid (solution {k} of {found}): row {r + 1}, column {c + 1} is blank"
+        return f"returned an invalid grid (solution {k} of {found}): {problem}"
+    if found > 1:
+        first: dict[tuple[int, ...], int] = {}
+        for k, grid in enumerate(solutions, 1):
+            j = first.setdefault(grid.cells, k)
+            if j != k:
+                return f"returned the same solution twice (solutions {j} and {k} of {found})"
+    return None
+
+
+def _givens(puzzle: Grid) -> tuple[int, int, int] | None:
+    """The puzzle's givens as (mask, value) ints over its bytes, and its side; None where bytes() cannot hold it."""
+    try:
+        raw = bytes(puzzle.cells)
+    except (TypeError, ValueError):
+        return None
+    return int.from_bytes(raw.translate(_GIVENS), "big"), int.from_bytes(raw, "big"), puzzle.shape.n
+
+
+def _solves(cells: tuple[int, ...], units: _Units, givens: tuple[int, int, int]) -> bool:
+    """The fast check: every unit a permutation of 1..n and every given kept (cells: n*n of them)."""
+    terms, target, digits = units
+    mask, value, n = givens
+    try:
+        raw = bytes(cells)  # refuses what is not an int 0..255
+        if n <= _TABLE_UP_TO:
+            total = sum(map(getitem, terms, cells))  # IndexError above n; a blank adds nothing
+        else:
+            if raw.translate(None, digits):  # something other than 1..n
+                return False
+            total = sum(map(lshift, terms, cells))
+    except (TypeError, ValueError, IndexError):
+        return False
+    return total == target and int.from_bytes(raw, "big") & mask == value
+
+
+@cache
+def _units(box_rows: int, box_cols: int) -> _Units:
+    """The fast check's terms for boxes of ``box_rows`` x ``box_cols``, the sum they must make, the digits."""
+    n = box_rows * box_cols
+    width = n + n.bit_length()  # a field holds n * 2**(n-1) without carrying into the next
+    masks = []
+    for i in range(n * n):
+        r, c = divmod(i, n)
+        b = r // box_rows * box_rows + c // box_cols
+        masks.append(1 << (r * width) | 1 << ((n + c) * width) | 1 << ((2 * n + b) * width))
+    full = sum(((1 << n) - 1) << (u * width) for u in range(3 * n))
+    if n <= _TABLE_UP_TO:  # one term per cell and digit: the value indexes its cell's list
+        return [[0] + [m << (v - 1) for v in range(1, n + 1)] for m in masks], full, bytes(range(1, n + 1))
+    return masks, full << 1, bytes(range(1, n + 1))  # the value shifts its cell's mask: bit v for digit v
+
+
+def _solutions(k: int) -> str:
+    return f"{k} solution" if k == 1 else f"{k} solutions"
+
+
+def _shown(value: object) -> str:
+    """A value as a short repr (80 characters at most), or its type's name if repr fails."""
+    try:
+        text = repr(value)
+    except Exception:
+        return f"a {type(value).__name__}"
+    return text if len(text) <= 80 else text[:77] + "..."

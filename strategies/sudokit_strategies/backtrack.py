@@ -12,6 +12,9 @@ engine keeps that shape and makes it fast:
 
 ``order="plain"`` runs the write-ups' search exactly: the first empty cell in reading order, digits
 in increasing order, no singles, so the two can be compared on the same puzzle (``--stats``).
+
+Solutions are counted up to ``limit`` and only the first ``keep`` are stored, so counting a board
+with millions of solutions takes no memory.
 """
 
 from __future__ import annotations
@@ -54,12 +57,14 @@ class BacktrackStrategy:
     def __repr__(self) -> str:
         return f"BacktrackStrategy(order={self.order!r})"
 
-    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> Result:
-        """Find up to ``limit`` solutions of ``puzzle`` within ``time_limit`` seconds."""
+    def solve(
+        self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
+    ) -> Result:
+        """Count up to ``limit`` solutions of ``puzzle`` within ``time_limit`` seconds, keeping the first ``keep``."""
         start = time.perf_counter()
         deadline = None if time_limit is None else start + time_limit
         search = _PlainSearch if self.order == "plain" else _Search
-        engine = search(puzzle, limit, deadline)
+        engine = search(puzzle, limit, deadline, limit if keep is None else keep)
         status = Status.SOLVED
         exact = False
         old_limit = sys.getrecursionlimit()
@@ -73,7 +78,7 @@ class BacktrackStrategy:
             status = Status.TIMEOUT
         finally:
             sys.setrecursionlimit(old_limit)
-        if status is Status.SOLVED and not engine.solutions:
+        if status is Status.SOLVED and not engine.count:
             status = Status.UNSOLVABLE
         solutions = tuple(Grid(cells, puzzle.shape, validate=False) for cells in engine.solutions)
         return Result(
@@ -81,7 +86,7 @@ class BacktrackStrategy:
             puzzle=puzzle,
             strategy=self.name,
             solutions=solutions,
-            count=len(solutions),
+            count=engine.count,
             exact=exact,
             stats=engine.stats(),
             elapsed=time.perf_counter() - start,
@@ -89,15 +94,25 @@ class BacktrackStrategy:
 
 
 class _Base:
-    """What both searches keep: the puzzle, the limits, the solutions found and the work counters."""
+    """What both searches keep: the puzzle, the limits, the solutions found (the first ``keep``), the counters."""
 
-    def __init__(self, puzzle: Grid, limit: int, deadline: float | None) -> None:
+    def __init__(self, puzzle: Grid, limit: int, deadline: float | None, keep: int) -> None:
         self.puzzle = puzzle
         self.n = puzzle.shape.n
         self.limit = limit
         self.deadline = deadline
+        self.keep = keep
+        self.count = 0  # solutions found; only the first ``keep`` are stored, so counting takes no memory
         self.solutions: list[tuple[int, ...]] = []
         self.nodes = self.guesses = self.backtracks = self.max_depth = 0
+
+    def found(self, cells: tuple[int, ...]) -> None:
+        """Count a solution (keeping it while fewer than ``keep`` are kept); stop the search at the limit."""
+        self.count += 1
+        if self.count <= self.keep:
+            self.solutions.append(cells)
+        if self.count >= self.limit:
+            raise _Stop
 
     def stats(self) -> dict[str, int]:
         return {
@@ -111,8 +126,8 @@ class _Base:
 class _Search(_Base):
     """Candidate masks per cell, singles before guessing, fewest candidates first."""
 
-    def __init__(self, puzzle: Grid, limit: int, deadline: float | None) -> None:
-        super().__init__(puzzle, limit, deadline)
+    def __init__(self, puzzle: Grid, limit: int, deadline: float | None, keep: int) -> None:
+        super().__init__(puzzle, limit, deadline, keep)
         shape = puzzle.shape
         self.full = shape.full_mask
         self.peers = shape.peers
@@ -229,9 +244,7 @@ class _Search(_Base):
                     if k == 2:
                         break
         if best < 0:
-            self.solutions.append(tuple(v.bit_length() for v in state[1]))
-            if len(self.solutions) >= self.limit:
-                raise _Stop
+            self.found(tuple(v.bit_length() for v in state[1]))
             return
         m = cand[best]
         while m:
@@ -241,9 +254,9 @@ class _Search(_Base):
             trial = tuple(table[:] for table in state)  # undo = drop this copy
             self.dirty = 0
             if self.assign(trial, best, bit):
-                before = len(self.solutions)
+                before = self.count
                 self.search(trial, depth + 1)
-                if len(self.solutions) == before:
+                if self.count == before:
                     self.backtracks += 1
             else:
                 self.backtracks += 1
@@ -276,9 +289,7 @@ class _PlainSearch(_Base):
         if self.deadline is not None and not self.nodes & _PLAIN_DEADLINE_EVERY and time.perf_counter() > self.deadline:
             raise _Timeout
         if k == len(self.blanks):  # no empty cell left: a solution
-            self.solutions.append(tuple(self.board))
-            if len(self.solutions) >= self.limit:
-                raise _Stop
+            self.found(tuple(self.board))
             return
         i, r, c, b = self.blanks[k]
         rows, cols, boxes = self.rows, self.cols, self.boxes

@@ -9,7 +9,8 @@ cell, one constraint call per unit, and the solution is read back as the solver'
   fastest on boards this small).
 * ``limit`` > 1 enumerates every solution and stops at the limit. CP-SAT enumerates correctly only
   on one worker (on more it can report a solution twice), so counting always uses one worker;
-  ``stats["workers"]`` says how many were used.
+  ``stats["workers"]`` says how many were used. Only the first ``keep`` solutions are stored.
+* ``time_limit`` of any size works (CP-SAT takes 1e10 s and infinity alike).
 
 Ctrl-C (or a kill, or the core's watchdog) stops the search at once and its Python handler runs as
 soon as the search returns, so Ctrl-C raises ``KeyboardInterrupt`` as in any Python code; see
@@ -54,8 +55,10 @@ class CpSatStrategy:
     def __repr__(self) -> str:
         return f"CpSatStrategy(workers={self.workers})"
 
-    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> Result:
-        """Find up to ``limit`` solutions of ``puzzle`` within ``time_limit`` seconds."""
+    def solve(
+        self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
+    ) -> Result:
+        """Count up to ``limit`` solutions of ``puzzle`` within ``time_limit`` seconds, keeping the first ``keep``."""
         start = time.perf_counter()
         shape = puzzle.shape
         n = shape.n
@@ -74,17 +77,18 @@ class CpSatStrategy:
         if limit == 1:
             status = _solve(solver, model)
             found = [tuple(solver.response_proto.solution)] if status in _FOUND else []
+            count = len(found)
         else:
             params.enumerate_all_solutions = True
-            collector = _Collector(limit)
+            collector = _Collector(limit, limit if keep is None else keep)
             status = _solve(solver, model, collector)
-            found = collector.solutions
+            found, count = collector.solutions, collector.count
 
         if status == cp_model.INFEASIBLE:
             outcome, exact = Status.UNSOLVABLE, True
-        elif found and (status == cp_model.OPTIMAL or len(found) == limit):
+        elif count and (status == cp_model.OPTIMAL or count == limit):
             # OPTIMAL after enumerating means the search finished; at the limit it was stopped on purpose.
-            outcome, exact = Status.SOLVED, len(found) < limit
+            outcome, exact = Status.SOLVED, count < limit
         elif status in (cp_model.UNKNOWN, cp_model.FEASIBLE):
             if time_limit is None:  # stopped by a signal whose handler did not raise
                 raise RuntimeError("the CP-SAT search was stopped by a signal before it answered")
@@ -97,7 +101,7 @@ class CpSatStrategy:
             puzzle=puzzle,
             strategy=self.name,
             solutions=tuple(Grid(values, shape, validate=False) for values in found),
-            count=len(found),
+            count=count,
             exact=exact,
             stats={
                 "branches": response.num_branches,
@@ -168,14 +172,18 @@ def _watcher() -> _Watcher:
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
-    """Keeps each solution's value vector and stops the search at the limit."""
+    """Counts the solutions, keeps the value vectors of the first ``keep``, and stops the search at the limit."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, keep: int) -> None:
         super().__init__()
         self.limit = limit
+        self.keep = keep
+        self.count = 0
         self.solutions: list[tuple[int, ...]] = []
 
     def on_solution_callback(self) -> None:
-        self.solutions.append(tuple(self.response_proto.solution))
-        if len(self.solutions) >= self.limit:
+        self.count += 1
+        if self.count <= self.keep:
+            self.solutions.append(tuple(self.response_proto.solution))
+        if self.count >= self.limit:
             self.stop_search()

@@ -32,13 +32,14 @@ Every search runs in a worker process (a child ``python``) that streams each sol
 found. Not in this process, because the compiled search never returns to the interpreter between
 solutions: while it runs, Ctrl-C goes unseen and every other thread of the process stalls (a timer
 thread did not fire once in 20 s of search). At the time limit the worker is killed and the
-solutions received so far are reported with status ``timeout``. A worker that answers in time is
-kept for the next puzzle, so only the first puzzle and the first after a timeout pay for starting
-one (about 70 ms); reusing one costs about 0.1-0.2 ms a puzzle, and a timed-out call returns within
-a few ms of its limit. Threads may solve at once: each takes a worker of its own. No worker outlives
-its use: an idle one ends with its input (when this process ends, or at exit), a busy one ends
-itself 5 s past its time limit should no one kill it, and on Linux one started from the main thread
-is killed by the kernel when this process dies.
+solutions received so far are reported with status ``timeout``. Only the first ``keep`` solutions
+travel back; after them the worker sends the count every 0.1 s, so counting takes no memory here. A
+worker that answers in time is kept for the next puzzle, so only the first puzzle and the first
+after a timeout pay for starting one (about 70 ms); reusing one costs about 0.1-0.2 ms a puzzle, and
+a timed-out call returns within a few ms of its limit. Threads may solve at once: each takes a
+worker of its own. No worker outlives its use: an idle one ends with its input (when this process
+ends, or at exit), a busy one ends itself 5 s past its time limit should no one kill it, and on
+Linux one started from the main thread is killed by the kernel when this process dies.
 """
 
 from __future__ import annotations
@@ -70,6 +71,9 @@ SOLVERS: dict[str, type[constraint.Solver]] = {
 }
 
 _FAILSAFE = 5.0  # a worker left running this long past its time limit ends itself
+_LONGEST_ALARM = 1e9  # seconds (about 31 years): setitimer refuses 1e10
+_LONGEST_WAIT = 3600.0  # seconds one wait for a message may take (a queue's timeout has a ceiling, ~9.2e9 s)
+_COUNT_EVERY = 0.1  # seconds between the counts a worker sends once it has sent the solutions to keep
 _PR_SET_PDEATHSIG = 1  # Linux prctl: the signal a process gets when its parent ends
 
 # What one search needs: the puzzle's cells, (blank, digits) per variable, the blanks of each unit.
@@ -92,18 +96,22 @@ class ConstraintStrategy:
     def __repr__(self) -> str:
         return f"ConstraintStrategy(solver={self.solver!r})"
 
-    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> Result:
-        """Find up to ``limit`` solutions of ``puzzle`` within ``time_limit`` seconds, in a worker process."""
+    def solve(
+        self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
+    ) -> Result:
+        """Count up to ``limit`` solutions of ``puzzle`` within ``time_limit`` seconds in a worker, keeping ``keep``."""
         start = time.perf_counter()
         model = _model(puzzle)
         stats: dict[str, int | float] = {"variables": 0, "constraints": 0}
         if model is None:  # a blank with no digit left, or clashing givens
             return Result(Status.UNSOLVABLE, puzzle, self.name, exact=True, stats=stats, elapsed=_since(start))
         stats["variables"], stats["constraints"] = len(model[1]), len(model[2])
+        keep = limit if keep is None else keep
         if time_limit is None:
-            run = _run_in_worker(model, self.solver, limit, deadline=None, failsafe=0.0)
+            run = _run_in_worker(model, self.solver, (limit, keep), deadline=None, failsafe=0.0)
         else:
-            run = _run_in_worker(model, self.solver, limit, start + time_limit, time_limit + _FAILSAFE)
+            failsafe = min(time_limit + _FAILSAFE, _LONGEST_ALARM)
+            run = _run_in_worker(model, self.solver, (limit, keep), start + time_limit, failsafe)
         stats["search_time"] = run.search_time
         stats["worker_start"] = run.worker_start
         status = Status.TIMEOUT
@@ -114,7 +122,7 @@ class ConstraintStrategy:
             puzzle=puzzle,
             strategy=self.name,
             solutions=tuple(Grid(cells, puzzle.shape, validate=False) for cells in run.solutions),
-            count=len(run.solutions),
+            count=run.count,
             exact=run.finished and run.exhausted,
             stats=stats,
             elapsed=_since(start),
@@ -175,7 +183,8 @@ class _Run:
     """What one search produced: the solutions, and whether it finished and found them all."""
 
     def __init__(self) -> None:
-        self.solutions: list[tuple[int, ...]] = []
+        self.solutions: list[tuple[int, ...]] = []  # the first ``keep`` found
+        self.count = 0  # how many were found (so far)
         self.finished = False  # the search answered (found the limit, or ran out of solutions)
         self.exhausted = False  # the search ran out of solutions below the limit
         self.search_time = 0.0
@@ -282,25 +291,28 @@ def stop_workers() -> None:
 atexit.register(stop_workers)
 
 
-def _run_in_worker(model: _Model, solver: str, limit: int, deadline: float | None, failsafe: float) -> _Run:
+def _run_in_worker(
+    model: _Model, solver: str, limits: tuple[int, int], deadline: float | None, failsafe: float
+) -> _Run:
     """Run the search in a worker until it answers or ``deadline`` passes (then kill the worker).
 
-    ``failsafe`` is when the worker ends itself, 0 for never.
+    ``limits`` is (how many solutions to count, how many of them to send back); ``failsafe`` is when
+    the worker ends itself, 0 for never.
     """
     run = _Run()
     worker = _take_worker()
     fresh, worker.fresh = worker.fresh, False
     reusable = False
     try:
-        worker.send((model, solver, limit, failsafe))
+        worker.send((model, solver, limits, failsafe))
         while not run.finished:
-            remaining = None if deadline is None else deadline - time.perf_counter()
-            if remaining is not None and remaining <= 0:
+            remaining = _LONGEST_WAIT if deadline is None else deadline - time.perf_counter()
+            if remaining <= 0:
                 break
             try:
-                message = worker.inbox.get(timeout=remaining)  # Ctrl-C interrupts the wait
+                message = worker.inbox.get(timeout=min(remaining, _LONGEST_WAIT))  # Ctrl-C interrupts the wait
             except queue.Empty:
-                break
+                continue  # the deadline, or only the longest wait, has passed: the loop looks again
             if message[0] == "ready":
                 run.worker_start = _since(worker.started) if fresh else 0.0
             else:
@@ -317,7 +329,7 @@ def _run_in_worker(model: _Model, solver: str, limit: int, deadline: float | Non
                     message = worker.inbox.get_nowait()
                 except queue.Empty:
                     break
-                if message[0] in ("solution", "done"):
+                if message[0] in ("solution", "count", "done"):
                     _receive(run, message, worker)
     return run
 
@@ -326,8 +338,11 @@ def _receive(run: _Run, message: tuple[Any, ...], worker: _Worker) -> None:
     kind = message[0]
     if kind == "solution":
         run.solutions.append(message[1])
+        run.count = max(run.count, len(run.solutions))
+    elif kind == "count":
+        run.count = max(run.count, message[1])
     elif kind == "done":
-        run.finished, run.exhausted, run.search_time = True, message[1], message[2]
+        run.finished, run.exhausted, run.search_time, run.count = True, message[1], message[2], message[3]
     elif kind == "error":
         raise RuntimeError(f"the search failed in the worker process: {message[1]}")
     else:
@@ -353,26 +368,30 @@ def _serve() -> None:
         send(("ready",))
         while True:
             try:
-                model, solver, limit, failsafe = pickle.load(jobs)
+                model, solver, limits, failsafe = pickle.load(jobs)
             except EOFError:
                 return
             _alarm(failsafe)  # should the parent be gone or stuck, the kernel ends this process
             try:
-                _serve_job(send, model, solver, limit)
+                _serve_job(send, model, solver, *limits)
             finally:
                 _alarm(0)
     except OSError:  # the parent is gone (a broken pipe): there is no one to report to
         pass
 
 
-def _serve_job(send: Callable[[tuple[Any, ...]], None], model: _Model, solver: str, limit: int) -> None:
-    """Stream one search's solutions, then ``done`` (or ``error``) with whether it ran out of them."""
-    started = time.perf_counter()
+def _serve_job(send: Callable[[tuple[Any, ...]], None], model: _Model, solver: str, limit: int, keep: int) -> None:
+    """Stream the first ``keep`` solutions, then now and then the count, then ``done`` (or ``error``)."""
+    started = last = time.perf_counter()
     count = 0
     try:
         for solution in _search(model, solver):
-            send(("solution", solution))
             count += 1
+            if count <= keep:
+                send(("solution", solution))
+            elif (now := time.perf_counter()) - last >= _COUNT_EVERY:  # a timeout keeps the count so far
+                send(("count", count))
+                last = now
             if count >= limit:
                 break
     except OSError:
@@ -380,7 +399,7 @@ def _serve_job(send: Callable[[tuple[Any, ...]], None], model: _Model, solver: s
     except Exception as err:  # report any failure of the search to the parent, then serve the next job
         send(("error", f"{type(err).__name__}: {err}"))
         return
-    send(("done", count < limit, _since(started)))
+    send(("done", count < limit, _since(started), count))
 
 
 def _end_with_parent(parent: int) -> bool:

@@ -7,10 +7,17 @@ the exception, and ``ExitsOnImport``: looking them up fails as an import that ra
 
 from __future__ import annotations
 
+import math
+import signal
 import sys
 import time
+from dataclasses import replace
 
 from sudokit import Grid, Result, Shape, Status
+from sudokit.api import watchdog_seconds
+from sudokit_strategies.backtrack import BacktrackStrategy
+
+_RIGHT = BacktrackStrategy()
 
 
 class _Plugin:
@@ -117,6 +124,227 @@ class FailsToBuild(_Plugin):
 
     def __init__(self) -> None:
         raise OSError("cannot open the licence file")
+
+
+# --- liars: each returns a Result that is not a true answer ---------------------------------------------
+
+
+def _answer(puzzle: Grid, limit: int, name: str) -> Result:
+    """The right answer (from ``backtrack``), under the liar's name."""
+    return replace(_RIGHT.solve(puzzle, limit=limit), strategy=name)
+
+
+class WrongGrid(_Plugin):
+    """Claims a grid with one filled cell changed (its row then holds a digit twice) as the solution."""
+
+    name = "wrong-grid"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        right = _answer(puzzle, 1, self.name)
+        assert right.solution is not None
+        cells = list(right.solution.cells)
+        blank = puzzle.cells.index(0)
+        cells[blank] = cells[blank] % puzzle.n + 1
+        return replace(right, solutions=(Grid(cells, puzzle.shape, validate=False),))
+
+
+class SolvedWithoutGrid(_Plugin):
+    """Says solved, and returns no solution."""
+
+    name = "solved-without-grid"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        return Result(Status.SOLVED, puzzle, self.name, (), 1, False)
+
+
+class UnsolvableWithSolution(_Plugin):
+    """Says unsolvable (proved), and returns a solution."""
+
+    name = "unsolvable-with-solution"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        right = _answer(puzzle, 1, self.name)
+        return replace(right, status=Status.UNSOLVABLE, count=0, exact=True)
+
+
+class ReturnsThePuzzle(_Plugin):
+    """Returns the puzzle itself, unfilled, as its solution."""
+
+    name = "returns-the-puzzle"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        return Result(Status.SOLVED, puzzle, self.name, (puzzle,), 1, False)
+
+
+class SameSolutionTwice(_Plugin):
+    """Returns its one solution twice, counted as two."""
+
+    name = "same-solution-twice"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        right = _answer(puzzle, 1, self.name)
+        return replace(right, solutions=right.solutions * 2, count=2, exact=limit > 2)
+
+
+class CountsMore(_Plugin):
+    """Claims an exact count one above the solutions it returns (all it found)."""
+
+    name = "counts-more"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        right = _answer(puzzle, limit, self.name)
+        return replace(right, count=right.count + 1, exact=True)
+
+
+class AnotherPuzzle(_Plugin):
+    """Answers another puzzle (the empty board of the same shape) with that one's solution."""
+
+    name = "another-puzzle"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        return _answer(Grid.empty(puzzle.shape), 1, self.name)
+
+
+class OddStats(_Plugin):
+    """Answers right, with statistics JSON cannot hold: NaN, infinities, an object, a key that is no str."""
+
+    name = "odd-stats"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        stats = {"nodes": 3, "ratio": math.nan, "rate": math.inf, "low": -math.inf, "engine": self, 7: "seven"}
+        return replace(_answer(puzzle, limit, self.name), stats=stats, elapsed=math.nan)
+
+
+# --- engines that defeat the watchdog in process ------------------------------------------------------
+
+
+def _spin(seconds: float) -> None:
+    """Busy Python code for ``seconds`` (a loop that is interrupted only by a raise)."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
+class SwallowsTheWatchdog(_Plugin):
+    """Runs past its time limit inside a bare ``except:``, which swallows the watchdog's raise, then answers right."""
+
+    name = "swallows-the-watchdog"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        try:  # noqa: SIM105 - written as careless plugins write it
+            _spin(3600)
+        except:  # noqa: E722 - the point: it swallows even a BaseException
+            pass
+        return _answer(puzzle, limit, self.name)
+
+
+class SwallowsTheWatchdogOnce(_Plugin):
+    """Swallows the watchdog's first raise, then runs on for ``seconds`` (for ever, to a test) and answers right."""
+
+    name = "swallows-the-watchdog-once"
+
+    def __init__(self, seconds: float = 30.0) -> None:
+        self.seconds = seconds
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        try:  # noqa: SIM105
+            _spin(3600)
+        except:  # noqa: E722
+            pass
+        _spin(self.seconds)
+        return _answer(puzzle, limit, self.name)
+
+
+class ClearsTheTimer(_Plugin):
+    """Clears the real-time timer (the watchdog's), sleeps past the watchdog's time, and answers right."""
+
+    name = "clears-the-timer"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        if hasattr(signal, "setitimer"):
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        time.sleep(watchdog_seconds(time_limit or 0.0) + 0.3)
+        return _answer(puzzle, limit, self.name)
+
+
+class HoldsTheAlarm(_Plugin):
+    """Blocks SIGALRM for ``seconds``, as a long call into C holds off every Python signal handler, then answers."""
+
+    name = "holds-the-alarm"
+
+    def __init__(self, seconds: float = 3.0) -> None:
+        self.seconds = seconds
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        try:
+            time.sleep(self.seconds)
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})  # the watchdog's raise lands here
+        return _answer(puzzle, limit, self.name)
+
+
+class Spins(_Plugin):
+    """Busy for ``seconds``, then answers right: Ctrl-C must interrupt it."""
+
+    name = "spins"
+
+    def __init__(self, seconds: float = 20.0) -> None:
+        self.seconds = seconds
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        _spin(self.seconds)
+        return _answer(puzzle, limit, self.name)
+
+
+class SwallowsCtrlC(_Plugin):
+    """Busy for ``seconds``, answering right at once when Ctrl-C interrupts it (as if it had been asked to stop)."""
+
+    name = "swallows-ctrl-c"
+
+    def __init__(self, seconds: float = 20.0) -> None:
+        self.seconds = seconds
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        try:  # noqa: SIM105
+            _spin(self.seconds)
+        except KeyboardInterrupt:
+            pass
+        return _answer(puzzle, limit, self.name)
+
+
+# --- engines that raise what is not an Exception ---------------------------------------------------------
+
+
+class PluginAbort(BaseException):
+    """A plugin's own ``BaseException``, as some libraries define to get past ``except Exception``."""
+
+
+class RaisesBaseException(_Plugin):
+    """Raises its own subclass of ``BaseException``."""
+
+    name = "raises-base-exception"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        raise PluginAbort("the plugin gave up")
+
+
+class RaisesGeneratorExit(_Plugin):
+    """Raises ``GeneratorExit`` (as closing a generator it drives from outside can leak)."""
+
+    name = "raises-generator-exit"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        raise GeneratorExit
+
+
+class RaisesKeyboardInterrupt(_Plugin):
+    """Raises ``KeyboardInterrupt`` itself, with no Ctrl-C pressed (a library's way to cancel)."""
+
+    name = "raises-keyboard-interrupt"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        raise KeyboardInterrupt("cancelled by the plugin")
 
 
 def __getattr__(name: str) -> object:

@@ -1,0 +1,144 @@
+"""``keep``: how many of the solutions found come back. Counting goes to the limit; memory stays flat.
+
+Every built-in engine takes ``keep``; ``run`` passes it to an engine whose ``solve`` takes it and trims
+the solutions of one that does not. Memory is measured as in test_big_inputs.py: peak RSS of a fresh
+process, here reset (``/proc/self/clear_refs``) once the engine is loaded.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sudokit import Grid, Result, Status, count_solutions, get_strategy, is_solution, solve
+from sudokit.api import run
+
+from .conftest import counted
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINES = ["backtrack", "cp-sat", "python-constraint"]
+MB = 1 << 20
+#: A puzzle with many solutions, and how many.
+MANY, MANY_COUNT = next((Grid.parse(t), c) for t, c in counted() if 50 <= c <= 200)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_every_engine_counts_to_the_limit_and_keeps_what_it_is_asked_to(engine: str) -> None:
+    strategy = get_strategy(engine)
+    everything = strategy.solve(MANY, limit=MANY_COUNT + 1, time_limit=60)
+    assert (everything.count, everything.exact, len(everything.solutions)) == (MANY_COUNT, True, MANY_COUNT)
+    for keep in (1, 3, MANY_COUNT + 5):
+        result = strategy.solve(MANY, limit=MANY_COUNT + 1, time_limit=60, keep=keep)  # type: ignore[call-arg]
+        assert (result.status, result.count, result.exact) == (Status.SOLVED, MANY_COUNT, True)
+        assert result.solutions == everything.solutions[:keep]
+        capped = solve(MANY, engine, limit=20, keep=keep, time_limit=60)
+        assert (capped.status, capped.count, capped.exact) == (Status.SOLVED, 20, False)
+        assert len(set(capped.solutions)) == min(20, keep) and all(is_solution(MANY, s) for s in capped.solutions)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_timeout_reports_the_count_so_far_and_keeps_only_keep(engine: str) -> None:
+    result = solve(Grid.empty(), engine, limit=10**9, keep=2, time_limit=0.5)
+    assert result.status is Status.TIMEOUT and not result.exact
+    assert result.count > 2 and len(set(result.solutions)) == 2
+    assert all(is_solution(Grid.empty(), s) for s in result.solutions)
+
+
+def test_count_solutions_keeps_one_unless_told() -> None:
+    counted_ = count_solutions(MANY)
+    assert (counted_.count, counted_.exact, len(counted_.solutions)) == (MANY_COUNT, True, 1)
+    assert is_solution(MANY, counted_.solution)
+    assert len(count_solutions(MANY, keep=None).solutions) == MANY_COUNT
+
+
+class Recording:
+    """An engine that answers with the backtracker's result and records the keywords it was called with."""
+
+    name = "recording"
+    description = "records its calls"
+
+    def __init__(self) -> None:
+        self.calls: list[dict[str, Any]] = []
+
+    def answer(self, puzzle: Grid, **asked: Any) -> Result:
+        self.calls.append(asked)
+        return get_strategy("backtrack").solve(puzzle, **asked)  # type: ignore[call-arg]
+
+
+class WithoutKeep(Recording):
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> Result:
+        return self.answer(puzzle, limit=limit, time_limit=time_limit)
+
+
+class WithKeep(Recording):
+    def solve(
+        self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
+    ) -> Result:
+        return self.answer(puzzle, limit=limit, time_limit=time_limit, **({} if keep is None else {"keep": keep}))
+
+
+class WithKwargs(Recording):
+    def solve(self, puzzle: Grid, **options: Any) -> Result:
+        return self.answer(puzzle, **options)
+
+
+@pytest.mark.parametrize("kind", [WithKeep, WithKwargs])
+def test_run_passes_keep_to_an_engine_that_takes_it(kind: type[Recording]) -> None:
+    engine = kind()
+    result = run(engine, MANY, limit=20, keep=4)  # type: ignore[arg-type]
+    assert engine.calls == [{"limit": 20, "time_limit": None, "keep": 4}]
+    assert (result.count, len(result.solutions)) == (20, 4)
+    run(engine, MANY, limit=20)  # type: ignore[arg-type]
+    run(engine, MANY, limit=20, keep=20)  # type: ignore[arg-type]
+    run(engine, MANY, limit=20, keep=500)  # type: ignore[arg-type]
+    assert engine.calls[1:] == [{"limit": 20, "time_limit": None}] * 3  # keeping all is the default
+
+
+def test_run_trims_the_solutions_of_an_engine_without_keep() -> None:
+    engine = WithoutKeep()
+    result = run(engine, MANY, limit=20, keep=4)  # type: ignore[arg-type]
+    assert engine.calls == [{"limit": 20, "time_limit": None}]
+    assert (result.status, result.count, result.exact, len(result.solutions)) == (Status.SOLVED, 20, False, 4)
+    assert result.solutions == run(engine, MANY, limit=20).solutions[:4]  # type: ignore[arg-type]
+
+
+MEMORY = """
+import sys
+from sudokit import Grid, count_solutions
+
+def rss(field):
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) * 1024 for line in status if line.startswith(field + ":"))
+
+engine = sys.argv[1]
+count_solutions(Grid.empty(), engine, limit=10, time_limit=30)  # loads the engine (and starts any worker)
+with open("/proc/self/clear_refs", "w") as refs:
+    refs.write("5")  # peak RSS starts again from here
+before = rss("VmRSS")
+result = count_solutions(Grid.empty(), engine, limit=10**6, time_limit=3)
+print(result.status.value, result.count, len(result.solutions), rss("VmHWM") - before)
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/clear_refs"), reason="needs Linux's /proc/self/clear_refs")
+def test_counting_an_empty_board_takes_no_memory() -> None:
+    """Kept, the solutions found in 3 s take 8 MB (python-constraint) to 80 MB (backtrack); counted, none."""
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "PYTHONWARNINGS")}
+    runs = {
+        engine: subprocess.Popen(
+            [sys.executable, "-c", MEMORY, engine], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+        )
+        for engine in ENGINES
+    }
+    for engine, process in runs.items():
+        out, err = process.communicate(timeout=120)
+        assert process.returncode == 0, err
+        status, count, kept, grew = out.split()
+        assert (status, kept) == ("timeout", "1"), out
+        assert int(count) > 1000, f"{engine} found only {count} solutions in 3 s"
+        assert int(grew) < 5 * MB, f"{engine}: peak RSS grew {int(grew) / MB:.1f} MB counting {count} solutions"
