@@ -1,4 +1,4 @@
-"""Batch solving: ``sudoku solve FILE --jobs N --output OUT`` and ``solve_parallel`` from Python.
+"""Batch solving: ``sudoku solve FILE --jobs N --output OUT`` and ``solve_records`` from Python.
 
 What users rely on: one record per input puzzle, in input order, failed puzzles included; the same
 records whatever the number of worker processes; the exit status and the summary; no worker left behind.
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import json
-import multiprocessing
 import os
 import random
 import re
@@ -25,13 +24,13 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, is_solution, solve
-from sudokit.batch import Outcome
+from sudokit.batch import Outcome, solve_records
 from sudokit.output import CSV_FIELDS, RecordFormat, Rendered
-from sudokit.parallel import solve_parallel
 from sudokit.reader import Record, iter_records, read_file
 from tests.conftest import sudoku
 
 from .conftest import counted, puzzles
+from .test_time_limits import children
 
 FORMATS = ("line", "json", "csv")
 FAILED = ("unsolvable", "timeout", "invalid", "error")
@@ -50,12 +49,27 @@ def run(args: list[str], **kwargs) -> subprocess.CompletedProcess[str]:  # type:
     return subprocess.run(args, text=True, timeout=60, env=env, check=False, **kwargs)
 
 
+def workers() -> set[int]:
+    """This process's running children that are forked copies of it (the pool's workers), not other helpers."""
+    with open(f"/proc/{os.getpid()}/cmdline", "rb") as own:
+        mine = own.read()
+    found = set()
+    for pid in children():
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                if cmdline.read() == mine:
+                    found.add(pid)
+        except OSError:
+            continue  # ended meanwhile
+    return found
+
+
 def assert_no_workers_left() -> None:
     """Every worker process has ended (they may take a moment to be reaped)."""
     deadline = time.monotonic() + 10
-    while multiprocessing.active_children() and time.monotonic() < deadline:
+    while workers() and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert multiprocessing.active_children() == []
+    assert workers() == set()
 
 
 def near_solved(count: int) -> list[str]:
@@ -387,7 +401,7 @@ def test_progress_bar_on_a_terminal(tmp_path: Path) -> None:
     check_records(parse_output("line", out.read_text(encoding="utf-8")), expected)
 
 
-# --- solve_parallel from Python ---------------------------------------------------------------------
+# --- solve_records from Python ---------------------------------------------------------------------
 
 
 def solution_of(outcome: Outcome) -> tuple[int, int | None, str | None]:
@@ -404,17 +418,17 @@ def varied_lines() -> list[str]:
 
 
 @pytest.mark.parametrize("render", ["record-format", "function"])
-def test_solve_parallel_keeps_the_input_order(render: str) -> None:
+def test_solve_records_keeps_the_input_order(render: str) -> None:
     lines = varied_lines()
     records = iter_records(lines, "varied")
     if render == "record-format":
-        results = list(solve_parallel(records, ("backtrack", {}), jobs=2, render=RecordFormat("line")))
+        results = list(solve_records(records, "backtrack", jobs=2, render=RecordFormat("line")))
         assert all(isinstance(r, Rendered) for r in results)
         assert [r.index for r in results] == list(range(len(lines)))
         assert [r.status for r in results] == ["solved"] * len(lines)
         answers = [r.text.split(":") for r in results]
     else:
-        found = list(solve_parallel(records, ("backtrack", {}), jobs=2, render=solution_of))
+        found = list(solve_records(records, "backtrack", jobs=2, render=solution_of))
         assert [(index, line) for index, line, _ in found] == [(k, k + 1) for k in range(len(lines))]
         answers = [["", solution] for _, _, solution in found]
     assert len(answers) == len(lines) == 300
@@ -424,9 +438,9 @@ def test_solve_parallel_keeps_the_input_order(render: str) -> None:
     assert_no_workers_left()
 
 
-def test_solve_parallel_reads_a_file_and_returns_outcomes(mixed: tuple[Path, list[Expected]]) -> None:
+def test_solve_records_reads_a_file_and_returns_outcomes(mixed: tuple[Path, list[Expected]]) -> None:
     path, expected = mixed
-    outcomes = list(solve_parallel(read_file(path), ("backtrack", {}), jobs=2))
+    outcomes = list(solve_records(read_file(path), "backtrack", jobs=2))
     assert all(isinstance(o, Outcome) for o in outcomes)
     assert [o.index for o in outcomes] == list(range(len(expected)))
     assert [(o.record.line, o.status) for o in outcomes] == [(e.line, e.status) for e in expected]
@@ -437,7 +451,7 @@ def test_solve_parallel_reads_a_file_and_returns_outcomes(mixed: tuple[Path, lis
     assert_no_workers_left()
 
 
-def test_solve_parallel_pulls_its_input_lazily() -> None:
+def test_solve_records_pulls_its_input_lazily() -> None:
     available = puzzles("17clue.txt")[:10_000]
     pulled = 0
 
@@ -448,11 +462,11 @@ def test_solve_parallel_pulls_its_input_lazily() -> None:
             yield Record(text, "lazy", number)
 
     records = source()
-    results = solve_parallel(records, ("backtrack", {}), jobs=2, render=RecordFormat("line"))
+    results = solve_records(records, "backtrack", jobs=2, render=RecordFormat("line"))
     try:
         first = list(islice(results, 5))
         assert 5 <= pulled < 2_000  # a few chunks per worker in flight, not the whole input
-        assert multiprocessing.active_children()  # the workers are there, and the next test is not vacuous
+        assert workers()  # the workers are there, and the check that they end is not vacuous
     finally:
         results.close()
         records.close()
@@ -462,13 +476,13 @@ def test_solve_parallel_pulls_its_input_lazily() -> None:
     assert_no_workers_left()
 
 
-def test_solve_parallel_passes_on_an_input_error() -> None:
+def test_solve_records_passes_on_an_input_error() -> None:
     def source() -> Iterator[Record]:
         for number, text in enumerate(puzzles("17clue.txt")[:50], 1):
             yield Record(text, "failing", number)
         raise OSError("the input went away")
 
-    results = solve_parallel(source(), ("backtrack", {}), jobs=2, render=solution_of)
+    results = solve_records(source(), "backtrack", jobs=2, render=solution_of)
     with pytest.raises(OSError, match="the input went away"):
         for _ in results:
             pass

@@ -94,7 +94,7 @@ def test_bench_table_has_a_row_per_file_and_engine() -> None:
 
 def test_bench_json_rows_add_up(flawed: Path) -> None:
     files = [str(flawed), str(PUZZLES / "top95.txt")]
-    result = sudoku("bench", *files, "-s", "backtrack,cp-sat", "-n", "9", "--format", "json")
+    result = sudoku("bench", *files, "-s", "backtrack,cp-sat", "--first", "9", "--format", "json")
     assert result.exit_code == 0, result.stderr
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert [(r["data_set"], r["strategy"]) for r in rows] == [
@@ -113,7 +113,7 @@ def test_bench_json_rows_add_up(flawed: Path) -> None:
 
 
 def test_bench_table_notes_failed_runs(flawed: Path) -> None:
-    result = sudoku("bench", str(flawed), "-s", "backtrack,cp-sat", "-n", "9")
+    result = sudoku("bench", str(flawed), "-s", "backtrack,cp-sat", "--first", "9")
     assert result.exit_code == 0
     *table, note = result.stdout.splitlines()
     assert len(table) == 3
@@ -124,7 +124,7 @@ def test_bench_plot_writes_a_png(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     chart = tmp_path / "chart.png"
     files = [str(PUZZLES / "17clue.txt"), str(PUZZLES / "top95.txt")]
-    result = sudoku("bench", *files, "-s", "backtrack,cp-sat", "-n", "10", "--plot", str(chart))
+    result = sudoku("bench", *files, "-s", "backtrack,cp-sat", "--first", "10", "--plot", str(chart))
     assert result.exit_code == 0, result.stderr
     assert result.stderr.strip() == f"plot written to {chart}"
     data = chart.read_bytes()
@@ -153,7 +153,7 @@ main()
 
 def test_bench_plot_without_matplotlib(tmp_path: Path) -> None:
     chart = tmp_path / "chart.png"
-    args = ["bench", str(PUZZLES / "top95.txt"), "-s", "backtrack", "-n", "2", "--plot", str(chart)]
+    args = ["bench", str(PUZZLES / "top95.txt"), "-s", "backtrack", "--first", "2", "--plot", str(chart)]
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "PYTHONWARNINGS")}
     proc = subprocess.run(
         [sys.executable, "-c", WITHOUT_MATPLOTLIB, *args],
@@ -173,7 +173,7 @@ def test_bench_plot_without_matplotlib(tmp_path: Path) -> None:
 def test_bench_plot_to_a_missing_directory_fails_before_running(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     chart = tmp_path / "no-such-directory" / "chart.png"
-    result = sudoku("bench", str(PUZZLES / "top95.txt"), "-s", "backtrack", "-n", "2", "--plot", str(chart))
+    result = sudoku("bench", str(PUZZLES / "top95.txt"), "-s", "backtrack", "--first", "2", "--plot", str(chart))
     assert result.exit_code == 2
     assert result.stdout == ""
     assert_one_line_error(result.stderr, "cannot write", "no-such-directory")
@@ -182,14 +182,14 @@ def test_bench_plot_to_a_missing_directory_fails_before_running(tmp_path: Path) 
 def test_bench_plot_that_cannot_be_saved_is_a_one_line_error(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     chart = tmp_path / ("x" * 300 + ".png")  # a name longer than any file system allows
-    result = sudoku("bench", str(PUZZLES / "top95.txt"), "-s", "backtrack", "-n", "2", "--plot", str(chart))
+    result = sudoku("bench", str(PUZZLES / "top95.txt"), "-s", "backtrack", "--first", "2", "--plot", str(chart))
     assert result.exit_code == 2
     assert len(result.stdout.splitlines()) == 2  # the table came first
     assert_one_line_error(result.stderr, "cannot write")
 
 
 def test_bench_unknown_strategy_exits_2() -> None:
-    result = sudoku("bench", str(PUZZLES / "top95.txt"), "-s", "backtrack,no-such-engine", "-n", "2")
+    result = sudoku("bench", str(PUZZLES / "top95.txt"), "-s", "backtrack,no-such-engine", "--first", "2")
     assert result.exit_code == 2
     assert result.stdout == ""
     assert_one_line_error(result.stderr, "no-such-engine")
@@ -198,7 +198,7 @@ def test_bench_unknown_strategy_exits_2() -> None:
 def test_bench_missing_file_exits_2() -> None:
     missing = "no-such-bench-file.txt"  # short and relative: the usage error wraps long paths
     assert not Path(missing).exists()
-    result = sudoku("bench", str(PUZZLES / "top95.txt"), missing, "-s", "backtrack", "-n", "2")
+    result = sudoku("bench", str(PUZZLES / "top95.txt"), missing, "-s", "backtrack", "--first", "2")
     assert result.exit_code == 2
     assert result.stdout == ""
     assert missing in result.stderr and "does not exist" in result.stderr
@@ -228,7 +228,7 @@ def check_row(row: BenchRow, puzzles_expected: int) -> None:
 def test_p95_is_the_nearest_rank_percentile(count: int, rank: int) -> None:
     """95 % of the times are at or below p95, and p95 is the least time for which that holds."""
     times = [float(k) for k in range(count, 0, -1)]  # 1 ms ... count ms, in reverse
-    row = BenchRow("synthetic", "none", times_ms=times, solved=count, wall_seconds=1.0)
+    row = BenchRow("synthetic", "none", times_ms=times, solved=count)
     assert row.p95_ms == rank
     assert sum(t <= rank for t in times) >= 0.95 * count > sum(t <= rank - 1 for t in times)
     assert (row.median_ms, row.max_ms) == (statistics.median(times), count)
@@ -236,7 +236,7 @@ def test_p95_is_the_nearest_rank_percentile(count: int, rank: int) -> None:
 
 def test_benchmark_rows_are_consistent(flawed: Path) -> None:
     files = [PUZZLES / "17clue.txt", flawed]
-    rows = benchmark(files, ["backtrack", get_strategy("cp-sat")], sample=40)
+    rows = benchmark(files, ["backtrack", get_strategy("cp-sat")], first=40)
     assert [(r.data_set, r.strategy) for r in rows] == [
         ("17clue", "backtrack"),
         ("17clue", "cp-sat"),
@@ -254,7 +254,7 @@ def test_benchmark_rows_are_consistent(flawed: Path) -> None:
 def test_benchmark_counts_timeouts(tmp_path: Path, hard: str) -> None:
     path = tmp_path / "hard.txt"
     path.write_text("\n".join([hard, *puzzles("easy50.txt")[:3]]) + "\n", encoding="utf-8")
-    (row,) = benchmark([path], [get_strategy("backtrack", order="plain")], sample=2, time_limit=0.05)
+    (row,) = benchmark([path], [get_strategy("backtrack", order="plain")], first=2, time_limit=0.05)
     check_row(row, 2)
     assert row.timeouts == 1 and row.solved + row.timeouts == 2
     assert 50 <= row.max_ms < 5000  # type: ignore[operator]

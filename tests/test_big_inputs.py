@@ -44,20 +44,21 @@ print(records, longest, peak_rss(), last)
 """
 )
 
-#: ``sudoku ARGS`` in this process, then its peak memory on the last line of stderr.
+#: ``sudoku ARGS`` in this process, then its peak memory on the last line of stderr (``main`` ends the
+#: process with ``os._exit``: the report goes just before, in this process and not in its workers).
 SUDOKU_WITH_RSS = (
     PEAK_RSS
     + """
-import sys
+import os, sys
 from sudokit.cli import main
+me, end = os.getpid(), os._exit
+def report_and_end(code):
+    if os.getpid() == me:
+        print("maxrss", peak_rss(), file=sys.stderr, flush=True)
+    end(code)
+os._exit = report_and_end
 sys.argv = ["sudoku", *sys.argv[1:]]
-try:
-    main()
-    code = 0
-except SystemExit as stop:
-    code = stop.code
-print("maxrss", peak_rss(), file=sys.stderr)
-sys.exit(code)
+main()
 """
 )
 

@@ -74,7 +74,10 @@ def batch_file(tmp_path: Path) -> Path:
 
 
 def test_strategies_lists_every_engine_and_marks_the_broken_ones() -> None:
-    result = sudoku("strategies")
+    listed = sudoku("strategies")
+    assert listed.exit_code == 0, listed.stderr
+    assert [line.split()[0] for line in listed.stdout.splitlines()] == sorted(PLUGINS)  # from metadata alone
+    result = sudoku("strategies", "--load")
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert len(lines) == len(PLUGINS)  # one line each, even for a page-long import error
@@ -88,7 +91,7 @@ def test_strategies_lists_every_engine_and_marks_the_broken_ones() -> None:
 
 
 def test_strategies_json_says_why_each_failed() -> None:
-    result = sudoku("strategies", "--format", "json")
+    result = sudoku("strategies", "--load", "--format", "json")
     assert result.exit_code == 0
     rows = {row["name"]: row for row in map(json.loads, result.stdout.splitlines())}
     assert set(rows) == set(PLUGINS)
@@ -100,7 +103,7 @@ def test_strategies_json_says_why_each_failed() -> None:
 
 
 def test_a_broken_plugin_does_not_stop_the_others_from_solving() -> None:
-    sudoku("strategies")  # every plugin has been tried
+    sudoku("strategies", "--load")  # every plugin has been tried
     result = solve(PUZZLES[0], "backtrack")
     assert result.status is Status.SOLVED and is_solution(result.puzzle, result.solution)
 
@@ -199,7 +202,9 @@ def test_check_names_the_bad_engine_and_exits_3(engine: str) -> None:
     result = sudoku("check", "--strategies", f"backtrack,{engine}", "-f", "json", PUZZLES[0])
     assert result.exit_code == 3
     lines = [line for line in result.stderr.splitlines() if line.startswith("sudoku:")]  # beside the summary
-    assert len(lines) == 1 and lines[0].startswith("sudoku: error: ") and f"'{engine}'" in lines[0], result.stderr
+    # A crash is an error; an answer that is not one (None, a grid of another shape) is a disagreement.
+    assert len(lines) == 1 and f"'{engine}'" in lines[0], result.stderr
+    assert lines[0].startswith(("sudoku: error: ", "sudoku: disagree: ")), result.stderr
     assert "'backtrack'" not in result.stderr  # the working engine is not blamed
     report = json.loads(result.stdout)
     verdicts = {e["strategy"]: e["verdict"] for e in report["engines"]}

@@ -6,7 +6,6 @@ cells, a changed given, a false "no solution", a wrong count), so nothing here h
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import json
 import os
@@ -20,6 +19,7 @@ import sudokit.registry
 from sudokit import CrossCheckReport, Grid, Result, Status, cross_check, is_solution, solve
 from sudokit.api import DEFAULT_COUNT_LIMIT
 from sudokit.cli import app
+from sudokit.crosscheck import KEEP_AT_MOST
 from sudokit.errors import InvalidPuzzleError, StrategyError, UnknownStrategyError
 from sudokit.registry import ENTRY_POINT_GROUP, Registry, StrategyWarning, default_registry
 
@@ -46,6 +46,10 @@ EASY = read_lines(PUZZLES / "leetcode37.txt")[0]
 UNSOLVABLE = next(p for p, c in counted() if c == 0)
 #: The puzzle of counts.txt with the fewest solutions above 3, so two engines can return disjoint pairs.
 SEVERAL, SEVERAL_COUNT = min(((p, c) for p, c in counted() if c > 3), key=lambda pc: pc[1])
+#: A puzzle with more solutions than the cross-check keeps of an engine's answer (``KEEP_AT_MOST``): an
+#: engine can lie about its count there and still hand in a consistent answer, so only the comparison
+#: of counts can catch it.
+MANY, MANY_COUNT = min(((p, c) for p, c in counted() if c > KEEP_AT_MOST), key=lambda pc: pc[1])
 
 runner = CliRunner()
 
@@ -54,13 +58,15 @@ runner = CliRunner()
 
 
 class Backtracked:
-    """Base: asks ``backtrack`` for the same limit, then changes its answer in ``alter``."""
+    """Base: asks ``backtrack`` for the same limit (and keep), then changes its answer in ``alter``."""
 
     name = "base"
     description = "a test engine"
 
-    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> Result:
-        right = solve(puzzle, "backtrack", limit=limit, time_limit=time_limit)
+    def solve(
+        self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
+    ) -> Result:
+        right = solve(puzzle, "backtrack", limit=limit, keep=keep, time_limit=time_limit)
         return self.alter(puzzle, replace(right, strategy=self.name), limit)
 
     def alter(self, puzzle: Grid, result: Result, limit: int) -> Result:
@@ -254,7 +260,7 @@ def test_an_invalid_grid_is_a_disagreement_naming_the_engine() -> None:
     assert report.answer("swaps-blanks").verdict == "invalid"
     assert report.answer("backtrack").verdict == "ok"
     (problem,) = report.problems
-    assert problem.startswith("engine 'swaps-blanks' returned an invalid grid: column ")
+    assert problem.startswith("engine 'swaps-blanks' returned an invalid grid (solution 1 of 1): column ")
     assert "not a permutation of 1..9" in problem
 
 
@@ -307,26 +313,37 @@ def test_two_engines_both_claiming_unique_with_different_grids_are_both_wrong() 
 
 
 def test_exact_counts_that_differ_are_a_disagreement() -> None:
-    report = cross_check(SEVERAL, ["backtrack", CountsOneMore()], count=True)
+    report = cross_check(MANY, ["backtrack", CountsOneMore()], count=True)
     assert report.verdict == "disagree"
     (problem,) = report.problems
     assert problem == (
-        f"engines disagree on the number of solutions: 'backtrack' exactly {SEVERAL_COUNT}, "
-        f"'counts-one-more' exactly {SEVERAL_COUNT + 1}"
+        f"engines disagree on the number of solutions: 'backtrack' exactly {MANY_COUNT}, "
+        f"'counts-one-more' exactly {MANY_COUNT + 1}"
     )
     assert report.count is None
 
 
+def test_a_count_that_its_own_solutions_refute_is_an_invalid_answer() -> None:
+    report = cross_check(SEVERAL, ["backtrack", CountsOneMore()], count=True)
+    assert report.verdict == "disagree"
+    assert report.answer("counts-one-more").verdict == "invalid"
+    (problem,) = report.problems
+    assert problem == (
+        f"engine 'counts-one-more' returned {SEVERAL_COUNT} solutions with count {SEVERAL_COUNT + 1}"
+        f" (asked to keep {KEEP_AT_MOST})"
+    )
+
+
 def test_an_exact_count_below_an_inexact_one_is_a_disagreement() -> None:
-    class AtLeastThree(Backtracked):
-        name = "at-least-three"
+    class AtLeastMore(Backtracked):
+        name = "at-least-more"
 
         def alter(self, puzzle: Grid, result: Result, limit: int) -> Result:
-            return replace(result, count=3, exact=False)
+            return replace(result, count=MANY_COUNT + 10, exact=False)
 
-    report = cross_check(UNIQUE, ["backtrack", AtLeastThree()], limit=3)
+    report = cross_check(MANY, ["backtrack", AtLeastMore()], count=True)
     assert report.verdict == "disagree"
-    assert "'backtrack' exactly 1, 'at-least-three' at least 3" in report.problems[0]
+    assert f"'backtrack' exactly {MANY_COUNT}, 'at-least-more' at least {MANY_COUNT + 10}" in report.problems[0]
 
 
 def test_a_crash_is_an_error_naming_the_engine() -> None:
@@ -389,7 +406,9 @@ def test_to_dict_is_json_with_every_engine() -> None:
         "count",
         "exact",
         "solution",
+        "solutions",
         "elapsed_ms",
+        "stats",
         "problem",
     }
     assert is_solution(report.puzzle, Grid.parse(data["engines"][0]["solution"]))
@@ -428,8 +447,10 @@ def test_cli_check_exits_0_when_the_engines_agree() -> None:
     for name in installed():
         assert name in result.stdout
     assert "agree: 1 solution" in result.stdout
-    assert "1 puzzle: 1 agreed, 0 disagreed" in result.stdout
-    assert result.stderr == ""
+    assert result.stderr == ""  # one puzzle: no summary (as with solve)
+    batch = check(UNIQUE, EASY)
+    assert batch.exit_code == 0, batch.output
+    assert batch.stderr.startswith("2 puzzles: 2 agreed, 0 disagreed")  # the summary goes to stderr
 
 
 def test_cli_check_json_records() -> None:
@@ -509,6 +530,7 @@ def test_cli_solve_strategy_all_is_the_cross_check() -> None:
     for record in (solved, checked):
         for engine in record["engines"]:
             engine.pop("elapsed_ms")
+            engine.pop("stats")  # timings among them
     assert solved == checked
     assert [e["strategy"] for e in solved["engines"]] == installed()
     pretty = runner.invoke(app, ["solve", "-s", "all", UNIQUE])
@@ -536,8 +558,7 @@ def test_cli_check_exit_status_names_the_engine_and_puzzle(
 ) -> None:
     target = engine if ":" in engine else f"<tests>:{engine}"
     monkeypatch.setattr(sudokit.registry, "_default", registry_with(bad=target))
-    with pytest.warns(StrategyWarning) if ":" in engine else contextlib.nullcontext():
-        result = check("--format", "line", UNIQUE)
+    result = check("--format", "line", UNIQUE)
     assert result.exit_code == status, result.output
     problems = [line for line in result.stderr.splitlines() if blamed in line]
     assert problems, result.stderr
@@ -549,7 +570,7 @@ def test_cli_check_disagreement_outranks_invalid_input(monkeypatch: pytest.Monke
     monkeypatch.setattr(sudokit.registry, "_default", registry_with(bad="<tests>:SwapsBlanks"))
     result = check(UNIQUE[:-1], UNIQUE)
     assert result.exit_code == 3
-    assert "1 disagreed" in result.stdout and "1 invalid" in result.stdout
+    assert "1 disagreed" in result.stderr and "1 invalid" in result.stderr
 
 
 @pytest.mark.parametrize("content", ["", "# only a comment\n\n"])

@@ -83,7 +83,7 @@ def sudoku(python: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_strategies_lists_the_plugins_as_loaded(plugin_python: Path) -> None:
-    done = sudoku(plugin_python, "strategies", "--format", "json")
+    done = sudoku(plugin_python, "strategies", "--load", "--format", "json")
     assert done.returncode == 0, done.stderr
     rows = {row["name"]: row for row in map(json.loads, done.stdout.splitlines())}
     assert rows["echo-backtrack"]["loaded"] is True, rows["echo-backtrack"]["error"]
@@ -94,7 +94,7 @@ def test_strategies_lists_the_plugins_as_loaded(plugin_python: Path) -> None:
 
 
 def test_pretty_listing_marks_the_plugins_ok(plugin_python: Path) -> None:
-    done = sudoku(plugin_python, "strategies")
+    done = sudoku(plugin_python, "strategies", "--load")
     lines = {line.split()[0]: line for line in done.stdout.splitlines()}
     assert lines["echo-backtrack"].split()[1] == "ok"
     assert normalized(lines["echo-backtrack"].rpartition("[")[2].rstrip("]")) == "sudokit-echo-plugin"

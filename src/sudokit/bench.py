@@ -1,22 +1,27 @@
-"""Benchmarking engines side by side: every engine over every file, in one process, one at a time."""
+"""Benchmarking engines side by side: every engine over every file, one puzzle at a time.
+
+The solves run in one killable worker process (:mod:`sudokit.workers`), engine after engine over
+each file, so that an engine that crashes or hangs costs its own row an ``error``, not the run.
+"""
 
 from __future__ import annotations
 
+import random
 import statistics
-import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 
-from sudokit.api import get_strategy, run
-from sudokit.errors import InvalidPuzzleError
+from sudokit.api import get_strategy, normalize_time_limit, run, watchdog_seconds
+from sudokit.errors import InvalidPuzzleError, StrategyLoadError
 from sudokit.grid import Grid
-from sudokit.reader import read_file
+from sudokit.reader import Record, read_file
 from sudokit.shape import Shape
 from sudokit.strategy import Status, Strategy
+from sudokit.workers import WorkerPool
 
-__all__ = ["BenchRow", "benchmark", "plot_times"]
+__all__ = ["BenchRow", "BenchTask", "benchmark", "pick", "plot_times"]
 
 
 @dataclass
@@ -25,27 +30,31 @@ class BenchRow:
 
     data_set: str
     strategy: str
-    times_ms: list[float] = field(default_factory=list)
+    times_ms: list[float] = field(default_factory=list)  # every puzzle run, timeouts included
     solved: int = 0
     unsolvable: int = 0
     timeouts: int = 0
     errors: int = 0
     invalid: int = 0
-    wall_seconds: float = 0.0
+    answered_ms: list[float] = field(default_factory=list)  # the times of the runs that solved or proved none
+    timeout_ms: list[float] = field(default_factory=list)  # the times of the runs that timed out
 
     @property
     def puzzles(self) -> int:
+        """Puzzles of the data set, invalid ones included."""
         return len(self.times_ms) + self.invalid
 
-    def _pick(self, fn) -> float | None:  # type: ignore[no-untyped-def]
+    def _pick(self, fn: Callable[[list[float]], float]) -> float | None:
         return round(fn(self.times_ms), 3) if self.times_ms else None
 
     @property
     def mean_ms(self) -> float | None:
+        """Mean time per puzzle (a timeout counts at the time it took)."""
         return self._pick(statistics.fmean)
 
     @property
     def median_ms(self) -> float | None:
+        """Median time per puzzle."""
         return self._pick(statistics.median)
 
     @property
@@ -55,11 +64,14 @@ class BenchRow:
 
     @property
     def max_ms(self) -> float | None:
+        """The longest time."""
         return self._pick(max)
 
     @property
     def per_second(self) -> float | None:
-        return round(len(self.times_ms) / self.wall_seconds, 1) if self.wall_seconds > 0 else None
+        """Puzzles per second of solving time."""
+        total = sum(self.times_ms)
+        return round(len(self.times_ms) / (total / 1000), 1) if total > 0 else None
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready row."""
@@ -80,52 +92,142 @@ class BenchRow:
         }
 
 
-def _load(path: str | Path, sample: int | None, box: Shape | None) -> tuple[list[Grid], int]:
-    grids, invalid = [], 0
-    for record in islice(read_file(path), sample):
-        try:
-            grids.append(record.parse(box))
-        except InvalidPuzzleError:
-            invalid += 1
-    return grids, invalid
+def pick(
+    records: Iterable[Record], *, first: int | None = None, sample: int | None = None, seed: int = 0
+) -> list[Record]:
+    """The records to run: all, the ``first`` N, or a uniform random ``sample`` of N (same ``seed``, same sample).
+
+    The sample keeps the file's order and reads the file once, holding only N records.
+    """
+    if first is not None:
+        return list(islice(records, first))
+    if sample is None:
+        return list(records)
+    rng = random.Random(seed)
+    kept: list[tuple[int, Record]] = []
+    for index, record in enumerate(records):  # reservoir sampling (Algorithm R)
+        if index < sample:
+            kept.append((index, record))
+        else:
+            slot = rng.randrange(index + 1)
+            if slot < sample:
+                kept[slot] = (index, record)
+    return [record for _, record in sorted(kept, key=lambda pair: pair[0])]
+
+
+#: A work item: (data set number, the puzzle, engine number); its result: (status, milliseconds).
+BenchItem = tuple[int, Grid, int]
+
+
+@dataclass(frozen=True)
+class BenchTask:
+    """Times one engine on one puzzle per item, in a worker."""
+
+    engines: Sequence[str | Strategy]
+    options: Mapping[str, Mapping[str, object]]
+    time_limit: float | None
+
+    @property
+    def budget(self) -> float | None:
+        """Seconds one solve may take before its worker is killed."""
+        from sudokit.batch import KILL_GRACE
+
+        return None if self.time_limit is None else watchdog_seconds(self.time_limit) + KILL_GRACE
+
+    def start(self, mark: Callable[[int], None]) -> Callable[[BenchItem], tuple[str, float]]:
+        """Load every engine; the function that times one solve."""
+        loaded = []
+        for k, engine in enumerate(self.engines):
+            mark(k)
+            name = engine if isinstance(engine, str) else ""
+            loaded.append(get_strategy(engine, **self.options.get(name, {})))
+        time_limit = self.time_limit
+
+        def time_one(item: BenchItem) -> tuple[str, float]:
+            _, grid, k = item
+            result = run(loaded[k], grid, time_limit=time_limit)
+            return result.status.value, result.elapsed * 1000
+
+        return time_one
+
+    def failed(self, item: BenchItem, problem: str) -> tuple[str, float]:
+        """A solve whose worker died or was killed: an error."""
+        return Status.ERROR.value, 0.0
+
+    def load_failed(self, phase: int, problem: str) -> bool:
+        """An engine that cannot load stops the benchmark: raise the ``StrategyLoadError`` naming it."""
+        engine = self.engines[phase]
+        name = engine if isinstance(engine, str) else getattr(engine, "name", type(engine).__name__)
+        raise StrategyLoadError(" ".join(f"strategy {name!r} failed to load: {problem}".split()))
 
 
 def benchmark(
     files: Sequence[str | Path],
     strategies: Iterable[str | Strategy],
     *,
+    first: int | None = None,
     sample: int | None = None,
+    seed: int = 0,
     time_limit: float | None = 10.0,
     box: Shape | None = None,
+    options: Mapping[str, Mapping[str, object]] | None = None,
+    progress: Callable[[int, int, int], None] | None = None,
 ) -> list[BenchRow]:
-    """Run each engine on the first ``sample`` puzzles of each file; one row per (file, engine)."""
-    engines = [get_strategy(s) for s in strategies]
-    rows = []
+    """Run each engine on the puzzles of each file (all, ``first`` N or a random ``sample``); a row per pair.
+
+    The solves run one at a time in a killable worker process; ``progress(done, total, failed)`` is
+    called after each. Raises ``StrategyError`` if an engine cannot be loaded.
+    """
+    engines = list(strategies)
+    time_limit = normalize_time_limit(time_limit)
+    data: list[tuple[str, list[Grid], int]] = []
     for path in files:
-        grids, invalid = _load(path, sample, box)
-        for engine in engines:
-            row = BenchRow(Path(path).stem, engine.name, invalid=invalid)
-            start = time.perf_counter()
-            for grid in grids:
-                result = run(engine, grid, time_limit=time_limit)
-                row.times_ms.append(result.elapsed * 1000)
-                if result.status is Status.SOLVED:
-                    row.solved += 1
-                elif result.status is Status.UNSOLVABLE:
-                    row.unsolvable += 1
-                elif result.status is Status.TIMEOUT:
-                    row.timeouts += 1
-                else:
-                    row.errors += 1
-            row.wall_seconds = time.perf_counter() - start
-            rows.append(row)
-    return rows
+        grids, invalid = [], 0
+        for record in pick(read_file(path, box=box), first=first, sample=sample, seed=seed):
+            try:
+                grids.append(record.parse(box))
+            except InvalidPuzzleError:
+                invalid += 1
+        data.append((Path(path).stem, grids, invalid))
+    names = [e if isinstance(e, str) else str(getattr(e, "name", type(e).__name__)) for e in engines]
+    rows = {
+        (d, k): BenchRow(name, names[k], invalid=invalid)
+        for d, (name, _, invalid) in enumerate(data)
+        for k in range(len(engines))
+    }
+    items: list[BenchItem] = [
+        (d, grid, k) for d, (_, grids, _) in enumerate(data) for k in range(len(engines)) for grid in grids
+    ]
+    task = BenchTask(engines, dict(options or {}), time_limit)
+    failed = 0
+    with WorkerPool(task, 1) as pool:
+        pool.start()
+        for done, (item, (status, ms)) in enumerate(zip(items, pool.map(iter(items)), strict=True), 1):
+            row = rows[item[0], item[2]]
+            row.times_ms.append(ms)
+            if status == Status.SOLVED.value:
+                row.solved += 1
+                row.answered_ms.append(ms)
+            elif status == Status.UNSOLVABLE.value:
+                row.unsolvable += 1
+                row.answered_ms.append(ms)
+            elif status == Status.TIMEOUT.value:
+                row.timeouts += 1
+                row.timeout_ms.append(ms)
+            else:
+                row.errors += 1
+            failed += status not in (Status.SOLVED.value, Status.UNSOLVABLE.value)
+            if progress is not None:
+                progress(done, len(items), failed)
+    return list(rows.values())
 
 
 def plot_times(rows: Sequence[BenchRow], path: str | Path) -> None:
     """Box plots of the solve times (log scale), one per engine and data set, saved to ``path``.
 
-    Needs matplotlib (``pip install 'sudokit[plot]'``); raises ImportError naming it otherwise.
+    Only solved (or proved unsolvable) puzzles make the box; timeouts are drawn apart, as red crosses
+    at the time they were stopped; under each box ``n`` says how many puzzles it holds and how many
+    timed out or failed. Needs matplotlib (``sudokit[plot]``); raises ImportError naming it otherwise.
     """
     try:
         import matplotlib
@@ -133,19 +235,53 @@ def plot_times(rows: Sequence[BenchRow], path: str | Path) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError as err:
-        raise ImportError("--plot needs matplotlib: pip install 'sudokit[plot]'") from err
+        raise ImportError(f"--plot needs matplotlib: {PLOT_INSTALL}") from err
     data_sets = list(dict.fromkeys(r.data_set for r in rows))
     engines = list(dict.fromkeys(r.strategy for r in rows))
-    fig, axes = plt.subplots(1, len(data_sets), figsize=(4 + 3 * len(data_sets), 4.5), squeeze=False, sharey=True)
+    fig, axes = plt.subplots(1, len(data_sets), figsize=(4 + 3 * len(data_sets), 5), squeeze=False, sharey=True)
     for ax, data_set in zip(axes[0], data_sets, strict=True):
         mine = [next((r for r in rows if r.data_set == data_set and r.strategy == e), None) for e in engines]
-        ax.boxplot([r.times_ms if r and r.times_ms else [float("nan")] for r in mine], whis=(0, 100))
+        answered = [r.answered_ms if r else [] for r in mine]
+        ax.boxplot([times or [float("nan")] for times in answered], whis=(0, 100))
+        for position, row in enumerate(mine, 1):
+            if row is None:
+                continue
+            if row.timeout_ms:
+                ax.scatter(
+                    [position] * len(row.timeout_ms),
+                    row.timeout_ms,
+                    marker="x",
+                    color="red",
+                    zorder=3,
+                    label="timeout" if position == 1 else None,
+                )
+            note = f"n={len(answered[position - 1])}"
+            if row.timeouts:
+                note += f"\n{row.timeouts} timeout" + ("s" if row.timeouts > 1 else "")
+            if row.errors:
+                note += f"\n{row.errors} error" + ("s" if row.errors > 1 else "")
+            ax.annotate(
+                note,
+                (position, 0),
+                xycoords=("data", "axes fraction"),
+                xytext=(0, 4),
+                textcoords="offset points",
+                ha="center",
+                va="bottom",
+                fontsize=8,
+            )
         ax.set_xticks(range(1, len(engines) + 1), engines, rotation=20)
         ax.set_yscale("log")
         ax.set_title(data_set)
         ax.grid(axis="y", alpha=0.3)
+        if any(r is not None and r.timeout_ms for r in mine):
+            ax.legend(loc="upper left", fontsize=8)
     axes[0][0].set_ylabel("solve time per puzzle (ms, log scale)")
-    fig.suptitle("sudokit: solve time distribution per engine and data set")
+    fig.suptitle("sudokit: solve time per engine and data set (red x: timed out)")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+#: How to install what ``--plot`` needs, for pip and uv users.
+PLOT_INSTALL = "pip install 'sudokit[plot]' (in a uv project: uv sync --extra plot, or uv run --extra plot sudoku ...)"

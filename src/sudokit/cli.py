@@ -1,83 +1,150 @@
-"""The ``sudoku`` command: parses arguments and prints; the work is done by the library."""
+"""The ``sudoku`` command: parses arguments and prints; the work is done by the library.
 
-from __future__ import annotations
+Batches (``solve``, ``check``) run through :class:`sudokit.session.Session`, benchmarks through
+:func:`sudokit.bench.benchmark`; engines always run in killable worker processes.
 
-import json
+There is no ``from __future__ import annotations`` here on purpose: Typer reads the commands'
+annotations, and given strings it evaluates each one, which cost ~7 ms of every start of ``sudoku``.
+"""
+
+import contextlib
+import errno
+import math
 import os
-import signal
 import sys
 import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
 from enum import StrEnum
-from itertools import islice
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TextIO
 
 import typer
 
-from sudokit.api import DEFAULT_COUNT_LIMIT, get_strategy
-from sudokit.batch import exit_status
-from sudokit.errors import SudokitError
-from sudokit.output import RecordFormat, RecordWriter, csv_header, resume_point
-from sudokit.parallel import default_jobs, solve_parallel
-from sudokit.progress import Progress, Tally, count_puzzle_lines
-from sudokit.reader import check_arguments, read_arguments
+from sudokit import __version__
+from sudokit.api import DEFAULT_COUNT_LIMIT
+from sudokit.errors import StrategyError, SudokitError
 from sudokit.registry import default_registry
 from sudokit.shape import Shape
+from sudokit.workers import default_jobs, max_jobs
 
-if TYPE_CHECKING:  # the cross-check is imported only when it runs
-    from sudokit.crosscheck import CheckOutcome, CrossCheckReport
+if TYPE_CHECKING:
+    from sudokit.session import Job
+
+try:  # typer 0.26+ carries its own copy of click
+    from typer import _click as click  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - older typer
+    import click  # type: ignore[no-redef]
 
 app = typer.Typer(
     name="sudoku",
     help="Solve Sudoku of any box shape with interchangeable engines.",
-    add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    rich_markup_mode=None,  # plain click messages: a usage error is two short lines, not a box
+    rich_markup_mode=None,  # plain click messages: a usage error is short, not a box
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
+#: Standard streams that were closed when the command started (reopened on /dev/null, so that no file
+#: this command opens takes their place): records cannot go to a closed stdout, nor puzzles come from a
+#: closed stdin.
+CLOSED: set[int] = set()
 
-class Format(StrEnum):
-    pretty = "pretty"
-    line = "line"
-    json = "json"
+
+class Color(StrEnum):
+    auto = "auto"
+    always = "always"
+    never = "never"
 
 
-class OutputFormat(StrEnum):
+class SolveFormat(StrEnum):
     pretty = "pretty"
     line = "line"
     json = "json"
     csv = "csv"
 
 
+class CheckFormat(StrEnum):
+    pretty = "pretty"
+    line = "line"
+    json = "json"
+
+
+class TableFormat(StrEnum):
+    pretty = "pretty"
+    json = "json"
+    csv = "csv"
+
+
+class ListFormat(StrEnum):
+    pretty = "pretty"
+    json = "json"
+
+
+# --- shared helpers ----------------------------------------------------------------------------------
+
+
 def _fail(message: str) -> NoReturn:
     """One line on standard error and exit status 2: bad input or usage, never a traceback."""
-    typer.echo(f"sudoku: error: {message}", err=True)
+    _say(f"sudoku: error: {message}")
     raise typer.Exit(2)
 
 
-@contextmanager
-def _input_errors() -> Iterator[None]:
-    """Bad input met on the way (a missing file, an unknown engine) is one line and exit 2."""
+def _say(message: str) -> None:
+    """A line on standard error, unless it is closed."""
+    if 2 in CLOSED:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        typer.echo(message, err=True)
+
+
+def _print(text: str) -> None:
+    """A line on standard output; a closed or full stdout is an error, a broken pipe a quiet stop."""
+    if 1 in CLOSED:
+        _fail("standard output is closed: nothing can be written")
     try:
-        yield
-    except SudokitError as err:
-        _fail(str(err))
+        typer.echo(text)
     except BrokenPipeError:
-        raise  # the reader went away (``| head``): click exits quietly
+        _silence_stdout()
+        raise typer.Exit(141) from None
     except OSError as err:
-        _fail(f"{err.filename or ''}: {err.strerror or err}")
+        _silence_stdout()
+        _fail(f"cannot write standard output: {err.strerror or err}")
 
 
-def _is_batch(puzzles: list[str]) -> bool:
-    """More than one argument, or a file or stdin: records get headers, the run a summary."""
-    return len(puzzles) > 1 or any(p == "-" or os.path.isfile(p) for p in puzzles)
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that nothing fails again when Python flushes it on the way out."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    except OSError:
+        pass
+
+
+def _seconds(text: str | float) -> float | None:
+    """A ``--time-limit``: seconds (> 0, finite), or ``0``/``none`` for no limit."""
+    if isinstance(text, float | int):
+        value = float(text)
+    else:
+        if text.strip().lower() in ("none", "0", "0.0"):
+            return None
+        try:
+            value = float(text)
+        except ValueError:
+            raise typer.BadParameter(f"{text!r} is not a number of seconds (or 0 or none for no limit)") from None
+    if value == 0:
+        return None
+    if not math.isfinite(value) or value < 0:
+        raise typer.BadParameter(f"{text!r} is not a time limit: give seconds above 0, or 0 or none for no limit")
+    return value
 
 
 def _shape(box: str | None) -> Shape | None:
-    return Shape.parse(box) if box else None
+    if box is None:
+        return None
+    try:
+        return Shape.parse(box)
+    except SudokitError as err:
+        _fail(str(err))
 
 
 def _option_value(text: str) -> object:
@@ -94,377 +161,473 @@ def _option_value(text: str) -> object:
     return text
 
 
-def _options(pairs: list[str]) -> dict[str, object]:
-    options = {}
+def _engine_options(pairs: list[str]) -> dict[str | None, dict[str, object]]:
+    """``-o KEY=VALUE`` (engine None) and ``-o ENGINE.KEY=VALUE``, by engine."""
+    options: dict[str | None, dict[str, object]] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            _fail(f"option {pair!r} is not of the form KEY=VALUE")
-        options[key.strip().replace("-", "_")] = _option_value(value.strip())
+            hint = ""
+            if "/" in pair or os.sep in pair or ("." in pair.strip(".") and not sep):
+                hint = " (to write the records to a file, use --output/-O)"
+            _fail(f"option {pair!r} is not of the form KEY=VALUE{hint}")
+        engine, dot, name = key.strip().rpartition(".")
+        name = name.strip().replace("-", "_")
+        if not name.isidentifier():
+            _fail(f"option {pair!r}: {name!r} is not an option name")
+        options.setdefault(engine.strip() if dot else None, {})[name] = _option_value(value.strip())
     return options
 
 
-def _use_color(color: bool | None) -> bool:
-    if color is not None:
-        return color
+def _solve_options(pairs: list[str], strategy: str) -> dict[str, object]:
+    """The options of the one engine ``solve`` runs: ``KEY=VALUE`` or ``ENGINE.KEY=VALUE`` naming it."""
+    by_engine = _engine_options(pairs)
+    for engine in by_engine:
+        if engine is not None and engine != strategy:
+            _fail(f"option for engine {engine!r}, but this run uses {strategy!r}")
+    merged: dict[str, object] = {}
+    for values in by_engine.values():
+        merged.update(values)
+    return merged
+
+
+def _check_options(pairs: list[str]) -> dict[str, dict[str, object]]:
+    """The options of the engines ``check`` compares: each ``ENGINE.KEY=VALUE``."""
+    by_engine = _engine_options(pairs)
+    if None in by_engine:
+        example = next(iter(by_engine[None]))
+        _fail(f"name the engine of option {example!r} when comparing engines: -o ENGINE.{example}=VALUE")
+    return {engine: values for engine, values in by_engine.items() if engine is not None}
+
+
+def _use_color(color: Color | None, output: Path | None) -> bool:
+    if color is Color.always:
+        return True
+    if color is Color.never:
+        return False
     if os.environ.get("NO_COLOR"):
         return False
-    return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return output is None and 1 not in CLOSED and sys.stdout is not None and sys.stdout.isatty()
 
 
-@app.command()
-def solve(
-    puzzles: Annotated[
-        list[str],
-        typer.Argument(metavar="PUZZLE|FILE|-", help="A puzzle, a file of puzzles (one per line), or - for stdin."),
-    ],
-    strategy: Annotated[
-        str, typer.Option("--strategy", "-s", help="Engine name (see 'sudoku strategies'); all: 'sudoku check'.")
-    ] = "backtrack",
-    fmt: Annotated[OutputFormat, typer.Option("--format", "-f", help="Output form.")] = OutputFormat.pretty,
-    count: Annotated[
-        bool, typer.Option("--count", help="Report the number of solutions (exact up to --limit).")
-    ] = False,
-    limit: Annotated[
-        int | None,
-        typer.Option(
-            "--limit", min=1, help=f"Solutions to look for (default: 1, or {DEFAULT_COUNT_LIMIT} with --count)."
-        ),
-    ] = None,
-    time_limit: Annotated[float, typer.Option("--time-limit", "-t", min=0.001, help="Seconds per puzzle.")] = 60.0,
-    stats: Annotated[bool, typer.Option("--stats", help="Show the engine's counters (nodes, guesses, ...).")] = False,
-    box: Annotated[
-        str | None, typer.Option("--box", help="Box shape RxC, e.g. 2x3, where the size leaves it open.")
-    ] = None,
-    option: Annotated[
-        list[str], typer.Option("--option", "-o", help="Engine option KEY=VALUE, e.g. order=plain.")
-    ] = [],  # noqa: B006
-    color: Annotated[
-        bool | None, typer.Option("--color/--no-color", help="Red filled cells (default: on a terminal).")
-    ] = None,
-    jobs: Annotated[
-        int | None,
-        typer.Option(
-            "--jobs", "-j", min=1, help="Worker processes (default: one per core for files and stdin, else 1)."
-        ),
-    ] = None,
-    output: Annotated[
-        Path | None, typer.Option("--output", "-O", dir_okay=False, help="Write the records to this file.")
-    ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
-    resume: Annotated[
-        bool,
-        typer.Option("--resume", help="Continue an interrupted batch: skip the puzzles --output already holds."),
-    ] = False,
+def _is_batch(puzzles: list[str]) -> bool:
+    """More than one argument, or a file or stdin: records get headers, the run a summary."""
+    return len(puzzles) > 1 or any(p == "-" or (os.path.exists(p) and not os.path.isdir(p)) for p in puzzles)
+
+
+def _jobs(jobs: int | None, batch: bool) -> int:
+    """The worker processes to run: as asked (at most four per core), else one per core for a batch."""
+    if jobs is None:
+        return default_jobs() if batch else 1
+    most = max_jobs()
+    if jobs > most:
+        _say(f"sudoku: warning: --jobs {jobs} is more than four per core: running {most}")
+        return most
+    return jobs
+
+
+def _run(
+    puzzles: list[str],
+    job: "Job",
+    *,
+    box: Shape | None,
+    jobs: int | None,
+    output: Path | None,
+    force: bool,
+    resume: bool,
+    quiet: bool,
+) -> NoReturn:
+    """Run a batch session and exit with its status."""
+    from sudokit.session import Session
+
+    if resume and output is None:
+        _fail("--resume needs --output FILE: the file to continue")
+    if resume and job.fmt == "pretty":
+        _fail("--resume needs a one-line-per-record format: --format line, json or csv")
+    if force and resume:
+        _fail("--force replaces the output and --resume continues it: choose one")
+    if force and output is None:
+        _fail("--force goes with --output FILE: it allows replacing that file")
+    if "-" in puzzles and 0 in CLOSED:
+        _fail("standard input is closed: there are no puzzles to read from -")
+    batch = _is_batch(puzzles)
+    session = Session(
+        puzzles,
+        job,
+        box=box,
+        jobs=_jobs(jobs, batch),
+        output=output,
+        force=force,
+        resume=resume,
+        quiet=quiet,
+        batch=batch,
+        out=None if 1 in CLOSED else sys.stdout,
+        err=None if 2 in CLOSED else sys.stderr,
+    )
+    status = session.run()
+    if status == 141:
+        _silence_stdout()
+    raise typer.Exit(status)
+
+
+# --- options shared by solve and check -------------------------------------------------------------
+
+Puzzles = Annotated[
+    list[str],
+    typer.Argument(metavar="PUZZLE|FILE|-...", help="Puzzles, files of puzzles (one per line), or - for stdin."),
+]
+TimeLimit = Annotated[
+    Any,
+    typer.Option(
+        "--time-limit",
+        "-t",
+        parser=_seconds,
+        metavar="SECONDS",
+        help="Seconds per puzzle (per engine with check); 0 or none: no limit.",
+    ),
+]
+Box = Annotated[
+    str | None, typer.Option("--box", metavar="RxC", help="Box shape, e.g. 2x3, where the size leaves it open.")
+]
+Jobs = Annotated[
+    int | None,
+    typer.Option("--jobs", "-j", min=1, help="Worker processes (default: one per core for a batch, else 1)."),
+]
+Output = Annotated[
+    Path | None, typer.Option("--output", "-O", dir_okay=False, metavar="FILE", help="Write the records to FILE.")
+]
+Force = Annotated[bool, typer.Option("--force", help="Let --output replace a file that holds data.")]
+Resume = Annotated[
+    bool, typer.Option("--resume", help="Continue an interrupted batch: skip the puzzles --output already holds.")
+]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")]
+Count = Annotated[
+    bool, typer.Option("--count", help=f"Count the solutions (exactly, up to --limit, default {DEFAULT_COUNT_LIMIT}).")
+]
+Limit = Annotated[
+    int | None, typer.Option("--limit", min=1, metavar="N", help="Solutions to look for (default: 1; 2 with check).")
+]
+Stats = Annotated[bool, typer.Option("--stats", help="Show the engines' counters (nodes, guesses, ...).")]
+
+
+@app.callback(invoke_without_command=True)
+def main_options(
+    ctx: typer.Context,
+    version: Annotated[bool, typer.Option("--version", "-V", is_eager=True, help="Show the version and exit.")] = False,
 ) -> None:
-    """Solve puzzles (or count their solutions) with the chosen engine.
+    """Solve Sudoku of any box shape with interchangeable engines (sudokit)."""
+    if version:
+        _print(f"sudoku (sudokit) {__version__}")
+        raise typer.Exit(0)
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+        raise typer.Exit(2)
+
+
+@app.command(short_help="Solve puzzles, count their solutions or check uniqueness.")
+def solve(
+    puzzles: Puzzles,
+    strategy: Annotated[
+        str,
+        typer.Option("--strategy", "-s", metavar="NAME", help="Engine (see 'sudoku strategies'); all: cross-check."),
+    ] = "backtrack",
+    fmt: Annotated[SolveFormat, typer.Option("--format", "-f", help="Output form.")] = SolveFormat.pretty,
+    count: Count = False,
+    unique: Annotated[
+        bool, typer.Option("--unique", help="Say whether each puzzle has one solution: unique, several or none.")
+    ] = False,
+    limit: Limit = None,
+    time_limit: TimeLimit = "60",
+    stats: Stats = False,
+    box: Box = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", metavar="KEY=VALUE", help="Engine option, e.g. order=plain (repeatable)."),
+    ] = None,
+    color: Annotated[
+        Color | None,
+        typer.Option("--color", help="Filled cells in red: auto (on a terminal, unless NO_COLOR), always, never."),
+    ] = None,
+    jobs: Jobs = None,
+    output: Output = None,
+    force: Force = False,
+    resume: Resume = False,
+    quiet: Quiet = False,
+) -> None:
+    """Solve puzzles (or count their solutions, or decide uniqueness) with the chosen engine.
 
     Every input puzzle gets exactly one output record, in input order, failed ones included; records
     are written whole and flushed as they complete. A file runs on all cores (--jobs), streamed.
+    With --strategy all, every installed engine solves each puzzle and the answers are compared,
+    as 'sudoku check' does.
 
-    Exit status: 0 all solved (or counted), 1 some puzzle has no solution or timed out, 2 invalid
-    input or usage. ``--strategy all`` runs 'sudoku check' with every installed engine instead.
+    Exit status: 0 all solved (counted; unique with --unique), 1 some puzzle has no solution (not
+    unique) or timed out, 2 invalid input, usage, or an engine failed.
     """
+    if unique and (count or limit is not None):
+        _fail("--unique counts to 2 itself: it goes without --count and --limit")
+    shape = _shape(box)
     if strategy == "all":
-        if option:
-            _fail("engine options go with one engine, not with --strategy all")
-        if fmt is OutputFormat.csv:
+        if fmt is SolveFormat.csv:
             _fail("--strategy all (the cross-check) writes pretty, line or json, not csv")
-        _run_check(puzzles, None, fmt=Format(fmt.value), count=count, limit=limit, time_limit=time_limit, box=box)
-    options = _options(option)
-    with _input_errors():
-        check_arguments(puzzles)  # a missing file fails before any work, not midway
-        shape = _shape(box)
-        get_strategy(strategy, **options)  # fail here, once, on an unknown engine or a bad option
-    batch = _is_batch(puzzles)
+        if color is not None:
+            _fail("--color colours solution grids: the cross-check of --strategy all prints none")
+        _check(
+            puzzles,
+            None,
+            CheckFormat(fmt.value),
+            count,
+            limit,
+            time_limit,
+            stats,
+            shape,
+            option or [],
+            jobs,
+            output,
+            force,
+            resume,
+            quiet,
+        )
+    from sudokit.batch import SolveJob
+    from sudokit.output import RecordFormat
+
+    options = _solve_options(option or [], strategy)
+    _known(strategy)
+    limit = 2 if unique else limit or (DEFAULT_COUNT_LIMIT if count else 1)
     render = RecordFormat(
         fmt.value,
         counting=count,
-        limit=limit or (DEFAULT_COUNT_LIMIT if count else 1),
-        color=output is None and _use_color(color),
-        header=batch,
+        limit=limit,
+        color=_use_color(color, output),
+        header=_is_batch(puzzles),
         stats=stats,
+        unique=unique,
     )
-    done_before = 0
-    if resume:
-        if output is None or fmt is OutputFormat.pretty:
-            _fail("--resume needs --output and a one-line-per-record format: --format line, json or csv")
-        try:
-            done_before = resume_point(output, header=fmt is OutputFormat.csv)
-        except OSError as err:
-            _fail(f"cannot resume {output}: {err.strerror}")
-    progress = None
-    if batch and not quiet and sys.stderr.isatty():
-        total = count_puzzle_lines(p for p in puzzles if os.path.isfile(p))
-        progress = Progress(sys.stderr, max(0, total - done_before) or None)
-    tally = Tally()
-    try:
-        out = open(output, "a" if resume else "w", encoding="utf-8") if output else sys.stdout  # noqa: SIM115
-    except OSError as err:
-        _fail(f"cannot write {output}: {err.strerror}")
-    writer = RecordWriter(out)
-    on_term = _install(signal.SIGTERM, _terminate)  # a kill ends the batch as Ctrl-C does: cleanly
-    try:
-        with _input_errors():
-            if fmt is OutputFormat.csv and not (resume and out.tell() > 0):
-                writer.write(csv_header())
-            records = solve_parallel(
-                islice(read_arguments(puzzles), done_before, None),
-                (strategy, options),
-                limit=render.limit,
-                time_limit=time_limit,
-                box=shape,
-                jobs=jobs or (default_jobs() if batch else 1),
-                render=render,
-            )
-            for rendered in records:
-                tally.add(rendered.status)
-                for message in (f"sudoku: error: {rendered.error}" if rendered.error else None, rendered.note):
-                    if message:
-                        if progress:
-                            progress.close()
-                        typer.echo(message, err=True)
-                if rendered.text:
-                    writer.write(
-                        "\n" + rendered.text if fmt is OutputFormat.pretty and tally.done > 1 else rendered.text
-                    )
-                if progress:
-                    progress.update(tally.done)
-    except KeyboardInterrupt as err:
-        typer.echo(
-            f"sudoku: interrupted after {done_before + tally.done} puzzles; every record written is complete"
-            + (f" (continue with --resume --output {output})" if output else ""),
-            err=True,
-        )
-        raise typer.Exit(143 if isinstance(err, _Terminated) else 130) from None
-    finally:
-        _install(signal.SIGTERM, on_term)
-        if progress:
-            progress.close()
-        if output:
-            out.close()
-    if not tally.done and not done_before:
-        _fail("no puzzles in the input")
-    if batch and not quiet:
-        resumed = f" (resumed after {done_before} already written)" if resume else ""
-        typer.echo(tally.summary() + resumed, err=True)
-    raise typer.Exit(exit_status(tally.by_status.elements(), counting=count))
+    keep = 1 if count else None  # counting keeps one solution to show, not every one it counts
+    job = SolveJob(strategy, options, render, keep=keep, time_limit=time_limit, box=shape)
+    _run(puzzles, job, box=shape, jobs=jobs, output=output, force=force, resume=resume, quiet=quiet)
 
 
-class _Terminated(KeyboardInterrupt):
-    """SIGTERM, turned into the same orderly stop as Ctrl-C."""
+def _known(*names: str) -> None:
+    """Fail at once, naming the installed engines, for a name that is not one (nothing is loaded)."""
+    installed = default_registry().names()
+    for name in names:
+        if name not in installed:
+            _fail(f"unknown strategy {name!r} (installed: {', '.join(installed) or 'none'})")
 
 
-def _terminate(signum: int, frame: object) -> None:
-    raise _Terminated
-
-
-def _install(signum: int, handler: Any) -> Any:
-    """Set a signal handler where that is possible (the main thread); return the previous one."""
-    try:
-        return signal.signal(signum, handler)
-    except (ValueError, TypeError):  # not the main thread, or no previous Python-level handler
-        return None
-
-
-def _verdict_lines(report: CrossCheckReport) -> list[str]:
-    if report.verdict != "agree":
-        return [f"{report.verdict}: {problem}" for problem in report.problems] or [report.verdict]
-    if report.count == 0:
-        return ["agree: no solution"]
-    noun = "solution" if report.count == 1 and report.exact else "solutions"
-    if report.exact:
-        return [f"agree: {report.count} {noun}"]
-    return [f"agree: at least {report.count} {noun} (stopped at the limit of {report.limit})"]
-
-
-def _check_pretty(outcome: CheckOutcome, header: bool) -> str:
-    parts = [f"# {outcome.record.where}"] if header else []
-    report = outcome.report
-    if report is None:
-        return "\n".join([*parts, f"invalid: {outcome.invalid}"])
-    parts.append(report.puzzle.to_line())
-    width = max(len(answer.name) for answer in report.engines)
-    for a in report.engines:
-        note = "" if a.verdict == "ok" else f"  {a.verdict}"
-        ms = a.elapsed * 1000
-        parts.append(f"  {a.name.ljust(width)}  {a.status:<10}  {a.count_text:>6}  {ms:10.2f} ms{note}")
-    return "\n".join(parts + _verdict_lines(report))
-
-
-def _check_line(outcome: CheckOutcome) -> str:
-    report = outcome.report
-    if report is None:
-        return f"{outcome.puzzle_text}:invalid"
-    engines = " ".join(
-        f"{a.name}={a.count_text if a.verdict in ('ok', 'disagree') else a.verdict}/{a.elapsed * 1000:.1f}ms"
-        for a in report.engines
-    )
-    return f"{outcome.puzzle_text}:{report.verdict}:{report.count_text} {engines}"
-
-
-def _run_check(
-    puzzles: list[str],
-    strategies: str | None,
-    *,
-    fmt: Format,
-    count: bool,
-    limit: int | None,
-    time_limit: float,
-    box: str | None,
-) -> NoReturn:
-    """Cross-check every puzzle, print each report and the summary, exit with the worst status."""
-    from sudokit.crosscheck import CheckSummary, check_records
-
-    header = _is_batch(puzzles)
-    summary = CheckSummary()
-    with _input_errors():
-        check_arguments(puzzles)
-        shape = _shape(box)
-        outcomes = check_records(
-            read_arguments(puzzles), strategies, count=count, limit=limit, time_limit=time_limit, box=shape
-        )
-        for outcome in outcomes:
-            summary.add(outcome)
-            if outcome.report is None:
-                typer.echo(f"sudoku: error: {outcome.record.locate(outcome.invalid)}", err=True)
-            elif outcome.verdict != "agree":
-                for problem in outcome.report.problems:
-                    message = outcome.record.locate(f"{outcome.puzzle_text}: {problem}")
-                    typer.echo(f"sudoku: {outcome.verdict}: {message}", err=True)
-            if fmt is Format.json:
-                typer.echo(json.dumps(outcome.to_dict()))
-            elif fmt is Format.line:
-                typer.echo(_check_line(outcome))
-            elif outcome.report is not None or header:
-                if summary.puzzles > 1:
-                    typer.echo()
-                typer.echo(_check_pretty(outcome, header))
-    if not summary.puzzles:
-        _fail("no puzzles in the input")
-    if fmt is Format.pretty:
-        typer.echo()
-        typer.echo(str(summary))
-    else:
-        typer.echo(str(summary), err=True)
-    raise typer.Exit(summary.exit_status)
-
-
-@app.command()
+@app.command(short_help="Run several engines on the same puzzles and check that they agree.")
 def check(
-    puzzles: Annotated[
-        list[str],
-        typer.Argument(metavar="PUZZLE|FILE|-", help="A puzzle, a file of puzzles (one per line), or - for stdin."),
-    ],
+    puzzles: Puzzles,
     strategies: Annotated[
         str | None,
-        typer.Option("--strategies", "-s", help="Engines to compare, comma-separated (default: every installed one)."),
-    ] = None,
-    count: Annotated[
-        bool, typer.Option("--count", help=f"Compare exact counts (up to --limit, default {DEFAULT_COUNT_LIMIT}).")
-    ] = False,
-    limit: Annotated[
-        int | None,
         typer.Option(
-            "--limit", min=1, help=f"Solutions per engine to look for (default: 2, {DEFAULT_COUNT_LIMIT} with --count)."
+            "--strategies", "-s", metavar="A,B,...", help="Engines to compare (default: every installed one)."
         ),
     ] = None,
-    time_limit: Annotated[
-        float, typer.Option("--time-limit", "-t", min=0.001, help="Seconds per puzzle per engine.")
-    ] = 60.0,
+    count: Count = False,
+    limit: Limit = None,
+    time_limit: TimeLimit = "60",
     fmt: Annotated[
-        Format, typer.Option("--format", "-f", help="pretty (a table per puzzle), line, or json (one object a line).")
-    ] = Format.pretty,
-    box: Annotated[
-        str | None, typer.Option("--box", help="Box shape RxC, e.g. 2x3, where the size leaves it open.")
+        CheckFormat, typer.Option("--format", "-f", help="pretty (a table per puzzle), line or json.")
+    ] = CheckFormat.pretty,
+    stats: Stats = False,
+    box: Box = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", metavar="ENGINE.KEY=VALUE", help="An engine's option, e.g. cp-sat.workers=2."),
     ] = None,
+    jobs: Jobs = None,
+    output: Output = None,
+    force: Force = False,
+    resume: Resume = False,
+    quiet: Quiet = False,
 ) -> None:
     """Run several engines on the same puzzles, verify every answer and check that they agree.
 
     Engines agree when every grid is a valid solution and they agree on solvable or not and on the
     number of solutions (1 or 2+ by default, exact counts with --count); different valid grids of a
-    puzzle with several solutions are agreement. The summary goes to stdout (pretty) or stderr.
+    puzzle with several solutions are agreement. Each engine runs on each puzzle in a killable
+    worker process; batches work as with 'sudoku solve' (--jobs, --output, --resume).
 
     Exit status: 0 all agree, 1 some engine timed out (undecided) but none disagreed, 2 invalid
     input or usage, 3 some engine disagreed, returned an invalid grid or failed (named on stderr);
     over several puzzles the highest applies.
     """
-    _run_check(puzzles, strategies, fmt=fmt, count=count, limit=limit, time_limit=time_limit, box=box)
+    _check(
+        puzzles,
+        strategies,
+        fmt,
+        count,
+        limit,
+        time_limit,
+        stats,
+        _shape(box),
+        option or [],
+        jobs,
+        output,
+        force,
+        resume,
+        quiet,
+    )
 
 
-@app.command()
+def _check(
+    puzzles: list[str],
+    strategies: str | None,
+    fmt: CheckFormat,
+    count: bool,
+    limit: int | None,
+    time_limit: float | None,
+    stats: bool,
+    box: Shape | None,
+    option: list[str],
+    jobs: int | None,
+    output: Path | None,
+    force: bool,
+    resume: bool,
+    quiet: bool,
+) -> NoReturn:
+    from sudokit import crosscheck
+
+    try:
+        specs = crosscheck.engine_specs(strategies, _check_options(option))
+    except StrategyError as err:
+        _fail(str(err))
+    limit = limit or (DEFAULT_COUNT_LIMIT if count else crosscheck.UNIQUENESS_LIMIT)
+    render = crosscheck.CheckFormat(fmt.value, header=_is_batch(puzzles), stats=stats)
+    job = crosscheck.CheckJob(specs, limit, time_limit, box, render)
+    _run(puzzles, job, box=box, jobs=jobs, output=output, force=force, resume=resume, quiet=quiet)
+
+
+@app.command(short_help="Time engines side by side over puzzle files.")
 def bench(
     files: Annotated[list[Path], typer.Argument(metavar="FILE...", exists=True, dir_okay=False, help="Puzzle files.")],
     strategies: Annotated[
         str | None,
-        typer.Option("--strategies", "-s", help="Engines to run, comma-separated (default: every installed one)."),
+        typer.Option("--strategies", "-s", metavar="A,B,...", help="Engines to run (default: every installed one)."),
+    ] = None,
+    first: Annotated[
+        int | None, typer.Option("--first", min=1, metavar="N", help="Only the first N puzzles of each file.")
     ] = None,
     sample: Annotated[
-        int | None, typer.Option("--sample", "-n", min=1, help="Only the first N puzzles of each file.")
+        int | None,
+        typer.Option("--sample", "-n", min=1, metavar="N", help="A random sample of N puzzles of each file."),
     ] = None,
-    time_limit: Annotated[float, typer.Option("--time-limit", "-t", min=0.001, help="Seconds per puzzle.")] = 10.0,
+    seed: Annotated[int, typer.Option("--seed", help="The seed of --sample: the same seed, the same sample.")] = 0,
+    time_limit: TimeLimit = "10",
     fmt: Annotated[
-        Format, typer.Option("--format", "-f", help="pretty (a table) or json (a row a line).")
-    ] = Format.pretty,
+        TableFormat, typer.Option("--format", "-f", help="pretty (a table), json or csv (a row a line).")
+    ] = TableFormat.pretty,
     plot: Annotated[
-        Path | None, typer.Option("--plot", dir_okay=False, help="Draw the solve-time distributions to this PNG.")
+        Path | None, typer.Option("--plot", dir_okay=False, metavar="PNG", help="Draw the solve-time distributions.")
     ] = None,
-    box: Annotated[
-        str | None, typer.Option("--box", help="Box shape RxC, e.g. 2x3, where the size leaves it open.")
+    box: Box = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", metavar="ENGINE.KEY=VALUE", help="An engine's option, e.g. cp-sat.workers=2."),
     ] = None,
+    quiet: Quiet = False,
 ) -> None:
-    """Run each engine over each file, one puzzle at a time, and tabulate the solve times."""
-    from sudokit.bench import benchmark, plot_times
+    """Run each engine over each file, one puzzle at a time in a worker process, and tabulate the times.
 
+    A timed-out puzzle counts at the time it was stopped (the mean is then a lower bound).
+    """
+    from sudokit.bench import PLOT_INSTALL, benchmark, plot_times
+    from sudokit.progress import Console, Progress
+
+    if first is not None and sample is not None:
+        _fail("--first and --sample both choose the puzzles: give one")
     if plot is not None:
         try:
             import matplotlib  # noqa: F401
         except ImportError:
-            _fail("--plot needs matplotlib: pip install 'sudokit[plot]'")
+            _fail(f"--plot needs matplotlib: {PLOT_INSTALL}")
         if not plot.parent.is_dir():  # say so now, not after the whole benchmark has run
             _fail(f"cannot write {plot}: no such directory {plot.parent}")
     names = [s.strip() for s in strategies.split(",") if s.strip()] if strategies else default_registry().names()
     if not names:
         _fail("no engines to run: name them with --strategies a,b or install one")
-    with _input_errors():
-        rows = benchmark(files, names, sample=sample, time_limit=time_limit, box=_shape(box))
-    if fmt is Format.json:
+    _known(*names)
+    options = _check_options(option or [])
+    for engine in options:
+        if engine not in names:
+            _fail(f"option for engine {engine!r}, which is not among the engines run")
+    console = Console(None if 2 in CLOSED else sys.stderr)
+    if not quiet and 2 not in CLOSED and sys.stderr.isatty():
+        console.progress = Progress(sys.stderr, noun="solves")
+
+    def progress(done: int, total: int, failed: int) -> None:
+        if console.progress is not None:
+            console.progress.total = total
+        console.update(done, failed, failures="not solved")
+
+    try:
+        rows = benchmark(
+            [str(f) for f in files],
+            names,
+            first=first,
+            sample=sample,
+            seed=seed,
+            time_limit=time_limit,
+            box=_shape(box),
+            options=options,
+            progress=progress,
+        )
+    except (SudokitError, OSError) as err:
+        console.close()
+        _fail(str(err) if isinstance(err, SudokitError) else f"{err.filename or ''}: {err.strerror or err}")
+    console.close()
+    if fmt is TableFormat.json:
+        import json
+
         for row in rows:
-            typer.echo(json.dumps(row.to_dict()))
+            _print(json.dumps(row.to_dict(), allow_nan=False))
+    elif fmt is TableFormat.csv:
+        from sudokit.output import csv_row
+
+        fields = list(rows[0].to_dict()) if rows else []
+        _print(csv_row(fields))
+        for row in rows:
+            _print(csv_row(list(row.to_dict().values())))
     else:
-        head = ("data set", "engine", "puzzles", "solved", "timeouts", "mean ms", "median", "p95", "max", "puzzles/s")
-        table = [head] + [
-            (
-                r.data_set,
-                r.strategy,
-                r.puzzles,
-                r.solved,
-                r.timeouts,
-                r.mean_ms,
-                r.median_ms,
-                r.p95_ms,
-                r.max_ms,
-                r.per_second,
-            )
-            for r in rows
-        ]
-        cells = [[_cell(v) for v in line] for line in table]
-        widths = [max(len(line[k]) for line in cells) for k in range(len(head))]
-        for line in cells:
-            typer.echo(
-                "  ".join(
-                    v.ljust(w) if k < 2 else v.rjust(w) for k, (v, w) in enumerate(zip(line, widths, strict=True))
-                )
-            )
-        bad = sum(r.errors + r.invalid + r.unsolvable for r in rows)
-        if bad:
-            typer.echo(f"note: {bad} puzzle runs were unsolvable, invalid or failed (see --format json)")
+        _print_table(rows)
     if plot is not None:
         try:
             plot_times(rows, plot)
         except OSError as err:
             _fail(f"cannot write {plot}: {err.strerror or err}")
-        typer.echo(f"plot written to {plot}", err=True)
+        _say(f"plot written to {plot}")
+
+
+def _print_table(rows: list[Any]) -> None:
+    head = ("data set", "engine", "puzzles", "solved", "timeouts", "mean ms", "median", "p95", "max", "puzzles/s")
+    table = [head] + [
+        (
+            r.data_set,
+            r.strategy,
+            r.puzzles,
+            r.solved,
+            r.timeouts,
+            r.mean_ms,
+            r.median_ms,
+            r.p95_ms,
+            r.max_ms,
+            r.per_second,
+        )
+        for r in rows
+    ]
+    cells = [[_cell(v) for v in line] for line in table]
+    widths = [max(len(line[k]) for line in cells) for k in range(len(head))]
+    for line in cells:
+        _print(
+            "  ".join(v.ljust(w) if k < 2 else v.rjust(w) for k, (v, w) in enumerate(zip(line, widths, strict=True)))
+        )
+    bad = sum(r.errors + r.invalid + r.unsolvable for r in rows)
+    if bad:
+        _print(f"note: {bad} puzzle runs were unsolvable, invalid or failed (see --format json)")
 
 
 def _cell(value: object) -> str:
@@ -475,15 +638,28 @@ def _cell(value: object) -> str:
     return str(value)
 
 
-@app.command()
+@app.command(short_help="List the installed engines (--load: check that each one loads).")
 def strategies(
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="pretty (a table) or json.")] = Format.pretty,
+    fmt: Annotated[
+        ListFormat, typer.Option("--format", "-f", help="pretty (a table) or json (an engine a line).")
+    ] = ListFormat.pretty,
+    load: Annotated[
+        bool, typer.Option("--load", help="Load each engine (in a worker process) and say whether it works.")
+    ] = False,
 ) -> None:
-    """List the installed engines, their descriptions, and whether each one loaded."""
-    rows = default_registry().info()
-    if fmt is Format.json:
+    """List the installed engines from their packages' metadata, without importing them.
+
+    With --load, each engine is imported and built in a worker process (a plugin that hangs or
+    crashes on import is reported, not fatal), and the list says whether it works.
+    """
+    from sudokit.registry import load_isolated
+
+    rows = load_isolated(default_registry()) if load else default_registry().info()
+    if fmt is ListFormat.json:
+        import json
+
         for row in rows:
-            typer.echo(
+            _print(
                 json.dumps(
                     {
                         "name": row.name,
@@ -491,30 +667,90 @@ def strategies(
                         "description": row.description,
                         "entry_point": row.entry_point,
                         "distribution": row.distribution,
+                        "version": row.version,
+                        "missing": list(row.missing),
+                        "install": row.install_hint,
                         "error": row.error,
                     }
                 )
             )
         return
     if not rows:
-        typer.echo("no strategies installed (entry-point group 'sudokit.strategies' is empty)")
+        _print("no strategies installed (entry-point group 'sudokit.strategies' is empty)")
         return
     width = max(len(row.name) for row in rows)
     for row in rows:
-        state = "ok    " if row.loaded else "FAILED"
-        text = row.description if row.loaded else row.error
         source = f" [{row.distribution}]" if row.distribution else ""
-        typer.echo(f"{row.name.ljust(width)}  {state}  {text}{source}")
+        if row.missing:
+            text = f"needs {', '.join(row.missing)}: {row.install_hint}"
+        elif row.loaded is False:
+            text = row.error or "failed to load"
+        else:
+            text = row.description or ""
+        if load:
+            state = "ok      " if row.loaded else "FAILED  "
+            _print(f"{row.name.ljust(width)}  {state}{text}{source}")
+        else:
+            _print(f"{row.name.ljust(width)}  {text}{source}")
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # type: ignore[no-untyped-def]
-    typer.echo(f"sudoku: warning: {message}", err=True)
+    _say(f"sudoku: warning: {message}")
 
 
-def main() -> None:
-    """Console entry point: warnings as one-line messages, no tracebacks for sudokit errors."""
+def _reopen_closed_std_fds() -> None:
+    """Put /dev/null on a closed stdin, stdout or stderr (remembered in CLOSED), so no file lands there."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            CLOSED.add(fd)
+    if not CLOSED:
+        return
+    for fd in sorted(CLOSED):
+        opened = os.open(os.devnull, os.O_RDWR)
+        if opened != fd:
+            os.dup2(opened, fd)
+            os.close(opened)
+    streams: dict[int, tuple[str, str]] = {0: ("stdin", "r"), 1: ("stdout", "w"), 2: ("stderr", "w")}
+    for fd in CLOSED:
+        name, mode = streams[fd]
+        stream: TextIO = open(fd, mode, closefd=False)  # noqa: SIM115
+        setattr(sys, name, stream)
+
+
+def main(args: list[str] | None = None) -> NoReturn:
+    """Console entry point: one-line errors, never a traceback; exit 141 on a broken pipe, 130 on Ctrl-C.
+
+    Once the streams are flushed the process ends with ``os._exit``: by then every worker has been
+    ended and every file closed, and the interpreter's own teardown (freeing every module) took
+    ~14 ms, as long as the rest of a lone puzzle's solve.
+    """
+    _reopen_closed_std_fds()
     warnings.showwarning = _show_warning
-    app()
+    command = typer.main.get_command(app)
+    try:
+        status = command.main(args=args, prog_name="sudoku", standalone_mode=False)
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except click.exceptions.ClickException as err:
+        if 2 not in CLOSED:
+            err.show()
+        status = err.exit_code
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        status = 130
+    except OSError as err:  # writing stdout failed (help, a listing): the records' own writes say so themselves
+        _silence_stdout()
+        if err.errno == errno.EPIPE:
+            status = 141
+        else:
+            _say(f"sudoku: error: cannot write standard output: {err.strerror or err}")
+            status = 2
+    with contextlib.suppress(OSError, ValueError):
+        if sys.stderr is not None:
+            sys.stderr.flush()
+    os._exit(status if isinstance(status, int) else 0)
 
 
 if __name__ == "__main__":

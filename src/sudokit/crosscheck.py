@@ -21,13 +21,24 @@ do not fit together); ``invalid`` is the verdict of an input record that is not 
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterable, Iterator
+import json
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 
-from sudokit.api import DEFAULT_COUNT_LIMIT, PuzzleLike, as_grid, get_strategy, run
+from sudokit.api import (
+    DEFAULT_COUNT_LIMIT,
+    PuzzleLike,
+    as_grid,
+    get_strategy,
+    normalize_time_limit,
+    run,
+    watchdog_seconds,
+)
 from sudokit.errors import InvalidPuzzleError, StrategyError, UnknownStrategyError
 from sudokit.grid import Grid
+from sudokit.output import Rendered, record_key
 from sudokit.reader import Record
 from sudokit.registry import default_registry
 from sudokit.shape import Shape
@@ -36,26 +47,63 @@ from sudokit.verify import solution_problem
 
 __all__ = [
     "EXIT_STATUS",
+    "AnswerVerdict",
+    "CheckFormat",
+    "CheckJob",
     "CheckOutcome",
     "CheckSummary",
+    "CheckTask",
     "CrossCheckReport",
     "Engine",
     "EngineAnswer",
+    "EngineSpec",
+    "Verdict",
     "check_records",
     "cross_check",
+    "engine_specs",
     "load_engines",
 ]
 
 #: The limit each engine is asked with unless told: 2 decides whether the solution is unique.
 UNIQUENESS_LIMIT = 2
+#: The most solutions of one engine kept for the comparison (the count goes on to the limit).
+KEEP_AT_MOST = 100
 
-# Verdicts of a puzzle, and the exit status of ``sudoku check`` for each (the worst one wins).
-AGREE, UNDECIDED, INVALID, ERROR, DISAGREE = "agree", "undecided", "invalid", "error", "disagree"
-EXIT_STATUS = {AGREE: 0, UNDECIDED: 1, INVALID: 2, ERROR: 3, DISAGREE: 3}
-_GRAVITY = (AGREE, UNDECIDED, INVALID, ERROR, DISAGREE)
 
-# Verdicts of one engine's answer.
-OK, BAD_GRID = "ok", "invalid"
+class Verdict(StrEnum):
+    """The verdict of a puzzle's cross-check, from best to worst."""
+
+    AGREE = "agree"  #: every engine answered, every answer is valid, all fit one count
+    UNDECIDED = "undecided"  #: some engine timed out, none failed or disagreed
+    INVALID = "invalid"  #: the input record is not a puzzle
+    ERROR = "error"  #: some engine failed to load or crashed
+    DISAGREE = "disagree"  #: an invalid grid, or answers that do not fit together
+
+
+class AnswerVerdict(StrEnum):
+    """What the cross-check made of one engine's answer."""
+
+    OK = "ok"  #: valid, and fits the others
+    UNDECIDED = "undecided"  #: timed out
+    ERROR = "error"  #: failed to load, or crashed
+    INVALID = "invalid"  #: a grid that is not a solution, or a self-contradicting result
+    DISAGREE = "disagree"  #: valid grids, but a count that does not fit the others
+
+
+#: The exit status of ``sudoku check`` for each verdict (the worst one wins).
+EXIT_STATUS = {Verdict.AGREE: 0, Verdict.UNDECIDED: 1, Verdict.INVALID: 2, Verdict.ERROR: 3, Verdict.DISAGREE: 3}
+_GRAVITY = tuple(Verdict)
+AGREE, UNDECIDED, INVALID, ERROR, DISAGREE = _GRAVITY
+OK, BAD_GRID = AnswerVerdict.OK, AnswerVerdict.INVALID
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSpec:
+    """One engine to compare, not loaded yet: its label, its name (or Strategy object) and its options."""
+
+    label: str
+    strategy: str | Strategy
+    options: Mapping[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,15 +119,13 @@ class Engine:
 class EngineAnswer:
     """One engine's answer to one puzzle and what the cross-check made of it.
 
-    ``verdict`` is ``ok`` (valid, and fits the others), ``undecided`` (timed out), ``error``
-    (failed to load or crashed), ``invalid`` (a grid that is not a solution, or a self-contradicting
-    result) or ``disagree`` (valid grids, but a count that does not fit); ``problem`` says why.
-    ``elapsed`` is the wall time of the call in seconds.
+    ``verdict`` says whether the answer is valid and fits the others' (:class:`AnswerVerdict`);
+    ``problem`` says why not. ``elapsed`` is the wall time of the call in seconds.
     """
 
     name: str
     result: Result | None
-    verdict: str
+    verdict: AnswerVerdict
     problem: str | None = None
     elapsed: float = 0.0
 
@@ -101,16 +147,18 @@ class EngineAnswer:
         return f"{result.count}" if result.exact else f"{result.count}+"
 
     def to_dict(self) -> dict[str, object]:
-        """The JSON form: strategy, verdict, status, count, exact, solution, elapsed_ms, problem."""
+        """The JSON form: strategy, verdict, status, count, exact, solution, solutions, elapsed_ms, stats, problem."""
         result = self.result
         return {
             "strategy": self.name,
-            "verdict": self.verdict,
+            "verdict": self.verdict.value,
             "status": self.status,
             "count": None if result is None or result.status is Status.ERROR else result.count,
             "exact": _is_exact(result),
             "solution": result.solution.to_line() if result is not None and result.solution else None,
+            "solutions": [] if result is None else [grid.to_line() for grid in result.solutions],
             "elapsed_ms": round(self.elapsed * 1000, 3),
+            "stats": {} if result is None else dict(result.stats),
             "problem": self.problem,
         }
 
@@ -125,7 +173,7 @@ class CrossCheckReport:
 
     puzzle: Grid
     engines: tuple[EngineAnswer, ...]
-    verdict: str
+    verdict: Verdict
     problems: tuple[str, ...]
     limit: int
     count: int | None = None
@@ -134,7 +182,7 @@ class CrossCheckReport:
     @property
     def agree(self) -> bool:
         """True when every engine answered, every answer is valid and all fit one count."""
-        return self.verdict == AGREE
+        return self.verdict is Verdict.AGREE
 
     @property
     def results(self) -> dict[str, Result | None]:
@@ -159,7 +207,7 @@ class CrossCheckReport:
         """The JSON form: puzzle, verdict, agree, count, exact, limit, engines, problems."""
         return {
             "puzzle": self.puzzle.to_line(),
-            "verdict": self.verdict,
+            "verdict": self.verdict.value,
             "agree": self.agree,
             "count": self.count,
             "exact": self.exact if self.count is not None else None,
@@ -169,40 +217,65 @@ class CrossCheckReport:
         }
 
 
-def load_engines(strategies: Iterable[str | Strategy] | str | None = None) -> list[Engine]:
-    """The engines to compare: names (or a comma-separated string) or Strategy objects; None = all installed.
+def engine_specs(
+    strategies: Iterable[str | Strategy] | str | None = None, options: Mapping[str, Mapping[str, object]] | None = None
+) -> list[EngineSpec]:
+    """The engines to compare, without loading them: names (or a comma-separated string) or Strategy objects.
 
-    An engine that fails to load becomes an ``Engine`` with its error, to be reported per puzzle;
-    an unknown name raises ``UnknownStrategyError`` and an empty choice ``StrategyError``.
+    None means every installed engine. A name given twice counts once; ``options`` maps an engine
+    name to its options. Raises ``UnknownStrategyError`` for a name that is not installed (naming
+    the ones that are) and ``StrategyError`` for an empty choice.
     """
+    registry = default_registry()
     if strategies is None:
-        strategies = default_registry().names()
+        strategies = registry.names()
     elif isinstance(strategies, str):
         strategies = [name.strip() for name in strategies.split(",") if name.strip()]
-    engines: list[Engine] = []
+    installed = set(registry.names())
+    specs: list[EngineSpec] = []
     labels: set[str] = set()
-    given: set[str] = set()
     for strategy in strategies:
         if isinstance(strategy, str):
-            if strategy in given:
+            if strategy not in installed:
+                known = ", ".join(sorted(installed)) or "none"
+                raise UnknownStrategyError(f"unknown strategy {strategy!r} (installed: {known})")
+            if any(spec.strategy == strategy for spec in specs):
                 continue
-            given.add(strategy)
-            try:
-                loaded = get_strategy(strategy)
-            except UnknownStrategyError:
-                raise
-            except StrategyError as err:
-                engines.append(Engine(_label(strategy, labels), None, str(err)))
-                continue
+            name = strategy
         else:
-            loaded = get_strategy(strategy)
-        if any(engine.strategy is loaded for engine in engines):
-            continue  # the same engine object twice
-        name = strategy if isinstance(strategy, str) else getattr(loaded, "name", type(loaded).__name__)
-        engines.append(Engine(_label(name, labels), loaded))
-    if not engines:
+            if any(spec.strategy is strategy for spec in specs):
+                continue  # the same engine object twice
+            name = str(getattr(strategy, "name", type(strategy).__name__))
+        specs.append(EngineSpec(_label(name, labels), strategy, dict((options or {}).get(name, {}))))
+    unknown = (
+        set(options or {}) - {spec.label for spec in specs} - {s.strategy for s in specs if isinstance(s.strategy, str)}
+    )
+    if unknown:
+        raise StrategyError(
+            f"options for {', '.join(sorted(map(repr, unknown)))}, which is not among the engines compared"
+        )
+    if not specs:
         raise StrategyError("no engines to compare")
-    return engines
+    return specs
+
+
+def load_engines(
+    strategies: Iterable[str | Strategy] | str | None = None, options: Mapping[str, Mapping[str, object]] | None = None
+) -> list[Engine]:
+    """The engines to compare, loaded in this process (see :func:`engine_specs` for the arguments).
+
+    An engine that fails to load becomes an ``Engine`` with its error, to be reported per puzzle.
+    """
+    return [_load(spec) for spec in engine_specs(strategies, options)]
+
+
+def _load(spec: EngineSpec) -> Engine:
+    try:
+        return Engine(spec.label, get_strategy(spec.strategy, **spec.options))
+    except UnknownStrategyError:
+        raise
+    except StrategyError as err:
+        return Engine(spec.label, None, str(err))
 
 
 def _label(name: str, labels: set[str]) -> str:
@@ -228,75 +301,83 @@ def cross_check(
 
     Each engine is asked for up to ``limit`` solutions: by default 2, which decides uniqueness, or
     ``DEFAULT_COUNT_LIMIT`` with ``count=True`` to compare exact counts. ``time_limit`` is in
-    seconds per engine. Raises ``InvalidPuzzleError`` for a bad puzzle and ``UnknownStrategyError``
-    for an unknown name; an engine that fails to load or crashes is an ``error`` entry::
+    seconds per engine. The engines run in this process. Raises ``InvalidPuzzleError`` for a bad
+    puzzle and ``UnknownStrategyError`` for an unknown name; an engine that fails to load or crashes
+    is an ``error`` entry::
 
         >>> report = cross_check("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
         ...                      ["backtrack"])
         >>> report.verdict, report.count, report.exact
-        ('agree', 1, True)
+        (<Verdict.AGREE: 'agree'>, 1, True)
     """
     grid = as_grid(puzzle, box)
-    return _check(grid, load_engines(strategies), _limit(count, limit), time_limit)
+    limit = _limit(count, limit)
+    time_limit = normalize_time_limit(time_limit)
+    answers = []
+    for engine in load_engines(strategies):
+        if engine.strategy is None:
+            answers.append(EngineAnswer(engine.name, None, AnswerVerdict.ERROR, engine.error))
+            continue
+        result = run(engine.strategy, grid, limit=limit, keep=_keep(limit), time_limit=time_limit)
+        answers.append(judge(engine.name, grid, result, time_limit))
+    return compare(grid, answers, limit)
 
 
 def _limit(count: bool, limit: int | None) -> int:
     if limit is None:
         return DEFAULT_COUNT_LIMIT if count else UNIQUENESS_LIMIT
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        raise TypeError(f"limit must be a whole number, not {limit!r}")
     if limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
     return limit
 
 
-def _check(grid: Grid, engines: list[Engine], limit: int, time_limit: float | None) -> CrossCheckReport:
-    answers = []
-    for engine in engines:
-        if engine.strategy is None:
-            answers.append(EngineAnswer(engine.name, None, ERROR, engine.error))  # the error names the engine
-            continue
-        start = time.perf_counter()
-        result = run(engine.strategy, grid, limit=limit, time_limit=time_limit)
-        answers.append(_judge(engine.name, grid, result, time.perf_counter() - start, time_limit))
-    return _compare(grid, answers, limit)
+def _keep(limit: int) -> int:
+    return min(limit, KEEP_AT_MOST)
 
 
-def _judge(name: str, puzzle: Grid, result: Result, elapsed: float, time_limit: float | None) -> EngineAnswer:
+def judge(name: str, puzzle: Grid, result: Result, time_limit: float | None) -> EngineAnswer:
     """One engine's answer on its own: failed, self-contradicting, an invalid grid, timed out, or ok."""
 
-    def answer(verdict: str, problem: str | None = None) -> EngineAnswer:
-        return EngineAnswer(name, result, verdict, problem, elapsed)
+    def answer(verdict: AnswerVerdict, problem: str | None = None) -> EngineAnswer:
+        return EngineAnswer(name, result, verdict, problem, result.elapsed)
 
     if result.status is Status.ERROR:
         detail = (result.error or "no reason given").removeprefix(f"strategy {result.strategy!r} failed: ")
-        return answer(ERROR, f"engine {name!r} failed: {detail}")
+        if detail.startswith("returned ") and not detail.startswith("returned after "):
+            # ``run`` found the answer inconsistent (``result_problem``'s words all begin so): a wrong
+            # answer, not a crash.
+            return answer(AnswerVerdict.INVALID, f"engine {name!r} {detail}")
+        return answer(AnswerVerdict.ERROR, f"engine {name!r} failed: {detail}")
     if result.status is Status.SOLVED and not result.solutions:
-        return answer(BAD_GRID, f"engine {name!r} says solved but returned no grid to check")
+        return answer(AnswerVerdict.INVALID, f"engine {name!r} says solved but returned no grid to check")
     if result.status is Status.UNSOLVABLE and (result.solutions or result.count):
-        return answer(BAD_GRID, f"engine {name!r} says unsolvable but reports {_solutions(result.count)}")
+        return answer(AnswerVerdict.INVALID, f"engine {name!r} says unsolvable but reports {_solutions(result.count)}")
     for k, grid in enumerate(result.solutions, 1):
         problem = solution_problem(puzzle, grid)
         if problem:
             which = f" (solution {k} of {len(result.solutions)})" if len(result.solutions) > 1 else ""
-            return answer(BAD_GRID, f"engine {name!r} returned an invalid grid{which}: {problem}")
+            return answer(AnswerVerdict.INVALID, f"engine {name!r} returned an invalid grid{which}: {problem}")
     if len(set(result.solutions)) < len(result.solutions):
-        return answer(BAD_GRID, f"engine {name!r} returned the same solution twice")
+        return answer(AnswerVerdict.INVALID, f"engine {name!r} returned the same solution twice")
     if result.status is Status.TIMEOUT:
         limit = "" if time_limit is None else f" (time limit {time_limit:g} s)"
-        return answer(UNDECIDED, f"engine {name!r} ran out of time{limit} before deciding")
-    return answer(OK)
+        return answer(AnswerVerdict.UNDECIDED, f"engine {name!r} ran out of time{limit} before deciding")
+    return answer(AnswerVerdict.OK)
 
 
-def _compare(grid: Grid, answers: list[EngineAnswer], limit: int) -> CrossCheckReport:
+def compare(grid: Grid, answers: list[EngineAnswer], limit: int) -> CrossCheckReport:
     """Compare the answers that are valid on their own; name the engines whose counts cannot be right."""
     found: dict[Grid, str] = {}  # every distinct valid solution returned, and the first engine to return it
     for a in answers:
-        if a.verdict in (OK, UNDECIDED) and a.result is not None:
+        if a.verdict in (AnswerVerdict.OK, AnswerVerdict.UNDECIDED) and a.result is not None:
             for solution in a.result.solutions:
                 found.setdefault(solution, a.name)
     problems: dict[str, str] = {}
     # Proof: valid distinct grids outnumber an exact count (or refute "no solution").
     for a in answers:
-        if a.verdict != OK or not _is_exact(a.result):
+        if a.verdict is not AnswerVerdict.OK or not _is_exact(a.result):
             continue
         claimed = _lower(a.result)
         if claimed < len(found):
@@ -311,24 +392,33 @@ def _compare(grid: Grid, answers: list[EngineAnswer], limit: int) -> CrossCheckR
                     f"but the engines returned {len(found)} different valid solutions"
                 )
     # The remaining decided answers must fit one count: equal exact counts, no "at least" above them.
-    decided = [a for a in answers if a.verdict == OK and a.name not in problems]
+    decided = [a for a in answers if a.verdict is AnswerVerdict.OK and a.name not in problems]
     exact = {_lower(a.result) for a in decided if _is_exact(a.result)}
     at_least = max((_lower(a.result) for a in decided), default=0)
     if len(exact) > 1 or (exact and at_least > min(exact)):
         said = ", ".join(f"{a.name!r} {_said(a.result)}" for a in decided)
         message = f"engines disagree on the number of solutions: {said}"
         problems.update({a.name: message for a in decided})
-    answers = [replace(a, verdict=DISAGREE, problem=problems[a.name]) if a.name in problems else a for a in answers]
-    verdict = max((_engine_gravity(a.verdict) for a in answers), key=_GRAVITY.index)
+    answers = [
+        replace(a, verdict=AnswerVerdict.DISAGREE, problem=problems[a.name]) if a.name in problems else a
+        for a in answers
+    ]
+    verdict = max((_PUZZLE_VERDICT[a.verdict] for a in answers), key=_GRAVITY.index)
     agreed_count, agreed_exact = None, False
-    if verdict in (AGREE, UNDECIDED) and decided:
+    if verdict in (Verdict.AGREE, Verdict.UNDECIDED) and decided:
         agreed_count, agreed_exact = (exact.pop(), True) if exact else (at_least, False)
     messages = list(dict.fromkeys(a.problem for a in answers if a.problem))
     return CrossCheckReport(grid, tuple(answers), verdict, tuple(messages), limit, agreed_count, agreed_exact)
 
 
-def _engine_gravity(verdict: str) -> str:
-    return {OK: AGREE, BAD_GRID: DISAGREE}.get(verdict, verdict)
+#: What one engine's answer makes of the puzzle's verdict.
+_PUZZLE_VERDICT = {
+    AnswerVerdict.OK: Verdict.AGREE,
+    AnswerVerdict.UNDECIDED: Verdict.UNDECIDED,
+    AnswerVerdict.ERROR: Verdict.ERROR,
+    AnswerVerdict.INVALID: Verdict.DISAGREE,
+    AnswerVerdict.DISAGREE: Verdict.DISAGREE,
+}
 
 
 def _is_exact(result: Result | None) -> bool:
@@ -363,9 +453,9 @@ class CheckOutcome:
     invalid: str | None = None
 
     @property
-    def verdict(self) -> str:
+    def verdict(self) -> Verdict:
         """The report's verdict, or ``invalid``."""
-        return INVALID if self.report is None else self.report.verdict
+        return Verdict.INVALID if self.report is None else self.report.verdict
 
     @property
     def puzzle_text(self) -> str:
@@ -379,7 +469,7 @@ class CheckOutcome:
         else:
             data = {
                 "puzzle": self.puzzle_text,
-                "verdict": INVALID,
+                "verdict": Verdict.INVALID.value,
                 "agree": False,
                 "count": None,
                 "exact": None,
@@ -401,30 +491,39 @@ def check_records(
     time_limit: float | None = None,
     box: Shape | None = None,
 ) -> Iterator[CheckOutcome]:
-    """Cross-check each record in turn (engines loaded once); a record that does not parse is ``invalid``.
+    """Cross-check each record in turn in this process (engines loaded once); a bad record is ``invalid``.
 
     The engines are loaded at the call, so an unknown name raises before any record is read.
+    ``sudoku check`` runs the same comparison in killable worker processes (:class:`CheckJob`).
     """
-    return _check_each(records, load_engines(strategies), _limit(count, limit), time_limit, box)
+    engines = load_engines(strategies)
+    limit = _limit(count, limit)
+    time_limit = normalize_time_limit(time_limit)
 
+    def each() -> Iterator[CheckOutcome]:
+        for index, record in enumerate(records):
+            try:
+                grid = record.parse(box)
+            except InvalidPuzzleError as err:
+                yield CheckOutcome(index, record, invalid=str(err))
+                continue
+            answers = []
+            for engine in engines:
+                if engine.strategy is None:
+                    answers.append(EngineAnswer(engine.name, None, AnswerVerdict.ERROR, engine.error))
+                else:
+                    result = run(engine.strategy, grid, limit=limit, keep=_keep(limit), time_limit=time_limit)
+                    answers.append(judge(engine.name, grid, result, time_limit))
+            yield CheckOutcome(index, record, compare(grid, answers, limit))
 
-def _check_each(
-    records: Iterable[Record], engines: list[Engine], limit: int, time_limit: float | None, box: Shape | None
-) -> Iterator[CheckOutcome]:
-    for index, record in enumerate(records):
-        try:
-            grid = record.parse(box)
-        except InvalidPuzzleError as err:
-            yield CheckOutcome(index, record, invalid=str(err))
-            continue
-        yield CheckOutcome(index, record, _check(grid, engines, limit, time_limit))
+    return each()
 
 
 @dataclass
 class CheckSummary:
     """Totals over a run of cross-checks: puzzles per verdict and each engine's total time."""
 
-    verdicts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(_GRAVITY, 0))
+    verdicts: dict[Verdict, int] = field(default_factory=lambda: dict.fromkeys(Verdict, 0))
     seconds: dict[str, float] = field(default_factory=dict)
 
     def add(self, outcome: CheckOutcome) -> None:
@@ -438,6 +537,11 @@ class CheckSummary:
     def puzzles(self) -> int:
         """How many records were checked, invalid ones included."""
         return sum(self.verdicts.values())
+
+    @property
+    def failed(self) -> int:
+        """How many records did not agree (undecided, invalid, error or disagree)."""
+        return self.puzzles - self.verdicts[Verdict.AGREE]
 
     @property
     def exit_status(self) -> int:
@@ -459,3 +563,245 @@ class CheckSummary:
 
 def _duration(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+# --- in worker processes: sudoku check ---------------------------------------------------------------
+
+#: A work item of a check: (record number, its grid or None when it is not a puzzle, engine number).
+CheckItem = tuple[int, Grid | None, int]
+
+
+@dataclass
+class CheckTask:
+    """Runs one engine on one puzzle per item, in a worker; a load that killed a worker drops that engine."""
+
+    engines: list[EngineSpec]
+    limit: int
+    time_limit: float | None = None
+    dropped: dict[int, str] = field(default_factory=dict)  # engines whose load ended or hung a worker
+
+    @property
+    def budget(self) -> float | None:
+        """Seconds an engine may run on a puzzle before its worker is killed."""
+        from sudokit.batch import KILL_GRACE
+
+        return None if self.time_limit is None else watchdog_seconds(self.time_limit) + KILL_GRACE
+
+    def start(self, mark: Callable[[int], None]) -> Callable[[CheckItem], Result | str | None]:
+        """Load every engine (in the worker); the function that runs one engine on one puzzle."""
+        loaded: list[Strategy | str] = []
+        for k, spec in enumerate(self.engines):
+            if k in self.dropped:
+                loaded.append(self.dropped[k])
+                continue
+            mark(k)
+            engine = _load(spec)
+            loaded.append(engine.strategy if engine.strategy is not None else str(engine.error))
+        limit, keep, time_limit = self.limit, _keep(self.limit), self.time_limit
+
+        def check_one(item: CheckItem) -> Result | str | None:
+            _, grid, k = item
+            if grid is None:
+                return None
+            engine = loaded[k]
+            if isinstance(engine, str):
+                return engine  # why it could not be loaded
+            return run(engine, grid, limit=limit, keep=keep, time_limit=time_limit)
+
+        return check_one
+
+    def failed(self, item: CheckItem, problem: str) -> Result | str | None:
+        """The ``error`` result of an engine whose worker died or was killed on this puzzle."""
+        _, grid, k = item
+        if grid is None:
+            return None
+        label = self.engines[k].label
+        if self.time_limit is not None and problem.startswith("still running"):
+            problem = f"{problem} (time limit {self.time_limit:g} s)"
+        return Result(Status.ERROR, grid, label, error=" ".join(f"strategy {label!r} failed: {problem}".split()))
+
+    def load_failed(self, phase: int, problem: str) -> bool:
+        """Drop the engine whose load killed or hung a worker, and go on with the others."""
+        label = self.engines[phase].label
+        self.dropped[phase] = " ".join(f"strategy {label!r} failed to load: {problem}".split())
+        return True
+
+
+@dataclass(frozen=True)
+class CheckFormat:
+    """How a cross-check record is written: pretty (a table per puzzle), line or json."""
+
+    fmt: str = "pretty"
+    header: bool = False  # pretty: a ``# file:line`` line before each record
+    stats: bool = False  # pretty and line: each engine's counters (json always has them)
+
+    def text(self, outcome: CheckOutcome) -> str:
+        """The record of one outcome."""
+        if self.fmt == "json":
+            return json.dumps(outcome.to_dict(), allow_nan=False)
+        if self.fmt == "line":
+            return self.line(outcome)
+        return self.pretty(outcome)
+
+    def line(self, outcome: CheckOutcome) -> str:
+        """``puzzle:verdict:count engine=count/ms ...``."""
+        report = outcome.report
+        if report is None:
+            return f"{outcome.puzzle_text}:invalid"
+        engines = " ".join(
+            f"{a.name}={a.count_text if a.verdict in _COUNTED else a.verdict}/{a.elapsed * 1000:.1f}ms"
+            for a in report.engines
+        )
+        return f"{outcome.puzzle_text}:{report.verdict}:{report.count_text} {engines}"
+
+    def pretty(self, outcome: CheckOutcome) -> str:
+        """The puzzle, a row per engine (status, count, time, what was wrong) and the verdict."""
+        parts = [f"# {outcome.record.where}"] if self.header else []
+        report = outcome.report
+        if report is None:
+            return "\n".join([*parts, f"invalid: {outcome.invalid}"])
+        parts.append(report.puzzle.to_line())
+        width = max(len(answer.name) for answer in report.engines)
+        for a in report.engines:
+            note = "" if a.verdict is OK else f"  {a.verdict}"
+            ms = a.elapsed * 1000
+            parts.append(f"  {a.name.ljust(width)}  {a.status:<10}  {a.count_text:>6}  {ms:10.2f} ms{note}")
+            if self.stats and a.result is not None and a.result.stats:
+                parts.append(" " * (width + 4) + ", ".join(f"{k} {v}" for k, v in a.result.stats.items()))
+        return "\n".join(parts + _verdict_lines(report))
+
+    def stats_lines(self, outcome: CheckOutcome) -> list[str]:
+        """``FILE:LINE: engine: counters`` for each engine (beside a line record, on stderr)."""
+        if outcome.report is None:
+            return []
+        lines = []
+        for a in outcome.report.engines:
+            if a.result is not None:
+                counters = ", ".join(f"{k} {v}" for k, v in a.result.stats.items())
+                lines.append(f"{outcome.record.where}: {a.name}: {a.status} in {a.elapsed * 1000:.2f} ms; {counters}")
+        return lines
+
+
+_COUNTED = (AnswerVerdict.OK, AnswerVerdict.DISAGREE)  # answers whose count a line record shows
+
+
+def _verdict_lines(report: CrossCheckReport) -> list[str]:
+    if report.verdict is not Verdict.AGREE:
+        return [f"{report.verdict}: {problem}" for problem in report.problems] or [report.verdict.value]
+    if report.count == 0:
+        return ["agree: no solution"]
+    noun = "solution" if report.count == 1 and report.exact else "solutions"
+    if report.exact:
+        return [f"agree: {report.count} {noun}"]
+    return [f"agree: at least {report.count} {noun} (stopped at the limit of {report.limit})"]
+
+
+@dataclass
+class CheckJob:
+    """``sudoku check`` as a batch job: every engine on every puzzle, each pair in a killable worker.
+
+    Records are parsed here; each puzzle becomes one work item per engine, and the answers come back
+    in order to be judged and compared here (:func:`judge`, :func:`compare`).
+    """
+
+    engines: list[EngineSpec]
+    limit: int
+    time_limit: float | None = None
+    box: Shape | None = None
+    render: CheckFormat = field(default_factory=CheckFormat)
+    kind: str = "verdict"
+    failures: str = "not agreed"
+    summary_: CheckSummary = field(default_factory=CheckSummary)
+    _pending: deque[tuple[int, Record, Grid | None, str | None]] = field(default_factory=deque)
+
+    @property
+    def fmt(self) -> str:
+        """The output form: pretty, line or json."""
+        return self.render.fmt
+
+    @property
+    def header(self) -> str | None:
+        """No header line."""
+        return None
+
+    def task(self) -> CheckTask:
+        """What the workers run."""
+        return CheckTask(self.engines, self.limit, self.time_limit)
+
+    def items(self, records: Iterator[Record]) -> Iterator[CheckItem]:
+        """One item per engine for a puzzle, one (empty) item for a record that is not a puzzle."""
+        for index, record in enumerate(records):
+            try:
+                grid = record.parse(self.box)
+            except InvalidPuzzleError as err:
+                self._pending.append((index, record, None, str(err)))
+                yield index, None, -1
+                continue
+            self._pending.append((index, record, grid, None))
+            for k in range(len(self.engines)):
+                yield index, grid, k
+
+    def outputs(self, results: Iterator[Result | str | None]) -> Iterator[Rendered]:
+        """Each record's outcome, judged and compared, rendered."""
+        while True:
+            try:
+                first = next(results)
+            except StopIteration:
+                return
+            index, record, grid, invalid = self._pending.popleft()
+            if grid is None:
+                yield self._rendered(CheckOutcome(index, record, invalid=invalid))
+                continue
+            answers = []
+            for k, spec in enumerate(self.engines):
+                result = first if k == 0 else next(results)
+                if result is None or isinstance(result, str):
+                    answers.append(EngineAnswer(spec.label, None, AnswerVerdict.ERROR, result))
+                else:
+                    answers.append(judge(spec.label, grid, result, self.time_limit))
+            yield self._rendered(CheckOutcome(index, record, compare(grid, answers, self.limit)))
+
+    def _rendered(self, outcome: CheckOutcome) -> Rendered:
+        messages: list[str] = []
+        if outcome.report is None:
+            messages.append(f"error: {outcome.record.locate(outcome.invalid or '')}")
+        elif outcome.verdict is not Verdict.AGREE:
+            for problem in outcome.report.problems:
+                messages.append(f"{outcome.verdict}: {outcome.record.locate(f'{outcome.puzzle_text}: {problem}')}")
+        note = None
+        if self.render.stats and self.fmt == "line":
+            note = "\n".join(self.render.stats_lines(outcome)) or None
+        self.summary_.add(outcome)
+        return Rendered(
+            outcome.index,
+            outcome.verdict.value,
+            self.render.text(outcome),
+            tuple(messages),
+            note=note,
+            answer=outcome.verdict.value,
+        )
+
+    def expected(self, record: Record) -> tuple[str, str | None, int | None]:
+        """(puzzle, source, line) as this job's record of ``record`` names it."""
+        return record_key(record, self.box)
+
+    def count(self, rendered: Rendered) -> None:
+        """Counted already, as each outcome was made."""
+
+    @property
+    def done(self) -> int:
+        """Records checked."""
+        return self.summary_.puzzles
+
+    @property
+    def failed(self) -> int:
+        """Records checked that did not agree."""
+        return self.summary_.failed
+
+    def summary(self) -> str:
+        """The summary lines: puzzles per verdict, time per engine."""
+        return str(self.summary_)
+
+    def exit_status(self) -> int:
+        """0 all agree, 1 some undecided, 2 some invalid, 3 some engine disagreed or failed."""
+        return self.summary_.exit_status

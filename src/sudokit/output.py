@@ -1,53 +1,115 @@
 """Output records of ``sudoku solve``: one per input puzzle, in the forms pretty, line, json and csv.
 
 ``RecordFormat`` is a picklable callable, so worker processes render their own outcomes and the
-parent only writes text. Every record is one complete string: written whole, then flushed.
+parent only writes text. Every record is one complete string: written whole, then flushed. The
+machine-readable forms say where each record came from (``source``, ``line``) and which puzzle it
+is, which is what ``--resume`` checks before it appends to an output file (:func:`resume_point`).
 """
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 import os
+import stat
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, BinaryIO, TextIO
 
-from sudokit.batch import Outcome
-from sudokit.strategy import Status
+from sudokit.batch import INVALID, Outcome
+from sudokit.errors import InvalidPuzzleError, SudokitError
+from sudokit.reader import Record
+from sudokit.shape import Shape
+from sudokit.strategy import Result, Status
 
-__all__ = ["CSV_FIELDS", "OUTPUT_FORMATS", "RecordFormat", "RecordWriter", "Rendered", "csv_header", "resume_point"]
+__all__ = [
+    "CSV_FIELDS",
+    "OUTPUT_FORMATS",
+    "UNIQUENESS",
+    "OutputError",
+    "RecordFormat",
+    "RecordWriter",
+    "Rendered",
+    "ResumeError",
+    "csv_header",
+    "csv_row",
+    "record_key",
+    "resume_point",
+    "uniqueness",
+]
 
 OUTPUT_FORMATS = ("pretty", "line", "json", "csv")
 CSV_FIELDS = ("puzzle", "status", "solution", "count", "exact", "elapsed_ms", "strategy", "source", "line", "error")
+#: The answers of ``--unique``: one solution, several, none, or not decided in time.
+UNIQUENESS = ("unique", "several", "none", "timeout")
+#: The longest output line ``--resume`` reads as a record (a 64x64 json record with solutions fits).
+MAX_RECORD = 1 << 24
+
+
+class OutputError(SudokitError):
+    """An output file that cannot be used as asked (it is an input, is locked, holds records, ...)."""
+
+
+class ResumeError(OutputError):
+    """An output file that ``--resume`` cannot continue: another format, other puzzles, not records."""
 
 
 @dataclass(frozen=True, slots=True)
 class Rendered:
-    """One outcome as text: ``text`` for the output (may be empty), ``error`` for standard error."""
+    """One outcome as text: ``text`` for the output (may be empty), ``messages`` and ``note`` for stderr.
+
+    ``messages`` are whole lines such as ``error: FILE:LINE: why`` (the program's name goes before
+    each); ``note`` is a line of statistics; ``answer`` is what the summary counts: the status, or
+    with ``--unique`` the uniqueness (for a cross-check, the verdict).
+    """
 
     index: int
     status: str
     text: str
-    error: str | None
-    elapsed: float
+    messages: tuple[str, ...] = ()
+    elapsed: float = 0.0
     note: str | None = None
+    answer: str = ""
 
 
-def csv_header() -> str:
-    """The header row of ``--format csv``."""
-    return _csv_row(CSV_FIELDS)
+def csv_row(values: tuple[object, ...] | list[object]) -> str:
+    """One csv record (RFC 4180: a field with a comma, quote or line break is quoted); booleans as true/false."""
+    import csv  # here: most runs write no csv
 
-
-def _csv_row(values: tuple[object, ...] | list[object]) -> str:
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="").writerow(values)
-    return buffer.getvalue()
+    cells = ["" if v is None else ("true" if v else "false") if isinstance(v, bool) else v for v in values]
+    csv.writer(buffer, lineterminator="\n").writerow(cells)
+    return buffer.getvalue()[:-1]
+
+
+def csv_header(*, unique: bool = False) -> str:
+    """The header row of ``--format csv`` (with a ``uniqueness`` column for ``--unique``)."""
+    return csv_row(CSV_FIELDS + (("uniqueness",) if unique else ()))
+
+
+def uniqueness(outcome: Outcome) -> str:
+    """``unique``, ``several``, ``none`` or ``timeout`` (undecided); ``invalid`` or ``error`` for a failure."""
+    result = outcome.result
+    if result is None:
+        return INVALID
+    if result.status is Status.ERROR:
+        return Status.ERROR.value
+    if result.count >= 2:
+        return "several"
+    if result.status is Status.UNSOLVABLE:
+        return "none"
+    if result.status is Status.SOLVED and result.exact:
+        return "unique"
+    return "timeout"
 
 
 @dataclass(frozen=True, slots=True)
 class RecordFormat:
-    """Renders an outcome as an output record; ``counting`` reports counts instead of grids."""
+    """Renders an outcome as an output record.
+
+    ``counting`` reports counts instead of grids (``--count``), ``unique`` the uniqueness
+    (``--unique``); ``limit`` is the number of solutions asked for; with ``stats`` the engine's
+    counters go with the record (pretty, json) or to stderr (line, csv).
+    """
 
     fmt: str = "pretty"
     counting: bool = False
@@ -55,51 +117,85 @@ class RecordFormat:
     color: bool = False
     header: bool = False
     stats: bool = False
+    unique: bool = False
+
+    def first_line(self) -> str | None:
+        """The line before the records: the csv header, else None."""
+        return csv_header(unique=self.unique) if self.fmt == "csv" else None
 
     def __call__(self, outcome: Outcome) -> Rendered:
         record, note = outcome.record, None
         error = record.locate(outcome.error) if outcome.error else None
         if self.stats and outcome.result is not None and self.fmt in ("line", "csv"):
-            note = f"{record.where}: {self.stats_text(outcome)}"  # to stderr, beside a machine-readable record
+            note = f"{record.where}: {self.stats_text(outcome.result)}"  # to stderr, beside a machine-readable record
         elapsed = outcome.result.elapsed if outcome.result else 0.0
-        return Rendered(outcome.index, outcome.status, self.text(outcome), error, elapsed, note)
+        answer = uniqueness(outcome) if self.unique else outcome.status
+        messages = (f"error: {error}",) if error else ()
+        return Rendered(outcome.index, outcome.status, self.text(outcome), messages, elapsed, note, answer)
 
     def text(self, outcome: Outcome) -> str:
         """The record for the output stream."""
         if self.fmt == "json":
-            return json.dumps(outcome.to_dict(solutions=self.limit > 1 and not self.counting))
+            import json  # here: most runs write no json
+
+            return json.dumps(self.to_dict(outcome), allow_nan=False)
         if self.fmt == "line":
             return self.line(outcome)
         if self.fmt == "csv":
-            d = outcome.to_dict()
-            return _csv_row([("" if d[k] is None else d[k]) for k in CSV_FIELDS])
+            d = self.to_dict(outcome)
+            fields = CSV_FIELDS + (("uniqueness",) if self.unique else ())
+            return csv_row([d[k] for k in fields])
         if outcome.result is None and not self.header:
             return ""  # a lone invalid puzzle: its one-line error on stderr says it all
         return self.pretty(outcome)
 
-    def count_text(self, outcome: Outcome) -> str:
-        """``N`` for an exact count, ``N+`` when the limit stopped the count, ``timeout``."""
+    def to_dict(self, outcome: Outcome) -> dict[str, object]:
+        """The JSON record: puzzle, strategy, status, solution, count, exact, elapsed_ms, stats, error, source, line.
+
+        With a limit above 1 (not counting) ``solutions`` lists every solution found; with ``unique``,
+        ``uniqueness`` says unique, several, none or timeout.
+        """
         result = outcome.result
-        assert result is not None
+        data: dict[str, object] = {
+            "puzzle": outcome.puzzle_text,
+            "strategy": None if result is None else result.strategy,
+            "status": outcome.status,
+            "solution": None if result is None or result.solution is None else result.solution.to_line(),
+            "count": None if result is None else result.count,
+            "exact": None if result is None else result.exact,
+            "elapsed_ms": 0.0 if result is None else round(result.elapsed * 1000, 3),
+            "stats": {} if result is None else dict(result.stats),
+            "error": outcome.error,
+            "source": outcome.record.source,
+            "line": outcome.record.line,
+        }
+        if self.limit > 1 and not self.counting and not self.unique:
+            data["solutions"] = [] if result is None else [g.to_line() for g in result.solutions]
+        if self.unique:
+            data["uniqueness"] = uniqueness(outcome)
+        return data
+
+    def count_text(self, result: Result) -> str:
+        """``N`` for an exact count, ``N+`` when the limit stopped the count, ``timeout``."""
         if result.status is Status.TIMEOUT:
             return "timeout"
         return f"{result.count}" if result.exact else f"{result.count}+"
 
     def line(self, outcome: Outcome) -> str:
-        """``puzzle:answer``: the solution, the count (``--count``) or the status of a failure."""
+        """``puzzle:answer``: the solution, the count (``--count``), the uniqueness, or the status of a failure."""
         result = outcome.result
         if result is None or result.status is Status.ERROR:
             return f"{outcome.puzzle_text}:{outcome.status}"
+        if self.unique:
+            return f"{outcome.puzzle_text}:{uniqueness(outcome)}"
         if self.counting:
-            return f"{outcome.puzzle_text}:{self.count_text(outcome)}"
+            return f"{outcome.puzzle_text}:{self.count_text(result)}"
         if result.solution is None:
             return f"{outcome.puzzle_text}:{result.status.value}"
         return f"{outcome.puzzle_text}:{result.solution.to_line()}"
 
-    def stats_text(self, outcome: Outcome) -> str:
+    def stats_text(self, result: Result) -> str:
         """``engine: status in X ms; counter value, ...``."""
-        result = outcome.result
-        assert result is not None
         counters = ", ".join(f"{key} {value}" for key, value in result.stats.items())
         head = f"{result.strategy}: {result.status.value} in {result.elapsed * 1000:.2f} ms"
         return f"{head}; {counters}" if counters else head
@@ -113,28 +209,43 @@ class RecordFormat:
         elif result.status is Status.ERROR:
             parts.append(f"error: {result.error}")
         elif self.counting:
-            parts.append(self._count_sentence(outcome))
+            parts.append(self._count_sentence(result))
+        elif self.unique:
+            parts.append(self._unique_sentence(outcome))
         elif not result.solutions:
             parts.append("no solution" if result.status is Status.UNSOLVABLE else "timeout: no solution found in time")
         else:
-            grids = [s.to_pretty(givens=outcome.grid, color=self.color) for s in result.solutions]
-            if len(grids) > 1:
-                grids = [f"solution {k}:\n{g}" for k, g in enumerate(grids, 1)]
-            parts.append("\n\n".join(grids))
+            parts.append(self._grids(outcome, result))
             if result.status is Status.TIMEOUT:
                 parts.append("timeout: the search for more solutions was stopped")
         if self.stats and result is not None:
-            parts.append(self.stats_text(outcome))
+            parts.append(self.stats_text(result))
         return "\n".join(parts)
 
-    def _count_sentence(self, outcome: Outcome) -> str:
-        result = outcome.result
-        assert result is not None
+    def _grids(self, outcome: Outcome, result: Result) -> str:
+        grids = [s.to_pretty(givens=outcome.grid, color=self.color) for s in result.solutions]
+        if len(grids) > 1:
+            grids = [f"solution {k}:\n{g}" for k, g in enumerate(grids, 1)]
+        return "\n\n".join(grids)
+
+    def _count_sentence(self, result: Result) -> str:
         if result.status is Status.TIMEOUT:
             return f"timeout: at least {result.count} solutions found"
         if result.exact:
             return f"{result.count} solution" + ("" if result.count == 1 else "s")
         return f"at least {result.count} solutions (stopped at the limit of {self.limit})"
+
+    def _unique_sentence(self, outcome: Outcome) -> str:
+        result = outcome.result
+        assert result is not None
+        answer = uniqueness(outcome)
+        if answer == "unique":
+            return f"unique: one solution\n{self._grids(outcome, result)}"
+        if answer == "several":
+            return f"several: at least two solutions\n{self._grids(outcome, result)}"
+        if answer == "none":
+            return "none: no solution"
+        return "timeout: uniqueness not decided in time"
 
 
 class RecordWriter:
@@ -142,41 +253,168 @@ class RecordWriter:
 
     A batch killed at any moment leaves only complete records behind (at worst a torn last line,
     which ``resume_point`` cuts off). Undecodable input bytes are written back as they came.
+    ``name`` says where the records go, for error messages.
     """
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, name: str) -> None:
         self.stream = stream
+        self.name = name
         try:
             self.fd: int | None = stream.fileno()
-        except (AttributeError, OSError, io.UnsupportedOperation):
+        except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
             self.fd = None  # not a real file (a test's capture): plain writes
 
     def write(self, text: str) -> None:
-        """Write ``text`` and a newline as one record."""
-        if self.fd is None:
-            self.stream.write(text + "\n")
-            self.stream.flush()
-            return
-        self.stream.flush()  # anything written through the stream goes first
-        data = (text + "\n").encode("utf-8", "surrogateescape")
-        while data:
-            written = os.write(self.fd, data)
-            data = data[written:]
+        """Write ``text`` and a newline as one record; ``OutputError`` naming the file if that fails.
+
+        ``BrokenPipeError`` passes through: the reader went away, which is not an error of ours.
+        """
+        try:
+            if self.fd is None:
+                self.stream.write(text + "\n")
+                self.stream.flush()
+                return
+            self.stream.flush()  # anything written through the stream goes first
+            data = memoryview((text + "\n").encode("utf-8", "surrogateescape"))
+            while data:
+                data = data[os.write(self.fd, data) :]
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise OutputError(f"cannot write {self.name}: {err.strerror or err}") from None
 
 
-def resume_point(path: str | os.PathLike[str], *, header: bool = False) -> int:
-    """How many records an output file already holds; a torn last line is cut off first.
+# --- resuming --------------------------------------------------------------------------------------
 
-    ``header`` says the file starts with a header line (csv) that is not a record.
+#: How a record of each kind names its puzzle and where it came from: (puzzle, source, line).
+RecordKey = tuple[str, str | None, int | None]
+
+
+def record_key(record: Record, box: Shape | None = None) -> RecordKey:
+    """(puzzle, source, line) as an output record names ``record``: its line form, or the text as read."""
+    try:
+        text = record.parse(box).to_line()
+    except InvalidPuzzleError:
+        text = record.as_read
+    return text, record.source, record.line
+
+
+def resume_point(
+    handle: BinaryIO,
+    name: str,
+    fmt: str,
+    expected: Iterator[RecordKey],
+    *,
+    header: str | None = None,
+    kind: str = "status",
+) -> tuple[int, int]:
+    """Check that an output file continues this run; (records it holds, where its complete records end).
+
+    ``handle`` is the output file open for reading, ``expected`` the (puzzle, source, line) of the
+    run's input records in order (drawn only as far as the file goes), ``header`` the csv header
+    line the file must start with, ``kind`` the key every json record has (``status`` for solve,
+    ``verdict`` for check). The file is read streamed. A last line without its newline is torn: it
+    is not counted, and the caller cuts the file at the offset returned. Raises ``ResumeError``
+    naming the file and the line when the file holds another format, other puzzles, more records
+    than the input, or lines that are not records; nothing is written.
     """
     try:
-        handle = open(path, "r+b")  # noqa: SIM115
-    except FileNotFoundError:
-        return 0
-    with handle:
-        data = handle.read()
-        end = data.rfind(b"\n") + 1
-        if end < len(data):
-            handle.truncate(end)
-        lines = data.count(b"\n", 0, end)
-    return max(0, lines - 1) if header else lines
+        mode = os.fstat(handle.fileno()).st_mode
+    except (AttributeError, OSError, io.UnsupportedOperation):
+        mode = stat.S_IFREG
+    if not stat.S_ISREG(mode):
+        raise ResumeError(f"cannot resume {name}: not a regular file")
+    parse = _key_reader(fmt, kind)
+    count = end = number = 0  # records checked, the offset after the last complete one, lines read
+    pending, first = b"", 0  # a csv record whose quoted field spans lines, and its first line
+    for raw in iter(lambda: handle.readline(MAX_RECORD + 1), b""):
+        number += 1
+        if len(raw) > MAX_RECORD:
+            raise ResumeError(f"cannot resume {name}: line {number} is longer than {MAX_RECORD:,} bytes: not a record")
+        if not raw.endswith(b"\n"):
+            break  # torn: cut off, done again
+        pending, first = pending + raw, first or number
+        if fmt == "csv" and pending.count(b'"') % 2:
+            continue  # inside a quoted field: the record goes on
+        text = pending.decode("utf-8", "surrogateescape").rstrip("\r\n")
+        pending, at = b"", first
+        first = 0
+        if header is not None and at == 1:
+            if text != header:
+                raise ResumeError(f"cannot resume {name}: line 1 is not the csv header of this run ({header})")
+        else:
+            try:
+                key = parse(text)
+            except ValueError as err:
+                raise ResumeError(
+                    f"cannot resume {name}: line {at} is not a {fmt} record of this run ({err})"
+                ) from None
+            want = next(expected, None)
+            if want is None:
+                raise ResumeError(f"cannot resume {name}: it holds more records than the input has puzzles")
+            if not _same(key, want):
+                raise ResumeError(
+                    f"cannot resume {name}: line {at} is the record of {_shown(key)}, but puzzle {count + 1} of "
+                    f"this run is {_shown(want)}"
+                )
+            count += 1
+        end = handle.tell()
+    return count, end
+
+
+def _same(key: RecordKey, want: RecordKey) -> bool:
+    puzzle, source, line = key
+    return puzzle == want[0] and (source is None or source == want[1]) and (line is None or line == want[2])
+
+
+def _shown(key: RecordKey) -> str:
+    puzzle, source, line = key
+    where = f" ({source}:{line})" if source is not None and line is not None else f" ({source})" if source else ""
+    text = puzzle if len(puzzle) <= 90 else puzzle[:87] + "..."
+    return f"{text!r}{where}"
+
+
+def _key_reader(fmt: str, kind: str) -> Callable[[str], RecordKey]:
+    """A function reading (puzzle, source, line) from one record of the format, or raising ValueError."""
+    if fmt == "json":
+        import json
+
+        def from_json(text: str) -> RecordKey:
+            try:
+                data: Any = json.loads(text)
+            except ValueError:
+                raise ValueError("not JSON") from None
+            if not isinstance(data, dict) or not isinstance(data.get("puzzle"), str) or kind not in data:
+                raise ValueError(f"not a record with puzzle and {kind}")
+            source, line = data.get("source"), data.get("line")
+            if not isinstance(source, str | None) or not isinstance(line, int | None) or isinstance(line, bool):
+                raise ValueError("a bad source or line")
+            return data["puzzle"], source, line
+
+        return from_json
+    if fmt == "csv":
+        import csv
+
+        def from_csv(text: str) -> RecordKey:
+            rows = list(csv.reader([text] if "\n" not in text else text.splitlines(keepends=True)))
+            if len(rows) != 1 or len(rows[0]) < len(CSV_FIELDS):
+                raise ValueError(f"not a row of {len(CSV_FIELDS)} fields")
+            row = dict(zip(CSV_FIELDS, rows[0], strict=False))
+            if row["status"] not in (*(s.value for s in Status), INVALID):
+                raise ValueError(f"status {row['status']!r}")
+            line = row["line"]
+            if line and not line.isdigit():
+                raise ValueError(f"line {line!r}")
+            return row["puzzle"], row["source"], int(line) if line else None
+
+        return from_csv
+
+    def from_line(text: str) -> RecordKey:
+        puzzle, sep, answer = text.partition(":")
+        if text.startswith("{"):
+            raise ValueError("a json record")
+        if not sep or not puzzle or not answer:
+            raise ValueError("not puzzle:answer")
+        return puzzle, None, None
+
+    return from_line

@@ -39,6 +39,7 @@ __all__ = [
     "StrategyWarning",
     "default_registry",
     "find_entry_points",
+    "load_isolated",
 ]
 
 ENTRY_POINT_GROUP = "sudokit.strategies"
@@ -512,6 +513,41 @@ def _extras(ep: EntryPointLike) -> tuple[str, ...]:
     """The extras an entry point needs: ``[sat]`` in ``name = module:attr [sat]``."""
     extras = getattr(ep, "extras", None)
     return tuple(extras) if extras is not None else _split_extras(ep.value.partition("[")[2])
+
+
+@dataclass(frozen=True)
+class _DescribeTask:
+    """Load and describe one engine per item, in a worker process (an import may hang or end the process)."""
+
+    registry: Registry
+    rows: dict[str, StrategyInfo]
+    budget: float
+
+    def start(self, mark: Callable[[int], None]) -> Callable[[str], StrategyInfo]:
+        return self.registry.describe
+
+    def failed(self, name: str, problem: str) -> StrategyInfo:
+        if problem.startswith("still running"):
+            problem = f"did not load within {self.budget:g} s: its worker process was killed"
+        return replace(self.rows[name], loaded=False, error=_one_line(f"strategy {name!r} failed to load: {problem}"))
+
+    def load_failed(self, phase: int, problem: str) -> bool:
+        return False
+
+
+def load_isolated(registry: Registry) -> list[StrategyInfo]:
+    """Every engine of ``registry`` loaded and described in a killable worker process, one after another.
+
+    An engine whose import hangs (past ``SUDOKIT_LOAD_TIMEOUT``, 60 s by default) or ends its process
+    (``os._exit``, a crash) is reported as not loaded, with what happened; the others are not affected.
+    """
+    from sudokit.workers import WorkerPool, load_timeout
+
+    rows = {row.name: row for row in registry.info()}
+    task = _DescribeTask(registry, rows, load_timeout())
+    with warnings.catch_warnings(), WorkerPool(task, 1) as pool:
+        warnings.simplefilter("ignore", StrategyWarning)  # each failure is in its row
+        return list(pool.map(list(rows)))
 
 
 _default: Registry | None = None

@@ -1,0 +1,381 @@
+"""A batch session: inputs in, one record per puzzle out, the way ``sudoku solve`` and ``sudoku check`` run.
+
+:class:`Session` is the one runner every batch command shares; the command line only parses its
+options into a :class:`Job` and a session and prints nothing itself. A session
+
+* checks every input before any work (missing, unreadable, a directory) and the output file: never
+  one of the inputs, never a file that already holds data unless ``force`` (replace) or ``resume``
+  (continue) says so, and locked (an advisory ``flock``) so that two runs cannot write into it;
+* loads the engines in a worker before the output file is touched, so a bad engine or option
+  leaves nothing behind;
+* with ``resume``, checks that the output holds records of this very run (format, puzzles, source and
+  line, in order; streamed) and continues after them, or refuses and leaves the file untouched;
+* streams the records, in input order, whole and flushed, through killable workers
+  (:mod:`sudokit.workers`); shows a progress bar on a terminal; writes the summary; and turns
+  Ctrl-C or a kill (SIGTERM) into a clean stop that says how far it got and how to go on.
+
+It returns the exit status; what went wrong is said on ``err`` in one line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import signal
+import stat
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO, Protocol, TextIO
+
+from sudokit.errors import SudokitError
+from sudokit.output import OutputError, RecordWriter, Rendered, ResumeError, resume_point
+from sudokit.progress import Console, Progress, same_terminal
+from sudokit.reader import Record, check_arguments, estimate_records, read_arguments
+from sudokit.shape import Shape
+from sudokit.workers import Task, WorkerPool
+
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "EXIT_TERMINATED", "Job", "OutputFile", "Session"]
+
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports a process ended by SIGINT
+EXIT_TERMINATED = 143  # a kill (SIGTERM)
+EXIT_BROKEN_PIPE = 141  # the reader of standard output went away (SIGPIPE), as git and coreutils report it
+
+
+class Job(Protocol):
+    """One kind of batch: what the workers run, and how their results become records."""
+
+    fmt: str  #: pretty, line, json or csv
+    kind: str  #: the key every json record of this job has: ``status`` (solve) or ``verdict`` (check)
+    failures: str  #: what the progress bar calls the records that went wrong ("failed", "not agreed")
+
+    @property
+    def header(self) -> str | None:
+        """The csv header line, if the format has one."""
+        ...
+
+    def task(self) -> Task[Any, Any]:
+        """What each worker runs."""
+        ...
+
+    def items(self, records: Iterator[Record]) -> Iterator[Any]:
+        """The work items of the records, in order."""
+        ...
+
+    def outputs(self, results: Iterator[Any]) -> Iterator[Rendered]:
+        """The records of the items' results, one per input record, in order."""
+        ...
+
+    def expected(self, record: Record) -> tuple[str, str | None, int | None]:
+        """How this job's output record of ``record`` names it: (puzzle, source, line)."""
+        ...
+
+    def count(self, rendered: Rendered) -> None:
+        """Count one record in the summary."""
+        ...
+
+    @property
+    def done(self) -> int:
+        """Records counted so far."""
+        ...
+
+    @property
+    def failed(self) -> int:
+        """Records counted so far that went wrong."""
+        ...
+
+    def summary(self) -> str:
+        """The summary line(s)."""
+        ...
+
+    def exit_status(self) -> int:
+        """The exit status for the records counted."""
+        ...
+
+
+@dataclass
+class OutputFile:
+    """The ``--output`` file: opened, checked and locked before anything is written to it."""
+
+    path: Path
+    force: bool = False
+    resume: bool = False
+    fd: int = -1
+    created: bool = False
+    regular: bool = False
+
+    def open(self, inputs: Sequence[str]) -> None:
+        """Open and lock the file; raise ``OutputError`` (nothing changed) if it may not be written."""
+        name = os.fspath(self.path)
+        try:
+            before = os.stat(name)
+        except FileNotFoundError:
+            before = None
+        except OSError as err:
+            raise OutputError(f"cannot write {name}: {err.strerror}") from None
+        if before is not None:
+            if stat.S_ISDIR(before.st_mode):
+                raise OutputError(f"cannot write {name}: it is a directory")
+            for arg in inputs:
+                if _same_file(before, arg):
+                    shown = "standard input" if arg == "-" else arg
+                    raise OutputError(f"--output {name} is the input {shown}: writing it would destroy the puzzles")
+            self.regular = stat.S_ISREG(before.st_mode)
+            self._refuse_data(before.st_size)
+        flags = os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
+        try:
+            self.fd = os.open(name, os.O_RDWR | flags, 0o666)
+        except OSError as err:
+            if err.errno != errno.EACCES or self.resume:
+                raise OutputError(f"cannot write {name}: {err.strerror}") from None
+            try:  # a file we may write but not read: fine unless resuming
+                self.fd = os.open(name, os.O_WRONLY | flags, 0o666)
+            except OSError as again:
+                raise OutputError(f"cannot write {name}: {again.strerror}") from None
+        self.created = before is None
+        self.regular = stat.S_ISREG(os.fstat(self.fd).st_mode)
+        self._lock(name)
+        self._refuse_data(os.fstat(self.fd).st_size)  # written meanwhile, before the lock
+
+    def _refuse_data(self, size: int) -> None:
+        if self.regular and size > 0 and not (self.force or self.resume):
+            name = os.fspath(self.path)
+            self.close()
+            raise OutputError(f"{name} already holds {size:,} bytes: --force replaces it, --resume continues it")
+
+    def _lock(self, name: str) -> None:
+        try:
+            import fcntl
+        except ImportError:  # not POSIX
+            return
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.close(remove=self.created)
+            raise OutputError(f"{name} is being written by another run (it is locked): wait for it to end") from None
+        except OSError:
+            pass  # a file system or file kind without locks (a pipe, some network mounts): go on unlocked
+
+    def reader(self) -> BinaryIO:
+        """A handle that reads the file from the start (for ``--resume``)."""
+        handle = os.fdopen(os.dup(self.fd), "rb")
+        handle.seek(0)
+        return handle
+
+    def cut(self, size: int) -> None:
+        """Make the file ``size`` bytes long (0 for ``--force``; after the last whole record for ``--resume``)."""
+        if self.regular and os.fstat(self.fd).st_size != size:
+            os.ftruncate(self.fd, size)
+
+    def stream(self) -> TextIO:
+        """A text stream writing to the file (closing it closes the file, which releases the lock)."""
+        stream = open(self.fd, "w", encoding="utf-8", errors="surrogateescape", closefd=True)  # noqa: SIM115
+        self.fd = -1
+        return stream
+
+    def close(self, *, remove: bool = False) -> None:
+        """Close the file (and remove it, if this run created it and wrote nothing)."""
+        if remove and self.created:
+            try:
+                if os.fstat(self.fd).st_size == 0:
+                    os.unlink(self.path)
+            except OSError:
+                pass
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+def _same_file(output: os.stat_result, arg: str) -> bool:
+    try:
+        other = os.fstat(0) if arg == "-" else os.stat(arg)
+    except (OSError, ValueError):
+        return False
+    return os.path.samestat(output, other)
+
+
+@dataclass
+class Session:
+    """A batch over ``inputs`` (puzzles, files, ``-``): records to ``output`` (a path) or ``out``.
+
+    ``batch`` says whether records get headers (pretty) and the run a summary; ``quiet`` drops the
+    summary and the progress bar; ``prog`` begins every message. ``run`` returns the exit status.
+    """
+
+    inputs: Sequence[str]
+    job: Job
+    box: Shape | None = None
+    jobs: int = 1
+    output: Path | None = None
+    force: bool = False
+    resume: bool = False
+    quiet: bool = False
+    batch: bool = True
+    out: TextIO | None = None
+    err: TextIO | None = None
+    prog: str = "sudoku"
+    console: Console = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.console = Console(self.err)
+
+    def fail(self, message: str) -> int:
+        """Say ``message`` as an error; the exit status 2."""
+        self.console.say(f"{self.prog}: error: {message}")
+        return 2
+
+    def run(self) -> int:
+        """Run the batch; the exit status (the job's, 2 for bad input or usage, 130/143 when stopped)."""
+        target = OutputFile(self.output, self.force, self.resume) if self.output is not None else None
+        stream: TextIO | None = None
+        skipped = 0
+        previous = _on_sigterm()
+        try:
+            check_arguments(self.inputs)  # a missing or unreadable file fails before any work
+            if target is None and self.out is None:
+                return self.fail("standard output is closed: nothing can be written (use --output FILE)")
+            if target is not None:
+                target.open(self.inputs)
+            records = read_arguments(self.inputs, box=self.box)
+            keep = 0
+            if target is not None and self.resume:
+                skipped, keep = self._check_resume(target, records)
+            with WorkerPool(self.job.task(), self.jobs) as pool:
+                pool.start()  # a bad engine or option fails here, before the output is touched
+                if target is not None:
+                    target.cut(keep if self.resume else 0)
+                    stream = target.stream()
+                else:
+                    stream = self.out
+                self._stream(pool, records, stream, target, skipped)
+            if target is not None:
+                _close(stream, os.fspath(target.path))  # a full disk may show only now
+        except KeyboardInterrupt as err:  # Ctrl-C, or a kill (SIGTERM): say how far it got, and how to go on
+            self.console.close()
+            go_on = f" (continue with --resume --output {target.path})" if target is not None and stream else ""
+            done = skipped + self.job.done
+            self.console.say(f"{self.prog}: interrupted after {done} puzzles; every record written is complete{go_on}")
+            if self.job.done and not self.quiet:
+                self.console.say(self.job.summary())
+            return EXIT_TERMINATED if isinstance(err, _Terminated) else EXIT_INTERRUPTED
+        except BrokenPipeError:
+            return EXIT_BROKEN_PIPE  # the reader went away (``| head``): nothing to say, no one to say it to
+        except OSError as err:  # reading an input failed midway (writing fails as an OutputError)
+            where = f" {err.filename}" if err.filename else " the input"
+            return self.fail(f"cannot read{where}: {err.strerror or err}")
+        except SudokitError as err:  # bad input or usage, an engine that cannot load, an input failing midway
+            return self.fail(_message(err))
+        finally:
+            _restore_sigterm(previous)
+            self.console.close()
+            if target is not None:
+                if stream is None:
+                    target.close(remove=True)  # nothing written: a file this run created goes again
+                else:
+                    _close_quietly(stream)
+        if not self.job.done and not skipped:
+            return self.fail("no puzzles in the input")
+        if self.batch and not self.quiet:
+            resumed = f" (resumed after {skipped} already written)" if self.resume else ""
+            self.console.say(self.job.summary() + resumed)
+        return self.job.exit_status()
+
+    def _check_resume(self, target: OutputFile, records: Iterator[Record]) -> tuple[int, int]:
+        """How many records the output already holds (checked against the input), and where they end."""
+        name = os.fspath(target.path)
+        expected = (self.job.expected(record) for record in records)
+        try:
+            with target.reader() as handle:
+                return resume_point(handle, name, self.job.fmt, expected, header=self.job.header, kind=self.job.kind)
+        except OSError as err:
+            raise ResumeError(f"cannot resume {name}: {err.strerror or err}") from None
+
+    def _stream(
+        self,
+        pool: WorkerPool[Any, Any],
+        records: Iterator[Record],
+        stream: TextIO,
+        target: OutputFile | None,
+        skipped: int,
+    ) -> None:
+        """Write the record of every puzzle, in order, with messages and the progress bar."""
+        job, console = self.job, self.console
+        writer = RecordWriter(stream, "standard output" if target is None else os.fspath(target.path))
+        if not self.quiet and self.batch and self.err is not None and _is_tty(self.err):
+            total = None
+            if "-" not in self.inputs:
+                total = estimate_records(arg for arg in self.inputs if os.path.exists(arg))
+                total = None if total is None else max(0, total - skipped) or None
+            console.progress = Progress(self.err, total)
+            console.shared = same_terminal(stream, self.err)
+        if job.header is not None and skipped == 0 and (target is None or _empty(stream)):
+            writer.write(job.header)
+        first = True
+        for rendered in job.outputs(pool.map(job.items(records))):
+            job.count(rendered)
+            for message in rendered.messages:
+                console.say(f"{self.prog}: {message}")
+            if rendered.note:
+                console.say(rendered.note)
+            if rendered.text:
+                console.before_record()
+                writer.write(rendered.text if first or job.fmt != "pretty" else "\n" + rendered.text)
+                first = False
+            console.update(job.done, job.failed, failures=job.failures)
+
+
+def _message(err: BaseException) -> str:
+    """One line for an error: a sudokit error as it says, a file error naming the file."""
+    if isinstance(err, OSError) and not isinstance(err, SudokitError):
+        where = f"{err.filename}: " if err.filename else ""
+        return f"{where}{err.strerror or err}"
+    return " ".join(str(err).split())
+
+
+def _is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _empty(stream: TextIO) -> bool:
+    try:
+        return os.fstat(stream.fileno()).st_size == 0
+    except (OSError, ValueError, AttributeError):
+        return True
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into the same orderly stop as Ctrl-C."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+def _on_sigterm() -> Any:
+    """Make SIGTERM stop the batch as Ctrl-C does (main thread only); the handler it replaced."""
+    try:
+        return signal.signal(signal.SIGTERM, _terminate)
+    except (ValueError, TypeError):  # not the main thread
+        return None
+
+
+def _restore_sigterm(previous: Any) -> None:
+    if previous is not None:
+        with contextlib.suppress(ValueError, TypeError):
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _close(stream: TextIO, name: str) -> None:
+    try:
+        stream.close()
+    except OSError as err:
+        raise OutputError(f"cannot write {name}: {err.strerror or err}") from None
+
+
+def _close_quietly(stream: TextIO) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        stream.close()

@@ -1,0 +1,642 @@
+"""Killable worker processes: engines run there, so no engine can take the caller down or hold it.
+
+A :class:`WorkerPool` maps a stream of items (puzzles, or puzzle-engine pairs) through a
+:class:`Task` in up to ``jobs`` forked worker processes and yields the results in input order. It is
+the one place where sudokit isolates engines, and it guarantees:
+
+* **one result per item, in order.** An item whose worker dies (``os._exit``, a segfault, ``kill
+  -9``) gets the result ``task.failed(item, why)``; the rest of that worker's chunk is queued again
+  and a new worker takes over. A chunk whose worker dies between items is retried; an item caught in
+  ``MAX_RETRIES`` such deaths fails too, so nothing can loop forever.
+* **time limits that hold.** Each worker notes in shared memory which item it is on and since when;
+  a worker still on one item ``task.budget`` seconds later is killed (SIGKILL) and the item fails:
+  an engine that swallows exceptions, clears timers or sits in C code is stopped all the same.
+* **loading that cannot hang or crash the caller.** Workers load the engines (``task.start``); a
+  load that raises aborts the run with a ``StrategyError``, one that kills its process or runs past
+  ``load_timeout`` is reported to ``task.load_failed``, which may drop that engine and go on.
+* **bounded memory.** The input is read only as workers need it; at most a few chunks per worker are
+  in flight or waiting to be yielded. Chunks grow or shrink to take about ``TARGET_CHUNK_SECONDS``.
+* **nothing left behind.** Workers get SIGKILL from the kernel when their parent dies (Linux), ignore
+  Ctrl-C (the caller handles it and ends them), write stray output to stderr (never into the
+  caller's records), read no stdin, and leave through ``os._exit`` (a plugin's non-daemon thread
+  cannot keep one alive).
+
+Workers are made with ``fork``, so an engine object of the caller, even one that does not pickle,
+runs in them as it is. Where ``fork`` is missing (Windows) the pool runs everything in this process,
+without that isolation.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import mmap
+import os
+import pickle
+import signal
+import struct
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from sudokit.errors import StrategyError, StrategyLoadError
+
+__all__ = [
+    "CAN_ISOLATE",
+    "LOAD_TIMEOUT",
+    "MAX_RETRIES",
+    "TARGET_CHUNK_SECONDS",
+    "Task",
+    "WorkerPool",
+    "default_jobs",
+    "describe_exit",
+    "load_timeout",
+    "max_jobs",
+]
+
+I = TypeVar("I")  # noqa: E741 - an item
+R = TypeVar("R")  # its result
+
+#: Where fork exists, workers are separate processes; elsewhere the pool runs items in this process.
+CAN_ISOLATE = hasattr(os, "fork")
+#: Seconds a worker may take to load its engines (importing OR-Tools takes 1-3 s); the environment
+#: variable ``SUDOKIT_LOAD_TIMEOUT`` changes it.
+LOAD_TIMEOUT = 60.0
+#: Chunks are sized so that each takes about this long: small enough for an even load and steady
+#: progress, large enough that fast puzzles do not pay for a message each.
+TARGET_CHUNK_SECONDS = 0.05
+#: How many worker deaths between its items an item may see before it is failed rather than retried.
+MAX_RETRIES = 3
+_MAX_CHUNK = 512
+_CHUNKS_AHEAD_PER_WORKER = 3  # chunks in flight or waiting to be yielded, per worker
+_HEADER = struct.Struct("!Q")
+# A worker's slot in shared memory: state, item sequence number (or the phase it is loading), since when.
+_SLOT = struct.Struct("qqd")
+_IDLE, _LOADING, _WORKING = 0, 1, 2
+_READ_SIZE = 1 << 20
+_POLL = 0.05  # seconds between looks at a worker that has work but has not started it yet
+
+
+def default_jobs() -> int:
+    """The number of cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def max_jobs() -> int:
+    """The most worker processes a pool starts: four per core (more only compete for the cores)."""
+    return 4 * default_jobs()
+
+
+def load_timeout() -> float:
+    """Seconds a worker may take to load its engines: ``SUDOKIT_LOAD_TIMEOUT`` or ``LOAD_TIMEOUT``."""
+    text = os.environ.get("SUDOKIT_LOAD_TIMEOUT", "")
+    try:
+        value = float(text)
+    except ValueError:
+        return LOAD_TIMEOUT
+    return value if value > 0 and value == value else LOAD_TIMEOUT  # NaN != NaN
+
+
+class Task(Protocol[I, R]):
+    """What a pool runs: built in the caller, forked into each worker, started there.
+
+    ``budget`` is how many seconds one item may run before its worker is killed (None: no limit).
+    ``start`` runs in a new worker: it loads what the items need, calling ``mark(phase)`` before each
+    engine it loads (so that a load that kills the worker is pinned on that engine), and returns the
+    function that turns an item into its result. Results and items must pickle.
+    """
+
+    budget: float | None
+
+    def start(self, mark: Callable[[int], None]) -> Callable[[I], R]:
+        """Load the engines (in the worker) and return the function applied to each item."""
+        ...
+
+    def failed(self, item: I, problem: str) -> R:
+        """The result of an item whose worker died or was killed; ``problem`` says how, in a few words."""
+        ...
+
+    def load_failed(self, phase: int, problem: str) -> bool:
+        """A worker died or hung while loading ``phase``: True to go on without it; else raise (or False)."""
+        ...
+
+
+def describe_exit(status: int) -> str:
+    """``exit status 3`` or ``killed by signal 11 (SIGSEGV)`` for a ``waitpid`` status."""
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            return f"killed by signal {number}"
+        return f"killed by signal {number} ({name})"
+    if os.WIFEXITED(status):
+        return f"exit status {os.WEXITSTATUS(status)}"
+    return f"wait status {status}"
+
+
+# --- the worker side -------------------------------------------------------------------------------
+
+
+def _worker_main(task: Task[Any, Any], commands: int, results: int, slots: mmap.mmap, slot: int, parent: int) -> None:
+    """A worker's life: take over the process, load the task, run chunks until the input ends."""
+    offset = slot * _SLOT.size
+
+    def note(state: int, number: int) -> None:
+        _SLOT.pack_into(slots, offset, state, number, time.monotonic())
+
+    def send(message: object) -> None:
+        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+        view = memoryview(_HEADER.pack(len(data)) + data)
+        while view:
+            view = view[os.write(results, view) :]
+
+    _detach(parent)
+    note(_LOADING, 0)
+    try:
+        run = task.start(lambda phase: note(_LOADING, phase))
+    except StrategyError as err:  # an unknown engine, a bad option, an import that raised
+        send(("failed", err))
+        return
+    except BaseException as err:  # a load may fail in any other way: the caller reports it
+        send(("failed", StrategyLoadError(_one_line(f"loading failed: {type(err).__name__}: {err}"))))
+        return
+    note(_IDLE, -1)
+    send(("ready",))
+    reader = _Frames()
+    while True:
+        chunk = reader.next_message(commands)
+        if chunk is None:
+            return
+        start = time.perf_counter()
+        out = []
+        for number, item in chunk:
+            note(_WORKING, number)
+            try:
+                out.append(run(item))
+            except BaseException as err:  # a bug of ours: the item fails, the worker goes on
+                out.append(task.failed(item, _one_line(f"internal error: {type(err).__name__}: {err}")))
+        note(_IDLE, -1)
+        send(("done", out, time.perf_counter() - start))
+
+
+def _detach(parent: int) -> None:
+    """Make this forked process a worker: signals, death with the parent, no stdin, stdout to stderr."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's: it ends us
+    for name in ("SIGTERM", "SIGALRM", "SIGHUP", "SIGQUIT"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    libc = _libc()
+    if libc is not None:
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with the parent
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(1)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)  # an engine reading stdin must not take the caller's input
+    os.dup2(2 if _valid_fd(2) else devnull, 1)  # a stray print goes to stderr, never into the records
+    os.close(devnull)
+    sys.stdin = None  # type: ignore[assignment]
+    sys.stdout = sys.stderr
+
+
+_LIBC: list[Any] = []
+
+
+def _libc() -> Any:
+    """The C library, for ``prctl`` (Linux); loaded once, by the caller before it forks: a forked copy
+    of the interpreter pays several times more for importing ctypes than the caller does."""
+    if not _LIBC:
+        libc = None
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes
+
+                libc = ctypes.CDLL(None)
+                libc.prctl  # noqa: B018 - fail here, not in the worker
+            except (OSError, AttributeError):
+                libc = None
+        _LIBC.append(libc)
+    return _LIBC[0]
+
+
+def _valid_fd(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
+class _Frames:
+    """Length-prefixed pickles read from a pipe."""
+
+    def __init__(self) -> None:
+        self.buffer = bytearray()
+
+    def feed(self, data: bytes) -> None:
+        self.buffer += data
+
+    def pop(self) -> tuple[bool, Any]:
+        """(True, message) for the next whole message in the buffer, else (False, None)."""
+        if len(self.buffer) < _HEADER.size:
+            return False, None
+        (size,) = _HEADER.unpack_from(self.buffer)
+        end = _HEADER.size + size
+        if len(self.buffer) < end:
+            return False, None
+        message = pickle.loads(self.buffer[_HEADER.size : end])
+        del self.buffer[:end]
+        return True, message
+
+    def next_message(self, fd: int) -> Any:
+        """The next message from ``fd``, blocking; None at the end of the input."""
+        while True:
+            found, message = self.pop()
+            if found:
+                return message
+            data = os.read(fd, _READ_SIZE)
+            if not data:
+                return None
+            self.feed(data)
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
+
+
+# --- the caller's side -----------------------------------------------------------------------------
+
+
+@dataclass
+class _Worker(Generic[I]):
+    """The caller's handle on one worker process."""
+
+    pid: int
+    slot: int
+    commands: int  # our end of its command pipe (non-blocking)
+    results: int  # our end of its result pipe (non-blocking)
+    ready: bool = False
+    chunk: list[tuple[int, I]] | None = None
+    frames: _Frames = field(default_factory=_Frames)
+    outgoing: bytearray = field(default_factory=bytearray)
+
+
+class WorkerPool(Generic[I, R]):
+    """Runs a task's items in up to ``jobs`` killable worker processes; results in input order.
+
+    Use it as a context manager (or call ``close``) so that no worker outlives it::
+
+        with WorkerPool(task, jobs=2) as pool:
+            pool.start()                      # load the engines now: a StrategyError here, not later
+            for result in pool.map(items):
+                ...
+    """
+
+    def __init__(self, task: Task[I, R], jobs: int = 1, *, isolate: bool = True) -> None:
+        if jobs < 1:
+            raise ValueError(f"jobs must be at least 1, not {jobs}")
+        self.task = task
+        self.jobs = min(jobs, max_jobs())
+        self.isolate = isolate and CAN_ISOLATE
+        self.load_timeout = load_timeout()
+        self._workers: dict[int, _Worker[I]] = {}  # by pid
+        self._free_slots = list(range(self.jobs))
+        self._slots = mmap.mmap(-1, _SLOT.size * self.jobs) if self.isolate else None
+        self._run: Callable[[I], R] | None = None  # the in-process function, without isolation
+        self._selector: Any = None
+        self.spawned = 0  # worker processes started
+        self.deaths = 0  # workers that died or were killed
+
+    # --- life cycle ---------------------------------------------------------------------------
+
+    def __enter__(self) -> WorkerPool[I, R]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close(kill=exc[0] is not None)
+
+    def start(self) -> None:
+        """Start one worker and wait until it has loaded the engines; raise a StrategyError if it cannot."""
+        if not self.isolate:
+            if self._run is None:
+                self._run = self.task.start(lambda phase: None)
+            return
+        while not any(w.ready for w in self._workers.values()):
+            if not self._workers:
+                self._spawn()
+            self._wait(self._next_deadline())
+
+    def close(self, *, kill: bool = False) -> None:
+        """End every worker: let idle ones finish (or kill them all with ``kill``), and reap them."""
+        for worker in list(self._workers.values()):
+            self._end(worker, kill=kill or worker.chunk is not None)
+        if self._selector is not None:
+            self._selector.close()
+            self._selector = None
+
+    # --- the map ------------------------------------------------------------------------------
+
+    def map(self, items: Iterable[I]) -> Iterator[R]:
+        """The result of every item, in order. An error reading ``items`` comes after the results before it."""
+        if not self.isolate:
+            self.start()
+            assert self._run is not None
+            yield from map(self._run, items)
+            return
+        source = iter(items)
+        queue: deque[tuple[int, I]] = deque()  # items to hand out: given back by a lost worker, or drawn
+        tries: dict[int, int] = {}
+        done: dict[int, R] = {}
+        drawn = yielded = 0
+        exhausted = False
+        input_error: BaseException | None = None
+        chunk_size = 1
+        try:
+            while True:
+                while yielded in done:
+                    yield done.pop(yielded)
+                    yielded += 1
+                # Hand out work: items given back first, then new ones while the window (drawn but not yet
+                # yielded) has room. A new worker starts only for work in hand.
+                while True:
+                    room = self._window(chunk_size) - (drawn - yielded)
+                    if not queue and not exhausted and room > 0:
+                        exhausted, input_error = self._draw(source, queue, drawn, 1)
+                        drawn += len(queue)
+                        room -= len(queue)
+                    if not queue:
+                        break
+                    worker = self._idle_worker()
+                    if worker is None:
+                        break
+                    if len(queue) < chunk_size and not exhausted and room > 0:
+                        before = len(queue)
+                        count = min(chunk_size - len(queue), room)
+                        exhausted, input_error = self._draw(source, queue, drawn, count)
+                        drawn += len(queue) - before
+                    self._assign(worker, [queue.popleft() for _ in range(min(chunk_size, len(queue)))])
+                if exhausted and not queue and yielded == drawn:
+                    break
+                for kind, _worker, payload in self._wait(self._next_deadline()):
+                    if kind == "done":
+                        chunk, results, seconds = payload
+                        for (number, _), result in zip(chunk, results, strict=True):
+                            done[number] = result
+                        per_item = seconds / max(1, len(results))
+                        chunk_size = max(1, min(_MAX_CHUNK, int(TARGET_CHUNK_SECONDS / max(per_item, 1e-6))))
+                    elif kind == "requeue":
+                        queue = deque(sorted([*queue, *payload], key=lambda pair: pair[0]))
+                    elif kind == "lost":  # the worker died or was killed: (chunk, item number or None, why)
+                        chunk, culprit, why = payload
+                        blamed = any(number == culprit for number, _ in chunk)
+                        for number, item in chunk:
+                            if number == culprit:
+                                done[number] = self.task.failed(item, why)
+                                continue
+                            if not blamed:  # it died between items: each of them may be the cause
+                                tries[number] = tries.get(number, 0) + 1
+                                if tries[number] >= MAX_RETRIES:
+                                    done[number] = self.task.failed(item, f"{why} ({tries[number]} times)")
+                                    continue
+                            queue.append((number, item))
+                        queue = deque(sorted(queue, key=lambda pair: pair[0]))
+            if input_error is not None:
+                raise input_error
+        except BaseException:
+            self.close(kill=True)
+            raise
+
+    @staticmethod
+    def _draw(
+        source: Iterator[I], queue: deque[tuple[int, I]], drawn: int, count: int
+    ) -> tuple[bool, BaseException | None]:
+        """Move up to ``count`` new items into ``queue``, numbered from ``drawn``; (exhausted, the input's error)."""
+        for number in range(drawn, drawn + count):
+            try:
+                item = next(source)
+            except StopIteration:
+                return True, None
+            except Exception as err:  # the input failed: finish what was read, then raise
+                return True, err
+            queue.append((number, item))
+        return False, None
+
+    def _window(self, chunk_size: int) -> int:
+        """How many items may be drawn and not yet yielded: a few chunks per worker."""
+        return self.jobs * _CHUNKS_AHEAD_PER_WORKER * chunk_size
+
+    def _idle_worker(self) -> _Worker[I] | None:
+        """A ready worker without a chunk, or a new one if there is room; None if all are busy."""
+        for worker in self._workers.values():
+            if worker.chunk is None and worker.ready:
+                return worker
+        if not self._workers or (len(self._workers) < self.jobs and any(w.ready for w in self._workers.values())):
+            # More workers only once one has loaded: an engine that cannot load fails once, not ``jobs`` times.
+            return self._spawn()
+        return None
+
+    def _assign(self, worker: _Worker[I], chunk: list[tuple[int, I]]) -> None:
+        worker.chunk = chunk
+        data = pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)
+        worker.outgoing += _HEADER.pack(len(data)) + data
+        self._flush(worker)
+
+    # --- processes ----------------------------------------------------------------------------
+
+    def _spawn(self) -> _Worker[I]:
+        import selectors
+
+        if self._selector is None:
+            self._selector = selectors.DefaultSelector()
+        slot = self._free_slots.pop()
+        assert self._slots is not None
+        _SLOT.pack_into(self._slots, slot * _SLOT.size, _LOADING, 0, time.monotonic())
+        command_read, command_write = os.pipe()
+        result_read, result_write = os.pipe()
+        parent = os.getpid()
+        others = [fd for w in self._workers.values() for fd in (w.commands, w.results)]
+        _flush_std()  # else the worker's copy of a buffered line is written twice
+        _libc()
+        pid = os.fork()
+        if pid == 0:  # the worker: never returns into the caller's code
+            status = 0
+            try:
+                for fd in (command_write, result_read, *others):
+                    os.close(fd)
+                _worker_main(self.task, command_read, result_write, self._slots, slot, parent)
+            except BaseException:
+                status = 70
+            finally:
+                os._exit(status)
+        os.close(command_read)
+        os.close(result_write)
+        os.set_blocking(command_write, False)
+        os.set_blocking(result_read, False)
+        worker: _Worker[I] = _Worker(pid, slot, command_write, result_read)
+        self.spawned += 1
+        self._workers[pid] = worker
+        self._selector.register(result_read, selectors.EVENT_READ, worker)
+        return worker
+
+    def _flush(self, worker: _Worker[I]) -> None:
+        """Write what fits of the worker's pending commands; watch its pipe for room for the rest."""
+        import selectors
+
+        while worker.outgoing:
+            try:
+                written = os.write(worker.commands, worker.outgoing)
+            except BlockingIOError:
+                break
+            except BrokenPipeError:  # it died: its result pipe will say so
+                worker.outgoing.clear()
+                break
+            del worker.outgoing[:written]
+        try:
+            if worker.outgoing:
+                self._selector.register(worker.commands, selectors.EVENT_WRITE, worker)
+            else:
+                self._selector.unregister(worker.commands)
+        except KeyError:
+            pass  # already (or never) watched
+
+    def _end(self, worker: _Worker[I], *, kill: bool) -> int | None:
+        """Stop watching a worker, end it (kill, or let it finish its input) and reap it; its wait status."""
+        self._workers.pop(worker.pid, None)
+        if self._selector is not None:
+            for fd in (worker.results, worker.commands):
+                with contextlib.suppress(KeyError, ValueError):
+                    self._selector.unregister(fd)
+        if kill:
+            _signal(worker.pid, signal.SIGKILL)
+        os.close(worker.commands)  # its end of input: an idle worker leaves
+        status = _reap(worker.pid, 0.0 if kill else 1.0)
+        if status is None:
+            _signal(worker.pid, signal.SIGKILL)
+            status = _reap(worker.pid, None)
+        os.close(worker.results)
+        self._free_slots.append(worker.slot)
+        return status
+
+    # --- waiting ------------------------------------------------------------------------------
+
+    def _next_deadline(self) -> float | None:
+        """When the next deadline of a busy or loading worker falls (monotonic seconds), if any."""
+        deadlines = []
+        for worker in self._workers.values():
+            state, _, since = self._slot(worker)
+            if state == _LOADING:
+                deadlines.append(since + self.load_timeout)
+            elif state == _WORKING and self.task.budget is not None:
+                deadlines.append(since + self.task.budget)
+            elif state == _IDLE and worker.chunk is not None and self.task.budget is not None:
+                deadlines.append(time.monotonic() + _POLL)  # about to start its chunk: look again soon
+        return min(deadlines, default=None)
+
+    def _slot(self, worker: _Worker[I]) -> tuple[int, int, float]:
+        assert self._slots is not None
+        return _SLOT.unpack_from(self._slots, worker.slot * _SLOT.size)
+
+    def _wait(self, deadline: float | None) -> list[tuple[str, _Worker[I], Any]]:
+        """Wait for messages or the deadline; what happened, as (kind, worker, payload) events."""
+        import selectors
+
+        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        events: list[tuple[str, _Worker[I], Any]] = []
+        for key, mask in self._selector.select(timeout):
+            worker = key.data
+            if worker.pid not in self._workers:
+                continue
+            if mask & selectors.EVENT_WRITE and key.fd == worker.commands:
+                self._flush(worker)
+                continue
+            self._read(worker, events)
+        self._enforce_deadlines(events)
+        return events
+
+    def _read(self, worker: _Worker[I], events: list[tuple[str, _Worker[I], Any]]) -> None:
+        ended = False
+        while True:
+            try:
+                data = os.read(worker.results, _READ_SIZE)
+            except BlockingIOError:
+                break
+            if not data:
+                ended = True
+                break
+            worker.frames.feed(data)
+        while True:
+            found, message = worker.frames.pop()
+            if not found:
+                break
+            kind = message[0]
+            if kind == "ready":
+                worker.ready = True
+            elif kind == "done":
+                events.append(("done", worker, (worker.chunk or [], message[1], message[2])))
+                worker.chunk = None
+            elif kind == "failed":  # the load raised: nothing can run
+                raise message[1]
+        if ended:
+            self._lost(worker, None, events)
+
+    def _enforce_deadlines(self, events: list[tuple[str, _Worker[I], Any]]) -> None:
+        now = time.monotonic()
+        for worker in list(self._workers.values()):
+            state, _, since = self._slot(worker)
+            if state == _LOADING and now - since > self.load_timeout:
+                self._lost(worker, f"did not load within {self.load_timeout:g} s", events)
+            elif state == _WORKING and self.task.budget is not None and now - since > self.task.budget:
+                self._lost(worker, f"still running after {now - since:.1f} s", events)
+
+    def _lost(self, worker: _Worker[I], overrun: str | None, events: list[tuple[str, _Worker[I], Any]]) -> None:
+        """A worker that died, or that overran and is killed now: fail its item, give back the rest of its chunk."""
+        state, number, _ = self._slot(worker)
+        status = self._end(worker, kill=overrun is not None)
+        self.deaths += 1
+        if overrun is not None:
+            how = f"{overrun}: its worker process was killed"
+        else:
+            how = f"its worker process ended ({describe_exit(status) if status is not None else 'status unknown'})"
+        if state == _LOADING:
+            if not self.task.load_failed(number, how):
+                raise StrategyLoadError(how)
+            if worker.chunk:  # nothing of it ran: it goes back as it was
+                events.append(("requeue", worker, worker.chunk))
+        elif worker.chunk:
+            events.append(("lost", worker, (worker.chunk, number if state == _WORKING else None, how)))
+
+
+def _flush_std() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _signal(pid: int, signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signum)
+
+
+def _reap(pid: int, timeout: float | None) -> int | None:
+    """The wait status of child ``pid`` once it ends within ``timeout`` seconds (None: wait), else None."""
+    end = None if timeout is None else time.monotonic() + timeout
+    delay = 0.0005
+    while True:
+        try:
+            done, status = os.waitpid(pid, 0 if end is None else os.WNOHANG)
+        except ChildProcessError:
+            return None
+        if done:
+            return status
+        if end is not None and time.monotonic() >= end:
+            return None
+        time.sleep(delay)
+        delay = min(delay * 2, 0.02)

@@ -1,0 +1,300 @@
+"""``--output``: never the input, never clobbered, locked, and resumed only when it is this run's output.
+
+What users rely on: a batch's output file cannot destroy its input (directly, through a link, or as
+standard input); an existing file is replaced only with ``--force`` and continued only with
+``--resume``, and only when it holds records of the same format for the same puzzles (checked
+record by record, streamed); two runs cannot write into one file; an input that cannot be read is
+found before any work; csv fields that hold line breaks are quoted, and resume across them.
+"""
+
+from __future__ import annotations
+
+import csv
+import fcntl
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sudokit import Grid
+from tests.conftest import PUZZLES, puzzles, sudoku
+
+from .test_big_inputs import sudoku_rss
+
+EASY = puzzles("easy50.txt")[:6]
+HARD = puzzles("top95.txt")[:6]
+
+
+def write(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.fixture
+def easy(tmp_path: Path) -> Path:
+    return write(tmp_path / "easy.txt", EASY)
+
+
+def refused(result: object, *parts: str) -> None:
+    """Exit 2 and one line on stderr naming every part."""
+    assert result.exit_code == 2, result.stdout + result.stderr  # type: ignore[attr-defined]
+    [line] = result.stderr.strip().splitlines()  # type: ignore[attr-defined]
+    assert line.startswith("sudoku: error: ")
+    for part in parts:
+        assert part in line, line
+
+
+# --- never the input ------------------------------------------------------------------------------------
+
+
+def test_output_naming_the_input_is_refused(easy: Path) -> None:
+    before = easy.read_bytes()
+    refused(sudoku("solve", str(easy), "-f", "line", "-O", str(easy), "--force"), f"--output {easy} is the input")
+    assert easy.read_bytes() == before
+
+
+@pytest.mark.parametrize("link", ["symlink", "hardlink"])
+def test_output_reaching_the_input_through_a_link_is_refused(tmp_path: Path, easy: Path, link: str) -> None:
+    other = tmp_path / "out.txt"
+    (os.symlink if link == "symlink" else os.link)(easy, other)
+    before = easy.read_bytes()
+    refused(sudoku("solve", str(easy), "-f", "line", "-O", str(other), "--force"), "is the input")
+    assert easy.read_bytes() == before
+
+
+def test_output_that_is_standard_input_is_refused(easy: Path) -> None:
+    before = easy.read_bytes()
+    with easy.open("rb") as stdin:
+        done = subprocess.run(
+            [sys.executable, "-m", "sudokit", "solve", "-", "-f", "line", "-O", str(easy), "--force"],
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 2
+    assert (
+        done.stderr.strip()
+        == f"sudoku: error: --output {easy} is the input standard input: writing it would destroy the puzzles"
+    )
+    assert easy.read_bytes() == before
+
+
+# --- never clobbered ------------------------------------------------------------------------------------
+
+
+def test_an_output_file_that_holds_data_is_not_replaced(tmp_path: Path, easy: Path) -> None:
+    out = write(tmp_path / "out.txt", ["precious record"] * 3)
+    refused(sudoku("solve", str(easy), "-f", "line", "-O", str(out)), str(out), "already holds", "--force", "--resume")
+    assert out.read_text() == "precious record\n" * 3
+
+
+def test_force_replaces_it(tmp_path: Path, easy: Path) -> None:
+    out = write(tmp_path / "out.txt", ["old"] * 100)
+    result = sudoku("solve", str(easy), "-f", "line", "-O", str(out), "--force", "-q")
+    assert result.exit_code == 0, result.stderr
+    assert [line.split(":")[0] for line in out.read_text().splitlines()] == [Grid.parse(p).to_line() for p in EASY]
+
+
+def test_an_empty_output_file_is_written_without_force(tmp_path: Path, easy: Path) -> None:
+    out = tmp_path / "out.txt"
+    out.touch()
+    assert sudoku("solve", str(easy), "-f", "line", "-O", str(out), "-q").exit_code == 0
+    assert len(out.read_text().splitlines()) == len(EASY)
+
+
+def test_a_refused_run_leaves_no_new_file(tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    refused(sudoku("solve", "-s", "no-such-engine", EASY[0], "-O", str(out)), "unknown strategy")
+    refused(sudoku("solve", "-o", "color=red", EASY[0], "-O", str(out)), "no option 'color'")
+    assert not out.exists()
+
+
+def test_force_and_resume_go_with_output(easy: Path) -> None:
+    refused(sudoku("solve", str(easy), "--force"), "--force goes with --output")
+    refused(sudoku("solve", str(easy), "--resume", "-f", "json"), "--resume needs --output")
+
+
+# --- locked ---------------------------------------------------------------------------------------------
+
+
+def test_a_second_run_on_a_locked_output_is_refused(tmp_path: Path, easy: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    with out.open("a") as held:  # another run holds it (the lock is the one sudoku takes)
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        held.write("a record being written\n")
+        held.flush()
+        for extra in (["--force"], ["--resume"]):
+            refused(sudoku("solve", str(easy), "-f", "json", "-O", str(out), *extra), str(out), "locked")
+    assert out.read_text() == "a record being written\n"
+
+
+def test_two_real_runs_on_one_output_never_interleave(tmp_path: Path) -> None:
+    source = write(tmp_path / "many.txt", puzzles("17clue.txt")[:3000])
+    out = tmp_path / "out.jsonl"
+    args = [sys.executable, "-m", "sudokit", "solve", str(source), "-f", "json", "-O", str(out), "-j", "1"]
+    first = subprocess.Popen([*args, "-q"], stderr=subprocess.PIPE, text=True)
+    try:
+        while not out.exists() or not out.stat().st_size:  # the first run holds the file
+            assert first.poll() is None, first.stderr.read() if first.stderr else ""
+        second = subprocess.run([*args, "--resume"], capture_output=True, text=True, timeout=60)
+    finally:
+        first.wait(timeout=120)
+    assert second.returncode == 2 and "locked" in second.stderr
+    assert first.returncode == 0
+    lines = out.read_text().splitlines()
+    assert [json.loads(line)["line"] for line in lines] == list(range(1, 3001))
+
+
+# --- resumed only when it is this run's output ----------------------------------------------------------
+
+
+def finished(tmp_path: Path, source: Path, fmt: str) -> Path:
+    out = tmp_path / f"out.{fmt}"
+    result = sudoku("solve", str(source), "-f", fmt, "-O", str(out), "-q", "-j", "1")
+    assert result.exit_code == 0, result.stderr
+    return out
+
+
+def test_resume_with_other_puzzles_is_refused(tmp_path: Path, easy: Path) -> None:
+    out = finished(tmp_path, easy, "json")
+    before = out.read_bytes()
+    hard = write(tmp_path / "hard.txt", HARD)
+    refused(
+        sudoku("solve", str(hard), "-f", "json", "-O", str(out), "--resume"),
+        "line 1 is the record of",
+        "puzzle 1 of this run is",
+    )
+    assert out.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("written", "asked"), [("line", "json"), ("json", "line"), ("json", "csv"), ("csv", "json"), ("line", "csv")]
+)
+def test_resume_in_another_format_is_refused(tmp_path: Path, easy: Path, written: str, asked: str) -> None:
+    out = finished(tmp_path, easy, written)
+    before = out.read_bytes()
+    refused(sudoku("solve", str(easy), "-f", asked, "-O", str(out), "--resume"), f"cannot resume {out}")
+    assert out.read_bytes() == before
+
+
+def test_resume_over_a_corrupted_middle_line_is_refused(tmp_path: Path, easy: Path) -> None:
+    out = finished(tmp_path, easy, "json")
+    lines = out.read_text().splitlines()
+    lines[2] = lines[2][:40] + "\x00\x00\x00" + lines[2][60:]
+    out.write_text("\n".join(lines[:4]) + "\n")
+    before = out.read_bytes()
+    refused(sudoku("solve", str(easy), "-f", "json", "-O", str(out), "--resume"), "line 3 is not a json record")
+    assert out.read_bytes() == before
+
+
+def test_resume_of_a_file_that_is_not_an_output_is_refused(tmp_path: Path, easy: Path) -> None:
+    passwd = tmp_path / "passwd"
+    passwd.write_text("root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n")
+    before = passwd.read_bytes()
+    for fmt in ("line", "json", "csv"):
+        refused(sudoku("solve", str(easy), "-f", fmt, "-O", str(passwd), "--resume"), f"cannot resume {passwd}")
+    assert passwd.read_bytes() == before
+
+
+def test_resume_of_something_that_is_not_a_regular_file_is_refused(easy: Path) -> None:
+    refused(
+        sudoku("solve", str(easy), "-f", "json", "-O", "/dev/full", "--resume"),
+        "cannot resume /dev/full: not a regular file",
+    )
+
+
+def test_resume_of_an_output_with_more_records_than_the_input_is_refused(tmp_path: Path, easy: Path) -> None:
+    out = finished(tmp_path, easy, "line")
+    shorter = write(tmp_path / "shorter.txt", EASY[:4])
+    refused(sudoku("solve", str(shorter), "-f", "line", "-O", str(out), "--resume"), "more records than the input")
+
+
+def test_resume_continues_a_cut_output_of_this_run(tmp_path: Path, easy: Path) -> None:
+    for fmt in ("line", "json", "csv"):
+        out = finished(tmp_path, easy, fmt)
+        whole = out.read_text()
+        lines = whole.splitlines(keepends=True)
+        out.write_text("".join(lines[:3]) + lines[3][:10])  # cut, with a torn last line
+        result = sudoku("solve", str(easy), "-f", fmt, "-O", str(out), "--resume")
+        assert result.exit_code == 0, result.stderr
+        kept = 2 if fmt == "csv" else 3  # the csv header is not a record
+        assert f"(resumed after {kept} already written)" in result.stderr
+        assert strip_times(fmt, out.read_text()) == strip_times(fmt, whole)
+
+
+def strip_times(fmt: str, text: str) -> list[object]:
+    if fmt == "line":
+        return text.splitlines()
+    if fmt == "csv":
+        return [{k: v for k, v in row.items() if k != "elapsed_ms"} for row in csv.DictReader(io.StringIO(text))]
+    return [{k: v for k, v in json.loads(line).items() if k != "elapsed_ms"} for line in text.splitlines()]
+
+
+def test_resume_reads_the_output_streamed(tmp_path: Path) -> None:
+    """A 100 MB output of this run's records: checked to its end without holding it in memory."""
+    clues = puzzles("17clue.txt")
+    source = write(tmp_path / "clues.txt", clues)
+    out = tmp_path / "out.txt"
+    padding = "x" * 2000
+    with out.open("w") as handle:
+        for text in clues:
+            handle.write(f"{Grid.parse(text).to_line()}:{padding}\n")
+    size = out.stat().st_size
+    assert size > 100_000_000
+    done, rss = sudoku_rss("solve", str(source), "-f", "line", "-O", str(out), "--resume", "-j", "1")
+    assert done.returncode == 0, done.stderr
+    assert f"(resumed after {len(clues)} already written)" in done.stderr
+    assert out.stat().st_size == size
+    assert rss < 120 * 2**20, f"peak RSS {rss / 2**20:.0f} MiB reading a {size / 2**20:.0f} MiB output"
+
+
+# --- inputs checked before any work ---------------------------------------------------------------------
+
+
+SETPRIV = shutil.which("setpriv")
+
+
+@pytest.mark.skipif(SETPRIV is None or os.geteuid() != 0, reason="needs setpriv to make root obey file modes")
+def test_an_unreadable_second_input_stops_the_run_before_any_work(tmp_path: Path, easy: Path) -> None:
+    locked = write(tmp_path / "locked.txt", HARD)
+    locked.chmod(0)
+    out = tmp_path / "out.jsonl"
+    args = [sys.executable, "-m", "sudokit", "solve", str(easy), str(locked), "-j", "2", "-f", "json", "-O", str(out)]
+    done = subprocess.run(
+        [str(SETPRIV), "--inh-caps=-all", "--bounding-set=-all", *args], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"sudoku: error: cannot read {locked}: Permission denied"
+    assert not out.exists()
+
+
+# --- csv ------------------------------------------------------------------------------------------------
+
+
+def test_csv_quotes_a_file_name_with_a_line_break_and_resumes_across_it(tmp_path: Path) -> None:
+    source = write(tmp_path / "two\nlines.txt", EASY)
+    out = finished(tmp_path, source, "csv")
+    rows = list(csv.DictReader(io.StringIO(out.read_text())))
+    assert [row["source"] for row in rows] == [str(source)] * len(EASY)
+    assert [int(row["line"]) for row in rows] == list(range(1, len(EASY) + 1))
+    assert {row["exact"] for row in rows} == {"false"}  # csv booleans are true/false
+    whole = out.read_text()
+    out.write_text(whole[: whole.index(str(source), whole.index(str(source)) + 1) + 5])  # cut inside record 2's name
+    result = sudoku("solve", str(source), "-f", "csv", "-O", str(out), "--resume")
+    assert result.exit_code == 0, result.stderr
+    assert "(resumed after 1 already written)" in result.stderr
+    assert strip_times("csv", out.read_text()) == strip_times("csv", whole)
+
+
+def test_puzzles_dir_is_not_touched_by_resume_of_a_data_file() -> None:
+    """A data file named as --output with --resume is checked like any output: refused, unchanged."""
+    data = PUZZLES / "hardest.txt"
+    before = data.read_bytes()
+    refused(sudoku("solve", str(PUZZLES / "easy50.txt"), "-f", "line", "-O", str(data), "--resume"), "cannot resume")
+    assert data.read_bytes() == before
