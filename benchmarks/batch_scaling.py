@@ -2,6 +2,7 @@
 
     python benchmarks/batch_scaling.py            # 17clue: scaling on 20,000 puzzles, memory on all 49,151
 
+Isolation: the same solve task run through one killable worker process and in this process;
 Scaling: ``sudoku solve FILE --jobs 1`` vs ``--jobs 2`` as whole processes on the same puzzles;
 target >= 1.7x the throughput with 2 workers on a 2-core machine.
 Memory: the peak resident size of the batch (the largest of its processes) on the first 2,000
@@ -15,6 +16,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from itertools import islice
 from pathlib import Path
 
@@ -55,6 +57,28 @@ def run_batch(path: Path, jobs: int, strategy: str) -> tuple[float, int, int]:
         return float(seconds), records, int(peak)
 
 
+def isolation_cost(path: Path, count: int, strategy: str) -> None:
+    """The price of running engines in a killable worker: the same solve task in one worker, and in this process."""
+    from sudokit.batch import SolveTask
+    from sudokit.output import RecordFormat
+    from sudokit.reader import read_file
+    from sudokit.workers import WorkerPool
+
+    records = list(islice(read_file(path), count))
+    rates = {}
+    for isolate in (False, True, False, True):
+        task = SolveTask(strategy, {}, time_limit=60.0, render=RecordFormat("line"))
+        start = time.perf_counter()
+        with WorkerPool(task, 1, isolate=isolate) as pool:
+            done = sum(1 for _ in pool.map(enumerate(records)))
+        rates.setdefault(isolate, []).append(done / (time.perf_counter() - start))
+    inside, worker = max(rates[False]), max(rates[True])
+    print(
+        f"isolation  in this process: {inside:7.0f} puzzles/s  in a killable worker: {worker:7.0f} puzzles/s  "
+        f"cost {100 * (1 - worker / inside):4.1f} %  (best of 2 each, {count} puzzles, time limit 60 s)"
+    )
+
+
 def head(path: Path, count: int, folder: str) -> Path:
     target = Path(folder) / f"{path.stem}-{count}.txt"
     with open(path) as source, open(target, "w") as sink:
@@ -69,6 +93,7 @@ def main() -> None:
     parser.add_argument("--strategy", default="backtrack")
     args = parser.parse_args()
     print(f"cores: {len(os.sched_getaffinity(0))}; file: {args.file.name}; strategy: {args.strategy}")
+    isolation_cost(args.file, 5000, args.strategy)
     with tempfile.TemporaryDirectory() as tmp:
         sample = head(args.file, args.scaling_sample, tmp)
         one_s, one_n, _ = run_batch(sample, 1, args.strategy)

@@ -363,6 +363,7 @@ def solve(
     keep: int | None = None,
     time_limit: float | None = None,
     box: Shape | str | None = None,
+    isolate: bool = False,
     **options: Any,
 ) -> Result:
     """Solve ``puzzle`` with ``strategy`` (a registered name or a Strategy object).
@@ -375,7 +376,12 @@ def solve(
     something that is not a valid answer or overruns its limit gives an ``error`` result. Raises
     ``InvalidPuzzleError`` for a bad puzzle, ``StrategyError`` for an unknown or broken engine,
     ``TypeError`` for an argument of the wrong type and ``ValueError`` for a ``limit`` or ``keep``
-    below 1 or a ``time_limit`` of 0, below 0 or NaN::
+    below 1 or a ``time_limit`` of 0, below 0 or NaN.
+
+    The engine runs in this process, where the watchdog stops any engine that lets Python run. With
+    ``isolate=True`` it runs in a killable worker process instead, as ``sudoku`` always does (a fork
+    a call, about 6 ms, plus importing the engine if this process has not): an engine that ends or
+    crashes its process, or holds it in C code past its time limit, then gives an ``error`` result::
 
         >>> r = solve("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
         >>> r.status.value, r.solution.to_line()[:9]
@@ -385,6 +391,10 @@ def solve(
     keep = None if keep is None else _whole("keep", keep)
     time_limit = normalize_time_limit(time_limit)
     grid = as_grid(puzzle, box)
+    if isolate:
+        from sudokit.batch import run_isolated
+
+        return run_isolated(strategy, grid, limit=limit, keep=keep, time_limit=time_limit, options=options)
     return run(get_strategy(strategy, **options), grid, limit=limit, keep=keep, time_limit=time_limit)
 
 
@@ -396,6 +406,7 @@ def count_solutions(
     keep: int | None = 1,
     time_limit: float | None = None,
     box: Shape | str | None = None,
+    isolate: bool = False,
     **options: Any,
 ) -> Result:
     """Count the solutions of ``puzzle`` up to ``limit``: ``.count``, and ``.exact`` when below it.
@@ -406,7 +417,7 @@ def count_solutions(
         >>> count_solutions("....5..4...8.1.5..4......12.7.5.2.8....6.3....4.1.9...25.....98..1.2.6...8.....2.").count
         357
     """
-    return solve(puzzle, strategy, limit=limit, keep=keep, time_limit=time_limit, box=box, **options)
+    return solve(puzzle, strategy, limit=limit, keep=keep, time_limit=time_limit, box=box, isolate=isolate, **options)
 
 
 def available_strategies() -> list[StrategyInfo]:

@@ -23,7 +23,15 @@ from sudokit.workers import WorkerPool
 if TYPE_CHECKING:
     from sudokit.output import RecordFormat, Rendered
 
-__all__ = ["KILL_GRACE", "Outcome", "SolveJob", "SolveTask", "exit_status", "solve_record", "solve_records"]
+__all__ = [
+    "KILL_GRACE",
+    "Outcome",
+    "SolveJob",
+    "SolveTask",
+    "run_isolated",
+    "solve_record",
+    "solve_records",
+]
 
 INVALID = "invalid"
 #: Seconds after the in-process watchdog (``watchdog_seconds``) before a worker is killed from outside.
@@ -236,12 +244,32 @@ class SolveJob:
         return self.tally.exit_status()
 
 
-def exit_status(statuses: Iterable[str], *, counting: bool = False) -> int:
-    """0 all solved (or counted), 1 some unsolvable or timed out, 2 some invalid input or engine error."""
-    worst = 0
-    for status in statuses:
-        if status in (INVALID, Status.ERROR.value):
-            return 2
-        if status == Status.TIMEOUT.value or (status == Status.UNSOLVABLE.value and not counting):
-            worst = 1
-    return worst
+def _result(outcome: Outcome) -> Result:
+    if outcome.result is None:  # the grid came from a Grid: it parses
+        raise InvalidPuzzleError(outcome.invalid or "not a puzzle")
+    return outcome.result
+
+
+def run_isolated(
+    strategy: str | Strategy,
+    puzzle: Grid,
+    *,
+    limit: int = 1,
+    keep: int | None = None,
+    time_limit: float | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> Result:
+    """``run`` in a fresh killable worker process: what ``solve(..., isolate=True)`` does.
+
+    An engine that ends its process, crashes it, or is still running ``KILL_GRACE`` s after the
+    in-process watchdog gave up, gives an ``error`` result. Raises ``StrategyError`` when the engine
+    cannot be loaded (a name), or its load ends or hangs the worker.
+    """
+    record = Record(puzzle.to_line(), "<puzzle>")
+    task = SolveTask(
+        strategy, dict(options or {}), limit, keep, normalize_time_limit(time_limit), puzzle.shape, _result
+    )
+    with WorkerPool(task, 1) as pool:
+        pool.start()
+        [result] = pool.map([(0, record)])
+    return result

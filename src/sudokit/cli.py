@@ -276,7 +276,7 @@ def _run(
 
 Puzzles = Annotated[
     list[str],
-    typer.Argument(metavar="PUZZLE|FILE|-...", help="Puzzles, files of puzzles (one per line), or - for stdin."),
+    typer.Argument(metavar="PUZZLE...", help="Puzzles, files of puzzles (one per line), or - for stdin."),
 ]
 TimeLimit = Annotated[
     Any,
@@ -293,7 +293,9 @@ Box = Annotated[
 ]
 Jobs = Annotated[
     int | None,
-    typer.Option("--jobs", "-j", min=1, help="Worker processes (default: one per core for a batch, else 1)."),
+    typer.Option(
+        "--jobs", "-j", min=1, metavar="N", help="Worker processes (default: one per core for a batch, else 1)."
+    ),
 ]
 Output = Annotated[
     Path | None, typer.Option("--output", "-O", dir_okay=False, metavar="FILE", help="Write the records to FILE.")
@@ -738,7 +740,9 @@ def main(args: list[str] | None = None) -> NoReturn:
         if 2 not in CLOSED:
             err.show()
         status = err.exit_code
-    except (click.exceptions.Abort, KeyboardInterrupt):
+    except SystemExit as stop:  # shell completion ends this way
+        status = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
+    except (typer.Abort, KeyboardInterrupt):
         status = 130
     except OSError as err:  # writing stdout failed (help, a listing): the records' own writes say so themselves
         _silence_stdout()

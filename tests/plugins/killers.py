@@ -131,3 +131,15 @@ class ClearsTheTimerForever(_Plugin):
         signal.setitimer(signal.ITIMER_REAL, 0)
         while True:
             time.sleep(0.01)
+
+
+class ReportsTimeLimit:
+    """Solves with backtrack and reports, in its stats, the time limit it was given."""
+
+    name = "reports-time-limit"
+    description = "a test double that says what time limit it got"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> Result:
+        result = get_strategy("backtrack").solve(puzzle, limit=limit, time_limit=time_limit)
+        stats = {"time_limit": repr(time_limit)}
+        return Result(result.status, puzzle, self.name, result.solutions, result.count, result.exact, stats)
