@@ -298,3 +298,15 @@ def test_puzzles_dir_is_not_touched_by_resume_of_a_data_file() -> None:
     before = data.read_bytes()
     refused(sudoku("solve", str(PUZZLES / "easy50.txt"), "-f", "line", "-O", str(data), "--resume"), "cannot resume")
     assert data.read_bytes() == before
+
+
+def test_resume_over_a_quote_that_never_closes_is_refused_in_bounded_memory(tmp_path: Path, easy: Path) -> None:
+    out = finished(tmp_path, easy, "csv")
+    with out.open("a") as handle:
+        handle.write('"' + "x" * 1000 + "\n")
+        for _ in range(20_000):
+            handle.write("y" * 1000 + "\n")  # 20 MB that a csv reader would gather into one field
+    done, rss = sudoku_rss("solve", str(easy), "-f", "csv", "-O", str(out), "--resume")
+    assert done.returncode == 2
+    assert done.stderr.strip().endswith(f"line {len(EASY) + 2} opens a quoted field that does not end")
+    assert rss < 100 * 2**20, f"{rss / 2**20:.0f} MiB"

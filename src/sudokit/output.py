@@ -326,18 +326,23 @@ def resume_point(
         raise ResumeError(f"cannot resume {name}: not a regular file")
     parse = _key_reader(fmt, kind)
     count = end = number = 0  # records checked, the offset after the last complete one, lines read
-    pending, first = b"", 0  # a csv record whose quoted field spans lines, and its first line
+    pending, quotes, first = bytearray(), 0, 0  # a csv record whose quoted field spans lines: its quotes, first line
     for raw in iter(lambda: handle.readline(MAX_RECORD + 1), b""):
         number += 1
         if len(raw) > MAX_RECORD:
             raise ResumeError(f"cannot resume {name}: line {number} is longer than {MAX_RECORD:,} bytes: not a record")
         if not raw.endswith(b"\n"):
             break  # torn: cut off, done again
-        pending, first = pending + raw, first or number
-        if fmt == "csv" and pending.count(b'"') % 2:
-            continue  # inside a quoted field: the record goes on
+        pending += raw
+        first = first or number
+        if fmt == "csv":
+            quotes += raw.count(b'"')
+            if quotes % 2:  # inside a quoted field: the record goes on
+                if len(pending) > MAX_RECORD:
+                    raise ResumeError(f"cannot resume {name}: line {first} opens a quoted field that does not end")
+                continue
         text = pending.decode("utf-8", "surrogateescape").rstrip("\r\n")
-        pending, at = b"", first
+        pending, quotes, at = bytearray(), 0, first
         first = 0
         if header is not None and at == 1:
             if text != header:

@@ -339,18 +339,26 @@ class Registry:
 
 
 def _parse_module(module: str) -> ast.Module | None:
-    """The syntax tree of ``module``'s source, found without importing it (only its parent packages)."""
-    import ast
-    import importlib.util
+    """The syntax tree of ``module``'s source, found on ``sys.path`` without importing anything.
 
-    try:
-        spec = importlib.util.find_spec(module)
-        if spec is None or not hasattr(spec.loader, "get_source"):
-            return None
-        source = spec.loader.get_source(spec.name)  # None for a module compiled or without its source
-        return ast.parse(source) if source else None
-    except (Exception, SystemExit):  # a parent package can fail to import in any way: no description then
+    Not even its parent packages: a plugin's package whose ``__init__`` hangs or exits must not take
+    the listing with it. A module only a custom importer finds (a zip, some editable installs) or
+    one without its source (compiled) has no description until it is loaded.
+    """
+    import ast
+
+    parts = module.split(".")
+    if not all(part.isidentifier() for part in parts):
         return None
+    for folder in sys.path:
+        base = os.path.join(folder or ".", *parts)
+        for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+            try:
+                with open(candidate, "rb") as handle:
+                    return ast.parse(handle.read())
+            except (OSError, SyntaxError, ValueError):
+                continue
+    return None
 
 
 def _described(tree: ast.Module, attribute: list[str]) -> str | None:

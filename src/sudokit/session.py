@@ -325,11 +325,8 @@ class Session:
             console.update(job.done, job.failed, failures=job.failures)
 
 
-def _message(err: BaseException) -> str:
-    """One line for an error: a sudokit error as it says, a file error naming the file."""
-    if isinstance(err, OSError) and not isinstance(err, SudokitError):
-        where = f"{err.filename}: " if err.filename else ""
-        return f"{where}{err.strerror or err}"
+def _message(err: SudokitError) -> str:
+    """A sudokit error on one line."""
     return " ".join(str(err).split())
 
 
