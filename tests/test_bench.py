@@ -258,3 +258,38 @@ def test_benchmark_counts_timeouts(tmp_path: Path, hard: str) -> None:
     check_row(row, 2)
     assert row.timeouts == 1 and row.solved + row.timeouts == 2
     assert 50 <= row.max_ms < 5000  # type: ignore[operator]
+
+
+def test_bench_plot_draws_timeouts_apart(tmp_path: Path) -> None:
+    """Rows with timeouts (and a row with nothing but timeouts) still make a chart."""
+    pytest.importorskip("matplotlib")
+    from sudokit.bench import BenchRow, plot_times
+
+    rows = [
+        BenchRow(
+            "top95", "plain", times_ms=[50.0, 1000.0], solved=1, timeouts=1, answered_ms=[50.0], timeout_ms=[1000.0]
+        ),
+        BenchRow("top95", "stuck", times_ms=[1000.0], timeouts=1, timeout_ms=[1000.0]),
+    ]
+    chart = tmp_path / "chart.png"
+    plot_times(rows, chart)
+    assert chart.read_bytes().startswith(PNG_SIGNATURE)
+    result = sudoku(
+        "bench",
+        str(PUZZLES / "top95.txt"),
+        "-s",
+        "backtrack",
+        "-o",
+        "backtrack.order=plain",
+        "-t",
+        "0.05",
+        "--first",
+        "3",
+        "--plot",
+        str(chart),
+        "-f",
+        "json",
+    )
+    assert result.exit_code == 0, result.stderr
+    [row] = [json.loads(line) for line in result.stdout.splitlines()]
+    assert row["timeouts"] >= 1

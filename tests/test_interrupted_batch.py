@@ -237,3 +237,29 @@ def test_a_kill_stops_a_long_cp_sat_search_at_once() -> None:
     assert "Traceback" not in stderr and stderr.startswith("sudoku: interrupted after 0 puzzles")
     assert took < 5, f"{took:.1f} s from the signal to the end"  # the search alone goes on for seconds
     settle(lambda: not marked(marker))
+
+
+def test_an_interrupted_check_says_how_far_it_got_and_resumes(tmp_path: Path, clues: tuple[Path, list[str]]) -> None:
+    source, puzzles = clues
+    out = tmp_path / "checked.jsonl"
+    args = [sys.executable, "-m", "sudokit", "check", str(source), "-s", "backtrack", "-j", "2", "-f", "json"]
+    process = subprocess.Popen([*args, "-O", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for_records(out, process)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130, stderr
+    message, summary, times = stderr.strip().splitlines()
+    assert times.startswith("time per engine: backtrack ")
+    assert message.startswith("sudoku: interrupted after ") and f"--resume --output {out}" in message
+    done = int(message.split("after ")[1].split()[0])
+    assert summary.startswith(f"{done} puzzles: {done} agreed, 0 disagreed")  # the partial summary
+    written = assert_complete_records(out)
+    assert 0 < len(written) < len(puzzles)
+    resumed = subprocess.run([*args, "-O", str(out), "--resume", "-q"], capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert [r["line"] for r in assert_complete_records(out)] == list(range(1, len(puzzles) + 1))

@@ -1,24 +1,204 @@
-"""The README's Python session runs as shown (doctest), so the documented API cannot drift."""
+"""The README's examples run as shown, so that the README cannot drift from the program.
+
+Python sessions (```python blocks with ``>>>``) run as doctests, with ELLIPSIS and NORMALIZE_WHITESPACE.
+
+Console sessions (```console blocks) run command by command, one block after another:
+
+* A line starting with ``$ `` is a command; a command line that ends with ``\\`` goes on on the next
+  line. The lines after it, up to the next ``$ `` or the end of the block, are what it prints.
+* Each command runs as ``bash -c COMMAND`` from the repository root, with the venv's bin directory
+  first on PATH (so ``sudoku`` is this checkout's), NO_COLOR=1, FORCE_COLOR unset, stdin from
+  /dev/null and a time limit of ``COMMAND_TIMEOUT`` seconds. Standard output and standard error go
+  to one pipe, so the output is compared in the order it was written, as a terminal shows it; a
+  command that pipes its standard error on says ``2>&1`` itself. The exit status is not compared:
+  an example that shows it prints it (``; echo "exit status $?"``).
+* Examples write their files as ``/tmp/sudokit-readme-*``. Each block runs with that prefix pointed
+  at a temporary folder of its own (in the commands and in the expected output alike), so runs
+  never share files and a block cannot depend on another one's.
+
+Each output line is compared with the expected one after normalising what varies from run to run:
+
+* trailing spaces are dropped and a run of spaces counts as one (table columns widen with the
+  numbers in them);
+* a number with a decimal point (or an exponent) is a measurement and matches any other: times
+  (``12.43 ms``, ``0.02 s``, ``12.8ms``), rates (``57.1 puzzles/s``), ``"elapsed_ms": 0.343`` and
+  the engines' timings in ``stats`` (cp-sat's ``wall_time``). The program prints every count,
+  node, line number and status as a whole number, and those must match exactly. So do the dots of
+  a puzzle (``53..7....6.8``): a decimal touching a dot, a letter or a digit is not a measurement;
+* a clock (``0:00:01``) matches any clock;
+* ``...`` standing alone (three dots touching no letter, digit or other dot) matches any text on
+  its line, and a line that is only ``...`` matches any number of lines, none included.
+"""
 
 from __future__ import annotations
 
 import doctest
+import functools
 import os
 import re
+import subprocess
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+#: Seconds one console command may take before the test gives up on it.
+COMMAND_TIMEOUT = 60
+#: The prefix of the files the console examples write; each block gets a folder of its own instead.
+TMP_PREFIX = "/tmp/sudokit-readme-"
+
+_CONSOLE_BLOCK = re.compile(r"^```console\n(.*?)^```", re.S | re.M)
+_ELLIPSIS = re.compile(r"(?<![\w.])\.\.\.(?![\w.])")
+_MEASUREMENT = re.compile(
+    r"(?<![\w.])(?:\d+\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]\d+)(?=(?:ms|s|x)?(?![\w.]))"  # 0.343, 12.8ms, 1e-05
+    r"|(?<![\w:])\d+:\d\d:\d\d(?![\w:])"  # 0:00:01
+)
+_SPACES = re.compile(r"[ \t]+")
+_ANY_LINES = None  # an expected line that is only "...": any number of lines
+
+
+@dataclass(frozen=True)
+class Example:
+    """One console command of the README: where it is, what it runs and what it must print."""
+
+    block: int
+    line: int  # the README line of the command
+    command: str
+    expected: tuple[str, ...]
+
+
+def console_blocks(text: str) -> list[list[Example]]:
+    """The README's console blocks, each a list of its commands with their expected output."""
+    blocks = []
+    for number, match in enumerate(_CONSOLE_BLOCK.finditer(text)):
+        first_line = text.count("\n", 0, match.start(1)) + 1
+        lines = match.group(1).splitlines()
+        assert lines and lines[0].startswith("$ "), f"README line {first_line}: a console block starts with '$ '"
+        examples: list[Example] = []
+        k = 0
+        while k < len(lines):
+            at = k
+            command = [lines[k][2:]]
+            while command[-1].endswith("\\") and k + 1 < len(lines):
+                k += 1
+                command.append(lines[k])
+            k += 1
+            expected = []
+            while k < len(lines) and not lines[k].startswith("$ "):
+                expected.append(lines[k])
+                k += 1
+            examples.append(Example(number, first_line + at, "\n".join(command), tuple(expected)))
+        blocks.append(examples)
+    return blocks
+
+
+def normalise(line: str) -> str:
+    """A line as compared: trailing spaces dropped, runs of spaces as one, measurements as a placeholder."""
+    return _MEASUREMENT.sub("\x00", _SPACES.sub(" ", line.rstrip()))
+
+
+def line_pattern(expected: str) -> re.Pattern[str] | None:
+    """The regular expression an output line must match (None for a line of ``...`` alone: any lines)."""
+    if expected.strip() == "...":
+        return _ANY_LINES
+    parts = _ELLIPSIS.split(expected.rstrip())
+    return re.compile(".*".join(re.escape(normalise(part)) for part in parts), re.S)
+
+
+def output_matches(expected: list[str], actual: list[str]) -> bool:
+    """True when the output lines match the expected ones (see the module docstring)."""
+    patterns = [line_pattern(line) for line in _trimmed(expected)]
+    lines = [normalise(line) for line in _trimmed(actual)]
+
+    @functools.cache
+    def match(i: int, j: int) -> bool:
+        if i == len(patterns):
+            return j == len(lines)
+        pattern = patterns[i]
+        if pattern is _ANY_LINES:
+            return any(match(i + 1, skip) for skip in range(j, len(lines) + 1))
+        return j < len(lines) and pattern.fullmatch(lines[j]) is not None and match(i + 1, j + 1)
+
+    return match(0, 0)
+
+
+def _trimmed(lines: list[str]) -> list[str]:
+    """The lines without the blank ones at the end."""
+    end = len(lines)
+    while end and not lines[end - 1].strip():
+        end -= 1
+    return lines[:end]
+
+
+def run_command(command: str, tmp: Path) -> str:
+    """What ``command`` prints (stdout and stderr through one pipe), run as the module docstring says."""
+    env = {key: value for key, value in os.environ.items() if key != "FORCE_COLOR"}
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", os.defpath)])
+    env["NO_COLOR"] = "1"
+    try:
+        done = subprocess.run(
+            ["bash", "-c", command.replace(TMP_PREFIX, f"{tmp}/")],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            timeout=COMMAND_TIMEOUT,
+        )
+    except subprocess.TimeoutExpired as err:
+        pytest.fail(f"README command ran for more than {COMMAND_TIMEOUT} s: {command}\n{err.stdout!r}")
+    return done.stdout.decode("utf-8", errors="replace").replace(f"{tmp}/", TMP_PREFIX)
+
+
+BLOCKS = console_blocks(README.read_text(encoding="utf-8"))
+
+
+def test_readme_has_console_examples() -> None:
+    assert BLOCKS, "the README has no console examples"
+    assert all(BLOCKS), "a console block without commands"
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=[f"line{examples[0].line}" for examples in BLOCKS])
+def test_readme_console_examples_print_what_the_readme_shows(block: list[Example], tmp_path: Path) -> None:
+    failures = []
+    for example in block:
+        output = run_command(example.command, tmp_path)
+        if not output_matches(list(example.expected), output.splitlines()):
+            failures.append(
+                f"README line {example.line}: $ {example.command}\n"
+                f"--- expected\n" + "\n".join(example.expected) + "\n--- printed\n" + output
+            )
+    assert not failures, "\n\n".join(failures)
+
+
+def test_output_matching_follows_the_rules() -> None:
+    """The comparison rules themselves: what varies matches, what the user relies on does not."""
+    assert output_matches(["in 0.02 s (57.1 puzzles/s)"], ["in 1.25 s (3.0 puzzles/s)"])
+    assert output_matches(['{"elapsed_ms": 0.343, "wall_time": 0.002}'], ['{"elapsed_ms": 12.0, "wall_time": 1e-05}'])
+    assert output_matches(["backtrack=1/12.8ms  x"], ["backtrack=1/0.5ms      x  "])
+    assert not output_matches(["357 solutions"], ["358 solutions"])
+    assert not output_matches(["nodes 4209, max_depth 51"], ["nodes 4210, max_depth 51"])
+    assert not output_matches(["53..7....6.8...:5346"], ["53..7....6.9...:5346"])  # a puzzle's dots are literal
+    assert output_matches(["interrupted after ... puzzles; done"], ["interrupted after 1234 puzzles; done"])
+    assert not output_matches(["interrupted after ... puzzles; done"], ["interrupted after 1234 puzzles"])
+    assert output_matches(["a", "...", "z"], ["a", "b", "c", "z"])
+    assert output_matches(["a", "...", "z"], ["a", "z"])
+    assert not output_matches(["a", "z"], ["a", "b", "z"])
+    assert not output_matches(["a", "b"], ["a"])
 
 
 def test_readme_python_examples_print_what_the_readme_shows(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = README.read_text(encoding="utf-8")
     blocks = [b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S) if ">>>" in b]
     assert blocks, "the README has no Python session"
     monkeypatch.chdir(ROOT)  # the examples open puzzles/ by relative path
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     for k, block in enumerate(blocks):
-        runner.run(parser.get_doctest(block, {}, f"README block {k}", os.fspath(ROOT / "README.md"), 0))
+        runner.run(parser.get_doctest(block, {}, f"README block {k}", os.fspath(README), 0))
     results = runner.summarize(verbose=False)
     assert results.attempted > 0
     assert results.failed == 0

@@ -226,8 +226,9 @@ def plot_times(rows: Sequence[BenchRow], path: str | Path) -> None:
     """Box plots of the solve times (log scale), one per engine and data set, saved to ``path``.
 
     Only solved (or proved unsolvable) puzzles make the box; timeouts are drawn apart, as red crosses
-    at the time they were stopped; under each box ``n`` says how many puzzles it holds and how many
-    timed out or failed. Needs matplotlib (``sudokit[plot]``); raises ImportError naming it otherwise.
+    at the time they were stopped; under each engine's name ``n`` says how many puzzles its box
+    holds, and how many timed out or failed. Needs matplotlib (``sudokit[plot]``); raises ImportError
+    naming it otherwise.
     """
     try:
         import matplotlib
@@ -243,34 +244,23 @@ def plot_times(rows: Sequence[BenchRow], path: str | Path) -> None:
         mine = [next((r for r in rows if r.data_set == data_set and r.strategy == e), None) for e in engines]
         answered = [r.answered_ms if r else [] for r in mine]
         ax.boxplot([times or [float("nan")] for times in answered], whis=(0, 100))
-        for position, row in enumerate(mine, 1):
-            if row is None:
-                continue
-            if row.timeout_ms:
+        labels = []
+        for position, (engine, row) in enumerate(zip(engines, mine, strict=True), 1):
+            note = f"n={len(answered[position - 1])}"
+            if row is not None and row.timeout_ms:
                 ax.scatter(
                     [position] * len(row.timeout_ms),
                     row.timeout_ms,
                     marker="x",
                     color="red",
                     zorder=3,
-                    label="timeout" if position == 1 else None,
+                    label="timed out" if not ax.get_legend_handles_labels()[0] else None,
                 )
-            note = f"n={len(answered[position - 1])}"
-            if row.timeouts:
-                note += f"\n{row.timeouts} timeout" + ("s" if row.timeouts > 1 else "")
-            if row.errors:
-                note += f"\n{row.errors} error" + ("s" if row.errors > 1 else "")
-            ax.annotate(
-                note,
-                (position, 0),
-                xycoords=("data", "axes fraction"),
-                xytext=(0, 4),
-                textcoords="offset points",
-                ha="center",
-                va="bottom",
-                fontsize=8,
-            )
-        ax.set_xticks(range(1, len(engines) + 1), engines, rotation=20)
+                note += f", {row.timeouts} timed out"
+            if row is not None and row.errors:
+                note += f", {row.errors} failed"
+            labels.append(f"{engine}\n{note}")
+        ax.set_xticks(range(1, len(engines) + 1), labels, fontsize=8)
         ax.set_yscale("log")
         ax.set_title(data_set)
         ax.grid(axis="y", alpha=0.3)
