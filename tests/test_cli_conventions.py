@@ -335,3 +335,18 @@ def test_library_solve_isolated_stops_what_the_watchdog_cannot(plugins: Registry
     assert ended.status is Status.ERROR and "exit status 3" in str(ended.error)
     fine = solve(UNIQUE, "backtrack", isolate=True, limit=2)
     assert fine.status is Status.SOLVED and fine.exact and is_solution(fine.puzzle, fine.solution)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "--color", "always", "-f", "json", UNIQUE],
+        ["solve", "--color", "never", "--count", UNIQUE],
+        ["bench", str(PUZZLES / "hardest.txt"), "--seed", "3"],
+        ["bench", str(PUZZLES / "hardest.txt"), "--first", "2", "--seed", "3"],
+    ],
+)
+def test_an_option_that_would_do_nothing_is_refused(args: list[str]) -> None:
+    result = sudoku(*args)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("sudoku: error: ") and len(result.stderr.splitlines()) == 1

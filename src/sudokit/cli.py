@@ -370,6 +370,8 @@ def solve(
     """
     if unique and (count or limit is not None):
         _fail("--unique counts to 2 itself: it goes without --count and --limit")
+    if color is not None and (fmt is not SolveFormat.pretty or count):
+        _fail("--color colours the solution grids of --format pretty: there are none to colour here")
     shape = _shape(box)
     if strategy == "all":
         if fmt is SolveFormat.csv:
@@ -518,7 +520,9 @@ def bench(
         int | None,
         typer.Option("--sample", "-n", min=1, metavar="N", help="A random sample of N puzzles of each file."),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="The seed of --sample: the same seed, the same sample.")] = 0,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="The seed of --sample (default 0): the same seed, the same sample.")
+    ] = None,
     time_limit: TimeLimit = "10",
     fmt: Annotated[
         TableFormat, typer.Option("--format", "-f", help="pretty (a table), json or csv (a row a line).")
@@ -542,6 +546,8 @@ def bench(
 
     if first is not None and sample is not None:
         _fail("--first and --sample both choose the puzzles: give one")
+    if seed is not None and sample is None:
+        _fail("--seed is the seed of --sample: it goes with --sample N")
     if plot is not None:
         try:
             import matplotlib  # noqa: F401
@@ -572,7 +578,7 @@ def bench(
             names,
             first=first,
             sample=sample,
-            seed=seed,
+            seed=seed or 0,
             time_limit=time_limit,
             box=_shape(box),
             options=options,

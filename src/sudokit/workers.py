@@ -77,6 +77,7 @@ _SLOT = struct.Struct("qqd")
 _IDLE, _LOADING, _WORKING = 0, 1, 2
 _READ_SIZE = 1 << 20
 _POLL = 0.05  # seconds between looks at a worker that has work but has not started it yet
+_LONGEST_WAIT = 3600.0
 
 
 def default_jobs() -> int:
@@ -545,7 +546,8 @@ class WorkerPool(Generic[I, R]):
         """Wait for messages or the deadline; what happened, as (kind, worker, payload) events."""
         import selectors
 
-        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        # A far deadline (a time limit of 1e10 s) is waited for an hour at a time: epoll's timeout is bounded.
+        timeout = None if deadline is None else min(max(0.0, deadline - time.monotonic()), _LONGEST_WAIT)
         events: list[tuple[str, _Worker[I], Any]] = []
         for key, mask in self._selector.select(timeout):
             worker = key.data
