@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import site
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,3 +91,34 @@ def sudoku(*args: str, input: str | None = None):  # type: ignore[no-untyped-def
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     return result
+
+
+def venv_with(root: Path, sources: list[Path]) -> Path:
+    """The python of a new venv under ``root`` with ``sources`` (distributions' folders) installed for real.
+
+    The venv also sees the project's environment, through a ``.pth`` file, so that neither the project's
+    venv (made by uv, without pip) nor sudokit needs reinstalling and sudokit's own entry points are
+    found too, after the installed ones.
+    """
+    venv = root / "venv"
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    # The uv-made project venv has no pip; a venv of its interpreter has (3.11 ships ensurepip).
+    with_pip = subprocess.run([sys.executable, "-m", "venv", venv], capture_output=True, stdin=subprocess.DEVNULL)
+    if with_pip.returncode == 0:
+        installer = [python, "-m", "pip", "install", "--quiet", "--no-input", "--disable-pip-version-check"]
+    else:  # an interpreter without ensurepip (Debian's python3 without python3-venv): use uv's pip
+        uv = os.environ.get("UV") or shutil.which("uv")
+        assert uv, f"cannot make a venv with pip ({with_pip.stderr.decode().strip()}) and uv is not available"
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--clear", venv], check=True)
+        installer = [uv, "pip", "install", "--quiet", "--python", python]
+    purelib = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    # addsitedir (not a bare path) so the project's own .pth files, e.g. the editable sudokit, apply.
+    dirs = "; ".join(f"site.addsitedir({d!r})" for d in site.getsitepackages())
+    Path(purelib, "_sudokit_project.pth").write_text(f"import site; {dirs}\n")
+    subprocess.run([*installer, "--no-deps", *sources], check=True, stdin=subprocess.DEVNULL)
+    return python

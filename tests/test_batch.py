@@ -11,7 +11,6 @@ import json
 import os
 import random
 import re
-import select
 import subprocess
 import sys
 import time
@@ -373,27 +372,13 @@ def test_piped_output_has_no_progress_bar(tmp_path: Path) -> None:
 
 def test_progress_bar_on_a_terminal(tmp_path: Path) -> None:
     """The other side of the two tests above: on a terminal the bar is drawn, then cleared."""
-    pty = pytest.importorskip("pty")
+    from .test_progress import on_a_terminal
+
     expected = write_batch(tmp_path / "good.txt", [(t, "solved") for t in puzzles("17clue.txt")[:300]])
     out = tmp_path / "out.txt"
-    master, slave = pty.openpty()
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "PYTHONWARNINGS")}
     args = [sys.executable, "-m", "sudokit", "solve", str(tmp_path / "good.txt"), "-j", "2", "-O", str(out)]
-    with subprocess.Popen([*args, "-f", "line"], stdin=subprocess.DEVNULL, stderr=slave, env=env) as proc:
-        os.close(slave)
-        chunks, deadline = [], time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if select.select([master], [], [], 0.1)[0]:
-                try:
-                    data = os.read(master, 4096)
-                except OSError:  # the terminal's other end closed: the process and its workers are done
-                    break
-                if not data:
-                    break
-                chunks.append(data)
-        os.close(master)
-        assert proc.wait(timeout=10) == 0
-    stderr = b"".join(chunks).decode()
+    status, stderr = on_a_terminal([*args, "-f", "line"])
+    assert status == 0
     assert "\r[" in stderr and "/300" in stderr and "elapsed" in stderr
     bar, cleared, after = stderr.rpartition("\r\x1b[K")
     assert bar and cleared  # the bar was cleared before the summary was written

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import site
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from sudokit import Grid, is_solution
+from tests.conftest import venv_with
 
 PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 
@@ -74,30 +72,11 @@ print(json.dumps({"rows": rows, "engine": engine, "warnings": [str(w.message) fo
 def evil_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A venv's python with sudokit-evil installed for real, and the project's packages visible after it."""
     root = tmp_path_factory.mktemp("evil")
-    venv = root / "venv"
-    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    with_pip = subprocess.run([sys.executable, "-m", "venv", venv], capture_output=True, stdin=subprocess.DEVNULL)
-    if with_pip.returncode == 0:
-        installer = [python, "-m", "pip", "install", "--quiet", "--no-input", "--disable-pip-version-check"]
-    else:  # an interpreter without ensurepip: use uv's pip
-        uv = os.environ.get("UV") or shutil.which("uv")
-        assert uv, f"cannot make a venv with pip ({with_pip.stderr.decode().strip()}) and uv is not available"
-        subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--clear", venv], check=True)
-        installer = [uv, "pip", "install", "--quiet", "--python", python]
-    purelib = subprocess.run(
-        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    dirs = "; ".join(f"site.addsitedir({d!r})" for d in site.getsitepackages())
-    Path(purelib, "_sudokit_project.pth").write_text(f"import site; {dirs}\n")
     source = root / "sudokit-evil"
     source.mkdir()
     (source / "pyproject.toml").write_text(PYPROJECT)
     (source / "sudokit_evil.py").write_text(MODULE)
-    subprocess.run([*installer, "--no-deps", source], check=True, stdin=subprocess.DEVNULL)
-    return python
+    return venv_with(root, [source])
 
 
 def run(python: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -11,15 +11,14 @@ import json
 import os
 import re
 import shutil
-import site
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from sudokit import Grid, is_solution
 from sudokit.registry import Registry
+from tests.conftest import venv_with
 
 THIRDPARTY = Path(__file__).parent / "thirdparty"
 PLUGINS = ("sudokit-echo-plugin", "sudokit-wrong-plugin")
@@ -38,30 +37,8 @@ PUZZLE = _first_puzzle("top95.txt")
 def plugin_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A venv's python with both plugins installed for real, and the project's packages visible."""
     root = tmp_path_factory.mktemp("thirdparty")
-    venv = root / "venv"
-    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    # The uv-made project venv has no pip; a venv of its interpreter has (3.11 ships ensurepip).
-    with_pip = subprocess.run([sys.executable, "-m", "venv", venv], capture_output=True, stdin=subprocess.DEVNULL)
-    if with_pip.returncode == 0:
-        installer = [python, "-m", "pip", "install", "--quiet", "--no-input", "--disable-pip-version-check"]
-    else:  # an interpreter without ensurepip (Debian's python3 without python3-venv): use uv's pip
-        uv = os.environ.get("UV") or shutil.which("uv")
-        assert uv, f"cannot make a venv with pip ({with_pip.stderr.decode().strip()}) and uv is not available"
-        subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--clear", venv], check=True)
-        installer = [uv, "pip", "install", "--quiet", "--python", python]
-    purelib = subprocess.run(
-        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    # addsitedir (not a bare path) so the project's own .pth files, e.g. the editable sudokit, apply.
-    dirs = "; ".join(f"site.addsitedir({d!r})" for d in site.getsitepackages())
-    Path(purelib, "_sudokit_project.pth").write_text(f"import site; {dirs}\n")
     # Build from copies, so nothing is written into the source tree; the backend comes from the index.
-    sources = [shutil.copytree(THIRDPARTY / plugin, root / plugin) for plugin in PLUGINS]
-    subprocess.run([*installer, "--no-deps", *sources], check=True, stdin=subprocess.DEVNULL)
-    return python
+    return venv_with(root, [shutil.copytree(THIRDPARTY / plugin, root / plugin) for plugin in PLUGINS])
 
 
 def normalized(distribution: str) -> str:
