@@ -24,7 +24,8 @@ from sudokit.strategy import Result, Status, Strategy
 from sudokit.verify import is_solution, result_problem, solution_problem
 
 if TYPE_CHECKING:  # imported on first use at run time (see __getattr__): ``sudoku solve`` does not pay for them
-    from sudokit.crosscheck import CrossCheckReport, cross_check
+    from sudokit.batch import solve_records
+    from sudokit.crosscheck import CrossCheckReport, Verdict, cross_check
     from sudokit.reader import read_puzzles
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "StrategyError",
     "StrategyInfo",
     "SudokitError",
+    "Verdict",
     "available_strategies",
     "count_solutions",
     "cross_check",
@@ -48,17 +50,24 @@ __all__ = [
     "result_problem",
     "solution_problem",
     "solve",
+    "solve_records",
     "solve_sudoku",
 ]
 
 __version__ = "0.1.0"
 
 #: The names imported on first use, and the module of each.
-_LAZY = {"cross_check": "crosscheck", "CrossCheckReport": "crosscheck", "read_puzzles": "reader"}
+_LAZY = {
+    "cross_check": "crosscheck",
+    "CrossCheckReport": "crosscheck",
+    "Verdict": "crosscheck",
+    "read_puzzles": "reader",
+    "solve_records": "batch",
+}
 
 
 def __getattr__(name: str) -> object:
-    """The cross-check and the file reader are imported on first use: ``sudoku solve`` does not pay for them."""
+    """The cross-check, the file reader and the batch runner are imported on first use (start-up)."""
     if name in _LAZY:
         import importlib
 
