@@ -114,6 +114,10 @@ def test_a_result_has_a_short_repr(leetcode: str) -> None:
     assert "puzzle=<9x9 grid, 30 givens>, error=\"strategy 'crashing' failed: ZeroDivisionError" in repr(failed)
     six = solve("." * 36, box="3x2")
     assert "puzzle=<6x6 grid of 3x2 boxes, 0 givens>" in repr(six)
+    long = Result(Status.ERROR, result.puzzle, "liar", error="strategy 'liar' failed: " + "why " * 50)
+    cut = repr(long)
+    assert cut.endswith('...")') or cut.endswith("...')"), cut  # cut inside its quotes, which still close
+    assert len(cut) < 250
 
 
 def test_solve_by_name_every_puzzle_form(leetcode: str) -> None:

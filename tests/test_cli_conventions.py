@@ -350,3 +350,19 @@ def test_an_option_that_would_do_nothing_is_refused(args: list[str]) -> None:
     result = sudoku(*args)
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.startswith("sudoku: error: ") and len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["solve", "-t", "inf", UNIQUE], "Invalid value for '--time-limit' / '-t'"),
+        (["solve"], "Missing argument 'PUZZLE...'"),
+        (["solve", "--frobnicate", UNIQUE], "No such option: --frobnicate"),
+        (["frobnicate"], "No such command 'frobnicate'"),
+    ],
+)
+def test_usage_errors_are_one_line_naming_the_help(args: list[str], said: str) -> None:
+    result = sudoku(*args)
+    assert result.exit_code == 2 and result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"sudoku: error: {said}") and line.endswith("-h')")

@@ -13,18 +13,19 @@ Console sessions (```console blocks) run command by command, one block after ano
   command that pipes its standard error on says ``2>&1`` itself. The exit status is not compared:
   an example that shows it prints it (``; echo "exit status $?"``).
 * Examples write their files as ``/tmp/sudokit-readme-*``. Each block runs with that prefix pointed
-  at a temporary folder of its own (in the commands and in the expected output alike), so runs
-  never share files and a block cannot depend on another one's.
+  at a temporary folder of its own (in the commands; the output names the folder by the prefix
+  again), so runs never share files and a block cannot depend on another one's.
 
 Each output line is compared with the expected one after normalising what varies from run to run:
 
 * trailing spaces are dropped and a run of spaces counts as one (table columns widen with the
   numbers in them);
 * a number with a decimal point (or an exponent) is a measurement and matches any other: times
-  (``12.43 ms``, ``0.02 s``, ``12.8ms``), rates (``57.1 puzzles/s``), ``"elapsed_ms": 0.343`` and
-  the engines' timings in ``stats`` (cp-sat's ``wall_time``). The program prints every count,
-  node, line number and status as a whole number, and those must match exactly. So do the dots of
-  a puzzle (``53..7....6.8``): a decimal touching a dot, a letter or a digit is not a measurement;
+  with their unit (``12.43 ms`` matches ``1.2 s``; ``12.8ms``), rates (``57.1 puzzles/s``),
+  ``"elapsed_ms": 0.343`` and the engines' timings in ``stats`` (cp-sat's ``wall_time``). The
+  program prints every count, node, line number and status as a whole number, and those must
+  match exactly. So must the dots of a puzzle (``53..7....6.8``): a decimal touching a dot, a
+  letter or a digit is not a measurement;
 * a clock (``0:00:01``) matches any clock;
 * ``...`` standing alone (three dots touching no letter, digit or other dot) matches any text on
   its line, and a line that is only ``...`` matches any number of lines, none included.
@@ -53,7 +54,8 @@ TMP_PREFIX = "/tmp/sudokit-readme-"
 _CONSOLE_BLOCK = re.compile(r"^```console\n(.*?)^```", re.S | re.M)
 _ELLIPSIS = re.compile(r"(?<![\w.])\.\.\.(?![\w.])")
 _MEASUREMENT = re.compile(
-    r"(?<![\w.])(?:\d+\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]\d+)(?=(?:ms|s|x)?(?![\w.]))"  # 0.343, 12.8ms, 1e-05
+    r"(?<![\w.])(?:\d+\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]\d+)"  # 0.343, 1e-05
+    r"(?: ?(?:ms|s|us|µs)|x)?(?![\w.])"  # with its unit: 12.8ms and 1.42 s are both times
     r"|(?<![\w:])\d+:\d\d:\d\d(?![\w:])"  # 0:00:01
 )
 _SPACES = re.compile(r"[ \t]+")
@@ -179,6 +181,10 @@ def test_output_matching_follows_the_rules() -> None:
     assert output_matches(["in 0.02 s (57.1 puzzles/s)"], ["in 1.25 s (3.0 puzzles/s)"])
     assert output_matches(['{"elapsed_ms": 0.343, "wall_time": 0.002}'], ['{"elapsed_ms": 12.0, "wall_time": 1e-05}'])
     assert output_matches(["backtrack=1/12.8ms  x"], ["backtrack=1/0.5ms      x  "])
+    assert output_matches(
+        ["time per engine: backtrack 9.9 ms, cp-sat 1.42 s"], ["time per engine: backtrack 1.1 s, cp-sat 637.4 ms"]
+    )
+    assert not output_matches(["in 0.02 s"], ["in 0.02 s, 2 retried"])
     assert not output_matches(["357 solutions"], ["358 solutions"])
     assert not output_matches(["nodes 4209, max_depth 51"], ["nodes 4210, max_depth 51"])
     assert not output_matches(["53..7....6.8...:5346"], ["53..7....6.9...:5346"])  # a puzzle's dots are literal

@@ -380,7 +380,7 @@ def solve(
 
     The engine runs in this process, where the watchdog stops any engine that lets Python run. With
     ``isolate=True`` it runs in a killable worker process instead, as ``sudoku`` always does (a fork
-    a call, about 6 ms, plus importing the engine if this process has not): an engine that ends or
+    a call, about 3 ms, plus importing the engine if this process has not): an engine that ends or
     crashes its process, or holds it in C code past its time limit, then gives an ``error`` result::
 
         >>> r = solve("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TextIO
 
 import typer
+import typer.core
 
 from sudokit import __version__
 from sudokit.api import DEFAULT_COUNT_LIMIT
@@ -34,12 +35,35 @@ try:  # typer 0.26+ carries its own copy of click
 except ImportError:  # pragma: no cover - older typer
     import click  # type: ignore[no-redef]
 
+
+
+class _Sudoku(typer.core.TyperGroup):
+    """The command group, with every usage error on one line (``sudoku: error: ...``) and exit status 2."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        try:
+            status = super().main(*args, standalone_mode=False, **kwargs)
+        except click.exceptions.ClickException as err:
+            if type(err).__name__ == "NoArgsIsHelpError":  # ``sudoku`` alone: the help, as asked
+                err.show()
+            else:
+                command = getattr(getattr(err, "ctx", None), "command_path", None) or "sudoku"
+                _say(f"sudoku: error: {err.format_message().rstrip('.')} (see '{command} -h')")
+            status = err.exit_code
+        except typer.Abort:
+            status = 130
+        if standalone_mode:
+            sys.exit(status if isinstance(status, int) else 0)
+        return status
+
+
 app = typer.Typer(
     name="sudoku",
+    cls=_Sudoku,
     help="Solve Sudoku of any box shape with interchangeable engines.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    rich_markup_mode=None,  # plain click messages: a usage error is short, not a box
+    rich_markup_mode=None,  # plain text, no boxes
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -278,16 +302,17 @@ Puzzles = Annotated[
     list[str],
     typer.Argument(metavar="PUZZLE...", help="Puzzles, files of puzzles (one per line), or - for stdin."),
 ]
-TimeLimit = Annotated[
-    Any,
-    typer.Option(
-        "--time-limit",
-        "-t",
-        parser=_seconds,
-        metavar="SECONDS",
-        help="Seconds per puzzle (per engine with check); 0 or none: no limit.",
-    ),
-]
+
+
+def _time_limit_option(per: str) -> Any:
+    return typer.Option(
+        "--time-limit", "-t", parser=_seconds, metavar="SECONDS", help=f"Seconds {per}; 0 or none: no limit."
+    )
+
+
+TimeLimit = Annotated[Any, _time_limit_option("per puzzle")]
+EngineTimeLimit = Annotated[Any, _time_limit_option("per engine and puzzle")]
+SolveTimeLimit = Annotated[Any, _time_limit_option("per solve")]
 Box = Annotated[
     str | None, typer.Option("--box", metavar="RxC", help="Box shape, e.g. 2x3, where the size leaves it open.")
 ]
@@ -433,7 +458,7 @@ def check(
     ] = None,
     count: Count = False,
     limit: Limit = None,
-    time_limit: TimeLimit = "60",
+    time_limit: EngineTimeLimit = "60",
     fmt: Annotated[
         CheckFormat, typer.Option("--format", "-f", help="pretty (a table per puzzle), line or json.")
     ] = CheckFormat.pretty,
@@ -523,7 +548,7 @@ def bench(
     seed: Annotated[
         int | None, typer.Option("--seed", help="The seed of --sample (default 0): the same seed, the same sample.")
     ] = None,
-    time_limit: TimeLimit = "10",
+    time_limit: SolveTimeLimit = "10",
     fmt: Annotated[
         TableFormat, typer.Option("--format", "-f", help="pretty (a table), json or csv (a row a line).")
     ] = TableFormat.pretty,
@@ -742,13 +767,9 @@ def main(args: list[str] | None = None) -> NoReturn:
         for stream in (sys.stdout, sys.stderr):
             if stream is not None:
                 stream.flush()
-    except click.exceptions.ClickException as err:
-        if 2 not in CLOSED:
-            err.show()
-        status = err.exit_code
     except SystemExit as stop:  # shell completion ends this way
         status = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
-    except (typer.Abort, KeyboardInterrupt):
+    except KeyboardInterrupt:
         status = 130
     except OSError as err:  # writing stdout failed (help, a listing): the records' own writes say so themselves
         _silence_stdout()

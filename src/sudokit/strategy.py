@@ -69,14 +69,14 @@ class Result:
             boxes = "" if shape.box_rows == shape.box_cols else f" of {shape} boxes"
             shown = f"<{shape.n}x{shape.n} grid{boxes}, {puzzle.count_givens()} givens>"
         else:
-            shown = f"{puzzle!r:.40}"
+            shown = _short(puzzle, 40)
         status = self.status.value if isinstance(self.status, Status) else repr(self.status)
         elapsed = self.elapsed
-        took = f"{elapsed * 1000:.3f} ms" if isinstance(elapsed, int | float) else f"{elapsed!r:.20}"
-        error = "" if self.error is None else f", error={self.error!r:.80}"
+        took = f"{elapsed * 1000:.3f} ms" if isinstance(elapsed, int | float) else _short(elapsed, 20)
+        error = "" if self.error is None else f", error={_short(self.error, 80)}"
         return (
-            f"Result({status}, strategy={self.strategy!r:.40}, count={self.count!r:.20}, exact={self.exact!r:.10}, "
-            f"elapsed={took}, puzzle={shown}{error})"
+            f"Result({status}, strategy={_short(self.strategy, 40)}, count={_short(self.count, 20)}, "
+            f"exact={_short(self.exact, 10)}, elapsed={took}, puzzle={shown}{error})"
         )
 
     def to_dict(self) -> dict[str, object]:
@@ -92,6 +92,14 @@ class Result:
             "stats": dict(self.stats),
             "error": self.error,
         }
+
+
+def _short(value: object, width: int) -> str:
+    """The repr of ``value``, cut to about ``width`` characters with ``...`` (a string keeps its quotes)."""
+    if isinstance(value, str) and len(value) > width:
+        return repr(value[: width - 3] + "...")
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 @runtime_checkable

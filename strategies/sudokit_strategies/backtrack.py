@@ -43,16 +43,15 @@ class BacktrackStrategy:
     """Recursive backtracking with bit-mask used tables, fewest-candidates-first and singles."""
 
     name = "backtrack"
+    #: The default order's description (what ``sudoku strategies`` reads without loading the engine).
+    description = "recursive backtracking: bit-mask used tables, singles first, fewest-candidates cell"
 
     def __init__(self, order: Literal["smart", "plain"] = "smart") -> None:
         if order not in ("smart", "plain"):
             raise ValueError(f"order must be 'smart' or 'plain', not {order!r}")
         self.order = order
-        self.description = (
-            "the write-ups' plain backtracker: first empty cell, digits in order, no singles"
-            if order == "plain"
-            else "recursive backtracking: bit-mask used tables, singles first, fewest-candidates cell"
-        )
+        if order == "plain":
+            self.description = "the write-ups' plain backtracker: first empty cell, digits in order, no singles"
 
     def __repr__(self) -> str:
         return f"BacktrackStrategy(order={self.order!r})"

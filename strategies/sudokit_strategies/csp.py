@@ -84,6 +84,8 @@ class ConstraintStrategy:
     """A python-constraint2 CSP: blanks with peer-pruned domains, AllDifferent per unit."""
 
     name = "python-constraint"
+    #: The default solver's description (what ``sudoku strategies`` reads without loading the engine).
+    description = "python-constraint2 CSP (backtracking solver): blanks with peer-pruned domains, AllDifferent per unit"
 
     def __init__(self, solver: str = "backtracking") -> None:
         if solver not in SOLVERS:
