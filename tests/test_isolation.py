@@ -395,3 +395,10 @@ def test_the_window_shrinking_under_a_slow_chunk_never_stalls_the_pool() -> None
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_lone_failed_puzzle_is_said_once() -> None:
+    """In the pretty form a lone puzzle's failure is one line on stderr, not repeated as its record."""
+    result = sudoku("solve", "-s", "exits-process", BLANK_FIRST[0])
+    assert result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1

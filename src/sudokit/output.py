@@ -145,8 +145,8 @@ class RecordFormat:
             d = self.to_dict(outcome)
             fields = CSV_FIELDS + (("uniqueness",) if self.unique else ())
             return csv_row([d[k] for k in fields])
-        if outcome.result is None and not self.header:
-            return ""  # a lone invalid puzzle: its one-line error on stderr says it all
+        if (outcome.result is None or outcome.result.status is Status.ERROR) and not self.header:
+            return ""  # a lone puzzle that failed: its one-line error on stderr says it all
         return self.pretty(outcome)
 
     def to_dict(self, outcome: Outcome) -> dict[str, object]:
