@@ -23,8 +23,6 @@ from sudokit.strategy import Result, Status
 
 __all__ = [
     "CSV_FIELDS",
-    "OUTPUT_FORMATS",
-    "UNIQUENESS",
     "OutputError",
     "RecordFormat",
     "RecordWriter",
@@ -37,10 +35,7 @@ __all__ = [
     "uniqueness",
 ]
 
-OUTPUT_FORMATS = ("pretty", "line", "json", "csv")
 CSV_FIELDS = ("puzzle", "status", "solution", "count", "exact", "elapsed_ms", "strategy", "source", "line", "error")
-#: The answers of ``--unique``: one solution, several, none, or not decided in time.
-UNIQUENESS = ("unique", "several", "none", "timeout")
 #: The longest output line ``--resume`` reads as a record (a 64x64 json record with solutions fits).
 MAX_RECORD = 1 << 24
 
@@ -66,7 +61,6 @@ class Rendered:
     status: str
     text: str
     messages: tuple[str, ...] = ()
-    elapsed: float = 0.0
     note: str | None = None
     answer: str = ""
 
@@ -128,10 +122,9 @@ class RecordFormat:
         error = record.locate(outcome.error) if outcome.error else None
         if self.stats and outcome.result is not None and self.fmt in ("line", "csv"):
             note = f"{record.where}: {self.stats_text(outcome.result)}"  # to stderr, beside a machine-readable record
-        elapsed = outcome.result.elapsed if outcome.result else 0.0
         answer = uniqueness(outcome) if self.unique else outcome.status
         messages = (f"error: {error}",) if error else ()
-        return Rendered(outcome.index, outcome.status, self.text(outcome), messages, elapsed, note, answer)
+        return Rendered(outcome.index, outcome.status, self.text(outcome), messages, note, answer)
 
     def text(self, outcome: Outcome) -> str:
         """The record for the output stream."""
