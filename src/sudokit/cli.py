@@ -25,7 +25,6 @@ from sudokit.api import DEFAULT_COUNT_LIMIT
 from sudokit.errors import StrategyError, SudokitError
 from sudokit.registry import default_registry
 from sudokit.shape import Shape
-from sudokit.workers import default_jobs, max_jobs
 
 if TYPE_CHECKING:
     from sudokit.session import Job
@@ -34,7 +33,6 @@ try:  # typer 0.26+ carries its own copy of click
     from typer import _click as click  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - older typer
     import click  # type: ignore[no-redef]
-
 
 
 class _Sudoku(typer.core.TyperGroup):
@@ -243,6 +241,8 @@ def _is_batch(puzzles: list[str]) -> bool:
 
 def _jobs(jobs: int | None, batch: bool) -> int:
     """The worker processes to run: as asked (at most four per core), else one per core for a batch."""
+    from sudokit.workers import default_jobs, max_jobs
+
     if jobs is None:
         return default_jobs() if batch else 1
     most = max_jobs()

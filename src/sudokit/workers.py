@@ -311,7 +311,6 @@ class WorkerPool(Generic[I, R]):
         self._run: Callable[[I], R] | None = None  # the in-process function, without isolation
         self._selector: Any = None
         self.spawned = 0  # worker processes started
-        self.deaths = 0  # workers that died or were killed
 
     # --- life cycle ---------------------------------------------------------------------------
 
@@ -599,7 +598,6 @@ class WorkerPool(Generic[I, R]):
         """A worker that died, or that overran and is killed now: fail its item, give back the rest of its chunk."""
         state, number, _ = self._slot(worker)
         status = self._end(worker, kill=overrun is not None)
-        self.deaths += 1
         if overrun is not None:
             how = f"{overrun}: its worker process was killed"
         else:
