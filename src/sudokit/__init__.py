@@ -20,7 +20,7 @@ from sudokit.errors import InvalidPuzzleError, StrategyError, SudokitError
 from sudokit.grid import Grid
 from sudokit.registry import StrategyInfo
 from sudokit.shape import Shape
-from sudokit.strategy import Result, Status, Strategy
+from sudokit.strategy import Capabilities, Result, Status, Strategy, capabilities_of
 from sudokit.verify import is_solution, result_problem, solution_problem
 
 if TYPE_CHECKING:  # imported on first use at run time (see __getattr__): ``sudoku solve`` does not pay for them
@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # imported on first use at run time (see __getattr__): ``sudo
     from sudokit.reader import read_puzzles
 
 __all__ = [
+    "Capabilities",
     "CrossCheckReport",
     "Grid",
     "InvalidPuzzleError",
@@ -41,6 +42,7 @@ __all__ = [
     "SudokitError",
     "Verdict",
     "available_strategies",
+    "capabilities_of",
     "count_solutions",
     "cross_check",
     "get_strategy",

@@ -635,6 +635,34 @@ def bench(
         _say(f"plot written to {plot}")
 
 
+def _capabilities_json(caps: Any) -> dict[str, Any] | None:
+    """An engine's capabilities as JSON (None when it did not load)."""
+    if caps is None:
+        return None
+    shapes = None if caps.box_shapes is None else sorted(str(shape) for shape in caps.box_shapes)
+    return {
+        "max_side": caps.max_side,
+        "box_shapes": shapes,
+        "counting": caps.counting,
+        "time_limit": caps.time_limit,
+        "constraints": sorted(caps.constraints),
+    }
+
+
+def _capabilities_text(caps: Any) -> str:
+    """What an engine declares beyond the default, as `` (boards up to 16x16, no counting)``, or nothing."""
+    parts = []
+    if caps.max_side is not None:
+        parts.append(f"boards up to {caps.max_side}x{caps.max_side}")
+    if caps.box_shapes is not None:
+        parts.append("boxes " + ", ".join(sorted(str(shape) for shape in caps.box_shapes)))
+    if not caps.counting:
+        parts.append("no counting")
+    if not caps.time_limit:
+        parts.append("no time limit")
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
 def _print_table(rows: list[Any]) -> None:
     head = ("data set", "engine", "puzzles", "solved", "timeouts", "mean ms", "median", "p95", "max", "puzzles/s")
     table = [head] + [
@@ -704,6 +732,7 @@ def strategies(
                         "missing": list(row.missing),
                         "install": row.install_hint,
                         "error": row.error,
+                        **({"capabilities": _capabilities_json(row.capabilities)} if load else {}),
                     }
                 )
             )
@@ -720,6 +749,8 @@ def strategies(
             text = row.error or "failed to load"
         else:
             text = row.description or ""
+        if load and row.capabilities is not None:
+            text += _capabilities_text(row.capabilities)
         if load:
             state = "ok      " if row.loaded else "FAILED  "
             _print(f"{row.name.ljust(width)}  {state}{text}{source}")

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sudokit.errors import StrategyError, StrategyLoadError, UnknownStrategyError
-from sudokit.strategy import Strategy
+from sudokit.strategy import Capabilities, Strategy, capabilities_of
 
 if TYPE_CHECKING:
     import ast
@@ -170,6 +170,8 @@ class StrategyInfo:
     extras: tuple[str, ...] = ()
     missing: tuple[str, ...] = ()
     install_hint: str | None = None
+    #: What the engine declares it supports (``sudokit.Capabilities``); known only once it is loaded.
+    capabilities: Capabilities | None = None
 
 
 class Registry:
@@ -291,7 +293,12 @@ class Registry:
             raise
         except StrategyError as err:
             return replace(self._listed(name), loaded=False, error=str(err))
-        return replace(self._metadata(name), loaded=True, description=getattr(strategy, "description", None))
+        try:
+            capabilities = capabilities_of(strategy)
+        except StrategyError as err:
+            return replace(self._listed(name), loaded=False, error=f"strategy {name!r}: {err}")
+        description = getattr(strategy, "description", None)
+        return replace(self._metadata(name), loaded=True, description=description, capabilities=capabilities)
 
     def _listed(self, name: str) -> StrategyInfo:
         """What is known of ``name`` without importing it."""

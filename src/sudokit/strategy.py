@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
+from sudokit.errors import BoxShapeError, StrategyError
 from sudokit.grid import Grid
+from sudokit.shape import Shape
 
-__all__ = ["Result", "Status", "Strategy"]
+__all__ = ["Capabilities", "Result", "Status", "Strategy", "capabilities_of"]
 
 
 class Status(StrEnum):
@@ -130,3 +132,88 @@ class Strategy(Protocol):
         for an engine taking ``keep``).
         """
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What an engine says it supports: its optional ``capabilities`` attribute (this default when absent).
+
+    The default claims what the ``Strategy`` protocol asks of every engine: every box shape, counting
+    and time limits. An engine with a documented limit declares it, and the conformance kit
+    (``sudokit.testing``) skips the checks that need more, saying why::
+
+        >>> caps = Capabilities(max_side=12)
+        >>> caps.shape_problem(Shape.of(4, 4))
+        'claims boards up to 12x12, not 16x16'
+    """
+
+    #: The largest board side it takes (None: every board sudokit has).
+    max_side: int | None = None
+    #: Only these box shapes, as ``"RxC"`` texts or Shapes (None: every one up to ``max_side``).
+    box_shapes: frozenset[Shape] | None = None
+    #: Counts past the first solution (``limit`` above 1) and says when a count is exact.
+    counting: bool = True
+    #: Stops at ``time_limit`` and reports ``timeout``.
+    time_limit: bool = True
+    #: The variant constraint kinds it takes on top of the classic rules (none yet).
+    constraints: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        side = self.max_side
+        if side is not None and (type(side) is not int or side < 4):
+            raise StrategyError(f"capabilities: max_side must be a board side of at least 4 or None, not {side!r:.40}")
+        if self.box_shapes is not None:
+            object.__setattr__(self, "box_shapes", frozenset(_shapes(self.box_shapes)))
+        for name in ("counting", "time_limit"):
+            if type(getattr(self, name)) is not bool:
+                raise StrategyError(f"capabilities: {name} must be True or False, not {getattr(self, name)!r:.40}")
+        kinds = self.constraints
+        if isinstance(kinds, str) or not isinstance(kinds, Iterable) or not all(isinstance(k, str) for k in kinds):
+            raise StrategyError(f"capabilities: constraints must be a set of kind names, not {kinds!r:.40}")
+        object.__setattr__(self, "constraints", frozenset(kinds))
+
+    def shape_problem(self, shape: Shape) -> str | None:
+        """None when the engine claims boards of ``shape``; else why not, in a few words."""
+        if self.max_side is not None and shape.n > self.max_side:
+            return f"claims boards up to {self.max_side}x{self.max_side}, not {shape.n}x{shape.n}"
+        if self.box_shapes is not None and shape not in self.box_shapes:
+            claimed = ", ".join(sorted(str(s) for s in self.box_shapes)) or "none"
+            return f"claims boxes of {claimed}, not {shape}"
+        return None
+
+    def supports(self, shape: Shape) -> bool:
+        """True when the engine claims boards of ``shape``."""
+        return self.shape_problem(shape) is None
+
+
+def capabilities_of(strategy: object) -> Capabilities:
+    """The capabilities ``strategy`` declares (a ``Capabilities``, or a mapping of its fields), else the default.
+
+    Raises ``StrategyError`` naming what is wrong with a declaration that is neither.
+    """
+    declared = getattr(strategy, "capabilities", None)
+    if declared is None:
+        return Capabilities()
+    if isinstance(declared, Capabilities):
+        return declared
+    if isinstance(declared, Mapping):
+        known = {f.name for f in fields(Capabilities)}
+        unknown = sorted(str(k) for k in declared if k not in known)
+        if unknown:
+            raise StrategyError(f"capabilities: unknown field {unknown[0]!r} (known: {', '.join(sorted(known))})")
+        return Capabilities(**declared)
+    raise StrategyError(f"capabilities must be a sudokit.Capabilities or a mapping, not {declared!r:.60}")
+
+
+def _shapes(values: Any) -> Iterable[Shape]:
+    """Shapes from an iterable of Shapes and ``"RxC"`` texts; StrategyError for anything else."""
+    if isinstance(values, str | Shape) or not isinstance(values, Iterable):
+        values = [values]
+    for value in values:
+        if isinstance(value, Shape):
+            yield value
+            continue
+        try:
+            yield Shape.parse(value)
+        except (BoxShapeError, TypeError) as err:
+            raise StrategyError(f"capabilities: box_shapes: {err}") from None

@@ -59,7 +59,7 @@ from typing import Any
 
 import constraint
 
-from sudokit import Grid, Result, Status
+from sudokit import Capabilities, Grid, Result, Status
 
 __all__ = ["SOLVERS", "ConstraintStrategy", "stop_workers"]
 
@@ -86,6 +86,8 @@ class ConstraintStrategy:
     name = "python-constraint"
     #: The default solver's description (what ``sudoku strategies`` reads without loading the engine).
     description = "python-constraint2 CSP (backtracking solver): blanks with peer-pruned domains, AllDifferent per unit"
+    #: Boards up to 12x12: it finishes none of the 16x16 boards of puzzles/sizes in 60 s (see above).
+    capabilities = Capabilities(max_side=12)
 
     def __init__(self, solver: str = "backtracking") -> None:
         if solver not in SOLVERS:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sudokit import Grid, Result, get_strategy
+from sudokit import Capabilities, Grid, Result, capabilities_of, get_strategy
 
 
 class EchoBacktrack:
@@ -15,6 +15,11 @@ class EchoBacktrack:
 
     def __init__(self) -> None:
         self.inner = get_strategy("backtrack")
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """What the wrapped engine declares (backtrack: boards up to 16x16)."""
+        return capabilities_of(self.inner)
 
     def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> Result:
         """The backtrack engine's result for ``puzzle``, named ``echo-backtrack``."""

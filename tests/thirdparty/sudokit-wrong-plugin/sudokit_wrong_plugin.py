@@ -1,10 +1,10 @@
-"""``wrong``: an engine that lies, for testing the cross-check. Uses sudokit's public API only."""
+"""``wrong``: an engine that lies, for testing the cross-check and the conformance kit (sudokit's public API only)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from sudokit import Grid, Result, Status, solve
+from sudokit import Capabilities, Grid, Result, Status, solve
 
 
 class WrongStrategy:
@@ -12,6 +12,8 @@ class WrongStrategy:
 
     name = "wrong"
     description = "returns the solution with two cells of one row swapped, as solved (a test fixture)"
+    #: Honest about one thing: it asks ``backtrack``, which takes boards up to 16x16 only.
+    capabilities = Capabilities(max_side=16)
 
     def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> Result:
         """A grid that is not a solution of ``puzzle``, claimed as its only solution."""
