@@ -42,7 +42,7 @@ FUZZ = settings(database=None, max_examples=150, deadline=None, suppress_health_
 SUMMARY = re.compile(r"^\d+ puzzles?: \d+ solved, ")
 
 
-# --- random grids (used by test_engine_properties too) ----------------------------------------------
+# --- random grids -------------------------------------------------------------------------------------
 
 
 def solved_grid(shape: Shape, rng: random.Random) -> Grid:
