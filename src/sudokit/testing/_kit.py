@@ -89,8 +89,7 @@ class Subject:
         self.strategy = strategy
         self.check = check
         self.patience = patience
-        name = getattr(strategy, "name", None)
-        self.name: str = name if isinstance(name, str) else type(strategy).__name__
+        self.name = _engine_name(strategy)
         self._capabilities: Capabilities | None = None
 
     @property
@@ -164,14 +163,24 @@ class Subject:
         """The engine's answer, which must be consistent (``result_problem``) and finished (solved or unsolvable)."""
         __tracebackhide__ = True
         result = self.solve(puzzle, limit=limit, keep=keep, time_limit=time_limit)
-        problem = result_problem(result, puzzle, limit=limit, keep=keep if self.takes_keep else None)
-        if problem is not None:
-            self.fail(problem, puzzle)
+        self.consistent(result, puzzle, limit=limit, keep=keep)
         if result.status is Status.ERROR:
             self.fail(f"returned status error: {result.error}", puzzle)
         if result.status is Status.TIMEOUT:
             self.fail(f"returned timeout after {result.elapsed:.1f} s, with a time limit of {time_limit}", puzzle)
         return result
+
+    def consistent(
+        self, result: Result, puzzle: Grid, *, limit: int, keep: int | None = None, prefix: str = "", suffix: str = ""
+    ) -> None:
+        """Fail with ``result_problem``'s words (between ``prefix`` and ``suffix``) unless ``result`` is consistent.
+
+        ``keep`` is what the check asked for: it counts only for an engine whose ``solve`` takes it.
+        """
+        __tracebackhide__ = True
+        problem = result_problem(result, puzzle, limit=limit, keep=keep if self.takes_keep else None)
+        if problem is not None:
+            self.fail(f"{prefix}{problem}{suffix}", puzzle)
 
     # --- verdicts -----------------------------------------------------------------------------
 
@@ -219,7 +228,7 @@ class Check:
     def __call__(self, strategy: Strategy | str, *, patience: float = PATIENCE) -> None:
         """Run the check; raises ``CheckFailure``, and skips (``pytest.skip`` under pytest, else ``CheckSkipped``)."""
         __tracebackhide__ = True
-        subject = Subject(_strategy(strategy), self.name, patience=patience)
+        subject = Subject(get_strategy(strategy), self.name, patience=patience)
         try:
             self.func(subject)
         except CheckSkipped as skipped:
@@ -337,10 +346,10 @@ def check_strategy(
     """
     if on_fail not in ("raise", "warn", None):
         raise ValueError(f'on_fail must be "raise", "warn" or None, not {on_fail!r}')
-    engine = _strategy(strategy)
-    name = Subject(engine, "").name
+    engine = get_strategy(strategy)
+    name = _engine_name(engine)
     chosen = _chosen(checks)
-    expected = _expected(expected_failures, engine, {c.name for c in all_checks()})
+    expected = _expected(expected_failures, engine)
     outcomes = []
     for item in chosen:
         subject = Subject(engine, item.name, patience=patience)
@@ -389,12 +398,11 @@ def parametrize_with_checks(
     import pytest
 
     chosen = _chosen(checks)
-    known = {c.name for c in all_checks()}
     params = []
     for strategy in strategies:
-        engine = _strategy(strategy)
-        name = Subject(engine, "").name
-        expected = _expected(expected_failures, engine, known)
+        engine = get_strategy(strategy)
+        name = _engine_name(engine)
+        expected = _expected(expected_failures, engine)
         for item in chosen:
             marks = []
             if item.name in expected:
@@ -403,9 +411,15 @@ def parametrize_with_checks(
     return pytest.mark.parametrize(("strategy", "check"), params)
 
 
-def _strategy(strategy: Strategy | str) -> Strategy:
-    """A registered engine by name (built with its defaults), or the Strategy object itself."""
-    return get_strategy(strategy)
+def _engine_name(strategy: Strategy) -> str:
+    """The engine's ``name``, or its class's name when it has none that is a str (the check then says so)."""
+    name = getattr(strategy, "name", None)
+    return name if isinstance(name, str) else type(strategy).__name__
+
+
+def shown_status(status: object) -> str:
+    """A status as failure messages show it: a Status's value, or the repr of anything else."""
+    return status.value if isinstance(status, Status) else repr(status)
 
 
 def _chosen(names: Iterable[str] | None) -> tuple[Check, ...]:
@@ -416,13 +430,12 @@ def _chosen(names: Iterable[str] | None) -> tuple[Check, ...]:
     return tuple(get_check(name) for name in names)
 
 
-def _expected(expected: ExpectedFailures, engine: Strategy, known: set[str]) -> dict[str, str]:
+def _expected(expected: ExpectedFailures, engine: Strategy) -> dict[str, str]:
     """The expected failures for ``engine``, every name a check's and every reason a non-empty text."""
     mapping = expected(engine) if callable(expected) else expected
     result = dict(mapping or {})
     for name, reason in result.items():
-        if name not in known:
-            get_check(name)  # raises, naming the nearest checks
+        get_check(name)  # raises for a name that is not a check's, naming the nearest
         if not isinstance(reason, str) or not reason.strip():
             raise ValueError(f"expected failure {name}: give the reason it is expected to fail, not {reason!r}")
     return result

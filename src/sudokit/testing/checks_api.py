@@ -22,8 +22,8 @@ from sudokit.grid import Grid
 from sudokit.shape import Shape
 from sudokit.strategy import Result, Status, capabilities_of
 from sudokit.testing import corpus
-from sudokit.testing._kit import Subject, _described, _shown, check
-from sudokit.verify import result_problem, solution_problem
+from sudokit.testing._kit import Subject, _described, _shown, check, shown_status
+from sudokit.verify import solution_problem
 
 #: The classic board, the one most api checks ask about.
 NINE = Shape.of(3, 3)
@@ -78,17 +78,9 @@ def _solutions(subject: Subject, result: Result, puzzle: Grid) -> tuple[Grid, ..
     return tuple(found)
 
 
-def _consistent(subject: Subject, result: Result, puzzle: Grid, *, limit: int, keep: int | None = None) -> None:
-    """Fail with ``result_problem``'s message when the result is not a consistent answer."""
-    problem = result_problem(result, puzzle, limit=limit, keep=keep if subject.takes_keep else None)
-    if problem is not None:
-        subject.fail(problem, puzzle)
-
-
 def _said(result: Result) -> str:
     """A result's status, count and exact, as a failure message shows them."""
-    status = result.status.value if isinstance(result.status, Status) else repr(result.status)
-    return f"status {status}, count {result.count}, exact {result.exact}"
+    return f"status {shown_status(result.status)}, count {result.count}, exact {result.exact}"
 
 
 def _solutions_text(k: int) -> str:
@@ -479,7 +471,7 @@ def keep_is_honoured(subject: Subject) -> None:
             f"{known.count} solutions; expected count 10 and 3 solutions",
             known.puzzle,
         )
-    _consistent(subject, result, known.puzzle, limit=10, keep=3)
+    subject.consistent(result, known.puzzle, limit=10, keep=3)
 
 
 # --- the solutions -------------------------------------------------------------------------------
@@ -508,7 +500,7 @@ def solutions_are_distinct(subject: Subject) -> None:
             "solutions; expected 20 of each",
             known.puzzle,
         )
-    _consistent(subject, result, known.puzzle, limit=20)
+    subject.consistent(result, known.puzzle, limit=20)
 
 
 def _every_solution(subject: Subject) -> list[tuple[Grid, tuple[Grid, ...]]]:

@@ -11,8 +11,7 @@ from sudokit.grid import Grid
 from sudokit.shape import Shape
 from sudokit.strategy import Result, Status
 from sudokit.testing import corpus
-from sudokit.testing._kit import Subject, check
-from sudokit.verify import result_problem
+from sudokit.testing._kit import Subject, check, shown_status
 
 __all__: list[str] = []
 
@@ -244,16 +243,13 @@ def _check_status(
 ) -> None:
     """Fail unless ``result`` has ``status`` and is a consistent answer (``result_problem``) for ``puzzle``."""
     if result.status is not status:
-        got = result.status.value if isinstance(result.status, Status) else repr(result.status)
-        error = f" ({result.error})" if result.error else ""
+        got, error = shown_status(result.status), f" ({result.error})" if result.error else ""
         subject.fail(
             f"returned status {got}{error} with count {result.count!r}, exact {result.exact!r}; expected "
             f"{status.value}{', count 0, exact True' if status is Status.UNSOLVABLE else ''} ({why})",
             puzzle,
         )
-    problem = result_problem(result, puzzle, limit=limit, keep=keep if subject.takes_keep else None)
-    if problem is not None:
-        subject.fail(problem, puzzle)
+    subject.consistent(result, puzzle, limit=limit, keep=keep)
 
 
 def _line(grid: Grid | None) -> str:

@@ -13,8 +13,7 @@ from sudokit.grid import Grid
 from sudokit.shape import Shape
 from sudokit.strategy import Status
 from sudokit.testing import corpus
-from sudokit.testing._kit import Subject, check
-from sudokit.verify import result_problem
+from sudokit.testing._kit import Subject, check, shown_status
 
 __all__: list[str] = []
 
@@ -86,16 +85,13 @@ def _solves_shape(subject: Subject, shape: Shape) -> None:
     for known in corpus.of_shape(shape):
         result = subject.solve(known.puzzle, limit=limit)
         if result.status is not Status.SOLVED:
-            got = result.status.value if isinstance(result.status, Status) else repr(result.status)
-            error = f" ({result.error})" if result.error else ""
+            got, error = shown_status(result.status), f" ({result.error})" if result.error else ""
             subject.fail(
                 f"returned status {got}{error} with count {result.count!r}; expected solved ({board} with one "
                 f"solution: {known.where})",
                 known.puzzle,
             )
-        problem = result_problem(result, known.puzzle, limit=limit)
-        if problem is not None:
-            subject.fail(f"{problem} ({board})", known.puzzle)
+        subject.consistent(result, known.puzzle, limit=limit, suffix=f" ({board})")
         if result.solution != known.solution:
             subject.fail(
                 f"returned the solution {_line(result.solution)}; expected {_line(known.solution)} "

@@ -20,7 +20,6 @@ from sudokit.shape import Shape
 from sudokit.strategy import Result, Status
 from sudokit.testing import corpus
 from sudokit.testing._kit import Subject, check
-from sudokit.verify import result_problem
 
 #: The long search: counting the empty 9x9 board's solutions to this limit.
 LONG_LIMIT = 10**9
@@ -129,9 +128,7 @@ def timeout_keeps_what_it_found(subject: Subject) -> None:
             f"returned timeout with count {count} and {found} solutions{asked}; expected {kept} of the solutions found",
             puzzle,
         )
-    problem = result_problem(result, puzzle, limit=LONG_LIMIT, keep=keep if subject.takes_keep else None)
-    if problem is not None:
-        subject.fail(f"on a timeout, {problem}", puzzle)
+    subject.consistent(result, puzzle, limit=LONG_LIMIT, keep=keep, prefix="on a timeout, ")
 
 
 @check("time")
@@ -150,9 +147,7 @@ def short_limit_still_solves(subject: Subject) -> None:
             f"solved: the puzzle takes a simple backtracking search about a millisecond",
             known.puzzle,
         )
-    problem = result_problem(result, known.puzzle, limit=1)
-    if problem is not None:
-        subject.fail(problem, known.puzzle)
+    subject.consistent(result, known.puzzle, limit=1)
     if result.solution != known.solution:
         subject.fail(f"returned a solution other than the puzzle's only one, {known.solution}", known.puzzle)
 
@@ -179,9 +174,7 @@ def later_calls_get_their_own_limit(subject: Subject) -> None:
             f"count {result.count}, after {wall:.2f} s; expected the puzzle solved, with its only solution",
             known.puzzle,
         )
-    problem = result_problem(result, known.puzzle, limit=1)
-    if problem is not None:
-        subject.fail(f"after two timed-out calls, {problem}", known.puzzle)
+    subject.consistent(result, known.puzzle, limit=1, prefix="after two timed-out calls, ")
 
 
 # --- what is left running ---------------------------------------------------------------------------
