@@ -232,7 +232,7 @@ main()
 
 def test_solve_all_takes_the_batch_options(tmp_path: Path, batch: Path) -> None:
     out = tmp_path / "out.jsonl"
-    args = ["solve", "-s", "all", str(batch), "-f", "json", "-j", "2", "-q", "--stats", "-O", str(out)]
+    args = ["solve", "-s", "all", str(batch), "-f", "json", "-j", "2", "-q", "-O", str(out)]
     result = sudoku(*args)
     assert result.exit_code == 0, result.stderr
     assert result.stdout == "" and result.stderr == ""  # all in the file, quietly
@@ -249,6 +249,19 @@ def test_solve_all_takes_the_batch_options(tmp_path: Path, batch: Path) -> None:
 def test_solve_all_refuses_what_a_cross_check_cannot_do() -> None:
     assert sudoku("solve", "-s", "all", "-f", "csv", UNIQUE).exit_code == 2
     assert sudoku("solve", "-s", "all", "--color", "always", UNIQUE).exit_code == 2
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["solve", "-f", "json"], ["solve", "-s", "all", "-f", "json"], ["check", "-s", "backtrack", "-f", "json"]],
+)
+def test_stats_with_json_is_refused_not_ignored(args: list[str]) -> None:
+    result = sudoku(*args, "--stats", UNIQUE)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (
+        "sudoku: error: --stats shows the engines' counters beside pretty, line or csv output; "
+        "json records always hold them\n"
+    )
 
 
 def test_check_stats_in_pretty_and_line(batch: Path) -> None:
@@ -289,7 +302,7 @@ def test_check_engine_options_go_to_their_engine(plugins: Registry) -> None:
 
 
 def test_solve_engine_option_may_name_its_engine(plugins: Registry) -> None:
-    named = sudoku("solve", "-o", "backtrack.order=plain", "--stats", "-f", "json", EASY[0])
+    named = sudoku("solve", "-o", "backtrack.order=plain", "-f", "json", EASY[0])
     assert "naked_singles" not in records(named.stdout)[0]["stats"]
     other = sudoku("solve", "-o", "cp-sat.workers=2", EASY[0])
     assert other.exit_code == 2 and "this run uses 'backtrack'" in other.stderr

@@ -337,6 +337,8 @@ Limit = Annotated[
     int | None, typer.Option("--limit", min=1, metavar="N", help="Solutions to look for (default: 1; 2 with check).")
 ]
 Stats = Annotated[bool, typer.Option("--stats", help="Show the engines' counters (nodes, guesses, ...).")]
+#: Why --stats goes without --format json: a json record always holds the counters.
+_STATS_IN_JSON = "--stats shows the engines' counters beside pretty, line or csv output; json records always hold them"
 
 
 @app.callback(invoke_without_command=True)
@@ -419,6 +421,8 @@ def solve(
             resume,
             quiet,
         )
+    if stats and fmt is SolveFormat.json:
+        _fail(_STATS_IN_JSON)
     from sudokit.batch import SolveJob
     from sudokit.output import RecordFormat
 
@@ -519,6 +523,8 @@ def _check(
     resume: bool,
     quiet: bool,
 ) -> NoReturn:
+    if stats and fmt is CheckFormat.json:
+        _fail(_STATS_IN_JSON)
     from sudokit import crosscheck
 
     try:
