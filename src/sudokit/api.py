@@ -21,7 +21,7 @@ from sudokit.errors import BoxShapeError, StrategyError
 from sudokit.grid import Grid
 from sudokit.registry import StrategyInfo, default_registry
 from sudokit.shape import Shape
-from sudokit.strategy import Result, Status, Strategy
+from sudokit.strategy import Capabilities, Result, Status, Strategy, capabilities_of
 from sudokit.verify import result_problem
 
 try:  # signal's own functions without the enum wrappers of the ``signal`` module: 0.2 us a call, not 3 us
@@ -41,6 +41,8 @@ __all__ = [
     "run",
     "solve",
     "solve_sudoku",
+    "unsupported_kinds",
+    "unsupported_message",
     "watchdog_seconds",
 ]
 
@@ -146,6 +148,10 @@ def run(
     name = getattr(strategy, "name", None)
     if not isinstance(name, str):
         name = type(strategy).__name__
+    if not puzzle.is_classic:
+        lacking = unsupported_kinds(strategy, puzzle)
+        if lacking:
+            return Result(Status.UNSUPPORTED, puzzle, name, error=unsupported_message(name, lacking))
     passes_keep = keep is not None and keep < limit and _takes_keep(strategy)
     guard = _Guard(time_limit)
     start = time.perf_counter()
@@ -186,6 +192,20 @@ def run(
     except Exception as err:  # parts of the answer that raise when looked at (an __eq__, a mapping's items())
         problem = f"returned a result that cannot be checked: {_described(err)}"
     return _failed(puzzle, name, took, problem or result.error or "")
+
+
+def unsupported_kinds(strategy: Strategy, puzzle: Grid) -> list[str]:
+    """The variant kinds of ``puzzle`` that ``strategy`` does not declare in its capabilities (sorted)."""
+    try:
+        caps = capabilities_of(strategy)
+    except StrategyError:
+        caps = Capabilities()
+    return caps.unsupported_kinds(puzzle)
+
+
+def unsupported_message(name: str, kinds: Sequence[str]) -> str:
+    """``strategy 'backtrack' does not support sandwich`` (the message of an ``unsupported`` result)."""
+    return f"strategy {name!r} does not support {', '.join(kinds)}"
 
 
 class _Guard:

@@ -88,6 +88,7 @@ class AnswerVerdict(StrEnum):
     ERROR = "error"  #: failed to load, or crashed
     INVALID = "invalid"  #: a grid that is not a solution, or a self-contradicting result
     DISAGREE = "disagree"  #: valid grids, but a count that does not fit the others
+    SKIPPED = "skipped"  #: not run: the puzzle has a rule the engine does not take
 
 
 #: The exit status of ``sudoku check`` for each verdict (the worst one wins).
@@ -138,7 +139,7 @@ class EngineAnswer:
     def count_text(self) -> str:
         """``1``, ``0``, ``2+`` (the limit was reached or time ran out after 2), ``?`` or ``-``."""
         result = self.result
-        if result is None or result.status is Status.ERROR:
+        if result is None or result.status in (Status.ERROR, Status.UNSUPPORTED):
             return "-"
         if result.status is Status.UNSOLVABLE:
             return "0"
@@ -153,7 +154,7 @@ class EngineAnswer:
             "strategy": self.name,
             "verdict": self.verdict.value,
             "status": self.status,
-            "count": None if result is None or result.status is Status.ERROR else result.count,
+            "count": None if result is None or result.status in (Status.ERROR, Status.UNSUPPORTED) else result.count,
             "exact": _is_exact(result),
             "solution": result.solution.to_line() if result is not None and result.solution else None,
             "solutions": [] if result is None else [grid.to_line() for grid in result.solutions],
@@ -343,6 +344,9 @@ def judge(name: str, puzzle: Grid, result: Result, time_limit: float | None) -> 
     def answer(verdict: AnswerVerdict, problem: str | None = None) -> EngineAnswer:
         return EngineAnswer(name, result, verdict, problem, result.elapsed)
 
+    if result.status is Status.UNSUPPORTED:
+        detail = (result.error or "").removeprefix(f"strategy {result.strategy!r} ")
+        return answer(AnswerVerdict.SKIPPED, f"engine {name!r} skipped: it {detail}")
     if result.status is Status.ERROR:
         detail = (result.error or "no reason given").removeprefix(f"strategy {result.strategy!r} failed: ")
         if detail.startswith("returned ") and not detail.startswith("returned after "):
@@ -404,6 +408,8 @@ def compare(grid: Grid, answers: list[EngineAnswer], limit: int) -> CrossCheckRe
         for a in answers
     ]
     verdict = max((_PUZZLE_VERDICT[a.verdict] for a in answers), key=_GRAVITY.index)
+    if verdict is Verdict.AGREE and all(a.verdict is AnswerVerdict.SKIPPED for a in answers):
+        verdict = Verdict.UNDECIDED  # no engine takes the puzzle's rules: nothing was checked
     agreed_count, agreed_exact = None, False
     if verdict in (Verdict.AGREE, Verdict.UNDECIDED) and decided:
         agreed_count, agreed_exact = (exact.pop(), True) if exact else (at_least, False)
@@ -418,6 +424,7 @@ _PUZZLE_VERDICT = {
     AnswerVerdict.ERROR: Verdict.ERROR,
     AnswerVerdict.INVALID: Verdict.DISAGREE,
     AnswerVerdict.DISAGREE: Verdict.DISAGREE,
+    AnswerVerdict.SKIPPED: Verdict.AGREE,  # said in the report's problems, but no fault of the puzzle
 }
 
 
@@ -688,12 +695,13 @@ _COUNTED = (AnswerVerdict.OK, AnswerVerdict.DISAGREE)  # answers whose count a l
 def _verdict_lines(report: CrossCheckReport) -> list[str]:
     if report.verdict is not Verdict.AGREE:
         return [f"{report.verdict}: {problem}" for problem in report.problems] or [report.verdict.value]
+    skipped = [f"skipped: {a.problem}" for a in report.engines if a.verdict is AnswerVerdict.SKIPPED]
     if report.count == 0:
-        return ["agree: no solution"]
+        return [*skipped, "agree: no solution"]
     noun = "solution" if report.count == 1 and report.exact else "solutions"
     if report.exact:
-        return [f"agree: {report.count} {noun}"]
-    return [f"agree: at least {report.count} {noun} (stopped at the limit of {report.limit})"]
+        return [*skipped, f"agree: {report.count} {noun}"]
+    return [*skipped, f"agree: at least {report.count} {noun} (stopped at the limit of {report.limit})"]
 
 
 @dataclass

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import operator
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sudokit.errors import BadCharacterError, DigitOutOfRangeError, DuplicateGivenError, WrongCellCountError
 from sudokit.formats import format_line, format_pretty, format_rows, parse_cells, rows_to_cells
 from sudokit.shape import Shape
+
+if TYPE_CHECKING:
+    from sudokit.variants import Constraint
 
 __all__ = ["Grid"]
 
@@ -28,16 +31,29 @@ class Grid:
         True
     """
 
-    __slots__ = ("_hash", "cells", "shape")
+    __slots__ = ("_hash", "_regions", "cells", "constraints", "shape")
     shape: Shape
     cells: tuple[int, ...]
+    #: The variant rules on top of rows, columns and regions (``sudokit.variants``); () for a classic puzzle.
+    constraints: tuple[Constraint, ...]
 
-    def __init__(self, cells: Iterable[int], shape: Shape | str | None = None, *, validate: bool = True) -> None:
+    def __init__(
+        self,
+        cells: Iterable[int],
+        shape: Shape | str | None = None,
+        *,
+        validate: bool = True,
+        regions: Iterable[Iterable[int | tuple[int, int] | str]] | str | None = None,
+        constraints: Iterable[Constraint] = (),
+    ) -> None:
         """A grid of ``cells`` (any integers, numpy's too; 0 blank) on ``shape`` (the side's default box if None).
 
-        Raises ``TypeError`` for cells that are not an iterable, or a ``shape`` that is not a Shape
-        or a text like "2x3", and an ``InvalidPuzzleError`` for a cell that is not a digit of the
-        board or a digit that repeats in a unit (unless ``validate`` is False).
+        A variant puzzle also has irregular ``regions`` (n lists of cells, as indexes, ``(row, col)``
+        or ``"r1c1"``, or one region symbol per cell as in ``"111222333..."``) in place of the boxes,
+        and ``constraints`` from :mod:`sudokit.variants`. Raises ``TypeError`` for cells that are not
+        an iterable, or a ``shape`` that is not a Shape or a text like "2x3", and an
+        ``InvalidPuzzleError`` for a cell that is not a digit of the board, a digit that repeats in a
+        unit (unless ``validate`` is False), or a rule that does not fit (``VariantError``).
         """
         if isinstance(cells, str | bytes):
             raise TypeError(f"cells must be integers, not the text {cells!r:.40}: Grid.parse reads a puzzle text")
@@ -59,6 +75,15 @@ class Grid:
         object.__setattr__(self, "shape", shape)
         object.__setattr__(self, "cells", cells)
         object.__setattr__(self, "_hash", None)
+        if regions is None and (constraints == () or constraints == []):
+            object.__setattr__(self, "_regions", None)
+            object.__setattr__(self, "constraints", ())
+        else:
+            from sudokit.variants import check_rules
+
+            checked, rules = check_rules(shape, regions, constraints)
+            object.__setattr__(self, "_regions", checked)
+            object.__setattr__(self, "constraints", rules)
         if validate:
             self._check_duplicates()
 
@@ -66,7 +91,9 @@ class Grid:
         raise AttributeError("Grid is immutable")
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (_unpickle, (self.cells, self.shape))
+        if self.is_classic:
+            return (_unpickle, (self.cells, self.shape))
+        return (_unpickle, (self.cells, self.shape, self._regions, self.constraints))
 
     # --- construction -------------------------------------------------------------------------
 
@@ -74,11 +101,16 @@ class Grid:
     def parse(cls, text: str, box: Shape | str | None = None) -> Grid:
         """A grid from any accepted text form; ``box`` ("2x3" or a Shape) where the side leaves it open.
 
+        Variant puzzles come as our JSON object (``{"givens": ..., "constraints": [...]}``, see
+        :func:`sudokit.variants.from_json`) or as f-puzzles and SudokuPad links (:mod:`sudokit.links`).
         Raises an :class:`~sudokit.errors.InvalidPuzzleError` subclass naming what is wrong and where,
         and ``TypeError`` for a ``text`` that is not a str or a ``box`` that is not a Shape or a str.
         """
         if not isinstance(text, str):
             raise TypeError(f"puzzle text must be a str, not {text!r:.80}")
+        variant = _variant(text, box)
+        if variant is not None:
+            return variant
         shape, cells = parse_cells(text, _shape(box))
         return cls(cells, shape)
 
@@ -135,12 +167,74 @@ class Grid:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Grid):
             return NotImplemented
-        return self.shape == other.shape and self.cells == other.cells
+        return (
+            self.shape == other.shape
+            and self.cells == other.cells
+            and self._regions == other._regions
+            and self.constraints == other.constraints
+        )
 
     def __hash__(self) -> int:
         if self._hash is None:
-            object.__setattr__(self, "_hash", hash((self.shape, self.cells)))
+            key: tuple[object, ...] = (self.shape, self.cells)
+            if not self.is_classic:
+                key += (self._regions, self.constraints)
+            object.__setattr__(self, "_hash", hash(key))
         return self._hash  # type: ignore[return-value]
+
+    # --- variant rules ------------------------------------------------------------------------
+
+    @property
+    def is_classic(self) -> bool:
+        """True for a classic puzzle: boxes as regions and no constraints."""
+        return self._regions is None and not self.constraints
+
+    @property
+    def jigsaw(self) -> bool:
+        """True when the regions are irregular (not the boxes)."""
+        return self._regions is not None
+
+    @property
+    def regions(self) -> tuple[tuple[int, ...], ...]:
+        """The regions whose cells hold every digit once: the boxes, or a jigsaw's irregular ones."""
+        return self.shape.boxes if self._regions is None else self._regions
+
+    @property
+    def region_of(self) -> tuple[int, ...]:
+        """The region index of each cell."""
+        if self._regions is None:
+            return self.shape.box_of
+        owner = [0] * self.shape.size
+        for k, region in enumerate(self._regions):
+            for i in region:
+                owner[i] = k
+        return tuple(owner)
+
+    @property
+    def units(self) -> tuple[tuple[int, ...], ...]:
+        """Every row, then every column, then every region."""
+        return self.shape.rows + self.shape.cols + self.regions
+
+    @property
+    def kinds(self) -> frozenset[str]:
+        """The names of the variant kinds the puzzle uses ("jigsaw" for irregular regions); empty when classic."""
+        kinds = {rule.kind for rule in self.constraints}
+        if self._regions is not None:
+            kinds.add("jigsaw")
+        return frozenset(kinds)
+
+    def with_rules(
+        self,
+        *,
+        regions: Iterable[Iterable[int | tuple[int, int] | str]] | str | None = None,
+        constraints: Iterable[Constraint] = (),
+    ) -> Grid:
+        """This grid's givens with other regions and constraints (none given: a classic puzzle)."""
+        return Grid(self.cells, self.shape, regions=regions, constraints=constraints)
+
+    def with_cells(self, cells: Iterable[int]) -> Grid:
+        """A grid of other cells with this one's shape, regions and constraints (the duplicates checked)."""
+        return Grid(cells, self.shape, regions=self._regions, constraints=self.constraints)
 
     # --- printing -----------------------------------------------------------------------------
 
@@ -149,8 +243,18 @@ class Grid:
         return format_line(self.shape, self.cells)
 
     def to_pretty(self, *, givens: Grid | None = None, color: bool = False) -> str:
-        """Rows with box borders; with ``color``, cells blank in ``givens`` are drawn in red."""
-        return format_pretty(self.shape, self.cells, givens=givens.cells if givens else None, color=color)
+        """Rows with region borders; with ``color``, cells blank in ``givens`` are drawn in red.
+
+        The borders are this grid's regions, or those of ``givens`` (the puzzle a solution solves).
+        """
+        regions = self if givens is None or self.jigsaw else givens
+        return format_pretty(
+            self.shape,
+            self.cells,
+            givens=givens.cells if givens else None,
+            color=color,
+            **({"region_of": regions.region_of} if regions.jigsaw else {}),
+        )
 
     def to_json(self) -> str:
         """A JSON list of rows of ints (0 for a blank); parses back to this grid."""
@@ -174,6 +278,10 @@ class Grid:
         return self.to_pretty()
 
     def __repr__(self) -> str:
+        if not self.is_classic:
+            from sudokit.variants import to_json
+
+            return f"sudokit.variants.from_json({to_json(self)!r})"
         shape = self.shape
         # A 1xC box (rows as boxes) is never the default, and a prime side (5, 7) has no default to ask for.
         default = 1 not in (shape.box_rows, shape.box_cols) and shape == Shape.for_side(shape.n)
@@ -185,7 +293,8 @@ class Grid:
     def _check_duplicates(self) -> None:
         shape = self.shape
         n = shape.n
-        for kind, units in zip(_UNIT_NAMES, (shape.rows, shape.cols, shape.boxes), strict=True):
+        names = _UNIT_NAMES if self._regions is None else ("row", "column", "region")
+        for kind, units in zip(names, (shape.rows, shape.cols, self.regions), strict=True):
             for unit in units:
                 seen: dict[int, int] = {}
                 for i in unit:
@@ -204,8 +313,38 @@ class Grid:
                     seen[v] = i
 
 
-def _unpickle(cells: tuple[int, ...], shape: Shape) -> Grid:
-    return Grid(cells, shape, validate=False)
+def _unpickle(
+    cells: tuple[int, ...], shape: Shape, regions: object = None, constraints: tuple[Constraint, ...] = ()
+) -> Grid:
+    if regions is None and not constraints:
+        return Grid(cells, shape, validate=False)
+    return Grid(cells, shape, validate=False, regions=regions, constraints=constraints)  # type: ignore[arg-type]
+
+
+#: How a link or a bare f-puzzles/SudokuPad payload may begin (besides a URL scheme).
+_LINK_STARTS = ("?load=", "load=", "fpuz", "scl", "ctc")
+
+
+def _variant(text: str, box: Shape | str | None) -> Grid | None:
+    """The puzzle of our JSON form or of an f-puzzles/SudokuPad link; None for the classic forms."""
+    stripped = text.lstrip("\ufeff").strip()
+    if stripped.startswith("{"):
+        from sudokit.variants import from_json
+
+        grid = from_json(stripped)
+    elif "://" in stripped[:60] or stripped.startswith(_LINK_STARTS):
+        from sudokit import links
+
+        if not links.is_link(stripped):
+            return None
+        grid = links.parse_link(stripped)
+    else:
+        return None
+    if box is not None and _shape(box) != grid.shape:
+        from sudokit.errors import BoxShapeError
+
+        raise BoxShapeError(f"box {_shape(box)} does not fit the puzzle, whose boxes are {grid.shape}")
+    return grid
 
 
 def _digits(cells: tuple[Any, ...], n: int) -> tuple[int, ...]:

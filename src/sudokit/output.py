@@ -80,13 +80,17 @@ def csv_header(*, unique: bool = False) -> str:
     return csv_row(CSV_FIELDS + (("uniqueness",) if unique else ()))
 
 
+#: The statuses of an engine that gave no answer: it failed, or it does not take the puzzle's rules.
+_NOT_RUN = (Status.ERROR, Status.UNSUPPORTED)
+
+
 def uniqueness(outcome: Outcome) -> str:
     """``unique``, ``several``, ``none`` or ``timeout`` (undecided); ``invalid`` or ``error`` for a failure."""
     result = outcome.result
     if result is None:
         return INVALID
-    if result.status is Status.ERROR:
-        return Status.ERROR.value
+    if result.status in _NOT_RUN:
+        return result.status.value
     if result.count >= 2:
         return "several"
     if result.status is Status.UNSOLVABLE:
@@ -138,7 +142,7 @@ class RecordFormat:
             d = self.to_dict(outcome)
             fields = CSV_FIELDS + (("uniqueness",) if self.unique else ())
             return csv_row([d[k] for k in fields])
-        if (outcome.result is None or outcome.result.status is Status.ERROR) and not self.header:
+        if (outcome.result is None or outcome.result.status in _NOT_RUN) and not self.header:
             return ""  # a lone puzzle that failed: its one-line error on stderr says it all
         return self.pretty(outcome)
 
@@ -177,7 +181,7 @@ class RecordFormat:
     def line(self, outcome: Outcome) -> str:
         """``puzzle:answer``: the solution, the count (``--count``), the uniqueness, or the status of a failure."""
         result = outcome.result
-        if result is None or result.status is Status.ERROR:
+        if result is None or result.status in _NOT_RUN:
             return f"{outcome.puzzle_text}:{outcome.status}"
         if self.unique:
             return f"{outcome.puzzle_text}:{uniqueness(outcome)}"
@@ -199,8 +203,8 @@ class RecordFormat:
         parts = [f"# {outcome.record.where}"] if self.header else []
         if result is None:
             parts.append(f"invalid: {outcome.invalid}")
-        elif result.status is Status.ERROR:
-            parts.append(f"error: {result.error}")
+        elif result.status in _NOT_RUN:
+            parts.append(f"{result.status.value}: {result.error}")
         elif self.counting:
             parts.append(self._count_sentence(result))
         elif self.unique:

@@ -39,8 +39,8 @@ class Tally:
         return self.done - sum(self.by_answer[a] for a in self.ok)
 
     def exit_status(self) -> int:
-        """0 every answer a success, 2 some invalid input or engine error, else 1."""
-        if self.by_answer["invalid"] or self.by_answer["error"]:
+        """0 every answer a success, 2 some invalid input, engine error or unsupported rule, else 1."""
+        if self.by_answer["invalid"] or self.by_answer["error"] or self.by_answer["unsupported"]:
             return 2
         return 1 if self.failed else 0
 
@@ -56,6 +56,8 @@ class Tally:
         parts += [f"{s['timeout']} timed out", f"{s['invalid']} invalid"]
         if s["error"]:
             parts.append(f"{s['error']} engine errors")
+        if s["unsupported"]:
+            parts.append(f"{s['unsupported']} unsupported")
         noun = "puzzle" if self.done == 1 else "puzzles"
         return f"{self.done} {noun}: {', '.join(parts)} in {seconds:.2f} s ({rate:.1f} puzzles/s)"
 

@@ -21,6 +21,7 @@ class Status(StrEnum):
     UNSOLVABLE = "unsolvable"  #: proved to have no solution
     TIMEOUT = "timeout"  #: the time limit ran out before the question was answered
     ERROR = "error"  #: the engine failed (set by sudokit, never by a working engine)
+    UNSUPPORTED = "unsupported"  #: not run: the puzzle has a rule the engine does not take (set by sudokit)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -32,7 +33,7 @@ class Result:
     ``solutions`` holds the first ``min(count, keep)`` of them, distinct (``keep``, asked with the
     limit, is how many to return: all of them unless told, one when counting). ``stats`` are the
     engine's own counters (nodes, branches, ...); ``elapsed`` is wall time in seconds; ``error``
-    says why, with status ``error`` only.
+    says why, with status ``error`` or ``unsupported`` only.
     """
 
     status: Status
@@ -155,7 +156,7 @@ class Capabilities:
     counting: bool = True
     #: Stops at ``time_limit`` and reports ``timeout``.
     time_limit: bool = True
-    #: The variant constraint kinds it takes on top of the classic rules (none yet).
+    #: The variant kinds it takes on top of the classic rules (``sudokit.variants``: "killer", "jigsaw", ...).
     constraints: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
@@ -184,6 +185,12 @@ class Capabilities:
     def supports(self, shape: Shape) -> bool:
         """True when the engine claims boards of ``shape``."""
         return self.shape_problem(shape) is None
+
+    def unsupported_kinds(self, puzzle: Grid) -> list[str]:
+        """The variant kinds of ``puzzle`` the engine does not take, sorted (empty: it takes them all)."""
+        if puzzle.is_classic:
+            return []
+        return sorted(puzzle.kinds - self.constraints)
 
 
 def capabilities_of(strategy: object) -> Capabilities:

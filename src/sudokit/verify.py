@@ -31,8 +31,8 @@ _GIVENS = bytes([0] + [255] * 255)
 def solution_problem(puzzle: Grid, grid: Grid) -> str | None:
     """None when ``grid`` solves ``puzzle``; otherwise one line saying what is wrong and where.
 
-    A solution is complete, every row, column and box holds each digit 1..n exactly once, and every
-    given of the puzzle is kept.
+    A solution is complete, every row, column and box (a jigsaw's regions) holds each digit 1..n
+    exactly once, every given of the puzzle is kept, and every variant constraint holds.
     """
     if not isinstance(grid, Grid):
         return f"not a grid: {type(grid).__name__}"
@@ -53,11 +53,28 @@ def solution_problem(puzzle: Grid, grid: Grid) -> str | None:
     for c in range(n):
         if {cells[r * n + c] for r in range(n)} != digits:
             return f"column {c + 1} is not a permutation of 1..{n}"
-    for top in range(0, n, br):
-        for left in range(0, n, bc):
-            box = {cells[(top + dr) * n + left + dc] for dr in range(br) for dc in range(bc)}
-            if box != digits:
-                return f"the box at row {top + 1}, column {left + 1} is not a permutation of 1..{n}"
+    if puzzle.is_classic:
+        for top in range(0, n, br):
+            for left in range(0, n, bc):
+                box = {cells[(top + dr) * n + left + dc] for dr in range(br) for dc in range(bc)}
+                if box != digits:
+                    return f"the box at row {top + 1}, column {left + 1} is not a permutation of 1..{n}"
+        return None
+    return _rules_problem(puzzle, cells, digits)
+
+
+def _rules_problem(puzzle: Grid, cells: tuple[int, ...], digits: set[int]) -> str | None:
+    """What breaks a variant puzzle's regions or constraints in a grid whose rows and columns are permutations."""
+    n = puzzle.shape.n
+    for region in puzzle.regions:
+        if {cells[i] for i in region} != digits:
+            r, c = divmod(region[0], n)
+            unit = "region" if puzzle.jigsaw else "box"
+            return f"the {unit} at row {r + 1}, column {c + 1} is not a permutation of 1..{n}"
+    for k, rule in enumerate(puzzle.constraints, 1):
+        problem = rule.violation(cells, puzzle)
+        if problem:
+            return f"constraint {k} broken: {problem}"
     return None
 
 
@@ -66,7 +83,7 @@ def is_solution(puzzle: Grid, grid: Grid) -> bool:
     if not isinstance(grid, Grid) or grid.shape != puzzle.shape or len(grid.cells) != puzzle.shape.size:
         return False
     givens = _givens(puzzle)
-    if givens is None:
+    if givens is None or not puzzle.is_classic:
         return solution_problem(puzzle, grid) is None
     return _solves(grid.cells, _units(puzzle.shape.box_rows, puzzle.shape.box_cols), givens)
 
@@ -96,9 +113,9 @@ def result_problem(result: object, puzzle: Grid, *, limit: int, keep: int | None
     if result.puzzle is not puzzle and result.puzzle != puzzle:
         return f"returned a result for another puzzle: {_shown(result.puzzle)}"
     error = result.error
-    if status is Status.ERROR:
+    if status is Status.ERROR or status is Status.UNSUPPORTED:
         if not isinstance(error, str) or not error.strip():
-            return f"returned status error without a message (error {_shown(error)})"
+            return f"returned status {status.value} without a message (error {_shown(error)})"
         return None
     if error is not None:
         return f"returned status {status.value} with an error: {_shown(error)}"
@@ -136,7 +153,7 @@ def _solutions_problem(solutions: tuple[Grid, ...] | list[Grid], puzzle: Grid) -
     """What is wrong with the solutions of a result: one that is no grid, no solution, or repeated."""
     shape, found = puzzle.shape, len(solutions)
     size = shape.size
-    givens = _givens(puzzle)
+    givens = _givens(puzzle) if puzzle.is_classic else None  # variants take the full check
     units = _units(shape.box_rows, shape.box_cols) if givens is not None else None
     for k, grid in enumerate(solutions, 1):
         if not isinstance(grid, Grid):

@@ -1,0 +1,871 @@
+"""Variant rules: the constraints a puzzle may carry on top of rows, columns and regions.
+
+A puzzle is a :class:`~sudokit.Grid`; a variant one also carries irregular ``regions`` (jigsaw) and a
+tuple of ``constraints``, each an immutable value of one of the classes here, validated when the
+grid is built. Every engine reads the same objects, declares the kinds it takes
+(``Capabilities.constraints``), and is not run on a puzzle with a kind it lacks. The checker
+(:func:`sudokit.verify.solution_problem`) tests every rule with :meth:`Constraint.violation`.
+
+Cells are ``(row, column)`` pairs, 0-based; every constructor also takes ``"r1c1"`` texts (1-based),
+the form of the JSON and of error messages::
+
+    >>> k = Killer(["r1c1", "r1c2"], total=3)
+    >>> k.cells, k.to_dict()
+    (((0, 0), (0, 1)), {'kind': 'killer', 'cells': ['r1c1', 'r1c2'], 'total': 3})
+    >>> rule = '{"kind": "diagonal", "direction": "main"}'
+    >>> grid = from_json('{"box": "2x2", "givens": "................", "constraints": [' + rule + ']}')
+    >>> sorted(grid.kinds)
+    ['diagonal']
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields
+from functools import cache
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from sudokit.errors import InvalidPuzzleError
+
+if TYPE_CHECKING:
+    from sudokit.grid import Grid
+    from sudokit.shape import Shape
+
+__all__ = [
+    "ALL_KINDS",
+    "JIGSAW",
+    "KINDS",
+    "XV",
+    "AntiKing",
+    "AntiKnight",
+    "Arrow",
+    "Cell",
+    "Constraint",
+    "Diagonal",
+    "ExtraRegion",
+    "Killer",
+    "Kropki",
+    "KropkiNegative",
+    "LittleKiller",
+    "NonConsecutive",
+    "OddEven",
+    "Palindrome",
+    "Renban",
+    "Sandwich",
+    "SlowThermometer",
+    "Thermometer",
+    "VariantError",
+    "Whisper",
+    "XVNegative",
+    "cell_name",
+    "check_rules",
+    "constraint_from_dict",
+    "from_dict",
+    "from_json",
+    "king_pairs",
+    "knight_pairs",
+    "orthogonal_pairs",
+    "regions_text",
+    "to_dict",
+    "to_json",
+    "undotted_pairs",
+]
+
+#: A cell as (row, column), 0-based.
+Cell = tuple[int, int]
+
+_CELL_TEXT = re.compile(r"\s*[rR](\d+)\s*[cC](\d+)\s*")
+
+
+class VariantError(InvalidPuzzleError):
+    """A variant rule that is malformed or does not fit the board; the message names the rule and the cell."""
+
+
+def cell_name(cell: Cell) -> str:
+    """``"r1c1"`` for the cell (0, 0)."""
+    return f"r{cell[0] + 1}c{cell[1] + 1}"
+
+
+def _cell(value: object, what: str) -> Cell:
+    """A cell from ``(row, column)`` (0-based) or ``"r1c1"``; VariantError naming ``what`` otherwise."""
+    if isinstance(value, str):
+        m = _CELL_TEXT.fullmatch(value)
+        if m is None or int(m[1]) < 1 or int(m[2]) < 1:
+            raise VariantError(f"{what}: {value!r:.20} is not a cell like 'r1c1'")
+        return int(m[1]) - 1, int(m[2]) - 1
+    if isinstance(value, Sequence) and len(value) == 2 and all(type(v) is int and v >= 0 for v in value):
+        return value[0], value[1]
+    raise VariantError(f"{what}: {value!r:.30} is not a cell: give (row, column), 0-based, or 'r1c1'")
+
+
+def _cells(values: object, what: str, *, at_least: int = 1) -> tuple[Cell, ...]:
+    if isinstance(values, str) or not isinstance(values, Iterable):
+        raise VariantError(f"{what}: cells must be a list of cells, not {values!r:.30}")
+    cells = tuple(_cell(v, what) for v in values)
+    if len(cells) < at_least:
+        raise VariantError(f"{what}: needs at least {at_least} cell{'s' if at_least > 1 else ''}, got {len(cells)}")
+    seen: set[Cell] = set()
+    for c in cells:
+        if c in seen:
+            raise VariantError(f"{what}: cell {cell_name(c)} appears twice")
+        seen.add(c)
+    return cells
+
+
+def _whole(value: object, what: str, *, low: int = 0) -> int:
+    if type(value) is not int or value < low:
+        raise VariantError(f"{what}: {value!r:.20} is not a whole number of at least {low}")
+    return value
+
+
+def _choice(value: object, choices: tuple[str, ...], what: str) -> str:
+    if value not in choices:
+        raise VariantError(f"{what}: {value!r:.20} is not one of {', '.join(choices)}")
+    return value  # type: ignore[return-value]
+
+
+def _adjacent(a: Cell, b: Cell) -> bool:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
+
+def _touching(a: Cell, b: Cell) -> bool:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
+
+
+class Constraint:
+    """The base of every rule: a frozen dataclass with a ``kind`` name, a dict form and a checker."""
+
+    kind: ClassVar[str]
+    #: What it is called in messages ("killer cage").
+    label: ClassVar[str]
+
+    def __post_init__(self) -> None:
+        """Normalise and check the fields (each subclass's ``_normalise``); VariantError naming the rule."""
+        self._normalise()
+
+    def _normalise(self) -> None:
+        pass
+
+    def _set(self, name: str, value: object) -> None:
+        object.__setattr__(self, name, value)
+
+    def all_cells(self) -> tuple[Cell, ...]:
+        """Every cell the rule names (none for a global rule)."""
+        out: list[Cell] = []
+        for f in fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            if f.name == "cell":
+                out.append(value)
+            elif f.name in ("cells", "circle"):
+                out.extend(value)
+        return tuple(out)
+
+    def indexes(self, n: int) -> tuple[int, ...]:
+        """The cell indexes (``row * n + column``) of :meth:`all_cells` on a board of side ``n``."""
+        return tuple(r * n + c for r, c in self.all_cells())
+
+    def validate(self, shape: Shape) -> None:
+        """Raise VariantError when the rule does not fit a board of ``shape`` (a cell off it, a digit too big)."""
+        n = shape.n
+        for r, c in self.all_cells():
+            if r >= n or c >= n:
+                raise VariantError(f"{self.label}: cell {cell_name((r, c))} is off the {n}x{n} board")
+        self._fits(n)
+
+    def _fits(self, n: int) -> None:
+        pass
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        """None when the complete grid ``values`` keeps this rule; else what breaks it, in a few words."""
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: ``kind``, then each field (cells as ``"r1c1"`` texts)."""
+        out: dict[str, Any] = {"kind": self.kind}
+        for f in fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            if f.name == "cell":
+                value = cell_name(value)
+            elif f.name in ("cells", "circle"):
+                value = [cell_name(c) for c in value]
+            out[f.name] = value
+        return out
+
+    def _values(self, values: Sequence[int], n: int, cells: Sequence[Cell] | None = None) -> list[int]:
+        return [values[r * n + c] for r, c in (self.cells if cells is None else cells)]  # type: ignore[attr-defined]
+
+    def _where(self) -> str:
+        cells = self.all_cells()
+        if not cells:
+            return self.label
+        more = "" if len(cells) == 1 else f"..{cell_name(cells[-1])}"
+        return f"{self.label} at {cell_name(cells[0])}{more}"
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraRegion(Constraint):
+    """An extra region (windoku's windows, say): its cells hold different digits."""
+
+    kind: ClassVar[str] = "extra-region"
+    label: ClassVar[str] = "extra region"
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=2))
+
+    def _fits(self, n: int) -> None:
+        if len(self.cells) > n:
+            raise VariantError(f"{self._where()}: {len(self.cells)} cells cannot hold different digits 1..{n}")
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        return _repeat(self, self._values(values, grid.n))
+
+
+@dataclass(frozen=True, slots=True)
+class Diagonal(Constraint):
+    """A main diagonal holds different digits: ``main`` from r1c1 down, ``anti`` from rnc1 up."""
+
+    kind: ClassVar[str] = "diagonal"
+    label: ClassVar[str] = "diagonal"
+    direction: str = "main"
+
+    def _normalise(self) -> None:
+        _choice(self.direction, ("main", "anti"), self.label)
+
+    def diagonal_cells(self, n: int) -> tuple[Cell, ...]:
+        """The cells of the diagonal on a board of side ``n``, from the top row down."""
+        return tuple((k, k) if self.direction == "main" else (k, n - 1 - k) for k in range(n))
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        problem = _repeat(self, self._values(values, grid.n, self.diagonal_cells(grid.n)))
+        return problem and f"{self.direction} {problem}"
+
+
+@dataclass(frozen=True, slots=True)
+class AntiKnight(Constraint):
+    """Two cells a knight's move apart never hold the same digit."""
+
+    kind: ClassVar[str] = "anti-knight"
+    label: ClassVar[str] = "anti-knight"
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        return _pairs_broken(self, values, grid.n, knight_pairs(grid.n), lambda a, b: a != b, "the same digit")
+
+
+@dataclass(frozen=True, slots=True)
+class AntiKing(Constraint):
+    """Two cells a king's move apart never hold the same digit."""
+
+    kind: ClassVar[str] = "anti-king"
+    label: ClassVar[str] = "anti-king"
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        return _pairs_broken(self, values, grid.n, king_pairs(grid.n), lambda a, b: a != b, "the same digit")
+
+
+@dataclass(frozen=True, slots=True)
+class NonConsecutive(Constraint):
+    """Orthogonally adjacent cells never hold consecutive digits."""
+
+    kind: ClassVar[str] = "non-consecutive"
+    label: ClassVar[str] = "non-consecutive"
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        return _pairs_broken(
+            self, values, grid.n, orthogonal_pairs(grid.n), lambda a, b: abs(a - b) != 1, "consecutive digits"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Killer(Constraint):
+    """A killer cage: different digits, summing to ``total`` when it is given."""
+
+    kind: ClassVar[str] = "killer"
+    label: ClassVar[str] = "killer cage"
+    cells: tuple[Cell, ...]
+    total: int | None = None
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label))
+        if self.total is not None:
+            _whole(self.total, f"{self._where()}: total", low=1)
+
+    def _fits(self, n: int) -> None:
+        if len(self.cells) > n:
+            raise VariantError(f"{self._where()}: {len(self.cells)} cells cannot hold different digits 1..{n}")
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        digits = self._values(values, grid.n)
+        problem = _repeat(self, digits)
+        if problem is None and self.total is not None and sum(digits) != self.total:
+            problem = f"{self._where()} sums to {sum(digits)}, not {self.total}"
+        return problem
+
+
+@dataclass(frozen=True, slots=True)
+class LittleKiller(Constraint):
+    """A little killer clue: the cells along its diagonal sum to ``total`` (digits may repeat)."""
+
+    kind: ClassVar[str] = "little-killer"
+    label: ClassVar[str] = "little killer"
+    cells: tuple[Cell, ...]
+    total: int
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label))
+        _whole(self.total, f"{self._where()}: total", low=1)
+        for a, b in pairwise(self.cells):
+            if abs(a[0] - b[0]) != 1 or abs(a[1] - b[1]) != 1:
+                raise VariantError(f"{self._where()}: {cell_name(a)} and {cell_name(b)} are not on one diagonal")
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        total = sum(self._values(values, grid.n))
+        return None if total == self.total else f"{self._where()} sums to {total}, not {self.total}"
+
+
+@dataclass(frozen=True, slots=True)
+class Sandwich(Constraint):
+    """The digits between the 1 and the n of a row or column sum to ``total``."""
+
+    kind: ClassVar[str] = "sandwich"
+    label: ClassVar[str] = "sandwich"
+    axis: str
+    index: int
+    total: int
+
+    def _normalise(self) -> None:
+        _choice(self.axis, ("row", "column"), self.label)
+        _whole(self.index, f"{self.label}: index")
+        _whole(self.total, f"{self.label} of {self.axis} {self.index + 1}: total")
+
+    def _fits(self, n: int) -> None:
+        if self.index >= n:
+            raise VariantError(f"{self.label}: {self.axis} {self.index + 1} is off the {n}x{n} board")
+        if self.total > n * (n + 1) // 2 - 1 - n:
+            raise VariantError(f"{self.label} of {self.axis} {self.index + 1}: total {self.total} is too large")
+
+    def line_cells(self, n: int) -> tuple[Cell, ...]:
+        """The cells of its row or column, in order."""
+        return tuple((self.index, k) if self.axis == "row" else (k, self.index) for k in range(n))
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        n = grid.n
+        digits = self._values(values, n, self.line_cells(n))
+        if 1 not in digits or n not in digits:
+            return f"{self.label} of {self.axis} {self.index + 1} lacks a 1 or a {n}"
+        a, b = sorted((digits.index(1), digits.index(n)))
+        total = sum(digits[a + 1 : b])
+        if total != self.total:
+            return f"{self.label} of {self.axis} {self.index + 1} sums to {total}, not {self.total}"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Thermometer(Constraint):
+    """Digits strictly increase from the bulb (the first cell) along the thermometer."""
+
+    kind: ClassVar[str] = "thermometer"
+    label: ClassVar[str] = "thermometer"
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=2))
+        _line(self)
+
+    def _fits(self, n: int) -> None:
+        if len(self.cells) > n:
+            raise VariantError(f"{self._where()}: {len(self.cells)} cells cannot strictly increase within 1..{n}")
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        digits = self._values(values, grid.n)
+        if all(a < b for a, b in pairwise(digits)):
+            return None
+        return f"{self._where()} does not increase: {_shown(digits)}"
+
+
+@dataclass(frozen=True, slots=True)
+class SlowThermometer(Constraint):
+    """Digits never decrease from the bulb (the first cell) along the thermometer."""
+
+    kind: ClassVar[str] = "slow-thermometer"
+    label: ClassVar[str] = "slow thermometer"
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=2))
+        _line(self)
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        digits = self._values(values, grid.n)
+        if all(a <= b for a, b in pairwise(digits)):
+            return None
+        return f"{self._where()} decreases: {_shown(digits)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Arrow(Constraint):
+    """The digits on the arrow sum to its circle (two circle cells read as a two-digit number, in order)."""
+
+    kind: ClassVar[str] = "arrow"
+    label: ClassVar[str] = "arrow"
+    circle: tuple[Cell, ...]
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("circle", _cells(self.circle, f"{self.label} circle"))
+        if len(self.circle) > 2:
+            raise VariantError(f"{self.label}: a circle of {len(self.circle)} cells (1 or 2 are read as a number)")
+        self._set("cells", _cells(self.cells, self.label))
+        both = set(self.circle) & set(self.cells)
+        if both:
+            raise VariantError(f"{self._where()}: cell {cell_name(min(both))} is both circle and arrow")
+
+    def circle_value(self, values: Sequence[int], n: int) -> int:
+        """The number the circle reads."""
+        value = 0
+        for d in self._values(values, n, self.circle):
+            value = value * 10 + d
+        return value
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        total, circle = sum(self._values(values, grid.n)), self.circle_value(values, grid.n)
+        return None if total == circle else f"{self._where()} sums to {total}, but its circle reads {circle}"
+
+
+@dataclass(frozen=True, slots=True)
+class Kropki(Constraint):
+    """A dot between two adjacent cells: white, consecutive digits; black, one digit double the other."""
+
+    kind: ClassVar[str] = "kropki"
+    label: ClassVar[str] = "kropki dot"
+    color: str
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        _choice(self.color, ("white", "black"), self.label)
+        self._set("cells", _cells(self.cells, self.label, at_least=2))
+        _pair(self)
+
+    def holds(self, a: int, b: int) -> bool:
+        """Whether digits ``a`` and ``b`` fit the dot."""
+        return abs(a - b) == 1 if self.color == "white" else a == 2 * b or b == 2 * a
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        a, b = self._values(values, grid.n)
+        return None if self.holds(a, b) else f"{self.color} {self._where()}: {a} and {b}"
+
+
+@dataclass(frozen=True, slots=True)
+class KropkiNegative(Constraint):
+    """Every dot is given: adjacent cells without a dot are neither consecutive nor one double the other."""
+
+    kind: ClassVar[str] = "kropki-negative"
+    label: ClassVar[str] = "kropki negative constraint"
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        return _pairs_broken(
+            self,
+            values,
+            grid.n,
+            undotted_pairs(grid, "kropki"),
+            lambda a, b: abs(a - b) != 1 and a != 2 * b and b != 2 * a,
+            "digits a dot would join",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class XV(Constraint):
+    """An X (sum 10) or a V (sum 5) between two adjacent cells."""
+
+    kind: ClassVar[str] = "xv"
+    label: ClassVar[str] = "XV clue"
+    letter: str
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        _choice(self.letter, ("X", "V"), self.label)
+        self._set("cells", _cells(self.cells, self.label, at_least=2))
+        _pair(self)
+
+    @property
+    def total(self) -> int:
+        """10 for an X, 5 for a V."""
+        return 10 if self.letter == "X" else 5
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        a, b = self._values(values, grid.n)
+        return None if a + b == self.total else f"{self.letter} {self._where()}: {a} + {b} is not {self.total}"
+
+
+@dataclass(frozen=True, slots=True)
+class XVNegative(Constraint):
+    """Every X and V is given: adjacent cells without one sum to neither 5 nor 10."""
+
+    kind: ClassVar[str] = "xv-negative"
+    label: ClassVar[str] = "XV negative constraint"
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        return _pairs_broken(
+            self, values, grid.n, undotted_pairs(grid, "xv"), lambda a, b: a + b not in (5, 10), "a sum of 5 or 10"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class OddEven(Constraint):
+    """A cell that holds an odd (or an even) digit."""
+
+    kind: ClassVar[str] = "odd-even"
+    label: ClassVar[str] = "parity clue"
+    cell: Cell
+    parity: str
+
+    def _normalise(self) -> None:
+        self._set("cell", _cell(self.cell, self.label))
+        _choice(self.parity, ("odd", "even"), self.label)
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        r, c = self.cell
+        d = values[r * grid.n + c]
+        if (d % 2 == 1) == (self.parity == "odd"):
+            return None
+        return f"{self.parity} cell {cell_name(self.cell)} holds {d}"
+
+
+@dataclass(frozen=True, slots=True)
+class Renban(Constraint):
+    """A renban line: different digits forming a run of consecutive numbers, in any order."""
+
+    kind: ClassVar[str] = "renban"
+    label: ClassVar[str] = "renban line"
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=2))
+        _line(self)
+
+    def _fits(self, n: int) -> None:
+        if len(self.cells) > n:
+            raise VariantError(f"{self._where()}: {len(self.cells)} cells cannot hold different digits 1..{n}")
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        digits = self._values(values, grid.n)
+        if len(set(digits)) == len(digits) and max(digits) - min(digits) == len(digits) - 1:
+            return None
+        return f"{self._where()} is not a run of consecutive digits: {_shown(digits)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Whisper(Constraint):
+    """A German whispers line: neighbours along it differ by at least ``difference`` (5 on 9x9)."""
+
+    kind: ClassVar[str] = "whisper"
+    label: ClassVar[str] = "whisper line"
+    cells: tuple[Cell, ...]
+    difference: int = 5
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=2))
+        _line(self)
+        _whole(self.difference, f"{self._where()}: difference", low=1)
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        digits = self._values(values, grid.n)
+        for a, b in pairwise(digits):
+            if abs(a - b) < self.difference:
+                return f"{self._where()}: {a} next to {b} differ by less than {self.difference}"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Palindrome(Constraint):
+    """A palindrome line: it reads the same from either end."""
+
+    kind: ClassVar[str] = "palindrome"
+    label: ClassVar[str] = "palindrome line"
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=2))
+        _line(self)
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        digits = self._values(values, grid.n)
+        return None if digits == digits[::-1] else f"{self._where()} is no palindrome: {_shown(digits)}"
+
+
+#: Every constraint class by its kind name.
+KINDS: dict[str, type[Constraint]] = {
+    cls.kind: cls
+    for cls in (
+        ExtraRegion,
+        Diagonal,
+        AntiKnight,
+        AntiKing,
+        NonConsecutive,
+        Killer,
+        LittleKiller,
+        Sandwich,
+        Thermometer,
+        SlowThermometer,
+        Arrow,
+        Kropki,
+        KropkiNegative,
+        XV,
+        XVNegative,
+        OddEven,
+        Renban,
+        Whisper,
+        Palindrome,
+    )
+}
+#: The kind name of irregular regions (not a constraint: the grid's ``regions``).
+JIGSAW = "jigsaw"
+#: Every kind an engine may declare: the constraint kinds and jigsaw.
+ALL_KINDS: frozenset[str] = frozenset(KINDS) | {JIGSAW}
+
+
+def _line(rule: Constraint) -> None:
+    """A line's cells follow each other: each touches the next (orthogonally or diagonally)."""
+    for a, b in pairwise(rule.cells):  # type: ignore[attr-defined]
+        if not _touching(a, b):
+            raise VariantError(f"{rule._where()}: {cell_name(a)} and {cell_name(b)} do not touch")
+
+
+def _pair(rule: Constraint) -> None:
+    cells = rule.cells  # type: ignore[attr-defined]
+    if len(cells) != 2 or not _adjacent(*cells):
+        shown = ", ".join(cell_name(c) for c in cells)
+        raise VariantError(f"{rule.label}: needs two orthogonally adjacent cells, not {shown}")
+
+
+def _repeat(rule: Constraint, digits: list[int]) -> str | None:
+    seen = set()
+    for d in digits:
+        if d in seen:
+            return f"{rule._where()} repeats {d}"
+        seen.add(d)
+    return None
+
+
+def _shown(digits: Iterable[int]) -> str:
+    return " ".join(map(str, digits))
+
+
+def _pairs_broken(
+    rule: Constraint, values: Sequence[int], n: int, pairs: Iterable[tuple[int, int]], ok: Any, what: str
+) -> str | None:
+    for a, b in pairs:
+        if not ok(values[a], values[b]):
+            return (
+                f"{rule.label}: {cell_name(divmod(a, n))} and {cell_name(divmod(b, n))} "
+                f"hold {what} ({values[a]}, {values[b]})"
+            )
+    return None
+
+
+# --- geometry ---------------------------------------------------------------------------------------
+
+
+def _offset_pairs(n: int, steps: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    out = []
+    for r in range(n):
+        for c in range(n):
+            for dr, dc in steps:
+                rr, cc = r + dr, c + dc
+                if 0 <= rr < n and 0 <= cc < n and r * n + c < rr * n + cc:
+                    out.append((r * n + c, rr * n + cc))
+    return tuple(sorted(out))
+
+
+@cache
+def orthogonal_pairs(n: int) -> tuple[tuple[int, int], ...]:
+    """Every pair of orthogonally adjacent cells (as indexes ``a < b``) on a board of side ``n``."""
+    return _offset_pairs(n, ((0, 1), (1, 0)))
+
+
+@cache
+def knight_pairs(n: int) -> tuple[tuple[int, int], ...]:
+    """Every pair of cells a knight's move apart (``a < b``)."""
+    return _offset_pairs(n, ((1, 2), (1, -2), (2, 1), (2, -1)))
+
+
+@cache
+def king_pairs(n: int) -> tuple[tuple[int, int], ...]:
+    """Every pair of diagonally touching cells (``a < b``): a king's moves that rows and columns leave open."""
+    return _offset_pairs(n, ((1, 1), (1, -1)))
+
+
+def undotted_pairs(grid: Grid, kind: str) -> tuple[tuple[int, int], ...]:
+    """The orthogonal pairs with no clue of ``kind`` ("kropki" or "xv") between them: the negative rule's pairs."""
+    n = grid.n
+    marked = {tuple(sorted(c.indexes(n))) for c in grid.constraints if c.kind == kind}
+    return tuple(p for p in orthogonal_pairs(n) if p not in marked)
+
+
+# --- whole puzzles ----------------------------------------------------------------------------------
+
+
+def check_rules(shape: Shape, regions: object, constraints: object) -> tuple[tuple[tuple[int, ...], ...] | None, tuple]:
+    """Validated ``(regions or None when they are the boxes, constraints)`` for a board of ``shape``."""
+    n = shape.n
+    checked_regions = None
+    if regions is not None:
+        checked_regions = _regions(shape, regions)
+        if checked_regions == shape.boxes:
+            checked_regions = None
+    if isinstance(constraints, Constraint) or not isinstance(constraints, Iterable):
+        raise TypeError(f"constraints must be an iterable of sudokit.variants constraints, not {constraints!r:.60}")
+    rules = tuple(constraints)
+    for k, rule in enumerate(rules, 1):
+        if not isinstance(rule, Constraint):
+            raise TypeError(f"constraint {k}: {rule!r:.60} is not a sudokit.variants constraint")
+        try:
+            rule.validate(shape)
+        except VariantError as err:
+            raise VariantError(f"constraint {k}: {err.problem}") from None
+    if len(set(rules)) != len(rules):
+        twice = next(r for r in rules if rules.count(r) > 1)
+        raise VariantError(f"constraint {rules.index(twice) + 1} ({twice.label}) is given twice")
+    seen_pairs: dict[tuple[int, ...], str] = {}
+    for rule in rules:
+        if rule.kind in ("kropki", "xv"):
+            pair = tuple(sorted(rule.indexes(n)))
+            if pair in seen_pairs and seen_pairs[pair] == rule.kind:
+                raise VariantError(f"{rule._where()}: two {rule.label}s on one pair of cells")
+            seen_pairs[pair] = rule.kind
+    return checked_regions, rules
+
+
+def _regions(shape: Shape, regions: object) -> tuple[tuple[int, ...], ...]:
+    """Regions as n tuples of cell indexes (sorted, in order of their first cell) partitioning the board."""
+    n = shape.n
+    if isinstance(regions, str):
+        symbols = regions.strip()
+        if len(symbols) != n * n:
+            raise VariantError(f"regions: {len(symbols)} symbols, but a {n}x{n} board needs {n * n}")
+        from sudokit.shape import ALPHABET
+
+        groups: dict[str, list[int]] = {}
+        for i, s in enumerate(symbols):
+            if s.upper() not in ALPHABET[:n]:
+                raise VariantError(f"regions: row {i // n + 1}, column {i % n + 1}: {s!r} is not a region 1..{n}")
+            groups.setdefault(s.upper(), []).append(i)
+        parts: list[Iterable[int]] = list(groups.values())
+    elif isinstance(regions, Iterable):
+        parts = []
+        for k, region in enumerate(regions, 1):
+            if isinstance(region, str) or not isinstance(region, Iterable):
+                raise VariantError(f"regions: region {k} is not a list of cells")
+            part = []
+            for cell in region:
+                if type(cell) is int:
+                    if not 0 <= cell < n * n:
+                        raise VariantError(f"regions: region {k}: cell index {cell} is off the {n}x{n} board")
+                    part.append(cell)
+                else:
+                    r, c = _cell(cell, f"regions: region {k}")
+                    if r >= n or c >= n:
+                        raise VariantError(f"regions: region {k}: cell {cell_name((r, c))} is off the {n}x{n} board")
+                    part.append(r * n + c)
+            parts.append(part)
+    else:
+        raise TypeError(f"regions must be n lists of cells or a text of region symbols, not {regions!r:.60}")
+    owner: dict[int, int] = {}
+    for k, part in enumerate(parts, 1):
+        for i in part:
+            if i in owner:
+                raise VariantError(f"regions: {cell_name(divmod(i, n))} is in region {owner[i]} and region {k}")
+            owner[i] = k
+    for k, part in enumerate(parts, 1):
+        if len(list(part)) != n:
+            raise VariantError(f"regions: region {k} has {len(list(part))} cells, not {n}")
+    if len(parts) != n:
+        raise VariantError(f"regions: {len(parts)} regions, but a {n}x{n} board needs {n}")
+    return tuple(sorted(tuple(sorted(p)) for p in parts))
+
+
+def regions_text(grid: Grid) -> str:
+    """The regions as one symbol per cell (region k+1 as the k-th symbol of the alphabet)."""
+    from sudokit.shape import ALPHABET
+
+    out = [""] * grid.shape.size
+    for k, region in enumerate(grid.regions):
+        for i in region:
+            out[i] = ALPHABET[k]
+    return "".join(out)
+
+
+def to_dict(grid: Grid) -> dict[str, Any]:
+    """The puzzle as our JSON object: box, givens (the line form), regions (when jigsaw), constraints."""
+    out: dict[str, Any] = {"box": str(grid.shape), "givens": grid.to_line()}
+    if grid.jigsaw:
+        out["regions"] = regions_text(grid)
+    out["constraints"] = [rule.to_dict() for rule in grid.constraints]
+    return out
+
+
+def to_json(grid: Grid) -> str:
+    """The puzzle as one line of our JSON (see :func:`from_json`)."""
+    return json.dumps(to_dict(grid), separators=(", ", ": "))
+
+
+def constraint_from_dict(data: object, where: str = "constraint") -> Constraint:
+    """A constraint from its JSON form (``{"kind": ..., fields...}``); VariantError naming what is wrong."""
+    if not isinstance(data, dict):
+        raise VariantError(f"{where}: {data!r:.40} is not an object with a 'kind'")
+    kind = data.get("kind")
+    cls = KINDS.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise VariantError(f"{where}: unknown kind {kind!r:.30} (known: {', '.join(sorted(KINDS))})")
+    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    extra = sorted(set(data) - names - {"kind"})
+    if extra:
+        raise VariantError(f"{where}: {kind} has no field {extra[0]!r} (fields: {', '.join(sorted(names)) or 'none'})")
+    try:
+        return cls(**{k: v for k, v in data.items() if k != "kind"})
+    except TypeError:
+        missing = sorted(f.name for f in fields(cls) if f.name not in data and f.default is f.default_factory)  # type: ignore[arg-type]
+        raise VariantError(f"{where}: {kind} needs {', '.join(missing) or 'other fields'}") from None
+    except VariantError as err:
+        raise VariantError(f"{where}: {err.problem}") from None
+
+
+def from_dict(data: object) -> Grid:
+    """A puzzle from our JSON object; VariantError (or another InvalidPuzzleError) naming what is wrong."""
+    from sudokit.grid import Grid
+    from sudokit.shape import Shape
+
+    if not isinstance(data, dict):
+        raise VariantError(f"a variant puzzle is a JSON object, not {type(data).__name__}")
+    extra = sorted(set(data) - {"box", "givens", "regions", "constraints", "solution"})
+    if extra:
+        raise VariantError(f"variant puzzle: unknown field {extra[0]!r} (fields: box, givens, regions, constraints)")
+    givens = data.get("givens")
+    if not isinstance(givens, str):
+        raise VariantError("variant puzzle: 'givens' must be the puzzle's line form, e.g. '53..7....'")
+    box = data.get("box")
+    if box is not None and not isinstance(box, str):
+        raise VariantError(f"variant puzzle: 'box' must be a text like '3x3', not {box!r:.20}")
+    from sudokit.formats import parse_cells
+
+    shape, cells = parse_cells(givens, Shape.parse(box) if box else None)
+    rules = data.get("constraints", [])
+    if not isinstance(rules, list):
+        raise VariantError("variant puzzle: 'constraints' must be a list")
+    constraints = [constraint_from_dict(d, f"constraint {k}") for k, d in enumerate(rules, 1)]
+    return Grid(cells, shape, regions=data.get("regions"), constraints=constraints)
+
+
+def from_json(text: str) -> Grid:
+    """A puzzle from our JSON form::
+
+    {"box": "3x3", "givens": "...", "regions": "111222333...", "constraints": [{"kind": "killer", ...}]}
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise VariantError(f"variant puzzle: not valid JSON ({err.msg} at character {err.pos + 1})") from None
+    return from_dict(data)
