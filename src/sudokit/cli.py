@@ -666,6 +666,11 @@ def _capabilities_text(caps: Any) -> str:
         parts.append("no counting")
     if not caps.time_limit:
         parts.append("no time limit")
+    if caps.constraints:
+        from sudokit.variants import ALL_KINDS
+
+        kinds = "every one" if caps.constraints >= ALL_KINDS else ", ".join(sorted(caps.constraints))
+        parts.append(f"variant rules: {kinds}")
     return f" ({'; '.join(parts)})" if parts else ""
 
 

@@ -726,9 +726,10 @@ def check_rules(shape: Shape, regions: object, constraints: object) -> tuple[tup
             rule.validate(shape)
         except VariantError as err:
             raise VariantError(f"constraint {k}: {err.problem}") from None
-    if len(set(rules)) != len(rules):
-        twice = next(r for r in rules if rules.count(r) > 1)
-        raise VariantError(f"constraint {rules.index(twice) + 1} ({twice.label}) is given twice")
+    first: dict[Constraint, int] = {}
+    for k, rule in enumerate(rules, 1):
+        if first.setdefault(rule, k) != k:
+            raise VariantError(f"constraint {k} ({rule.label}) repeats constraint {first[rule]}")
     seen_pairs: dict[tuple[int, ...], str] = {}
     for rule in rules:
         if rule.kind in ("kropki", "xv"):

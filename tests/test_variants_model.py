@@ -1,0 +1,376 @@
+"""The variant model: every constraint kind as a value (validated, JSON round trip), checked by the verifier,
+and engines never run on a kind they do not declare."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import pickle
+import re
+
+import pytest
+
+from sudokit import Grid, Result, Status, cross_check, solve
+from sudokit.errors import DuplicateGivenError, InvalidPuzzleError
+from sudokit.variants import (
+    ALL_KINDS,
+    KINDS,
+    XV,
+    AntiKing,
+    AntiKnight,
+    Arrow,
+    Constraint,
+    Diagonal,
+    ExtraRegion,
+    Killer,
+    Kropki,
+    KropkiNegative,
+    LittleKiller,
+    NonConsecutive,
+    OddEven,
+    Palindrome,
+    Renban,
+    Sandwich,
+    SlowThermometer,
+    Thermometer,
+    VariantError,
+    Whisper,
+    XVNegative,
+    constraint_from_dict,
+    from_json,
+    to_json,
+    undotted_pairs,
+)
+from sudokit.verify import is_solution, solution_problem
+
+# LeetCode 37's solution:
+#   5 3 4 6 7 8 9 1 2
+#   6 7 2 1 9 5 3 4 8
+#   1 9 8 3 4 2 5 6 7
+#   8 5 9 7 6 1 4 2 3 ...
+SOLVED = Grid.parse("534678912672195348198342567859761423426853791713924856961537284287419635345286179")
+EMPTY = Grid.empty()
+
+# (a rule the solution keeps, a rule of the same kind it breaks, words the breach is reported with)
+CASES: dict[str, tuple[Constraint, Constraint, str]] = {
+    "extra-region": (ExtraRegion(["r1c1", "r1c2", "r2c3"]), ExtraRegion(["r1c3", "r3c5"]), "repeats 4"),
+    "killer": (Killer(["r1c1", "r1c2"], total=8), Killer(["r1c1", "r1c2"], total=9), "sums to 8, not 9"),
+    "little-killer": (
+        LittleKiller(["r1c1", "r2c2", "r3c3"], total=20),
+        LittleKiller(["r1c1", "r2c2", "r3c3"], total=21),
+        "sums to 20, not 21",
+    ),
+    "sandwich": (Sandwich("column", 0, 19), Sandwich("row", 0, 5), "sums to 0, not 5"),
+    "thermometer": (
+        Thermometer(["r1c2", "r1c3", "r1c4", "r1c5"]),
+        Thermometer(["r1c5", "r1c4"]),
+        "does not increase: 7 6",
+    ),
+    "slow-thermometer": (SlowThermometer(["r1c2", "r1c3"]), SlowThermometer(["r1c3", "r1c2"]), "decreases: 4 3"),
+    "arrow": (
+        Arrow(["r1c7"], ["r2c3", "r1c5"]),
+        Arrow(["r1c8"], ["r2c3", "r1c5"]),
+        "sums to 9, but its circle reads 1",
+    ),
+    "kropki": (Kropki("black", ["r1c8", "r1c9"]), Kropki("white", ["r1c3", "r2c3"]), "white kropki dot"),
+    "xv": (XV("X", ["r1c2", "r2c2"]), XV("V", ["r1c1", "r1c2"]), "5 + 3 is not 5"),
+    "odd-even": (OddEven("r1c1", "odd"), OddEven("r1c1", "even"), "even cell r1c1 holds 5"),
+    "renban": (Renban(["r1c4", "r1c5", "r1c6"]), Renban(["r1c6", "r1c7", "r1c8"]), "not a run"),
+    "whisper": (Whisper(["r1c8", "r1c7"]), Whisper(["r1c1", "r1c2"]), "5 next to 3"),
+    "palindrome": (Palindrome(["r2c6", "r3c7"]), Palindrome(["r1c1", "r1c2"]), "no palindrome"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CASES))
+def test_the_checker_accepts_a_kept_rule_and_names_a_broken_one(kind: str) -> None:
+    kept, broken, words = CASES[kind]
+    assert kept.kind == broken.kind == kind
+    assert solution_problem(EMPTY.with_rules(constraints=[kept]), SOLVED) is None
+    assert is_solution(EMPTY.with_rules(constraints=[kept]), SOLVED)
+    problem = solution_problem(EMPTY.with_rules(constraints=[kept, broken]), SOLVED)
+    assert problem is not None and problem.startswith("constraint 2 broken: ") and words in problem
+    assert not is_solution(EMPTY.with_rules(constraints=[broken]), SOLVED)
+
+
+def test_a_two_cell_circle_reads_as_a_two_digit_number() -> None:
+    arrow = Arrow(["r1c8", "r1c9"], ["r1c6", "r1c3"])  # circle 1 2 reads 12 = 8 + 4
+    assert solution_problem(EMPTY.with_rules(constraints=[arrow]), SOLVED) is None
+    reversed_circle = Arrow(["r1c9", "r1c8"], ["r1c6", "r1c3"])  # reads 21
+    assert "circle reads 21" in solution_problem(EMPTY.with_rules(constraints=[reversed_circle]), SOLVED)
+
+
+# --- the global rules against independent definitions, on every 4x4 grid ------------------------------
+
+
+def all_4x4_grids() -> list[tuple[int, ...]]:
+    """Every solved 4x4 Sudoku (288), by brute force over row permutations."""
+    rows = list(itertools.permutations(range(1, 5)))
+    out = []
+    for a, b, c, d in itertools.product(rows, repeat=4):
+        cells = a + b + c + d
+        cols_ok = all(len({cells[r * 4 + k] for r in range(4)}) == 4 for k in range(4))
+        boxes_ok = all(
+            len({cells[(br + dr) * 4 + bc + dc] for dr in (0, 1) for dc in (0, 1)}) == 4
+            for br in (0, 2)
+            for bc in (0, 2)
+        )
+        if cols_ok and boxes_ok:
+            out.append(cells)
+    return out
+
+
+GRIDS = all_4x4_grids()
+
+
+def pairs_with(step: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    return [
+        (r * 4 + c, (r + dr) * 4 + c + dc)
+        for r in range(4)
+        for c in range(4)
+        for dr, dc in step
+        if 0 <= r + dr < 4 and 0 <= c + dc < 4
+    ]
+
+
+KNIGHT = pairs_with({(1, 2), (2, 1), (1, -2), (2, -1)})
+KING = pairs_with({(1, 1), (1, -1), (1, 0), (0, 1)})
+ORTHOGONAL = pairs_with({(1, 0), (0, 1)})
+
+GLOBAL = {
+    "anti-knight": (AntiKnight(), lambda g: all(g[a] != g[b] for a, b in KNIGHT)),
+    "anti-king": (AntiKing(), lambda g: all(g[a] != g[b] for a, b in KING)),
+    "non-consecutive": (NonConsecutive(), lambda g: all(abs(g[a] - g[b]) != 1 for a, b in ORTHOGONAL)),
+    "diagonal main": (Diagonal("main"), lambda g: len({g[0], g[5], g[10], g[15]}) == 4),
+    "diagonal anti": (Diagonal("anti"), lambda g: len({g[3], g[6], g[9], g[12]}) == 4),
+    "kropki-negative": (
+        KropkiNegative(),
+        lambda g: all(abs(g[a] - g[b]) != 1 and g[a] != 2 * g[b] and g[b] != 2 * g[a] for a, b in ORTHOGONAL),
+    ),
+    "xv-negative": (XVNegative(), lambda g: all(g[a] + g[b] not in (5, 10) for a, b in ORTHOGONAL)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GLOBAL))
+def test_global_rules_match_their_definition_on_every_4x4_grid(name: str) -> None:
+    rule, holds = GLOBAL[name]
+    puzzle = Grid.empty("2x2").with_rules(constraints=[rule])
+    kept = [cells for cells in GRIDS if solution_problem(puzzle, Grid(cells)) is None]
+    assert kept == [cells for cells in GRIDS if holds(cells)]
+    assert len(kept) < len(GRIDS)
+
+
+def no_dot(g: tuple[int, ...], a: int, b: int) -> bool:
+    """Neither consecutive nor one double the other: what a missing kropki dot says."""
+    return abs(g[a] - g[b]) != 1 and g[a] != 2 * g[b] and g[b] != 2 * g[a]
+
+
+def test_negative_rules_spare_the_marked_pairs() -> None:
+    dot = Kropki("white", ["r1c1", "r1c2"])
+    puzzle = Grid.empty("2x2").with_rules(constraints=[dot, KropkiNegative()])
+    assert (0, 1) not in undotted_pairs(puzzle, "kropki") and (0, 4) in undotted_pairs(puzzle, "kropki")
+    want = [
+        g
+        for g in GRIDS
+        if abs(g[0] - g[1]) == 1
+        and all(
+            abs(g[a] - g[b]) != 1 and g[a] != 2 * g[b] and g[b] != 2 * g[a] for a, b in ORTHOGONAL if (a, b) != (0, 1)
+        )
+    ]
+    assert [g for g in GRIDS if solution_problem(puzzle, Grid(g)) is None] == want
+    xv = Grid.empty("2x2").with_rules(constraints=[XV("V", ["r1c1", "r2c1"]), XVNegative()])
+    want = [
+        g
+        for g in GRIDS
+        if g[0] + g[4] == 5 and all(g[a] + g[b] not in (5, 10) for a, b in ORTHOGONAL if (a, b) != (0, 4))
+    ]
+    assert [g for g in GRIDS if solution_problem(xv, Grid(g)) is None] == want
+
+
+# --- values: construction, validation, JSON ---------------------------------------------------------
+
+EVERY_RULE = [kept for kept, _, _ in CASES.values()] + [
+    AntiKnight(),
+    AntiKing(),
+    NonConsecutive(),
+    Diagonal("anti"),
+    KropkiNegative(),
+    XVNegative(),
+    Kropki("white", ["r5c5", "r5c6"]),
+    XV("V", ["r9c8", "r9c9"]),
+    Killer([(4, 4), (4, 5), (5, 4)]),
+]
+
+
+def test_every_kind_is_covered() -> None:
+    assert {rule.kind for rule in EVERY_RULE} == set(KINDS)
+    assert set(KINDS) | {"jigsaw"} == ALL_KINDS
+
+
+def test_a_puzzle_with_every_kind_round_trips_through_json_and_pickle() -> None:
+    puzzle = Grid.parse("." * 81).with_rules(regions=JIGSAW, constraints=EVERY_RULE)
+    text = to_json(puzzle)
+    again = from_json(text)
+    assert again == puzzle and hash(again) == hash(puzzle) and again.kinds == ALL_KINDS
+    assert json.loads(text)["regions"] == JIGSAW
+    assert pickle.loads(pickle.dumps(puzzle)) == puzzle
+    assert Grid.parse(text) == puzzle  # the JSON form is a puzzle text like any other
+    assert eval(repr(puzzle), {"sudokit": __import__("sudokit")}) == puzzle
+    for rule in EVERY_RULE:
+        assert constraint_from_dict(json.loads(json.dumps(rule.to_dict()))) == rule
+
+
+def test_rules_make_a_different_puzzle_and_the_classic_one_stays_classic() -> None:
+    puzzle = Grid.parse("." * 81)
+    variant = puzzle.with_rules(constraints=[AntiKnight()])
+    assert puzzle.is_classic and not variant.is_classic and puzzle != variant
+    assert variant.with_rules() == puzzle and variant.kinds == {"anti-knight"} and puzzle.kinds == set()
+    assert variant.with_cells(SOLVED.cells).constraints == (AntiKnight(),)
+    assert Grid.parse("." * 81).with_rules(regions=Grid.empty().shape.boxes).is_classic  # the boxes are no jigsaw
+
+
+# A 9x9 jigsaw: nine irregular regions (rows 1-9 as drawn).
+JIGSAW = (
+    "111222333"
+    "111222333"
+    "112122333"  # r3c3 and r3c4 swap regions
+    "444555666"
+    "444555666"
+    "444555666"
+    "777888999"
+    "777888999"
+    "777888999"
+)
+
+
+def test_jigsaw_regions_replace_the_boxes() -> None:
+    # Two 1s in the top-left box are legal in a jigsaw whose regions split that box...
+    cells = [0] * 81
+    cells[0] = 1  # r1c1, region 1
+    cells[2 * 9 + 2] = 1  # r3c3, in region 2 (the box of r1c1 refuses it)
+    with pytest.raises(DuplicateGivenError, match="same box"):
+        Grid(cells)
+    jig = Grid(cells, regions=JIGSAW)
+    assert jig.jigsaw and jig.kinds == {"jigsaw"} and jig.region_of[3 * 9 + 4] == 4
+    assert sorted(len(r) for r in jig.regions) == [9] * 9
+    # ...and two equal givens in one region are refused, naming the region.
+    cells[2 * 9 + 2] = 0
+    cells[2 * 9 + 3] = 1  # r3c4: region 1 too
+    with pytest.raises(DuplicateGivenError, match="same region"):
+        Grid(cells, regions=JIGSAW)
+
+
+@pytest.mark.parametrize(
+    ("regions", "message"),
+    [
+        (JIGSAW[:-1], "80 symbols, but a 9x9 board needs 81"),
+        (JIGSAW[:-1] + "8", "region 8 has 10 cells, not 9"),
+        (JIGSAW[:-1] + "X", "row 9, column 9: 'X' is not a region 1..9"),
+        ([list(range(9))] * 9, "r1c1 is in region 1 and region 2"),
+    ],
+)
+def test_bad_regions_are_named(regions: object, message: str) -> None:
+    with pytest.raises(VariantError, match=message.replace("(", r"\(")):
+        Grid.empty().with_rules(regions=regions)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: Killer(["r1c1", "r1c1"]), "killer cage: cell r1c1 appears twice"),
+        (lambda: Killer(["r1c1"], total=0), "total: 0 is not a whole number of at least 1"),
+        (lambda: Killer(["a1"]), "'a1' is not a cell like 'r1c1'"),
+        (lambda: Killer([(-1, 0)]), "is not a cell"),
+        (lambda: Kropki("white", ["r1c1", "r2c2"]), "needs two orthogonally adjacent cells, not r1c1, r2c2"),
+        (lambda: Kropki("grey", ["r1c1", "r1c2"]), "'grey' is not one of white, black"),
+        (lambda: XV("W", ["r1c1", "r1c2"]), "'W' is not one of X, V"),
+        (lambda: Thermometer(["r1c1", "r1c3"]), "r1c1 and r1c3 do not touch"),
+        (lambda: Thermometer(["r1c1"]), "needs at least 2 cells, got 1"),
+        (lambda: Arrow(["r1c1", "r1c2", "r1c3"], ["r2c1"]), "a circle of 3 cells"),
+        (lambda: Arrow(["r1c1"], ["r1c1"]), "cell r1c1 is both circle and arrow"),
+        (lambda: LittleKiller(["r1c1", "r1c2"], total=3), "r1c1 and r1c2 are not on one diagonal"),
+        (lambda: Sandwich("diagonal", 0, 3), "'diagonal' is not one of row, column"),
+        (lambda: Diagonal("up"), "'up' is not one of main, anti"),
+        (lambda: OddEven("r1c1", "prime"), "'prime' is not one of odd, even"),
+        (lambda: Whisper(["r1c1", "r1c2"], difference=0), "difference: 0 is not a whole number of at least 1"),
+    ],
+)
+def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None:
+    with pytest.raises(VariantError, match=message.replace("(", r"\(")) as err:
+        make()
+    assert isinstance(err.value, InvalidPuzzleError) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("rule", "message"),
+    [
+        (Killer(["r1c1", "r10c1"]), "constraint 2: killer cage: cell r10c1 is off the 9x9 board"),
+        (Sandwich("row", 9, 3), "constraint 2: sandwich: row 10 is off the 9x9 board"),
+        (Sandwich("row", 0, 36), "total 36 is too large"),
+        (ExtraRegion([(0, c) for c in range(9)] + [(1, 0)]), "10 cells cannot hold different digits 1..9"),
+        (AntiKnight(), "constraint 2 (anti-knight) repeats constraint 1"),
+    ],
+)
+def test_rules_that_do_not_fit_the_board_are_refused_with_their_number(rule: Constraint, message: str) -> None:
+    with pytest.raises(VariantError, match=re.escape(message)):
+        EMPTY.with_rules(constraints=[AntiKnight(), rule])
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '{"givens": "' + "." * 81 + '", "constraints": [{"kind": "sandwitch"}]}',
+            "constraint 1: unknown kind 'sandwitch'",
+        ),
+        ('{"givens": "' + "." * 81 + '", "constraints": [{"kind": "killer"}]}', "constraint 1: killer needs cells"),
+        (
+            '{"givens": "' + "." * 81 + '", "constraints": [{"kind": "xv", "letter": "X", "cells": [], "sum": 3}]}',
+            "constraint 1: xv has no field 'sum'",
+        ),
+        ('{"givens": "' + "." * 81 + '", "rules": []}', "unknown field 'rules'"),
+        ('{"box": "3x3"}', "'givens' must be the puzzle's line form"),
+        ('{"givens": ', "not valid JSON"),
+    ],
+)
+def test_bad_json_puzzles_are_refused_in_one_line(text: str, message: str) -> None:
+    with pytest.raises(InvalidPuzzleError, match=message) as err:
+        Grid.parse(text)
+    assert "\n" not in str(err.value)
+
+
+# --- engines and the kinds they take ------------------------------------------------------------------
+
+
+class Plain:
+    """A third-party engine that declares no variant kinds (a test double for a plugin)."""
+
+    name = "plain"
+    description = "classic only"
+    calls = 0
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> Result:
+        Plain.calls += 1
+        return Result(Status.SOLVED, puzzle, self.name, (SOLVED,), 1)
+
+
+def test_an_engine_is_not_run_on_a_kind_it_does_not_declare() -> None:
+    puzzle = Grid.parse("." * 81).with_rules(constraints=[Killer(["r1c1", "r1c2"], total=8), AntiKnight()])
+    Plain.calls = 0
+    result = solve(puzzle, Plain())
+    assert result.status is Status.UNSUPPORTED and Plain.calls == 0
+    assert result.error == "strategy 'plain' does not support anti-knight, killer"
+    assert result.to_dict()["status"] == "unsupported"
+    plain = solve(puzzle, "backtrack", order="plain")  # the write-ups' search takes classic puzzles only
+    assert plain.status is Status.UNSUPPORTED and "does not support" in plain.error
+    assert solve(Grid.parse(SOLVED.to_line()), Plain()).status is Status.SOLVED  # a classic puzzle runs
+
+
+def test_the_cross_check_skips_an_engine_that_lacks_a_kind_and_says_so() -> None:
+    puzzle = SOLVED.with_rules(constraints=[Killer(["r1c1", "r1c2"], total=8)])
+    report = cross_check(puzzle, [Plain(), Plain()])
+    assert [a.verdict.value for a in report.engines] == ["skipped", "skipped"]
+    assert report.verdict.value == "undecided"  # nobody checked anything
+    assert report.problems == (
+        "engine 'plain' skipped: it does not support killer",
+        "engine 'plain#2' skipped: it does not support killer",
+    )
