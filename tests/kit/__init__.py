@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 
 #: The modules of broken engines, one per group of checks.
-GROUPS = ("api", "corpus", "metamorphic", "time")
+GROUPS = ("api", "corpus", "metamorphic", "time", "variants")
 
 
 def mutants() -> dict[str, object]:

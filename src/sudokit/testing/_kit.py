@@ -47,7 +47,7 @@ __all__ = [
 PATIENCE = 60.0
 
 #: The modules holding the checks, in the order their checks run and are listed.
-_GROUPS = ("api", "corpus", "shapes", "metamorphic", "time")
+_GROUPS = ("api", "corpus", "shapes", "metamorphic", "time", "variants")
 
 OnFail = Literal["raise", "warn"] | None
 ExpectedFailures = Mapping[str, str] | Callable[[Strategy], Mapping[str, str] | None] | None

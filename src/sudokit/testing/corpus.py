@@ -30,6 +30,7 @@ __all__ = [
     "of_shape",
     "propagate_singles",
     "unsolvable_kind",
+    "variants",
 ]
 
 _UNIT_KINDS = ("row", "column", "box")
@@ -81,6 +82,33 @@ def _read(name: str) -> tuple[Known, ...]:
         puzzle = Grid.parse(fields[0], box)
         solution = Grid.parse(fields[2], puzzle.shape) if len(fields) > 2 and fields[2] else None
         known.append(Known(puzzle, int(fields[1]), solution, f"{name}.txt:{number}"))
+    return tuple(known)
+
+
+#: The board of the variant puzzles (``data/variants.jsonl``): 4x4, of 2x2 boxes or a jigsaw's regions.
+VARIANT_SHAPE = Shape.of(2, 2)
+
+
+def variants() -> tuple[Known, ...]:
+    """The variant puzzles of ``data/variants.jsonl`` (our JSON form, with exact counts), fresh grids each call."""
+    return tuple(Known(k.puzzle.with_cells(list(k.puzzle.cells)), k.count, k.solution, k.where) for k in _variants())
+
+
+@cache
+def _variants() -> tuple[Known, ...]:
+    import json
+
+    from sudokit.variants import from_dict
+
+    text = (resources.files("sudokit.testing") / "data" / "variants.jsonl").read_text(encoding="utf-8")
+    known = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        record = json.loads(line)
+        puzzle = from_dict(record["puzzle"])
+        solution = Grid.parse(record["solution"], puzzle.shape) if "solution" in record else None
+        known.append(Known(puzzle, record["count"], solution, f"variants.jsonl:{number}"))
     return tuple(known)
 
 
