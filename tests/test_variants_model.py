@@ -371,6 +371,6 @@ def test_the_cross_check_skips_an_engine_that_lacks_a_kind_and_says_so() -> None
     assert [a.verdict.value for a in report.engines] == ["skipped", "skipped"]
     assert report.verdict.value == "undecided"  # nobody checked anything
     assert report.problems == (
-        "engine 'plain' skipped: it does not support killer",
-        "engine 'plain#2' skipped: it does not support killer",
+        "engine 'plain' does not support killer",
+        "engine 'plain#2' does not support killer",
     )

@@ -346,7 +346,7 @@ def judge(name: str, puzzle: Grid, result: Result, time_limit: float | None) -> 
 
     if result.status is Status.UNSUPPORTED:
         detail = (result.error or "").removeprefix(f"strategy {result.strategy!r} ")
-        return answer(AnswerVerdict.SKIPPED, f"engine {name!r} skipped: it {detail}")
+        return answer(AnswerVerdict.SKIPPED, f"engine {name!r} {detail}")
     if result.status is Status.ERROR:
         detail = (result.error or "no reason given").removeprefix(f"strategy {result.strategy!r} failed: ")
         if detail.startswith("returned ") and not detail.startswith("returned after "):
@@ -667,7 +667,8 @@ class CheckFormat:
         report = outcome.report
         if report is None:
             return "\n".join([*parts, f"invalid: {outcome.invalid}"])
-        parts.append(report.puzzle.to_line())
+        kinds = report.puzzle.kinds
+        parts.append(report.puzzle.to_line() + (f"  (variant: {', '.join(sorted(kinds))})" if kinds else ""))
         width = max(len(answer.name) for answer in report.engines)
         for a in report.engines:
             note = "" if a.verdict is OK else f"  {a.verdict}"
