@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, is_solution, solve
+from sudokit.variants import ALL_KINDS
 from tests.conftest import sudoku
 
 from .conftest import PUZZLES, counted, puzzle_lines, puzzles, sized
@@ -353,15 +354,16 @@ def test_strategies_lists_backtrack_and_load_says_it_works() -> None:
 def test_strategies_load_shows_what_each_engine_claims() -> None:
     loaded = sudoku("strategies", "--load")
     rows = {line.split()[0]: line for line in loaded.stdout.splitlines()}
-    assert "(boards up to 16x16)" in rows["backtrack"] and "(boards up to 12x12)" in rows["python-constraint"]
-    assert "(" not in rows["cp-sat"].split("CP-SAT")[1].replace("[sudokit]", "")  # claims every board
+    assert "(boards up to 16x16; variant rules: every one)" in rows["backtrack"]
+    assert "(boards up to 12x12; variant rules: every one)" in rows["python-constraint"]
+    assert rows["cp-sat"].endswith("(variant rules: every one) [sudokit]")  # claims every board
     objs = {o["name"]: o for o in records(sudoku("strategies", "--load", "-f", "json").stdout)}
     assert objs["backtrack"]["capabilities"] == {
         "max_side": 16,
         "box_shapes": None,
         "counting": True,
         "time_limit": True,
-        "constraints": [],
+        "constraints": sorted(ALL_KINDS),
     }
     assert objs["cp-sat"]["capabilities"]["max_side"] is None
     assert "capabilities" not in records(sudoku("strategies", "-f", "json").stdout)[0]  # not loaded: not known

@@ -54,6 +54,7 @@ def test_a_batch_keeps_every_record_and_counts_the_unsupported(tmp_path: Path) -
     assert [(r["line"], r["status"]) for r in records] == [(1, "solved"), (2, "unsupported"), (3, "unsupported")]
     assert records[1]["error"] == "strategy 'backtrack' does not support diagonal"
     assert records[2]["error"] == "strategy 'backtrack' does not support killer"
+    assert "variant" not in records[0] and Grid.parse(json.dumps(records[2]["variant"])) == killer
     assert done.returncode == 2
     assert "1 solved, 0 unsolvable, 0 timed out, 0 invalid, 2 unsupported" in done.stderr
 
@@ -69,4 +70,5 @@ def test_check_skips_an_engine_lacking_a_kind_and_says_so() -> None:
     alone = sudoku("check", "-s", "backtrack", "-o", "backtrack.order=plain", "-f", "json", to_json(X4))
     record = json.loads(alone.stdout)
     assert record["verdict"] == "undecided" and record["engines"][0]["verdict"] == "skipped"
+    assert Grid.parse(json.dumps(record["variant"])) == X4
     assert alone.returncode == 1

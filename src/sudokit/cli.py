@@ -82,6 +82,7 @@ class SolveFormat(StrEnum):
     line = "line"
     json = "json"
     csv = "csv"
+    fpuzzles = "fpuzzles"
 
 
 class CheckFormat(StrEnum):
@@ -268,8 +269,8 @@ def _run(
 
     if resume and output is None:
         _fail("--resume needs --output FILE: the file to continue")
-    if resume and job.fmt == "pretty":
-        _fail("--resume needs a one-line-per-record format: --format line, json or csv")
+    if resume and job.fmt in ("pretty", "fpuzzles"):
+        _fail(f"--resume needs --format line, json or csv: records it can check against the input, not {job.fmt}")
     if force and resume:
         _fail("--force replaces the output and --resume continues it: choose one")
     if force and output is None:
@@ -362,7 +363,10 @@ def solve(
         str,
         typer.Option("--strategy", "-s", metavar="NAME", help="Engine (see 'sudoku strategies'); all: cross-check."),
     ] = "backtrack",
-    fmt: Annotated[SolveFormat, typer.Option("--format", "-f", help="Output form.")] = SolveFormat.pretty,
+    fmt: Annotated[
+        SolveFormat,
+        typer.Option("--format", "-f", help="Output form (fpuzzles: each puzzle's f-puzzles link, solution included)."),
+    ] = SolveFormat.pretty,
     count: Count = False,
     unique: Annotated[
         bool, typer.Option("--unique", help="Say whether each puzzle has one solution: unique, several or none.")
@@ -397,12 +401,17 @@ def solve(
     """
     if unique and (count or limit is not None):
         _fail("--unique counts to 2 itself: it goes without --count and --limit")
+    if fmt is SolveFormat.fpuzzles and (count or unique or limit is not None):
+        _fail(
+            "--format fpuzzles writes each puzzle's link with its one solution: "
+            "it goes without --count, --unique and --limit"
+        )
     if color is not None and (fmt is not SolveFormat.pretty or count):
         _fail("--color colours the solution grids of --format pretty: there are none to colour here")
     shape = _shape(box)
     if strategy == "all":
-        if fmt is SolveFormat.csv:
-            _fail("--strategy all (the cross-check) writes pretty, line or json, not csv")
+        if fmt in (SolveFormat.csv, SolveFormat.fpuzzles):
+            _fail(f"--strategy all (the cross-check) writes pretty, line or json, not {fmt.value}")
         if color is not None:
             _fail("--color colours solution grids: the cross-check of --strategy all prints none")
         _check(

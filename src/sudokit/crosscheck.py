@@ -205,8 +205,12 @@ class CrossCheckReport:
         return f"{self.count}" if self.exact else f"{self.count}+"
 
     def to_dict(self) -> dict[str, object]:
-        """The JSON form: puzzle, verdict, agree, count, exact, limit, engines, problems."""
-        return {
+        """The JSON form: puzzle, verdict, agree, count, exact, limit, engines, problems (and variant, see below).
+
+        A variant puzzle's form also has ``variant``, the whole puzzle in sudokit's JSON form
+        (``puzzle`` is its givens in the line form).
+        """
+        data: dict[str, object] = {
             "puzzle": self.puzzle.to_line(),
             "verdict": self.verdict.value,
             "agree": self.agree,
@@ -216,6 +220,11 @@ class CrossCheckReport:
             "engines": [answer.to_dict() for answer in self.engines],
             "problems": list(self.problems),
         }
+        if not self.puzzle.is_classic:
+            from sudokit.variants import to_dict  # here: classic reports never need it
+
+            data["variant"] = to_dict(self.puzzle)
+        return data
 
 
 def engine_specs(

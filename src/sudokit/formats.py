@@ -177,10 +177,21 @@ def format_line(shape: Shape, cells: Sequence[int]) -> str:
 
 
 def format_pretty(
-    shape: Shape, cells: Sequence[int], *, givens: Sequence[int] | None = None, color: bool = False
+    shape: Shape,
+    cells: Sequence[int],
+    *,
+    givens: Sequence[int] | None = None,
+    color: bool = False,
+    region_of: Sequence[int] | None = None,
 ) -> str:
-    """Rows with box borders; with ``color``, cells blank in ``givens`` (the filled ones) in red."""
+    """Rows with box borders; with ``color``, cells blank in ``givens`` (the filled ones) in red.
+
+    ``region_of`` (each cell's region, for irregular regions) draws the borders between regions instead:
+    ``|`` between cells of two regions, ``-`` under a cell whose lower neighbour is in another one.
+    """
     n, bc = shape.n, shape.box_cols
+    if region_of is not None:
+        return _format_regions(n, cells, region_of, givens if color else None)
     lines: list[str] = []
     for r in range(n):
         if r and r % shape.box_rows == 0:
@@ -196,6 +207,42 @@ def format_pretty(
                 parts.append(s)
             groups.append(" ".join(parts))
         lines.append(" | ".join(groups))
+    return "\n".join(lines)
+
+
+def _format_regions(n: int, cells: Sequence[int], region_of: Sequence[int], givens: Sequence[int] | None) -> str:
+    """Rows of cells one gap apart, the gap a ``|`` between regions; border lines of ``-`` and ``+`` between rows."""
+    if len(region_of) != n * n:
+        raise ValueError(f"region_of has {len(region_of)} cells, but a {n}x{n} board has {n * n}")
+    width = len(_symbol(n, n))
+
+    def across(r: int, c: int) -> bool:  # a border between (r, c) and (r, c + 1)
+        return 0 <= r < n and region_of[r * n + c] != region_of[r * n + c + 1]
+
+    def down(r: int, c: int) -> bool:  # a border between (r, c) and (r + 1, c)
+        return 0 <= c < n and region_of[r * n + c] != region_of[(r + 1) * n + c]
+
+    lines: list[str] = []
+    for r in range(n):
+        if r:
+            border = []
+            for c in range(n):
+                border.append(("-" if down(r - 1, c) else " ") * width)
+                if c < n - 1:
+                    sideways = down(r - 1, c) or down(r - 1, c + 1)
+                    upright = across(r - 1, c) or across(r, c)
+                    border.append("+" if sideways and upright else "-" if sideways else "|" if upright else " ")
+            lines.append("".join(border).rstrip())
+        row = []
+        for c in range(n):
+            i = r * n + c
+            s = _symbol(cells[i], n)
+            if givens is not None and not givens[i] and cells[i]:
+                s = f"{_RED}{s}{_RESET}"
+            row.append(s)
+            if c < n - 1:
+                row.append("|" if across(r, c) else " ")
+        lines.append("".join(row))
     return "\n".join(lines)
 
 

@@ -322,7 +322,18 @@ def _unpickle(
 
 
 #: How a link or a bare f-puzzles/SudokuPad payload may begin (besides a URL scheme).
-_LINK_STARTS = ("?load=", "load=", "fpuz", "scl", "ctc")
+_LINK_STARTS = (
+    "?load=",
+    "load=",
+    "fpuz",
+    "scl",
+    "ctc",
+    "N4Ig",  # lz-string's base64 of a JSON object: f-puzzles' bare data
+    "www.",
+    "f-puzzles.com/",
+    "sudokupad.app/",
+    "app.crackingthecryptic.com/",
+)
 
 
 def _variant(text: str, box: Shape | str | None) -> Grid | None:

@@ -1,4 +1,4 @@
-"""Output records of ``sudoku solve``: one per input puzzle, in the forms pretty, line, json and csv.
+"""Output records of ``sudoku solve``: one per input puzzle, in the forms pretty, line, json, csv and fpuzzles.
 
 ``RecordFormat`` is a picklable callable, so worker processes render their own outcomes and the
 parent only writes text. Every record is one complete string: written whole, then flushed. The
@@ -124,11 +124,16 @@ class RecordFormat:
     def __call__(self, outcome: Outcome) -> Rendered:
         record, note = outcome.record, None
         error = record.locate(outcome.error) if outcome.error else None
-        if self.stats and outcome.result is not None and self.fmt in ("line", "csv"):
+        if self.stats and outcome.result is not None and self.fmt in ("line", "csv", "fpuzzles"):
             note = f"{record.where}: {self.stats_text(outcome.result)}"  # to stderr, beside a machine-readable record
         answer = uniqueness(outcome) if self.unique else outcome.status
         messages = (f"error: {error}",) if error else ()
-        return Rendered(outcome.index, outcome.status, self.text(outcome), messages, note, answer)
+        if self.fmt == "fpuzzles":
+            text, problem = self.link(outcome)
+            messages += (f"error: {record.locate(problem)}",) if problem else ()
+        else:
+            text = self.text(outcome)
+        return Rendered(outcome.index, outcome.status, text, messages, note, answer)
 
     def text(self, outcome: Outcome) -> str:
         """The record for the output stream."""
@@ -138,6 +143,8 @@ class RecordFormat:
             return json.dumps(self.to_dict(outcome), allow_nan=False)
         if self.fmt == "line":
             return self.line(outcome)
+        if self.fmt == "fpuzzles":
+            return self.link(outcome)[0]
         if self.fmt == "csv":
             d = self.to_dict(outcome)
             fields = CSV_FIELDS + (("uniqueness",) if self.unique else ())
@@ -148,6 +155,9 @@ class RecordFormat:
 
     def to_dict(self, outcome: Outcome) -> dict[str, object]:
         """The JSON record: puzzle, strategy, status, solution, count, exact, elapsed_ms, stats, error, source, line.
+
+        A variant puzzle's record also has ``variant``, the whole puzzle in sudokit's JSON form
+        (``puzzle`` is its givens in the line form).
 
         With a limit above 1 (not counting) ``solutions`` lists every solution found; with ``unique``,
         ``uniqueness`` says unique, several, none or timeout.
@@ -166,6 +176,10 @@ class RecordFormat:
             "source": outcome.record.source,
             "line": outcome.record.line,
         }
+        if outcome.grid is not None and not outcome.grid.is_classic:
+            from sudokit.variants import to_dict  # here: classic records never need it
+
+            data["variant"] = to_dict(outcome.grid)  # the whole puzzle: "puzzle" holds its givens alone
         if self.limit > 1 and not self.counting and not self.unique:
             data["solutions"] = [] if result is None else [g.to_line() for g in result.solutions]
         if self.unique:
@@ -190,6 +204,23 @@ class RecordFormat:
         if result.solution is None:
             return f"{outcome.puzzle_text}:{result.status.value}"
         return f"{outcome.puzzle_text}:{result.solution.to_line()}"
+
+    def link(self, outcome: Outcome) -> tuple[str, str | None]:
+        """The puzzle's f-puzzles link, with its solution when solved; and why there is none, if so.
+
+        A record that did not parse is the input as read; a puzzle f-puzzles cannot hold (a board
+        above 16x16, say) falls back to the ``line`` record, and the reason goes to stderr.
+        """
+        if outcome.grid is None:
+            return outcome.record.as_read, None
+        from sudokit.links import fpuzzles_link  # here: only this form writes links
+
+        result = outcome.result
+        solved = result is not None and result.status is Status.SOLVED
+        try:
+            return fpuzzles_link(outcome.grid, result.solution if solved else None), None  # type: ignore[union-attr]
+        except InvalidPuzzleError as err:
+            return self.line(outcome), f"no f-puzzles link: {err}"
 
     def stats_text(self, result: Result) -> str:
         """``engine: status in X ms; counter value, ...``."""

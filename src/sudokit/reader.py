@@ -5,10 +5,14 @@ either end of a line and ANSI colour codes are ignored. Each puzzle gives one re
 first line:
 
 - A blank line or a ``#`` comment is skipped.
+- A link to an f-puzzles or SudokuPad puzzle (``https://www.f-puzzles.com/?load=...``,
+  ``https://sudokupad.app/...``, or the bare data of one, see :mod:`sudokit.links`) is one puzzle,
+  the whole line (its ``:`` included).
 - A line with a ``:`` is one puzzle: the text before the first ``:``; the text after it (the
   ``puzzle:count`` and ``puzzle:solution`` forms) is kept aside as the record's ``note``.
-- A line starting with ``[`` begins a JSON board, which runs until its brackets close, or until a line
-  without any of ``[ ] " ,`` that holds a whole board (that line is then read on its own).
+- A line starting with ``[`` begins a JSON board, and one starting with ``{`` a variant puzzle in
+  sudokit's JSON (:func:`sudokit.variants.from_json`); either runs until its brackets close, or until a
+  line without any of ``[ ] { } " ,`` that holds a whole board (that line is then read on its own).
 - Any other line is one puzzle, unless it is a row of a multi-line grid: n consecutive lines of n
   cells each. A line's cells are its symbols, or its numbers when it is whitespace-separated integers
   (``0 0 12 0 ...``); ``| - + *`` are separators, and a line of separators alone may come before,
@@ -31,7 +35,8 @@ first line:
 
 A command-line argument is ``-`` (standard input), an existing path that is not a directory (a file,
 a FIFO, ``/dev/stdin``, bash's ``<(cmd)``), or else one puzzle: its whole text, read as
-:meth:`Grid.parse` reads it (a one-line argument's ``:note`` kept aside).
+:meth:`Grid.parse` reads it (a one-line argument's ``:note`` kept aside, but for a link or a JSON
+object, whose ``:`` belong to it).
 """
 
 from __future__ import annotations
@@ -48,7 +53,7 @@ from math import isqrt
 from typing import BinaryIO, TextIO
 
 from sudokit.errors import InvalidPuzzleError
-from sudokit.formats import ANSI_ESCAPE, SEPARATORS, parse_cells
+from sudokit.formats import ANSI_ESCAPE, SEPARATORS
 from sudokit.grid import Grid
 from sudokit.shape import ALPHABET, MAX_BOX, Shape
 
@@ -72,7 +77,13 @@ MAX_BLOCK = 4 * MAX_LINE
 MAX_ROW = MAX_BOX * MAX_BOX
 #: The size of the binary blocks :func:`estimate_records` reads: memory stays bounded whatever the lines.
 READ_BLOCK = 1 << 16
-_JSON_MARKS = frozenset('[]",')
+_JSON_MARKS = frozenset('[]{}",')
+_BRACKETS = {"[": "]", "{": "}"}
+#: How a line that may be a link starts (a URL, a known host, f-puzzles' ?load= or puzzle data); only
+#: such a line makes the reader ask :func:`sudokit.links.is_link`, so other lines never import it.
+_LINK_START = re.compile(
+    r"(?i:https?://|www\.|f-puzzles\.com/|sudokupad\.app/|app\.crackingthecryptic\.com/|\??load=)|fpuz|scl|ctc|N4Ig"
+)
 _FILE_SUFFIX = re.compile(r"\.[a-z][a-z0-9]{1,4}$")
 _LINE_ENDS = ("\n", "\r")
 _VALUE = {ch: i + 1 for i, ch in enumerate(ALPHABET)} | {ch.lower(): i + 1 for i, ch in enumerate(ALPHABET)}
@@ -94,8 +105,7 @@ class Record:
         if self.problem:
             raise InvalidPuzzleError(self.problem, line=self.line)
         try:
-            shape, cells = parse_cells(self.text, box)
-            return Grid(cells, shape)
+            return Grid.parse(self.text, box)
         except InvalidPuzzleError as err:
             if self.line is not None:
                 err.at_line(self.line)
@@ -130,6 +140,15 @@ def _cells_in(line: str) -> int:
     ):
         return len(tokens)
     return sum(len(t) for t in tokens)
+
+
+def _is_link(line: str) -> bool:
+    """True for a line that is a link (or a link's puzzle data): one puzzle, whatever ``:`` it holds."""
+    if _LINK_START.match(line) is None:
+        return False
+    from sudokit.links import is_link
+
+    return is_link(line)
 
 
 def _ends_json(line: str) -> bool:
@@ -235,6 +254,7 @@ def iter_records(
     rows = _Rows(source, numbered, box)
     block: list[str] = []  # a JSON board over several lines, until its brackets close
     start = depth = size = 0
+    opener = "["  # the bracket the block opened with: "[" a board, "{" a variant puzzle
     border = False  # the line before completed a grid: a line of separators now is its bottom border
     for number, raw in enumerate(lines, 1):
         at = number if numbered else None
@@ -254,7 +274,7 @@ def iter_records(
             if size <= MAX_BLOCK and not _ends_json(line):
                 block.append(line)
                 size += len(line)
-                depth += line.count("[") - line.count("]")
+                depth += line.count(opener) - line.count(_BRACKETS[opener])
                 if depth <= 0:
                     yield Record("\n".join(block), source, start if numbered else None)
                     block = []
@@ -267,15 +287,22 @@ def iter_records(
                 yield from rows.alone()
             border = False
             continue
-        if line[0] == "[":
+        if line[0] in _BRACKETS:
             if rows.lines:
                 yield from rows.alone()
             border = False
-            depth = line.count("[") - line.count("]")
+            opener = line[0]
+            depth = line.count(opener) - line.count(_BRACKETS[opener])
             if depth <= 0:
                 yield Record(line, source, at)
             else:
                 block, start, size = [line], number, len(line)
+            continue
+        if _is_link(line):
+            if rows.lines:
+                yield from rows.alone()
+            border = False
+            yield Record(line, source, at)
             continue
         if ":" in line:
             if rows.lines:
@@ -422,6 +449,8 @@ def check_arguments(args: Iterable[str]) -> None:
             continue
         found = _stat(arg)
         if found is None:
+            if _whole_text(arg.strip()):
+                continue  # a link or a variant puzzle in JSON: its '/' and '.' are no path
             if "/" in arg or os.sep in arg or _FILE_SUFFIX.search(arg):
                 raise InvalidPuzzleError(f"no such file: {_shown(arg)}")
             continue
@@ -457,7 +486,12 @@ def _argument_record(arg: str) -> Record:
     """One puzzle given as an argument: its whole text, or on one line the puzzle before a ``:note``."""
     check_arguments([arg])
     text = arg.strip()
-    if len(text.splitlines()) > 1:
+    if len(text.splitlines()) > 1 or _whole_text(text):
         return Record(text, "<argument>")
     puzzle, _, note = text.partition(":")
     return Record(puzzle.strip(), "<argument>", None, note.strip() or None)
+
+
+def _whole_text(text: str) -> bool:
+    """True for an argument read whole, ``:`` and all: a variant puzzle in JSON, or a link."""
+    return text.startswith("{") or _is_link(text)

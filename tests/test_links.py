@@ -1,0 +1,595 @@
+"""f-puzzles and SudokuPad links: real links decoded, every kind there and back, refusals, the reader's part."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from sudokit import Grid
+from sudokit.errors import InvalidPuzzleError
+from sudokit.formats import format_pretty
+from sudokit.links import (
+    FPUZZLES_URL,
+    LinkError,
+    fpuzzles_link,
+    is_link,
+    parse_fpuzzles,
+    parse_link,
+    to_fpuzzles,
+    unzip_scl,
+)
+from sudokit.lzstring import compress_to_base64, decompress_from_base64
+from sudokit.reader import check_arguments, iter_records, read_arguments
+from sudokit.shape import Shape
+from sudokit.variants import (
+    XV,
+    AntiKing,
+    AntiKnight,
+    Arrow,
+    Diagonal,
+    ExtraRegion,
+    Killer,
+    Kropki,
+    KropkiNegative,
+    LittleKiller,
+    NonConsecutive,
+    OddEven,
+    Palindrome,
+    Renban,
+    Sandwich,
+    SlowThermometer,
+    Thermometer,
+    VariantError,
+    Whisper,
+    XVNegative,
+)
+from sudokit.verify import solution_problem
+
+from .conftest import PUZZLES
+
+LINKS = PUZZLES / "variants" / "links.txt"
+REFUSED = PUZZLES / "variants" / "links-refused.txt"
+
+
+def linked(path: Path) -> list[tuple[str, dict[str, str], str]]:
+    """(title, {comment key: value}, link) for each link of a links file: the comments above it describe it."""
+    out, comments = [], []
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        if raw.startswith("# "):
+            comments.append(raw[2:])
+        elif raw.strip():
+            fields = {}
+            for comment in comments[1:]:
+                key, _, value = comment.partition(": ")
+                if key == "kinds":
+                    value, _, fields["solution"] = value.partition("; solution: ")
+                fields[key] = value
+            out.append((comments[0], fields, raw.strip()))
+            comments = []
+        else:
+            comments = [] if not out or comments else comments
+    return out
+
+
+def decoded(link: str) -> dict[str, object]:
+    return json.loads(decompress_from_base64(link.removeprefix(FPUZZLES_URL)))
+
+
+# --- real links -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("title", "fields", "link"), linked(LINKS), ids=[t[:30] for t, _, _ in linked(LINKS)])
+def test_real_links_decode_to_puzzles_their_solutions_solve(title: str, fields: dict[str, str], link: str) -> None:
+    assert is_link(link)
+    puzzle = parse_link(link)
+    assert sorted(puzzle.kinds) == fields["kinds"].split(", ")
+    solution = fields["solution"]
+    if len(solution) == puzzle.n * puzzle.n:  # the 16x16 board's solution is written without separators
+        assert solution_problem(puzzle, Grid([int(d) for d in solution], puzzle.shape, validate=False)) is None
+    assert Grid.parse(link) == puzzle  # what Grid.parse and the reader read links with
+    assert "source" in fields
+
+
+def test_the_links_file_holds_puzzles_of_many_kinds() -> None:
+    kinds = set()
+    for _, fields, _ in linked(LINKS):
+        kinds |= set(fields["kinds"].split(", "))
+    assert len(linked(LINKS)) >= 10
+    assert {"jigsaw", "killer", "little-killer", "arrow", "kropki", "kropki-negative", "xv-negative"} <= kinds
+    assert {"renban", "whisper", "sandwich", "palindrome", "thermometer", "odd-even", "anti-king"} <= kinds
+
+
+def test_real_sudokupad_links_are_read_like_f_puzzles_ones() -> None:
+    forms = {re.match(r"https://[^/]+/(?:sudoku/)?([a-z]*)", link)[1] for _, _, link in linked(LINKS)}  # type: ignore[index]
+    assert {
+        "",
+        "fpuzzles",
+        "fpuz",
+    } <= forms  # ?load=, sudokupad.app/fpuzzles..., app.crackingthecryptic.com/sudoku/fpuz...
+
+
+@pytest.mark.parametrize(("title", "fields", "link"), linked(REFUSED), ids=[t[:30] for t, _, _ in linked(REFUSED)])
+def test_real_links_with_rules_sudokit_lacks_are_refused_naming_them(
+    title: str, fields: dict[str, str], link: str
+) -> None:
+    with pytest.raises(InvalidPuzzleError) as caught:
+        parse_link(link)
+    assert str(caught.value) == fields["error"]
+    assert "\n" not in str(caught.value)
+
+
+# --- every kind there and back ----------------------------------------------------------------------
+
+EVERY_KIND = [
+    ExtraRegion([(0, 0), (0, 1), (1, 0), (1, 1)]),
+    Diagonal("main"),
+    Diagonal("anti"),
+    AntiKnight(),
+    AntiKing(),
+    Killer([(4, 0), (4, 1), (5, 0)], total=12),
+    Killer([(8, 4), (8, 5)]),
+    LittleKiller([(0, 4), (1, 3), (2, 2), (3, 1), (4, 0)], total=20),
+    LittleKiller([(8, 8)], total=7),
+    Sandwich("row", 2, 15),
+    Sandwich("column", 7, 0),
+    Thermometer([(5, 5), (5, 6), (6, 6)]),
+    SlowThermometer([(7, 0), (7, 1), (8, 1)]),
+    Arrow([(3, 3)], [(3, 4), (3, 5)]),
+    Arrow([(8, 7), (8, 6)], [(7, 7), (6, 7), (6, 6)]),
+    Kropki("white", [(2, 4), (2, 5)]),
+    Kropki("black", [(4, 4), (5, 4)]),
+    KropkiNegative(),
+    XV("X", [(6, 0), (6, 1)]),
+    XV("V", [(0, 7), (0, 8)]),
+    XVNegative(),
+    OddEven((4, 6), "odd"),
+    OddEven((4, 7), "even"),
+    Renban([(1, 5), (1, 6), (1, 7)]),
+    Whisper([(2, 7), (3, 7), (3, 8)]),
+    Whisper([(7, 3), (7, 4)], difference=4),
+    Palindrome([(6, 3), (7, 2), (8, 3)]),
+]
+
+
+def same_puzzle(a: Grid, b: Grid) -> bool:
+    """The same puzzle: givens, shape, regions and rules (f-puzzles groups the rules by kind: order aside)."""
+    return (a.shape, a.cells, a.regions, set(a.constraints)) == (b.shape, b.cells, b.regions, set(b.constraints)) and (
+        len(a.constraints) == len(b.constraints)
+    )
+
+
+def test_a_puzzle_of_every_kind_goes_to_a_link_and_back() -> None:
+    givens = Grid.parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+    puzzle = givens.with_rules(constraints=EVERY_KIND)
+    back = parse_link(fpuzzles_link(puzzle))
+    assert same_puzzle(back, puzzle)
+    assert {rule.kind for rule in EVERY_KIND} | {"non-consecutive", "jigsaw"} >= puzzle.kinds
+    assert parse_link(fpuzzles_link(back)) == back  # and once in f-puzzles' order, it stays
+
+
+def test_non_consecutive_goes_to_a_link_and_back() -> None:
+    puzzle = Grid.empty().with_rules(constraints=[NonConsecutive(), Kropki("black", [(0, 0), (0, 1)])])
+    assert same_puzzle(parse_link(fpuzzles_link(puzzle)), puzzle)
+    assert to_fpuzzles(puzzle)["nonconsecutive"] is True and "negative" not in to_fpuzzles(puzzle)
+
+
+def swapped_boxes(*pairs: tuple[int, int]) -> str:
+    """The 9x9 boxes as region symbols, with the cells of each pair (indexes) trading regions."""
+    symbols = [str(Shape.of(3, 3).box_of[i] + 1) for i in range(81)]
+    for a, b in pairs:
+        symbols[a], symbols[b] = symbols[b], symbols[a]
+    return "".join(symbols)
+
+
+JIGSAW = swapped_boxes((20, 21), (50, 59), (27, 18), (80, 71), (44, 53))
+
+
+def test_a_jigsaw_goes_to_a_link_and_back_writing_only_the_regions_that_are_not_boxes() -> None:
+    puzzle = Grid.empty().with_rules(regions=JIGSAW, constraints=[Killer([(0, 0), (0, 1)], total=3)])
+    assert puzzle.jigsaw
+    data = to_fpuzzles(puzzle)
+    written = [(r, c) for r, row in enumerate(data["grid"]) for c, cell in enumerate(row) if "region" in cell]
+    moved = [
+        (r, c) for r in range(9) for c in range(9) if puzzle.region_of[r * 9 + c] != puzzle.shape.box_of[r * 9 + c]
+    ]
+    assert 0 < len(written) <= len(moved) + 9  # only cells off their box (numbers are chosen to match most boxes)
+    assert same_puzzle(parse_link(fpuzzles_link(puzzle)), puzzle)
+
+
+@pytest.mark.parametrize("box", ["2x2", "2x3", "3x2", "2x4", "3x4", "4x4"])
+def test_every_box_shape_goes_to_a_link_and_back(box: str) -> None:
+    shape = Shape.parse(box)
+    puzzle = Grid.empty(shape).with_rules(constraints=[Diagonal("main"), Killer([(0, 0), (1, 0)], total=3)])
+    back = parse_link(fpuzzles_link(puzzle))
+    assert back.shape == shape and not back.jigsaw  # 3x2 boxes, which f-puzzles only has as regions, come back boxes
+    assert same_puzzle(back, puzzle)
+
+
+def test_the_solution_goes_into_the_solution_field() -> None:
+    puzzle = Grid.parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+    solution = Grid.parse("534678912672195348198342567859761423426853791713924856961537284287419635345286179")
+    data = decoded(fpuzzles_link(puzzle, solution))
+    assert data["solution"] == list(solution.cells)
+    assert parse_link(fpuzzles_link(puzzle, solution)) == puzzle
+    with pytest.raises(VariantError, match="complete 9x9"):
+        to_fpuzzles(puzzle, puzzle)
+
+
+def test_the_json_is_f_puzzles_own() -> None:
+    """Keys in f-puzzles' exporter's order; a given {"value", "given"}; numbers as text; empty cells {}."""
+    puzzle = Grid.parse("1...............").with_rules(
+        constraints=[
+            Killer([(0, 1), (0, 2)], total=5),
+            Kropki("white", [(1, 0), (1, 1)]),
+            KropkiNegative(),
+            Diagonal("anti"),
+            LittleKiller([(3, 0)], total=4),
+        ]
+    )
+    data = to_fpuzzles(puzzle)
+    assert list(data) == [
+        "size",
+        "grid",
+        "diagonal+",
+        "nonconsecutive",
+        "killercage",
+        "littlekillersum",
+        "difference",
+        "negative",
+        "ratio",
+    ]
+    assert data["size"] == 4
+    assert data["grid"][0] == [{"value": 1, "given": True}, {}, {}, {}]
+    assert data["killercage"] == [{"cells": ["R1C2", "R1C3"], "value": "5"}]
+    assert data["littlekillersum"] == [{"cell": "R5C2", "cells": ["R4C1"], "direction": "UL", "value": "4"}]
+    assert data["negative"] == ["ratio"] and data["ratio"] == []
+    link = fpuzzles_link(puzzle)
+    assert link.startswith("https://www.f-puzzles.com/?load=N4Ig")
+    assert decoded(link) == data
+    assert " " not in decompress_from_base64(link.removeprefix(FPUZZLES_URL))  # JSON.stringify's form
+
+
+def test_the_plugin_rules_come_with_the_lines_f_puzzles_draws() -> None:
+    puzzle = Grid.empty().with_rules(constraints=[Renban([(0, 0), (0, 1)]), SlowThermometer([(2, 2), (2, 3)])])
+    data = to_fpuzzles(puzzle)
+    assert data["renban"] == [{"lines": [["R1C1", "R1C2"]]}]
+    assert [line["fromConstraint"] for line in data["line"]] == ["Renban", "Slow Thermometer"]
+    assert data["circle"][0]["cells"] == ["R3C3"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "problem"),
+    [
+        ([LittleKiller([(1, 1), (2, 2)], total=5)], "sums a whole diagonal"),
+        ([NonConsecutive(), Kropki("white", [(0, 0), (0, 1)])], "non-consecutive with white dots"),
+    ],
+)
+def test_what_f_puzzles_cannot_hold_is_an_error(rules: list, problem: str) -> None:
+    with pytest.raises(VariantError, match=problem):
+        fpuzzles_link(Grid.empty().with_rules(constraints=rules))
+
+
+def test_boards_above_16x16_have_no_f_puzzles_link() -> None:
+    with pytest.raises(VariantError, match="25x25"):
+        fpuzzles_link(Grid.empty("5x5"))
+
+
+# --- what is refused --------------------------------------------------------------------------------
+
+
+def fpuzzles(**keys: object) -> dict[str, object]:
+    """f-puzzles' JSON of an empty 9x9 board with ``keys`` added."""
+    return {"size": 9, "grid": [[{} for _ in range(9)] for _ in range(9)], **keys}
+
+
+@pytest.mark.parametrize(
+    ("keys", "message"),
+    [
+        (
+            {"killercage": [{"cells": ["R10C1"], "value": "5"}]},
+            "f-puzzles: killercage 1: cell R10C1 is off the 9x9 board",
+        ),
+        ({"betweenline": [{"lines": [["R1C1", "R2C2"]]}]}, "f-puzzles: 'betweenline' (between lines) is not a rule"),
+        ({"disjointgroups": True}, "f-puzzles: 'disjointgroups' (disjoint groups) is not a rule"),
+        ({"clone": [{"cells": ["R1C1"], "cloneCells": ["R9C9"]}]}, "f-puzzles: 'clone' (clones)"),
+        ({"somethingnew": [1]}, "f-puzzles: 'somethingnew' (a rule sudokit does not know)"),
+        ({"negative": ["ratio"]}, "negative 'ratio' without 'nonconsecutive'"),
+        ({"negative": ["foglight"]}, "negative 'foglight': only the negative rules of ratio dots and of XV"),
+        ({"difference": [{"cells": ["R1C1", "R1C2"], "value": "2"}]}, "difference 1: a dot of '2'"),
+        ({"xv": [{"cells": ["R1C1", "R1C2"]}]}, "xv 1: None is not X or V"),
+        ({"killercage": [{"cells": ["R1C1"], "value": "?"}]}, "killercage 1: total '?' is not a whole number"),
+        (
+            {"cage": [{"cells": ["R1C1", "R1C2"], "value": "9"}]},
+            "cage 1 (R1C1..R1C2): a cage that is not a killer cage",
+        ),
+        ({"thermometer": [{"lines": [["R1C1", "R3C3"]]}]}, "thermometer 1: thermometer at r1c1..r3c3: r1c1 and r3c3"),
+        ({"littlekillersum": [{"cell": "R0C0", "direction": "UL", "value": "5"}]}, "points at no cell of the board"),
+        ({"sandwichsum": [{"cell": "R3C3", "value": "5"}]}, "sandwichsum 1: cell R3C3 is not beside a row or a column"),
+        ({"arrow": [{"cells": [], "lines": [["R1C1", "R1C2"]]}]}, "arrow 1: an arrow without its circle"),
+        ({"nonconsecutive": True, "difference": [{"cells": ["R1C1", "R1C2"]}]}, "with white dots but no negative"),
+    ],
+)
+def test_rules_sudokit_cannot_take_whole_are_errors_naming_them(keys: dict[str, object], message: str) -> None:
+    with pytest.raises(VariantError) as caught:
+        parse_fpuzzles(fpuzzles(**keys))
+    assert message in str(caught.value)
+    assert str(caught.value).startswith("f-puzzles: ")
+
+
+@pytest.mark.parametrize(
+    ("cell", "message"),
+    [
+        ({"givenPencilMarks": [1, 2]}, "cell R1C1: given pencil marks"),
+        ({"region": None}, "cell R1C1: region none"),
+        ({"extreme": "Minimum"}, "cell R1C1: minimum and maximum cells"),
+        ({"value": 12, "given": True}, "cell R1C1: given 12 is not a digit 1..9"),
+        ({"glow": 1}, "cell R1C1: 'glow' is not a cell property"),
+    ],
+)
+def test_cell_properties_that_are_rules_are_errors(cell: dict[str, object], message: str) -> None:
+    data = fpuzzles()
+    data["grid"][0][0] = cell  # type: ignore[index]
+    with pytest.raises(VariantError, match=re.escape(message)):
+        parse_fpuzzles(data)
+
+
+def test_what_carries_no_rule_is_passed_over() -> None:
+    data = fpuzzles(
+        title="T",
+        author="A",
+        ruleset="Normal sudoku rules apply.",
+        highlightConflicts=False,
+        solution=[1] * 81,
+        disabledlogic=[],
+        truecandidatesoptions=["colored"],
+        text=[{"cells": ["R1C1"], "value": "hi"}],
+        line=[{"lines": [["R1C1", "R2C2"]], "outlineC": "#000000", "width": 0.1}],
+        circle=[{"cells": ["R1C1"]}],
+        rectangle=[{"cells": ["R1C1"]}],
+        cage=[{"cells": [], "value": "title: x"}, {"cells": ["R1C1"], "value": "rules: y"}],
+        minimum=[],  # a rule key with no entries: no rule
+    )
+    data["grid"][0][0] = {"value": 5, "c": "#FFA0A0", "centerPencilMarks": [1, 2]}  # a solver's digit: no given
+    data["grid"][0][1] = {"value": 3, "given": True, "cornerPencilMarks": [4]}
+    data["grid"][0][2] = {"parity": "Even"}  # how old versions wrote even cells
+    grid = parse_fpuzzles(data)
+    assert grid.cells[:3] == (0, 3, 0)
+    assert grid.constraints == (OddEven((0, 2), "even"),)
+
+
+def test_whispers_without_a_difference_take_the_plugins_default() -> None:
+    data = {"size": 6, "grid": [[{} for _ in range(6)] for _ in range(6)], "whispers": [{"lines": [["R1C1", "R1C2"]]}]}
+    assert parse_fpuzzles(data).constraints == (Whisper([(0, 0), (0, 1)], difference=3),)
+
+
+# --- link forms -------------------------------------------------------------------------------------
+
+LINK = fpuzzles_link(Grid.parse("1...............").with_rules(constraints=[Killer([(0, 1), (0, 2)], total=5)]))
+DATA = LINK.removeprefix(FPUZZLES_URL)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        LINK,
+        "  " + LINK + "  ",
+        "https://f-puzzles.com/?load=" + DATA,
+        "http://www.f-puzzles.com/?foo=1&load=" + DATA,
+        "www.f-puzzles.com/?load=" + DATA,
+        "f-puzzles.com/?load=" + quote(DATA, safe=""),
+        "?load=" + DATA,
+        "load=" + DATA,
+        DATA,
+        "https://sudokupad.app/fpuzzles" + DATA,
+        "https://sudokupad.app/fpuz" + DATA,
+        "https://beta.sudokupad.app/sudoku/fpuzzles" + DATA,
+        "https://app.crackingthecryptic.com/sudoku/fpuzzles" + quote(DATA, safe=""),
+        "https://sudokupad.app/?puzzleid=fpuzzles" + DATA,
+        "sudokupad.app/fpuzzles" + DATA,
+        "fpuzzles" + DATA,
+    ],
+)
+def test_every_form_of_a_link_is_read(text: str) -> None:
+    assert is_link(text)
+    assert parse_link(text) == parse_link(LINK)
+
+
+def data_holding(fragment: str) -> tuple[Grid, str]:
+    """A puzzle whose link data holds ``fragment`` (once), and that data: drawn from seeded random givens."""
+    rng = random.Random(7)
+    for _ in range(2000):
+        cells = [0] * 81
+        for i in rng.sample(range(81), 3):
+            cells[i] = rng.randint(1, 9)
+        try:
+            candidate = Grid(cells).with_rules(constraints=[Killer([(0, 0), (0, 1)], total=rng.randint(3, 17))])
+        except InvalidPuzzleError:
+            continue
+        data = fpuzzles_link(candidate).removeprefix(FPUZZLES_URL)
+        if data.count(fragment) == 1:
+            return candidate, data
+    raise AssertionError(f"no candidate's data holds {fragment!r}")
+
+
+def test_a_slash_lost_from_a_pair_is_restored() -> None:
+    """A path link can lose one of two slashes (SudokuPad repairs them the same way)."""
+    puzzle, data = data_holding("//")
+    assert parse_link("https://sudokupad.app/fpuzzles" + data.replace("//", "/")) == puzzle
+
+
+def test_a_plus_read_as_a_space_is_restored() -> None:
+    puzzle, data = data_holding("+")
+    assert parse_link(FPUZZLES_URL + data.replace("+", " ")) == puzzle
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("https://sudokupad.app/abc123", "SudokuPad: 'abc123' is a puzzle ID that only SudokuPad's server can resolve"),
+        ("https://sudokupad.app/someauthor/some-title", "SudokuPad: 'someauthor/some-title' is a puzzle ID"),
+        ("https://app.crackingthecryptic.com/sudoku/tJhBTRnqgD", "'tJhBTRnqgD' is a puzzle ID"),
+        ("https://www.f-puzzles.com/?id=y3x5jzv8", "f-puzzles: the link names its puzzle by the short id 'y3x5jzv8'"),
+        ("https://www.f-puzzles.com/", "f-puzzles: the link holds no puzzle"),
+        ("https://sudokupad.app/", "SudokuPad: the link holds no puzzle"),
+        ("https://example.com/x?load=" + DATA, "a link to 'example.com' is not one sudokit reads"),
+        (LINK[:-30], "f-puzzles: the puzzle data cannot be read"),
+        ("https://sudokupad.app/scf" + DATA, "'scf' format is not one sudokit reads"),
+    ],
+)
+def test_links_that_cannot_be_read_say_why_on_one_line(text: str, message: str) -> None:
+    with pytest.raises(LinkError) as caught:
+        parse_link(text)
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+    if "server" in message or "short id" in message:
+        assert "does not use the network" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79:534678912",
+        "[[1, 2], [3, 4]]",
+        '{"givens": "...."}',
+        "scl",
+        "fpuzzles short",
+        "",
+        "N4Ig" + "A" * 21,  # 25 letters: a whole 5x5 puzzle's worth of symbols, not data
+    ],
+)
+def test_puzzles_are_not_links(text: str) -> None:
+    assert not is_link(text)
+
+
+# --- SudokuPad's own format -------------------------------------------------------------------------
+
+
+def scl(zipped: str) -> str:
+    return "https://sudokupad.app/scl" + compress_to_base64(zipped)
+
+
+BOXES_4X4 = (
+    "re:[[[0,0],[0,1],[1,0],[1,1]],[[0,2],[0,3],[1,2],[1,3]],[[2,0],[2,1],[3,0],[3,1]],[[2,2],[2,3],[3,2],[3,3]]]"
+)
+
+
+def test_sudokupad_own_format_gives_givens_regions_killer_cages_and_global_rules() -> None:
+    zipped = (
+        "{id:'x',metadata:{t:'A \\'quoted\\' title',author:'me'},ce:[[{v:1},,,],[,,,],[,,,],[,,,{v:'4'}]],"
+        + BOXES_4X4
+        + ",ca:[{ce:[[0,1],[0,2]],v:'5',unique:t},{ce:[[3,0],[3,1]],unique:t},{v:'rules: be nice'},"
+        "{ce:[[0,0],[3,3]],unique:f,hidden:t}],global:['antiknight']}"
+    )
+    grid = parse_link(scl(zipped))
+    assert grid.cells[0] == 1 and grid.cells[15] == 4
+    assert grid.shape == Shape.of(2, 2) and not grid.jigsaw
+    assert grid.constraints == (AntiKnight(), Killer([(0, 1), (0, 2)], total=5), Killer([(3, 0), (3, 1)]))
+    assert parse_link("ctc" + scl(zipped).removeprefix("https://sudokupad.app/scl")) == grid
+
+
+def test_sudokupad_plain_json_and_jigsaw_regions() -> None:
+    regions = [[[0, 0], [0, 1], [0, 2], [1, 0]], [[0, 3], [1, 1], [1, 2], [1, 3]]]
+    regions += [[[2, 0], [2, 1], [3, 0], [3, 1]], [[2, 2], [2, 3], [3, 2], [3, 3]]]
+    text = json.dumps({"cells": [[{}] * 4] * 4, "regions": regions})
+    grid = parse_link("https://sudokupad.app/ctc" + compress_to_base64(text))
+    assert grid.jigsaw and grid.regions[0] == (0, 1, 2, 4)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (",l:[{wp:[[0.5,0.5],[1.5,1.5]],c:#0}]", "SudokuPad: the puzzle draws 1 lines"),
+        (",ca:[{ce:[[0,0],[0,1]],v:'3'}]", "cage 1 at r1c1: a cage that is not a killer cage"),
+        (",global:['disjoint']", "the global rule 'disjoint' is not one sudokit models"),
+        (",triggereffect:[{}]", "'triggereffect' is not something sudokit reads"),
+    ],
+)
+def test_sudokupad_drawings_and_unknown_rules_are_refused(extra: str, message: str) -> None:
+    zipped = "{ce:[[,,,],[,,,],[,,,],[,,,]]," + BOXES_4X4 + extra + "}"
+    with pytest.raises(VariantError, match=re.escape(message)):
+        parse_link(scl(zipped))
+
+
+def test_unzip_restores_keys_quotes_booleans_colours_and_empty_objects() -> None:
+    text = unzip_scl("{a:[{},{b:t,c:f}],d:#0,e:'it\\'s',f:[,{g:1},],h:FF00AA}")
+    assert json.loads(text) == {
+        "a": [{}, {"b": True, "c": False}],
+        "d": "#000000",
+        "e": "it's",
+        "f": [{}, {"g": 1}, {}],
+        "h": "#FF00AA",
+    }
+
+
+# --- the reader -------------------------------------------------------------------------------------
+
+
+def test_a_file_of_links_json_and_classic_lines(tmp_path: Path) -> None:
+    classic = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+    variant = '{"box": "2x2", "givens": "1...............", "constraints": [{"kind": "diagonal", "direction": "main"}]}'
+    lines = [
+        "# a comment",
+        LINK,
+        classic + ":534678912672195348198342567859761423426853791713924856961537284287419635345286179",
+        variant,
+        "{",
+        '  "givens": "1...............",',
+        '  "constraints": []',
+        "}",
+        "https://sudokupad.app/abc123",
+        "load=" + DATA,
+    ]
+    records = list(iter_records(io.StringIO("\n".join(lines) + "\n"), "f"))
+    assert [r.line for r in records] == [2, 3, 4, 5, 9, 10]
+    assert records[0].text == LINK and records[0].note is None  # the ':' of https:// is the link's own
+    assert records[1].text == classic and records[1].note.startswith("534678912")  # the note rule still holds
+    assert records[2].text == variant
+    assert records[0].parse() == parse_link(LINK) == records[5].parse()
+    assert records[2].parse().kinds == {"diagonal"}
+    assert records[3].parse() == Grid.parse("1...............")
+    with pytest.raises(InvalidPuzzleError, match="line 9: SudokuPad: 'abc123' is a puzzle ID"):
+        records[4].parse()
+
+
+def test_links_and_json_as_arguments() -> None:
+    check_arguments([LINK, "https://sudokupad.app/abc/def", '{"givens": "1..............."}'])  # no "no such file"
+    [record] = read_arguments([LINK])
+    assert (record.text, record.note) == (LINK, None)
+    [record] = read_arguments(['{"givens": "1...............", "constraints": []}'])
+    assert record.note is None and record.parse() == Grid.parse("1...............")
+    with pytest.raises(InvalidPuzzleError, match="no such file"):
+        check_arguments(["puzzles/nowhere.txt"])
+
+
+# --- pretty regions ---------------------------------------------------------------------------------
+
+
+def test_pretty_output_draws_irregular_regions() -> None:
+    region_of = [0, 0, 0, 1, 0, 2, 1, 1, 2, 2, 3, 1, 2, 3, 3, 3]
+    text = format_pretty(Shape.of(2, 2), [1, 2, 3, 4, 3, 4, 1, 2, 4, 1, 2, 3, 2, 3, 4, 1], region_of=region_of)
+    assert text.splitlines() == [
+        "1 2 3|4",
+        " +-+-+",
+        "3|4|1 2",
+        "-+ +-+",
+        "4 1|2|3",
+        " +-+ +-",
+        "2|3 4 1",
+    ]
+    assert Grid.parse(text).cells == (1, 2, 3, 4, 3, 4, 1, 2, 4, 1, 2, 3, 2, 3, 4, 1)  # it reads back as cells
+
+
+def test_a_jigsaw_solution_is_drawn_with_its_puzzles_regions() -> None:
+    regions = "1122112233443344"  # the boxes of 2x2, read as regions: no jigsaw, boxes drawn
+    puzzle = Grid.empty("2x2").with_rules(regions="1112122233343444")
+    solution = Grid([int(d) for d in "1234412334122341"], puzzle.shape, validate=False)  # boxes repeat: a jigsaw
+    drawn = solution.to_pretty(givens=puzzle)
+    assert drawn == format_pretty(solution.shape, solution.cells, region_of=puzzle.region_of) != solution.to_pretty()
+    assert Grid.empty("2x2").with_rules(regions=regions).to_pretty() == Grid.empty("2x2").to_pretty()
