@@ -102,16 +102,12 @@ def test_the_links_file_holds_puzzles_of_many_kinds() -> None:
         kinds |= set(fields["kinds"].split(", "))
     assert len(linked(LINKS)) >= 10
     assert {"jigsaw", "killer", "little-killer", "arrow", "kropki", "kropki-negative", "xv-negative"} <= kinds
-    assert {"renban", "whisper", "sandwich", "palindrome", "thermometer", "odd-even", "anti-king"} <= kinds
+    assert {"renban", "sandwich", "palindrome", "thermometer", "odd-even", "anti-king"} <= kinds
 
 
 def test_real_sudokupad_links_are_read_like_f_puzzles_ones() -> None:
     forms = {re.match(r"https://[^/]+/(?:sudoku/)?([a-z]*)", link)[1] for _, _, link in linked(LINKS)}  # type: ignore[index]
-    assert {
-        "",
-        "fpuzzles",
-        "fpuz",
-    } <= forms  # ?load=, sudokupad.app/fpuzzles..., app.crackingthecryptic.com/sudoku/fpuz...
+    assert {"", "fpuzzles", "fpuz"} <= forms  # ?load=, sudokupad.app/fpuzzles..., .../sudoku/fpuz...
 
 
 @pytest.mark.parametrize(("title", "fields", "link"), linked(REFUSED), ids=[t[:30] for t, _, _ in linked(REFUSED)])
@@ -348,11 +344,9 @@ def test_what_carries_no_rule_is_passed_over() -> None:
         solution=[1] * 81,
         disabledlogic=[],
         truecandidatesoptions=["colored"],
-        text=[{"cells": ["R1C1"], "value": "hi"}],
-        line=[{"lines": [["R1C1", "R2C2"]], "outlineC": "#000000", "width": 0.1}],
-        circle=[{"cells": ["R1C1"]}],
-        rectangle=[{"cells": ["R1C1"]}],
         cage=[{"cells": [], "value": "title: x"}, {"cells": ["R1C1"], "value": "rules: y"}],
+        palindrome=[{"lines": [["R1C4", "R2C5"]]}],
+        line=[{"lines": [["R2C5", "R1C4"]], "outlineC": "#000000", "width": 0.1}],  # the palindrome's picture
         minimum=[],  # a rule key with no entries: no rule
     )
     data["grid"][0][0] = {"value": 5, "c": "#FFA0A0", "centerPencilMarks": [1, 2]}  # a solver's digit: no given
@@ -360,7 +354,21 @@ def test_what_carries_no_rule_is_passed_over() -> None:
     data["grid"][0][2] = {"parity": "Even"}  # how old versions wrote even cells
     grid = parse_fpuzzles(data)
     assert grid.cells[:3] == (0, 3, 0)
-    assert grid.constraints == (OddEven((0, 2), "even"),)
+    assert set(grid.constraints) == {OddEven((0, 2), "even"), Palindrome([(0, 3), (1, 4)])}
+
+
+@pytest.mark.parametrize(
+    ("key", "drawing", "message"),
+    [
+        ("text", {"cells": ["R2C3", "R1C3"], "value": ">"}, "text 1 (R2C3..R1C3): a text drawn"),
+        ("line", {"lines": [["R1C1", "R2C2"]], "outlineC": "#000000"}, "line 1 (R1C1..R2C2): a line drawn"),
+        ("circle", {"cells": ["R1C1"]}, "circle 1 (R1C1): a circle drawn"),
+        ("rectangle", {"cells": ["R1C1", "R1C2"]}, "rectangle 1 (R1C1..R1C2): a rectangle drawn"),
+    ],
+)
+def test_a_drawing_is_refused_its_rule_being_in_the_rules_text(key: str, drawing: dict, message: str) -> None:
+    with pytest.raises(InvalidPuzzleError, match=re.escape(message) + ".* rules text, which sudokit does not read"):
+        parse_fpuzzles(fpuzzles(**{key: [drawing]}))
 
 
 def test_whispers_without_a_difference_take_the_plugins_default() -> None:

@@ -17,8 +17,10 @@ f-puzzles' solver plugin ``renban``, ``whispers`` and ``slowthermometer``. A rul
 model (``betweenline``, ``clone``, ``minimum``, ``quadruple``, ``disjointgroups``, a cage drawn as
 decoration...) is an error naming it: a puzzle is never solved with one of its rules left out. Only
 what carries no rule is passed over: title, author, rules text, settings, the solution, cell colours
-and pencil marks, and the decorations ``text``, ``line``, ``circle`` and ``rectangle`` (which are
-pictures: a rule they stand for is in the rules text, which sudokit does not read).
+and pencil marks. The drawings ``cage`` (but killer cages), ``line``, ``circle``, ``rectangle`` and
+``text`` are refused too: a rule they stand for is in the rules text, which sudokit does not read, and
+solving without it could give a wrong answer (but for the drawings f-puzzles' solver plugin adds for the
+rules it also writes as rules, marked ``fromConstraint``).
 
 SudokuPad's own format draws its puzzles: lines, arrows and shapes whose meaning is in the rules
 text. From it sudokit reads the givens, the regions, killer cages (cages marked ``unique``) and the
@@ -316,6 +318,14 @@ _FPUZZLES_COSMETIC = frozenset(
         "rectangle",
     }
 )
+#: Drawings whose meaning is in the rules text (refused), and what each is called in the error.
+_DRAWINGS = {
+    "cage": "a cage that is not a killer cage",
+    "line": "a line drawn",
+    "circle": "a circle drawn",
+    "rectangle": "a rectangle drawn",
+    "text": "a text drawn",
+}
 #: Keys of a grid cell that carry no rule (colours, the solver's marks and digits, its candidates).
 _CELL_COSMETIC = frozenset({"c", "cArray", "highlight", "cornerPencilMarks", "centerPencilMarks", "candidates"})
 #: What f-puzzles' rules that sudokit does not model are, for the error.
@@ -452,23 +462,38 @@ class _FPuzzlesReader:
         return value
 
     def cosmetic_cages(self) -> None:
-        """Cages (not killer cages) are decoration with a meaning in the rules: refused, but for data or copies."""
-        cages = self.data.get("cage") or []
-        if not isinstance(cages, list):
-            raise self.fail("'cage' must be a list")
-        for k, cage in enumerate(cages, 1):
-            if not isinstance(cage, dict):
-                raise self.fail(f"cage {k} is not an object")
-            value = str(cage.get("value") or "")
-            if not cage.get("cells") or re.match(r"[A-Za-z]+: ", value):
-                continue  # SudokuPad's data (title:, rules:, solution:) or an empty cage
-            made_for = cage.get("fromConstraint")
-            if isinstance(made_for, str) and self.data.get(made_for.lower().replace(" ", "")):
-                continue  # the plugin's drawing of a rule it also wrote as a rule
-            raise self.fail(
-                f"cage {k} ({_cells_text(cage.get('cells'))}): a cage that is not a killer cage has its meaning in "
-                "the rules text, which sudokit does not read"
-            )
+        """Drawings (cages that are not killer cages, lines, circles, rectangles, texts) have their meaning in the
+        rules text: refused, but for SudokuPad's data and the plugin's drawings of rules it also wrote as rules."""
+        ruled = {  # every line some rule of the puzzle draws: a drawing over one of them is that rule's picture
+            tuple(line)
+            for key, value in self.data.items()
+            if key not in _DRAWINGS and isinstance(value, list)
+            for entry in value
+            if isinstance(entry, dict)
+            for line in entry.get("lines") or []
+            if isinstance(line, list) and all(isinstance(c, str) for c in line)
+        }
+        for key, what in _DRAWINGS.items():
+            drawings = self.data.get(key) or []
+            if not isinstance(drawings, list):
+                raise self.fail(f"'{key}' must be a list")
+            for k, drawing in enumerate(drawings, 1):
+                if not isinstance(drawing, dict):
+                    raise self.fail(f"{key} {k} is not an object")
+                value = str(drawing.get("value") or "")
+                cells = drawing.get("cells") or [c for line in drawing.get("lines") or [] for c in line]
+                if not cells or (key == "cage" and re.match(r"[A-Za-z]+: ", value)):
+                    continue  # SudokuPad's data (title:, rules:, solution:) or an empty drawing
+                made_for = drawing.get("fromConstraint")
+                if isinstance(made_for, str) and self.data.get(made_for.lower().replace(" ", "")):
+                    continue  # the plugin's drawing of a rule it also wrote as a rule
+                lines = drawing.get("lines")
+                if key == "line" and isinstance(lines, list) and lines and all(_drawn(ln, ruled) for ln in lines):
+                    continue  # a line drawn over a rule's line (older plugins drew renban and whispers so)
+                raise self.fail(
+                    f"{key} {k} ({_cells_text(cells)}): {what} has its meaning in the rules text, which sudokit does "
+                    "not read"
+                )
 
     # --- entries
 
@@ -716,6 +741,14 @@ class _FPuzzlesReader:
         "slowthermometer": slowthermometer,
         "cage": lambda self, value: None,  # read by cosmetic_cages
     }
+
+
+def _drawn(line: object, ruled: set[tuple[str, ...]]) -> bool:
+    """Whether ``line`` (cell names) is one of the ``ruled`` lines, either way round."""
+    if not isinstance(line, list):
+        return False
+    cells = tuple(str(c) for c in line)
+    return cells in ruled or cells[::-1] in ruled
 
 
 def _cells_text(cells: object) -> str:
