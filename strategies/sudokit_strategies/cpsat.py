@@ -20,19 +20,55 @@ soon as the search returns, so Ctrl-C raises ``KeyboardInterrupt`` as in any Pyt
 Statistics are the solver's own: ``branches``, ``conflicts``, ``booleans`` and ``wall_time``.
 On puzzles/top95.txt a solve takes about 4 ms, within 3% of a bare inline CP-SAT model; the 25x25
 board of puzzles/sizes/box5x5.txt takes 3-5 s.
+
+Variant puzzles (every kind of ``sudokit.variants`` and jigsaw) take a model of their own; a classic
+puzzle never reaches it, so its path is the one above. The cells are still variables 0..size-1 (a
+parity clue cuts a cell's domain) and every unit of ``puzzle.units`` (rows, columns, the regions,
+irregular or not) is an AllDifferent. Each rule then adds:
+
+* AllDifferent for extra regions, diagonals, killer cages and renban lines;
+* linear sums for killer and little killer totals and arrows (a two-cell circle is ``10*a + b``),
+  each killer cell kept to the digits of the sets of different digits that make its total;
+* ``<`` / ``<=`` chains for thermometers, ``==`` for palindromes, ``!=`` on the anti-knight and
+  anti-king pairs that a region does not already keep apart;
+* the difference ``a - b`` in a domain for white dots, non-consecutive pairs and whisper neighbours
+  (``|a - b| >= d``); the sum ``a + b`` for X and V, and in a domain for the XV negative rule;
+* tables of allowed pairs for black dots and the kropki negative rule;
+* renban: every digit inside a window ``low <= x <= low + len - 1`` (``low`` a variable);
+* sandwich: reified booleans (a cell lies between the 1 and the n when an end is before it and
+  another after it; its digit counts only then), and a redundant count of the cells between.
+
+Every helper variable is a function of the cells, so an enumeration counts each grid once.
+
+Those choices were measured (benchmarks/bench_cpsat_variants.py: generated 9x9 puzzles, 30 a rule,
+solved with limit 2; mean ms per puzzle, the engine's choice first):
+sandwich booleans + count 38 / booleans alone 44 / element constraints 312; killer with the sets'
+digits 25 / AllDifferent + sum alone 34 / a table of orderings 46; kropki tables for black dots and
+the negative rule 13.1 / reified booleans and linear != 16.4 / tables for white dots too 14.0;
+XV negative as a sum domain 6.7 / table 10.1; renban window 27.6 / max - min 28.7; whisper
+difference domain 11.7 / AddAbsEquality 12.1 / table 10.9 (0.99 and 1.09 of it on two more sets
+of 60: a tie, the smaller model kept); non-consecutive difference domain 29.5 / table 25.8 (0.90
+and 0.96 on two more sets of 60, but 275 and 427 ms against 214 and 229 on the corpus's two hard
+non-consecutive puzzles).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import threading
 import time
+from collections.abc import Callable, Sequence
 from contextlib import suppress
+from functools import cache
+from itertools import combinations, pairwise
+from typing import Any
 
 from ortools.sat.python import cp_model
 
 from sudokit import Capabilities, Grid, Result, Status
+from sudokit.variants import ALL_KINDS, king_pairs, knight_pairs, orthogonal_pairs, undotted_pairs
 
 __all__ = ["CpSatStrategy"]
 
@@ -42,12 +78,12 @@ _STOPPING = frozenset(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "S
 
 
 class CpSatStrategy:
-    """OR-Tools CP-SAT: integer cell variables and one AllDifferent per row, column and box."""
+    """OR-Tools CP-SAT: integer cell variables, one AllDifferent per row, column and region, and every variant rule."""
 
     name = "cp-sat"
     description = "Google OR-Tools CP-SAT: integer cells, AllDifferent per row, column and box"
-    #: Every board, counting and time limits (the default, said outright): 25x25 in about 3.3 s.
-    capabilities = Capabilities()
+    #: Every board, counting and time limits: 25x25 in about 3.3 s; every variant kind and jigsaw.
+    capabilities = Capabilities(constraints=ALL_KINDS)
 
     def __init__(self, workers: int = 1) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -65,11 +101,14 @@ class CpSatStrategy:
         shape = puzzle.shape
         n = shape.n
         model = cp_model.CpModel()
-        new_var = model.new_int_var
-        cells = [new_var(v, v, "") if v else new_var(1, n, "") for v in puzzle.cells]
-        for units in (shape.rows, shape.cols, shape.boxes):
-            for unit in units:
-                model.add_all_different([cells[i] for i in unit])
+        if puzzle.is_classic:
+            new_var = model.new_int_var
+            cells = [new_var(v, v, "") if v else new_var(1, n, "") for v in puzzle.cells]
+            for units in (shape.rows, shape.cols, shape.boxes):
+                for unit in units:
+                    model.add_all_different([cells[i] for i in unit])
+        else:
+            _variant_model(model, puzzle)
 
         solver = cp_model.CpSolver()
         params = solver.parameters
@@ -78,11 +117,11 @@ class CpSatStrategy:
             params.max_time_in_seconds = max(time_limit - (time.perf_counter() - start), 1e-3)
         if limit == 1:
             status = _solve(solver, model)
-            found = [tuple(solver.response_proto.solution)] if status in _FOUND else []
+            found = [tuple(solver.response_proto.solution)[: shape.size]] if status in _FOUND else []
             count = len(found)
         else:
             params.enumerate_all_solutions = True
-            collector = _Collector(limit, limit if keep is None else keep)
+            collector = _Collector(limit, limit if keep is None else keep, shape.size)
             status = _solve(solver, model, collector)
             found, count = collector.solutions, collector.count
 
@@ -114,6 +153,277 @@ class CpSatStrategy:
             },
             elapsed=time.perf_counter() - start,
         )
+
+
+# --- variant puzzles ------------------------------------------------------------------------------------
+#: What every rule adder takes: the model, the cell variables (cell i is variable i), the rule, the puzzle.
+_Adder = Callable[[cp_model.CpModel, list[cp_model.IntVar], Any, Grid], None]
+
+
+def _variant_model(model: cp_model.CpModel, puzzle: Grid) -> None:
+    """The cells as variables 0..size-1 (parity clues cut their domains), one AllDifferent per unit, then each rule.
+
+    Every helper variable a rule adds is a function of the cells, so enumerating the model's
+    solutions enumerates the puzzle's, each once.
+    """
+    n = puzzle.shape.n
+    domains: list[Sequence[int]] = [(v,) if v else range(1, n + 1) for v in puzzle.cells]
+    parity: dict[int, set[int]] = {}
+    for rule in puzzle.constraints:
+        if rule.kind == "odd-even":
+            i = rule.indexes(n)[0]
+            digits = set(range(1 if rule.parity == "odd" else 2, n + 1, 2))
+            parity[i] = parity.get(i, digits) & digits
+    for i, digits in parity.items():
+        allowed = sorted(digits.intersection(domains[i]))
+        if not allowed:  # a parity clue against a given, or an odd and an even clue on one cell
+            model.add_bool_or([])
+        domains[i] = allowed or domains[i]
+    new_var, from_values = model.new_int_var_from_domain, cp_model.Domain.from_values
+    cells = [new_var(from_values(d), "") for d in domains]
+    for unit in puzzle.units:
+        model.add_all_different([cells[i] for i in unit])
+    for rule in puzzle.constraints:
+        _RULES[rule.kind](model, cells, rule, puzzle)
+
+
+def _all_different(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """An extra region: AllDifferent."""
+    model.add_all_different([x[i] for i in rule.indexes(puzzle.shape.n)])
+
+
+def _diagonal(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    n = puzzle.shape.n
+    model.add_all_different([x[r * n + c] for r, c in rule.diagonal_cells(n)])
+
+
+def _killer(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """AllDifferent and the sum; each cell kept to the digits of the sets that make the total (when few)."""
+    n = puzzle.shape.n
+    cage = [x[i] for i in rule.indexes(n)]
+    model.add_all_different(cage)
+    if rule.total is not None:
+        model.add(cp_model.LinearExpr.sum(cage) == rule.total)
+        digits = _cage_digits(n, len(cage), rule.total)
+        if digits == ():
+            model.add_bool_or([])  # no set of different digits makes the total
+        elif digits is not None and len(digits) < n:
+            allowed = cp_model.Domain.from_values(digits)
+            for v in cage:
+                model.add_linear_expression_in_domain(v, allowed)
+
+
+@cache
+def _cage_digits(n: int, size: int, total: int) -> tuple[int, ...] | None:
+    """The digits 1..n in some set of ``size`` different digits summing to ``total``; None when too many to list."""
+    if math.comb(n, size) > 20_000:
+        return None
+    return tuple(sorted({d for c in combinations(range(1, n + 1), size) if sum(c) == total for d in c}))
+
+
+def _little_killer(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    model.add(cp_model.LinearExpr.sum([x[i] for i in rule.indexes(puzzle.shape.n)]) == rule.total)
+
+
+def _arrow(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """The arrow's sum equals the circle: ``a`` for one cell, ``10*a + b`` for two."""
+    n = puzzle.shape.n
+    circle = [x[r * n + c] for r, c in rule.circle]
+    value = circle[0] if len(circle) == 1 else 10 * circle[0] + circle[1]
+    model.add(cp_model.LinearExpr.sum([x[r * n + c] for r, c in rule.cells]) == value)
+
+
+def _thermometer(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    line = [x[i] for i in rule.indexes(puzzle.shape.n)]
+    for a, b in pairwise(line):
+        model.add(a < b)
+
+
+def _slow_thermometer(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    line = [x[i] for i in rule.indexes(puzzle.shape.n)]
+    for a, b in pairwise(line):
+        model.add(a <= b)
+
+
+def _palindrome(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    line = [x[i] for i in rule.indexes(puzzle.shape.n)]
+    for k in range(len(line) // 2):
+        model.add(line[k] == line[-1 - k])
+
+
+def _renban(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """AllDifferent, and every digit within ``low .. low + len - 1`` (``low`` is then the smallest digit)."""
+    line = [x[i] for i in rule.indexes(puzzle.shape.n)]
+    model.add_all_different(line)
+    low = model.new_int_var(1, puzzle.shape.n - len(line) + 1, "")
+    for v in line:
+        model.add(v >= low)
+        model.add(v <= low + len(line) - 1)
+
+
+def _unequal_pairs(pairs: Callable[[int], tuple[tuple[int, int], ...]]) -> _Adder:
+    """Anti-knight, anti-king: ``!=`` on each pair that its region does not already keep apart."""
+
+    def add(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+        region_of = puzzle.region_of
+        for a, b in pairs(puzzle.shape.n):
+            if region_of[a] != region_of[b]:
+                model.add(x[a] != x[b])
+
+    return add
+
+
+def _difference_in(model: cp_model.CpModel, a: cp_model.IntVar, b: cp_model.IntVar, differences: list[int]) -> None:
+    model.add_linear_expression_in_domain(a - b, cp_model.Domain.from_values(differences))
+
+
+def _differences(n: int, ok: Callable[[int], bool]) -> list[int]:
+    """The differences ``a - b`` of two digits 1..n that ``ok`` allows."""
+    return [d for d in range(1 - n, n) if ok(d)]
+
+
+def _non_consecutive(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    n = puzzle.shape.n
+    allowed = _differences(n, lambda d: abs(d) > 1)
+    for a, b in orthogonal_pairs(n):
+        _difference_in(model, x[a], x[b], allowed)
+
+
+def _whisper(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    n = puzzle.shape.n
+    allowed = _differences(n, lambda d: abs(d) >= rule.difference)
+    line = rule.indexes(n)
+    for a, b in pairwise(line):
+        if allowed:
+            _difference_in(model, x[a], x[b], allowed)
+        else:
+            model.add_bool_or([])  # no two digits 1..n differ that much
+
+
+def _kropki(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    n = puzzle.shape.n
+    a, b = rule.indexes(n)
+    if rule.color == "white":
+        _difference_in(model, x[a], x[b], [-1, 1])
+    else:
+        model.add_allowed_assignments([x[a], x[b]], _table(n, "black"))
+
+
+def _kropki_negative(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    n = puzzle.shape.n
+    table = _table(n, "no-dot")
+    for a, b in undotted_pairs(puzzle, "kropki"):
+        model.add_allowed_assignments([x[a], x[b]], table)
+
+
+def _xv(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    a, b = rule.indexes(puzzle.shape.n)
+    model.add(x[a] + x[b] == rule.total)
+
+
+def _xv_negative(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    n = puzzle.shape.n
+    sums = cp_model.Domain.from_values([s for s in range(2, 2 * n + 1) if s not in (5, 10)])
+    for a, b in undotted_pairs(puzzle, "xv"):
+        model.add_linear_expression_in_domain(x[a] + x[b], sums)
+
+
+_PAIR_RULES: dict[str, Callable[[int, int], bool]] = {
+    "black": lambda a, b: a == 2 * b or b == 2 * a,
+    "no-dot": lambda a, b: a != b and abs(a - b) != 1 and a != 2 * b and b != 2 * a,
+}
+
+
+@cache
+def _table(n: int, name: str) -> list[tuple[int, int]]:
+    """The digit pairs 1..n that the pair rule ``name`` allows."""
+    ok = _PAIR_RULES[name]
+    return [(a, b) for a in range(1, n + 1) for b in range(1, n + 1) if ok(a, b)]
+
+
+def _sandwich(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """Reified booleans: ``end[k]`` (cell k holds 1 or n), prefix/suffix ORs of them, ``inside[k]`` their AND.
+
+    A cell is strictly between the 1 and the n exactly when an end lies before it and another after
+    it (two ends only, so it is not an end itself); ``part[k]`` is its digit when inside, else 0.
+    A redundant constraint says how many cells can lie between: the sizes of the sets of different
+    digits 2..n-1 with the total as sum (it halves the search of some puzzles).
+    """
+    n = puzzle.shape.n
+    line = [x[r * n + c] for r, c in rule.line_cells(n)]
+    ends, middle = cp_model.Domain.from_values([1, n]), cp_model.Domain(2, n - 1)
+    end = []
+    for v in line:
+        e = model.new_bool_var("")
+        model.add_linear_expression_in_domain(v, ends).only_enforce_if(e)
+        model.add_linear_expression_in_domain(v, middle).only_enforce_if(~e)
+        end.append(e)
+    before = _running_or(model, end)  # before[k]: an end at k or earlier
+    after = _running_or(model, end[::-1])[::-1]  # after[k]: an end at k or later
+    part_digits = cp_model.Domain.from_values([0, *range(2, n)])
+    insides, parts = [], []
+    for k in range(1, n - 1):
+        inside = model.new_bool_var("")
+        model.add_bool_and([before[k - 1], after[k + 1]]).only_enforce_if(inside)
+        model.add_bool_or([~before[k - 1], ~after[k + 1], inside])
+        part = model.new_int_var_from_domain(part_digits, "")
+        model.add(part == line[k]).only_enforce_if(inside)
+        model.add(part == 0).only_enforce_if(~inside)
+        insides.append(inside)
+        parts.append(part)
+    model.add(cp_model.LinearExpr.sum(parts) == rule.total)
+    sizes = _sandwich_sizes(n, rule.total)
+    if sizes:
+        model.add_linear_expression_in_domain(cp_model.LinearExpr.sum(insides), cp_model.Domain.from_values(sizes))
+    else:
+        model.add_bool_or([])  # no set of digits 2..n-1 sums to the total
+
+
+@cache
+def _sandwich_sizes(n: int, total: int) -> list[int]:
+    """How many different digits of 2..n-1 can sum to ``total``."""
+    reach = [{0}] + [set() for _ in range(n - 2)]  # reach[k]: the sums of k different digits seen so far
+    for d in range(2, n):
+        for k in range(n - 2, 0, -1):
+            reach[k] |= {s + d for s in reach[k - 1] if s + d <= total}
+    return [k for k, sums in enumerate(reach) if total in sums]
+
+
+def _running_or(model: cp_model.CpModel, literals: list[Any]) -> list[Any]:
+    """``out[k]`` == literals[0] or ... or literals[k], each a new boolean (the first is literals[0] itself)."""
+    out = [literals[0]]
+    for lit in literals[1:]:
+        prev = out[-1]
+        now = model.new_bool_var("")
+        model.add_bool_or([~now, prev, lit])
+        model.add_implication(prev, now)
+        model.add_implication(lit, now)
+        out.append(now)
+    return out
+
+
+#: The adder of each rule kind (parity clues are cell domains, set before the rules).
+_RULES: dict[str, _Adder] = {
+    "extra-region": _all_different,
+    "diagonal": _diagonal,
+    "anti-knight": _unequal_pairs(knight_pairs),
+    "anti-king": _unequal_pairs(king_pairs),
+    "non-consecutive": _non_consecutive,
+    "killer": _killer,
+    "little-killer": _little_killer,
+    "sandwich": _sandwich,
+    "thermometer": _thermometer,
+    "slow-thermometer": _slow_thermometer,
+    "arrow": _arrow,
+    "kropki": _kropki,
+    "kropki-negative": _kropki_negative,
+    "xv": _xv,
+    "xv-negative": _xv_negative,
+    "odd-even": lambda model, x, rule, puzzle: None,
+    "renban": _renban,
+    "whisper": _whisper,
+    "palindrome": _palindrome,
+}
 
 
 def _solve(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: _Collector | None = None) -> int:
@@ -176,16 +486,17 @@ def _watcher() -> _Watcher:
 class _Collector(cp_model.CpSolverSolutionCallback):
     """Counts the solutions, keeps the value vectors of the first ``keep``, and stops the search at the limit."""
 
-    def __init__(self, limit: int, keep: int) -> None:
+    def __init__(self, limit: int, keep: int, size: int) -> None:
         super().__init__()
         self.limit = limit
         self.keep = keep
+        self.size = size  # the cells are the first variables; a variant model has more after them
         self.count = 0
         self.solutions: list[tuple[int, ...]] = []
 
     def on_solution_callback(self) -> None:
         self.count += 1
         if self.count <= self.keep:
-            self.solutions.append(tuple(self.response_proto.solution))
+            self.solutions.append(tuple(self.response_proto.solution)[: self.size])
         if self.count >= self.limit:
             self.stop_search()
