@@ -13,6 +13,20 @@ engine keeps that shape and makes it fast:
 ``order="plain"`` runs the write-ups' search exactly: the first empty cell in reading order, digits
 in increasing order, no singles, so the two can be compared on the same puzzle (``--stats``).
 
+Variant puzzles (``sudokit.variants``) take the same search through one hook: every rule is lowered,
+once, into what placing a digit already does. All-different rules (a jigsaw's regions, extra
+regions, diagonals, killer cages, renban lines, anti-knight and anti-king) become more peers; rules
+between two cells (non-consecutive, kropki, XV and their negatives, thermometers, whispers,
+palindromes) become pair tables that narrow the partner's candidates whenever a cell's candidates
+narrow; rules over many cells (killer and little killer totals, arrows, sandwiches, renban runs) are
+small propagators run when one of their cells changes: the digit sets a cage or a renban line can
+still hold (a digit all of them need leaves the cells that see the whole cage), the sums a line or
+an arrow can still reach, where the 1 and the n of a sandwich can still go. Killer cages also give
+the units they cover a rule for the cells they leave (the "45 rule"). Hidden singles look at every
+all-different unit of n cells; among the cells of fewest candidates, the one the most rules touch
+(and that failed most often) is guessed on. Classic puzzles never see any of it: they run the search
+above, unchanged.
+
 Solutions are counted up to ``limit`` and only the first ``keep`` are stored, so counting a board
 with millions of solutions takes no memory.
 """
@@ -21,10 +35,14 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable, Sequence
+from functools import cache
+from itertools import combinations, pairwise
 from operator import itemgetter
 from typing import Literal
 
 from sudokit import Capabilities, Grid, Result, Status
+from sudokit.variants import king_pairs, knight_pairs, orthogonal_pairs, undotted_pairs
 
 __all__ = ["BacktrackStrategy"]
 
@@ -46,8 +64,35 @@ class BacktrackStrategy:
     #: The default order's description (what ``sudoku strategies`` reads without loading the engine).
     description = "recursive backtracking: bit-mask used tables, singles first, fewest-candidates cell"
     #: Boards up to 16x16 (0.1-1.5 s each of puzzles/sizes/box4x4.txt); it does not finish the 25x25 of
-    #: puzzles/sizes/box5x5.txt in 60 s: singles and fewest candidates are too weak there.
-    capabilities = Capabilities(max_side=16)
+    #: puzzles/sizes/box5x5.txt in 60 s: singles and fewest candidates are too weak there. Every variant
+    #: kind of sudokit.variants (benchmarks/bench_backtrack_variants.py times the 9x9 ones).
+    capabilities = Capabilities(
+        max_side=16,
+        constraints=frozenset(
+            {
+                "jigsaw",
+                "extra-region",
+                "diagonal",
+                "anti-knight",
+                "anti-king",
+                "non-consecutive",
+                "killer",
+                "little-killer",
+                "sandwich",
+                "thermometer",
+                "slow-thermometer",
+                "arrow",
+                "kropki",
+                "kropki-negative",
+                "xv",
+                "xv-negative",
+                "odd-even",
+                "renban",
+                "whisper",
+                "palindrome",
+            }
+        ),
+    )
 
     def __init__(self, order: Literal["smart", "plain"] = "smart") -> None:
         if order not in ("smart", "plain"):
@@ -67,7 +112,10 @@ class BacktrackStrategy:
         """Count up to ``limit`` solutions of ``puzzle`` within ``time_limit`` seconds, keeping the first ``keep``."""
         start = time.perf_counter()
         deadline = None if time_limit is None else start + time_limit
-        search = _PlainSearch if self.order == "plain" else _Search
+        if self.order == "plain":
+            search: type[_PlainSearch] | type[_Search] = _PlainSearch
+        else:
+            search = _Search if puzzle.is_classic else _VariantSearch
         engine = search(puzzle, limit, deadline, limit if keep is None else keep)
         status = Status.SOLVED
         exact = False
@@ -312,3 +360,686 @@ class _PlainSearch(_Base):
             cols[c] ^= bit
             boxes[b] ^= bit
             self.backtracks += 1
+
+
+# --- variant puzzles ---------------------------------------------------------------------------------
+
+#: What a rule over many cells answers: the narrowed candidates ``(cell, mask)``, or None for a contradiction.
+_Narrowing = list[tuple[int, int]] | None
+#: A pair table as two byte tables: the digits allowed at the partner of a cell whose candidates are ``m``
+#: are ``low[m & 255] | high[m >> 8]``.
+_PairTable = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+@cache
+def _sets(n: int, k: int, total: int) -> tuple[int, ...]:
+    """Every set of ``k`` different digits 1..n summing to ``total``, as masks."""
+    return tuple(sum(1 << (d - 1) for d in combo) for combo in combinations(range(1, n + 1), k) if sum(combo) == total)
+
+
+class _SetRule:
+    """Different digits on ``cells`` that together form one of the sets ``sets`` (a killer total, a renban run)."""
+
+    __slots__ = ("cells", "sets", "watchers")
+
+    def __init__(self, cells: Sequence[int], sets: Sequence[int]) -> None:
+        self.cells = tuple(cells)
+        self.sets = tuple(sets)
+        #: The cells that see every cell of the rule (set by the model once it knows the peers).
+        self.watchers: tuple[int, ...] = ()
+
+    def propagate(self, cand: list[int], values: list[int]) -> _Narrowing:
+        """Keep the sets the placed digits and the candidates still allow; narrow the free cells to them.
+
+        A digit that every set still allowed leaves for the free cells is theirs: the cells that see all
+        of the rule's cells lose it.
+        """
+        placed = 0
+        free = []
+        for c in self.cells:
+            v = values[c]
+            if v:
+                placed |= v
+            else:
+                free.append(c)
+        allowed = 0
+        required = -1
+        for digits in self.sets:
+            if digits & placed != placed:
+                continue
+            rest = digits ^ placed
+            union = 0
+            for c in free:
+                m = cand[c] & rest
+                if not m:
+                    break
+                union |= m
+            else:
+                if union == rest:  # every digit left has a cell to go to
+                    allowed |= rest
+                    required &= rest
+        if required < 0:
+            return None  # no set fits
+        out = [(c, cand[c] & allowed) for c in free if cand[c] & ~allowed]
+        if required:
+            for w in self.watchers:
+                m = cand[w]
+                if m & required:
+                    m &= ~required
+                    if not m:
+                        return None
+                    out.append((w, m))
+        return out
+
+
+class _LinearRule:
+    """``sum(coefficient * digit) == total`` over cells (little killer, arrow): each digit kept has a completion."""
+
+    __slots__ = ("cells", "n", "plain", "terms", "total")
+
+    def __init__(self, terms: Sequence[tuple[int, int]], total: int, n: int) -> None:
+        self.terms = tuple(terms)
+        self.cells = tuple(c for c, _ in terms)
+        self.total = total
+        self.n = n
+        self.plain = all(k == 1 for _, k in terms)  # a plain sum (a little killer)
+
+    def propagate(self, cand: list[int], values: list[int]) -> _Narrowing:
+        """Keep the digits of each free cell that the others' candidates can complete to the total.
+
+        Each free cell adds ``coefficient * digit`` (shifted up by ``-coefficient * n`` when negative, so
+        every addend is at least 0); the sums reachable by the cells before it and after it are bit sets,
+        and a digit stays when the total less its addend is a sum of one from each. With more than three
+        free cells it keeps what the least and the most of the others leave (see :meth:`_bounds`).
+        """
+        if self.plain:  # the common case first, cheaply: a plain sum whose bounds narrow nothing
+            target = self.total
+            low = high = spread = free_cells = 0
+            for c in self.cells:
+                v = values[c]
+                if v:
+                    target -= v.bit_length()
+                else:
+                    m = cand[c]
+                    least, most = (m & -m).bit_length(), m.bit_length()
+                    low += least
+                    high += most
+                    free_cells += 1
+                    if most - least > spread:
+                        spread = most - least
+            if low > target or high < target:
+                return None
+            if free_cells > 3 and target - low >= spread and high - target >= spread:
+                return []
+        target = self.total
+        n = self.n
+        free = []
+        for c, k in self.terms:
+            v = values[c]
+            if v:
+                target -= k * v.bit_length()
+                continue
+            m = cand[c]
+            if k == 1:
+                adds = m << 1
+            else:
+                shift = -k * n if k < 0 else 0
+                target += shift
+                adds = 0
+                while m:
+                    bit = m & -m
+                    m ^= bit
+                    adds |= 1 << (k * bit.bit_length() + shift)
+            free.append((c, k, adds))
+        if target < 0:
+            return None
+        if not free:
+            return None if target else []
+        if len(free) > 3:
+            low = high = spread = 0
+            for _, _, adds in free:
+                least, most = (adds & -adds).bit_length(), adds.bit_length()
+                low += least
+                high += most
+                if most - least > spread:
+                    spread = most - least
+            low -= len(free)
+            high -= len(free)
+            if low > target or high < target:
+                return None
+            if target - low >= spread and high - target >= spread:
+                return []  # every addend of every cell fits between the others' least and most
+            return self._bounds(free, target)
+        window = (2 << target) - 1
+        before = [1]  # before[i]: the sums the first i free cells reach
+        reach = 1
+        for _, _, adds in free:
+            step = 0
+            while adds:
+                bit = adds & -adds
+                adds ^= bit
+                step |= reach << (bit.bit_length() - 1)
+            reach = step & window
+            before.append(reach)
+        if not reach >> target & 1:
+            return None
+        out = []
+        after = 1  # the sums the free cells after the current one reach
+        for i in range(len(free) - 1, -1, -1):
+            c, k, adds = free[i]
+            a, b = before[i], after
+            if a.bit_count() > b.bit_count():
+                a, b = b, a
+            others = 0
+            while a:
+                bit = a & -a
+                a ^= bit
+                others |= b << (bit.bit_length() - 1)
+            kept = 0
+            rest = adds
+            step = 0
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                add = bit.bit_length() - 1
+                if add <= target and others >> (target - add) & 1:
+                    kept |= bit
+                    step |= after << add
+            after = step & window
+            if kept != adds:
+                out.append((c, self._digits(kept, k)))
+        return out
+
+    def _bounds(self, free: list[tuple[int, int, int]], target: int) -> _Narrowing:
+        """Keep each free cell's addends between what the others add at least and at most, to a fixed point."""
+        adds = [a for _, _, a in free]
+        changed = True
+        while changed:
+            changed = False
+            low = high = 0
+            for a in adds:
+                low += (a & -a).bit_length() - 1
+                high += a.bit_length() - 1
+            if low > target or high < target:
+                return None
+            for i, a in enumerate(adds):
+                least, most = (a & -a).bit_length() - 1, a.bit_length() - 1
+                top, bottom = target - (low - least), target - (high - most)
+                if bottom > least or most > top:
+                    kept = a & ((2 << top) - 1) & -(1 << max(bottom, 0)) if top >= 0 else 0
+                    if not kept:
+                        return None
+                    adds[i] = kept
+                    changed = True
+                    low += ((kept & -kept).bit_length() - 1) - least
+                    high += (kept.bit_length() - 1) - most
+        return [(c, self._digits(a, k)) for (c, k, old), a in zip(free, adds, strict=True) if a != old]
+
+    def _digits(self, adds: int, k: int) -> int:
+        """The digits whose addends (``k * digit``, shifted up when ``k`` is negative) are the bits of ``adds``."""
+        if k == 1:
+            return adds >> 1
+        shift = -k * self.n if k < 0 else 0
+        m = 0
+        while adds:
+            bit = adds & -adds
+            adds ^= bit
+            m |= 1 << ((bit.bit_length() - 1 - shift) // k - 1)
+        return m
+
+
+class _SandwichRule:
+    """The digits between the 1 and the n of a line sum to ``total``: every (1 place, n place, set between) kept."""
+
+    __slots__ = ("cells", "n", "sets")
+
+    def __init__(self, cells: Sequence[int], total: int, n: int) -> None:
+        self.cells = tuple(cells)
+        self.n = n
+        ends = 1 | 1 << (n - 1)
+        self.sets = [tuple(s for s in _sets(n, k, total) if not s & ends) for k in range(n - 1)]
+
+    def propagate(self, cand: list[int], values: list[int]) -> _Narrowing:
+        """Narrow each cell to what some placement of the 1, the n and the digits between still allows."""
+        n = self.n
+        top = 1 << (n - 1)
+        middle = ((1 << n) - 1) ^ (1 | top)
+        dom = [values[c] or cand[c] for c in self.cells]
+        ones = [j for j, m in enumerate(dom) if m & 1]
+        tops = [j for j, m in enumerate(dom) if m & top]
+        allowed = [0] * n
+        found = False
+        for p in ones:
+            for q in tops:
+                if p == q:
+                    continue
+                a, b = (p, q) if p < q else (q, p)
+                inside = dom[a + 1 : b]
+                outside = dom[:a] + dom[b + 1 :]
+                for digits in self.sets[b - a - 1]:
+                    rest = middle ^ digits
+                    union = 0
+                    for m in inside:
+                        if not m & digits:
+                            break
+                        union |= m
+                    else:
+                        if union & digits != digits:
+                            continue
+                        union = 0
+                        for m in outside:
+                            if not m & rest:
+                                break
+                            union |= m
+                        else:
+                            if union & rest != rest:
+                                continue
+                            found = True
+                            allowed[p] |= 1
+                            allowed[q] |= top
+                            for j in range(n):
+                                if j < a or j > b:
+                                    allowed[j] |= rest
+                                elif a < j < b:
+                                    allowed[j] |= digits
+        if not found:
+            return None
+        out = []
+        for j, c in enumerate(self.cells):
+            m = dom[j]
+            if m & ~allowed[j]:
+                if values[c]:
+                    return None
+                out.append((c, m & allowed[j]))
+        return out
+
+
+_Rule = _SetRule | _LinearRule | _SandwichRule
+
+
+@cache
+def _pair_table(allowed: tuple[int, ...]) -> _PairTable:
+    """The byte tables of a pair whose partner may hold ``allowed[d - 1]`` when the cell holds ``d``."""
+    n = len(allowed)
+    low = [0] * 256
+    high = [0] * (1 << max(n - 8, 0))
+    for table, first in ((low, 0), (high, 8)):
+        for m in range(1, len(table)):
+            d = first + (m & -m).bit_length() - 1
+            table[m] = table[m & (m - 1)] | (allowed[d] if d < n else 0)
+    return tuple(low), tuple(high)
+
+
+class _Model:
+    """A variant puzzle lowered for the search: peers, units, pair tables, rules over many cells, first candidates."""
+
+    def __init__(self, puzzle: Grid) -> None:
+        n, size = puzzle.n, puzzle.shape.size
+        self.n, self.full = n, (1 << n) - 1
+        self.cand = [self.full] * size
+        peers: list[set[int]] = [set() for _ in range(size)]
+        groups = [tuple(u) for u in puzzle.units]  # all-different groups of cells
+        pairs: list[tuple[int, int]] = []  # all-different pairs of cells
+        self.tables: dict[tuple[int, int], list[int]] = {}
+        self.rules: list[_Rule] = []
+        self.cages: list[tuple[tuple[int, ...], int]] = []  # killer cages with a total
+        odd = sum(1 << d for d in range(0, n, 2))
+        for rule in puzzle.constraints:
+            self._lower(rule, puzzle, groups, pairs, odd)
+        for group in groups:
+            for i in group:
+                peers[i].update(group)
+        for a, b in pairs:
+            peers[a].add(b)
+            peers[b].add(a)
+        for i in range(size):
+            peers[i].discard(i)
+        self.peers = [tuple(sorted(p)) for p in peers]
+        # Hidden singles: every all-different group of exactly n cells, once.
+        seen: set[frozenset[int]] = set()
+        self.units: list[tuple[int, ...]] = []
+        for group in groups:
+            key = frozenset(group)
+            if len(group) == n and key not in seen:
+                seen.add(key)
+                self.units.append(group)
+        unit_ids: list[list[int]] = [[] for _ in range(size)]
+        for j, unit in enumerate(self.units):
+            for i in unit:
+                unit_ids[i].append(j)
+        self.unit_ids = [tuple(ids) for ids in unit_ids]
+        self.units_of = [sum(1 << j for j in ids) for ids in unit_ids]
+        # Pair tables, both ways; two peers also differ, which the table knows too.
+        related: list[list[tuple[int, tuple[int, ...], tuple[int, ...]]]] = [[] for _ in range(size)]
+        for (a, b), allowed in sorted(self.tables.items()):
+            if b in peers[a]:
+                allowed = [m & ~(1 << d) for d, m in enumerate(allowed)]
+            related[a].append((b, *_pair_table(tuple(allowed))))
+        self.related = [tuple(r) for r in related]
+        if self.cages:
+            self._unit_sums(puzzle)
+        for rule in self.rules:
+            if isinstance(rule, _SetRule):
+                rule.watchers = tuple(sorted(set.intersection(*(peers[i] for i in rule.cells)) - set(rule.cells)))
+        rules_of = [0] * size
+        for k, rule in enumerate(self.rules):
+            for i in rule.cells:
+                rules_of[i] |= 1 << k
+        self.rules_of = rules_of
+
+    def _unit_sums(self, puzzle: Grid) -> None:
+        """Killer cages and the digits of whole units (the "45 rule"): a sum rule for what the cages leave of a unit.
+
+        A unit of n different digits sums to n(n+1)/2 (k rows or columns side by side, k times that). The
+        cages that meet it (taken apart from each other) add their totals; so the cells of the unit in no
+        cage, less the cells of those cages outside the unit, sum to what is left. Short ones become rules.
+        """
+        n, whole = self.n, self.n * (self.n + 1) // 2
+        owner: dict[int, int] = {}
+        cages: list[tuple[frozenset[int], int]] = []
+        for cells, total in self.cages:
+            if not any(i in owner for i in cells):
+                owner.update(dict.fromkeys(cells, len(cages)))
+                cages.append((frozenset(cells), total))
+        shape = puzzle.shape
+        areas = [(unit, whole, True) for unit in self.units]
+        for lines in (shape.rows, shape.cols):
+            for k in range(2, n // 2 + 1):
+                for first in range(n - k + 1):
+                    areas.append((tuple(i for line in lines[first : first + k] for i in line), k * whole, False))
+        seen = set()
+        for area, area_total, distinct in areas:
+            inside_area = set(area)
+            met = {owner[i] for i in area if i in owner}
+            if not met:
+                continue
+            free = [i for i in area if i not in owner]
+            out = sorted(i for k in met for i in cages[k][0] - inside_area)
+            total = area_total - sum(cages[k][1] for k in met)
+            key = (frozenset(free), frozenset(out))
+            if key in seen or not (free or out) or len(free) + len(out) > n // 2 + 1:
+                continue
+            seen.add(key)
+            if not out and distinct:
+                self.rules.append(_SetRule(free, _sets(n, len(free), total)))
+            else:
+                self.rules.append(_LinearRule([(i, 1) for i in free] + [(i, -1) for i in out], total, n))
+
+    def relate(self, a: int, b: int, ok: Callable[[int, int], bool]) -> None:
+        """Digits ``x`` at ``a`` and ``y`` at ``b`` must have ``ok(x, y)``: narrow both pair tables."""
+        digits = range(1, self.n + 1)
+        forward = self.tables.setdefault((a, b), [self.full] * self.n)
+        backward = self.tables.setdefault((b, a), [self.full] * self.n)
+        for x in digits:
+            forward[x - 1] &= sum(1 << (y - 1) for y in digits if ok(x, y))
+            backward[x - 1] &= sum(1 << (y - 1) for y in digits if ok(y, x))
+
+    def _lower(
+        self, rule: object, puzzle: Grid, groups: list[tuple[int, ...]], pairs: list[tuple[int, int]], odd: int
+    ) -> None:
+        """Lower one constraint into groups, pairs, pair tables, rules or first candidates."""
+        n = self.n
+        kind: str = rule.kind  # type: ignore[attr-defined]
+        cells = rule.indexes(n)  # type: ignore[attr-defined]
+        if kind == "extra-region":
+            groups.append(cells)
+        elif kind == "diagonal":
+            groups.append(tuple(r * n + c for r, c in rule.diagonal_cells(n)))  # type: ignore[attr-defined]
+        elif kind == "anti-knight":
+            pairs.extend(knight_pairs(n))
+        elif kind == "anti-king":
+            pairs.extend(king_pairs(n))
+        elif kind == "non-consecutive":
+            for a, b in orthogonal_pairs(n):
+                self.relate(a, b, lambda x, y: abs(x - y) != 1)
+        elif kind == "killer":
+            groups.append(cells)
+            total = rule.total  # type: ignore[attr-defined]
+            if total is not None:
+                self.rules.append(_SetRule(cells, _sets(n, len(cells), total)))
+                self.cages.append((cells, total))
+        elif kind == "little-killer":
+            self.rules.append(_LinearRule([(c, 1) for c in cells], rule.total, n))  # type: ignore[attr-defined]
+        elif kind == "arrow":
+            circle = rule.circle  # type: ignore[attr-defined]
+            weights = (-1,) if len(circle) == 1 else (-10, -1)
+            terms = [(c, w) for c, w in zip(cells, weights, strict=False)] + [(c, 1) for c in cells[len(circle) :]]
+            self.rules.append(_LinearRule(terms, 0, n))
+        elif kind == "sandwich":
+            line = tuple(r * n + c for r, c in rule.line_cells(n))  # type: ignore[attr-defined]
+            self.rules.append(_SandwichRule(line, rule.total, n))  # type: ignore[attr-defined]
+        elif kind == "thermometer":
+            for i, j in combinations(range(len(cells)), 2):
+                self.relate(cells[i], cells[j], lambda x, y, gap=j - i: y - x >= gap)
+        elif kind == "slow-thermometer":
+            for i, j in combinations(range(len(cells)), 2):
+                self.relate(cells[i], cells[j], lambda x, y: y >= x)
+        elif kind == "kropki":
+            self.relate(*cells, rule.holds)  # type: ignore[attr-defined]
+        elif kind == "kropki-negative":
+            for a, b in undotted_pairs(puzzle, "kropki"):
+                self.relate(a, b, lambda x, y: abs(x - y) != 1 and x != 2 * y and y != 2 * x)
+        elif kind == "xv":
+            self.relate(*cells, lambda x, y, total=rule.total: x + y == total)  # type: ignore[attr-defined]
+        elif kind == "xv-negative":
+            for a, b in undotted_pairs(puzzle, "xv"):
+                self.relate(a, b, lambda x, y: x + y not in (5, 10))
+        elif kind == "odd-even":
+            (i,) = cells
+            self.cand[i] &= odd if rule.parity == "odd" else self.full & ~odd  # type: ignore[attr-defined]
+        elif kind == "renban":
+            k = len(cells)
+            groups.append(cells)
+            for a, b in combinations(cells, 2):
+                self.relate(a, b, lambda x, y: abs(x - y) < k)
+            self.rules.append(_SetRule(cells, [((1 << k) - 1) << s for s in range(n - k + 1)]))
+        elif kind == "whisper":
+            for a, b in pairwise(cells):
+                self.relate(a, b, lambda x, y, gap=rule.difference: abs(x - y) >= gap)  # type: ignore[attr-defined]
+        elif kind == "palindrome":
+            for k in range(len(cells) // 2):
+                self.relate(cells[k], cells[-1 - k], lambda x, y: x == y)
+        else:  # the engine declares only the kinds above; the core refuses the others
+            raise ValueError(f"backtrack does not take {kind} constraints")
+
+
+class _VariantSearch(_Search):
+    """The smart search on a variant puzzle: the lowered rules narrow candidates whenever a cell's candidates narrow."""
+
+    def __init__(self, puzzle: Grid, limit: int, deadline: float | None, keep: int) -> None:
+        _Base.__init__(self, puzzle, limit, deadline, keep)
+        model = _Model(puzzle)
+        self.model = model
+        self.full = model.full
+        self.peers = model.peers
+        self.related = model.related
+        self.rules = model.rules
+        self.rules_of = model.rules_of
+        self.units_of = model.units_of
+        self.unit_ids = model.unit_ids
+        # Every unit's used table sits in state[2] (one list for all of them).
+        self.unit_info = [(unit, itemgetter(*unit), 2, j) for j, unit in enumerate(model.units)]
+        self.dirty = self.dirty_rules = 0
+        self.naked = self.hidden = 0
+        # Among the cells of fewest candidates, the one most rules touch is guessed on.
+        self.weight = [
+            len(model.peers[i]) + 2 * len(model.related[i]) + 4 * model.rules_of[i].bit_count()
+            for i in range(len(model.peers))
+        ]
+
+    def run(self) -> None:
+        cells = self.puzzle.cells
+        state = (self.model.cand[:], [0] * len(cells), [0] * len(self.unit_info))
+        places = [(i, 1 << (v - 1)) for i, v in enumerate(cells) if v]
+        changed = [i for i, r in enumerate(self.related) if r]  # every pair table narrows from the start
+        if not self.propagate(state, places, changed, len(places)):
+            return
+        self.dirty = (1 << len(self.unit_info)) - 1
+        self.dirty_rules = (1 << len(self.rules)) - 1
+        self.search(state, 0)
+
+    def assign(self, state: tuple[list[int], ...], i: int, bit: int) -> bool:
+        """Place ``bit`` at cell ``i`` and everything that follows from it (see :meth:`propagate`)."""
+        return self.propagate(state, [(i, bit)], [], 1)
+
+    def propagate(
+        self, state: tuple[list[int], ...], places: list[tuple[int, int]], changed: list[int], asked: int
+    ) -> bool:
+        """Place ``places`` and narrow the partners of ``changed`` cells, to a fixed point; False on a contradiction.
+
+        A placed digit leaves its peers; a cell whose candidates narrowed narrows its pair partners; a cell
+        left with one candidate is placed (a naked single). The units and rules of every cell that changed
+        are marked for hidden singles and the rules' propagators. ``asked`` placements are not counted as singles.
+        """
+        cand, values, used = state
+        peers, related, units_of, unit_ids, rules_of = (
+            self.peers,
+            self.related,
+            self.units_of,
+            self.unit_ids,
+            self.rules_of,
+        )
+        dirty, dirty_rules = self.dirty, self.dirty_rules
+        placed = 0
+        while True:
+            while places:
+                i, bit = places.pop()
+                if values[i]:
+                    if values[i] != bit:
+                        return False
+                    continue
+                if not cand[i] & bit:
+                    return False
+                values[i] = bit
+                cand[i] = 0
+                placed += 1
+                for u in unit_ids[i]:
+                    used[u] |= bit
+                dirty |= units_of[i]
+                dirty_rules |= rules_of[i]
+                for p in peers[i]:
+                    m = cand[p]
+                    if m & bit:
+                        m ^= bit
+                        if not m:
+                            return False
+                        cand[p] = m
+                        dirty |= units_of[p]
+                        dirty_rules |= rules_of[p]
+                        if not m & (m - 1):
+                            places.append((p, m))
+                        elif related[p]:
+                            changed.append(p)
+                for b, low, high in related[i]:
+                    allowed = low[bit & 255] | high[bit >> 8]
+                    v = values[b]
+                    if v:
+                        if not v & allowed:
+                            return False
+                        continue
+                    m = cand[b]
+                    if m & ~allowed:
+                        m &= allowed
+                        if not m:
+                            return False
+                        cand[b] = m
+                        dirty |= units_of[b]
+                        dirty_rules |= rules_of[b]
+                        if not m & (m - 1):
+                            places.append((b, m))
+                        elif related[b]:
+                            changed.append(b)
+            if not changed:
+                break
+            a = changed.pop()
+            mine = cand[a]
+            if not mine:
+                continue  # placed since: its placement narrowed its partners
+            for b, low, high in related[a]:
+                allowed = low[mine & 255] | high[mine >> 8]
+                v = values[b]
+                if v:
+                    if not v & allowed:
+                        return False
+                    continue
+                m = cand[b]
+                if m & ~allowed:
+                    m &= allowed
+                    if not m:
+                        return False
+                    cand[b] = m
+                    dirty |= units_of[b]
+                    dirty_rules |= rules_of[b]
+                    if not m & (m - 1):
+                        places.append((b, m))
+                    elif related[b]:
+                        changed.append(b)
+        self.dirty, self.dirty_rules = dirty, dirty_rules
+        self.naked += placed - asked
+        return True
+
+    def run_rules(self, state: tuple[list[int], ...]) -> bool:
+        """Run the propagator of every rule whose cells changed, until none did; False on a contradiction."""
+        cand, values = state[0], state[1]
+        rules, units_of, rules_of, related = self.rules, self.units_of, self.rules_of, self.related
+        while self.dirty_rules:
+            low = self.dirty_rules & -self.dirty_rules
+            self.dirty_rules ^= low
+            narrowed = rules[low.bit_length() - 1].propagate(cand, values)
+            if narrowed is None:
+                return False
+            if narrowed:
+                places, changed = [], []
+                for c, m in narrowed:
+                    cand[c] = m
+                    self.dirty |= units_of[c]
+                    self.dirty_rules |= rules_of[c]
+                    if not m & (m - 1):
+                        places.append((c, m))
+                    elif related[c]:
+                        changed.append(c)
+                self.dirty_rules &= ~low  # each propagator is at its fixed point after one call
+                if not self.propagate(state, places, changed, 0):
+                    return False
+        return True
+
+    def search(self, state: tuple[list[int], ...], depth: int) -> None:
+        """Hidden singles and the rules' propagators to a fixed point, then guess on the fewest candidates."""
+        self.nodes += 1
+        if depth > self.max_depth:
+            self.max_depth = depth
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _Timeout
+        while True:
+            if not self.hidden_singles(state):
+                return
+            if not self.dirty_rules:
+                break
+            if not self.run_rules(state):
+                return
+        cand = state[0]
+        best, best_score = -1, 1 << 30
+        weight = self.weight
+        for i, m in enumerate(cand):
+            if m:
+                score = (m.bit_count() << 12) - weight[i]
+                if score < best_score:
+                    best, best_score = i, score
+        if best < 0:
+            self.found(tuple(v.bit_length() for v in state[1]))
+            return
+        m = cand[best]
+        while m:
+            bit = m & -m
+            m ^= bit
+            self.guesses += 1
+            trial = (state[0][:], state[1][:], state[2][:])
+            self.dirty = self.dirty_rules = 0
+            if self.assign(trial, best, bit):
+                before = self.count
+                self.search(trial, depth + 1)
+                if self.count == before:
+                    self.backtracks += 1
+            else:
+                self.backtracks += 1
+                weight[best] += 1

@@ -1,0 +1,581 @@
+"""``backtrack`` on variant puzzles: solution counts equal an independent brute force, kind by kind.
+
+The brute force here shares nothing with the engine: it lists every grid that fills the givens with
+rows, columns and regions all different (a plain recursive fill), then keeps those for which every
+constraint's ``violation`` is None. Each declared kind gets random instances on 4x4 boards (every
+one of its 288 grids, or every Latin square for a jigsaw) and on 6x6 boards with a few blanks;
+most of the rules are read off a random solution, so the counts are seldom all zero.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+from collections.abc import Callable, Sequence
+from functools import cache
+
+import pytest
+
+from sudokit import Grid, Shape, Status, solve
+from sudokit import variants as v
+from sudokit.errors import InvalidPuzzleError
+from sudokit.verify import solution_problem
+from sudokit_strategies.backtrack import BacktrackStrategy
+
+from .conftest import ROOT
+
+ENGINE = BacktrackStrategy()
+Cell = tuple[int, int]
+Values = Sequence[int]
+
+
+# --- the independent brute force ----------------------------------------------------------------------
+
+
+def fills(cells: Sequence[int], n: int, units: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+    """Every grid that keeps ``cells``' givens with each unit holding different digits."""
+    board = list(cells)
+    units_of = [[u for u in units if i in u] for i in range(n * n)]
+    blanks = [i for i, d in enumerate(board) if not d]
+    out: list[tuple[int, ...]] = []
+
+    def fill(k: int) -> None:
+        if k == len(blanks):
+            out.append(tuple(board))
+            return
+        i = blanks[k]
+        used = {board[j] for u in units_of[i] for j in u}
+        for d in range(1, n + 1):
+            if d not in used:
+                board[i] = d
+                fill(k + 1)
+        board[i] = 0
+
+    for u in units:  # givens that repeat in a unit leave nothing to fill
+        given = [board[i] for i in u if board[i]]
+        if len(given) != len(set(given)):
+            return []
+    fill(0)
+    return out
+
+
+@cache
+def all_grids(box: str, regions: tuple[tuple[int, ...], ...] | None = None) -> list[tuple[int, ...]]:
+    """Every complete grid of an empty board (288 for 2x2 boxes), with its boxes or other regions."""
+    shape = Shape.parse(box)
+    blocks = shape.boxes if regions is None else regions
+    return fills([0] * shape.size, shape.n, shape.rows + shape.cols + blocks)
+
+
+def brute_force(puzzle: Grid) -> set[tuple[int, ...]]:
+    """The solutions of ``puzzle``, by listing grids and asking each constraint's ``violation``."""
+    n = puzzle.n
+    if not any(puzzle.cells) and n == 4:
+        grids = all_grids(str(puzzle.shape), puzzle.regions if puzzle.jigsaw else None)
+    else:
+        grids = fills(puzzle.cells, n, puzzle.units)
+    keep = puzzle.cells
+    return {
+        g
+        for g in grids
+        if all(d == 0 or d == x for d, x in zip(keep, g, strict=True))
+        and all(rule.violation(g, puzzle) is None for rule in puzzle.constraints)
+    }
+
+
+def assert_counts_like_brute_force(puzzle: Grid) -> int:
+    """The engine's count and solutions equal the brute force's; the count, for the caller."""
+    expected = brute_force(puzzle)
+    result = ENGINE.solve(puzzle, limit=10_000, keep=10_000)
+    shown = v.to_json(puzzle)
+    assert result.exact, shown
+    assert result.count == len(expected), shown
+    assert {s.cells for s in result.solutions} == expected, shown
+    assert result.status is (Status.SOLVED if expected else Status.UNSOLVABLE), shown
+    return result.count
+
+
+# --- random instances ----------------------------------------------------------------------------------
+
+
+#: The rules between two cells some generators' rules add to every grid: (steps apart, what the two digits keep).
+PAIR_RULES: dict[str, tuple[tuple[tuple[int, int], ...], Callable[[int, int], bool]]] = {
+    "anti-knight": (((1, 2), (1, -2), (2, 1), (2, -1)), lambda a, b: a != b),
+    "anti-king": (((1, 1), (1, -1)), lambda a, b: a != b),
+    "non-consecutive": (((0, 1), (1, 0)), lambda a, b: abs(a - b) != 1),
+}
+
+
+def random_solution(
+    rng: random.Random, box: str, regions: Sequence[Sequence[int]] | None = None, kinds: Sequence[str] = ()
+) -> list[int] | None:
+    """A random complete grid (a plain fill, digits in random order) keeping the rules of ``kinds``; None if none does.
+
+    Diagonals and the rules of ``PAIR_RULES`` are kept; other kinds are read off the grid by their generators.
+    """
+    shape = Shape.parse(box)
+    n = shape.n
+    units = list(shape.rows + shape.cols + (shape.boxes if regions is None else tuple(map(tuple, regions))))
+    if "diagonal" in kinds:
+        units += [tuple(k * n + k for k in range(n)), tuple(k * n + n - 1 - k for k in range(n))]
+    units_of = [[u for u in units if i in u] for i in range(n * n)]
+    partners: list[list[tuple[int, Callable[[int, int], bool]]]] = [[] for _ in range(n * n)]
+    for kind in kinds:
+        steps, ok = PAIR_RULES.get(kind, ((), lambda a, b: True))
+        for i in range(n * n):
+            r, c = divmod(i, n)
+            for dr, dc in steps:
+                for rr, cc in ((r + dr, c + dc), (r - dr, c - dc)):
+                    if 0 <= rr < n and 0 <= cc < n:
+                        partners[i].append((rr * n + cc, ok))
+    board = [0] * (n * n)
+
+    def fill(i: int) -> bool:
+        if i == n * n:
+            return True
+        used = {board[j] for u in units_of[i] for j in u}
+        for d in rng.sample(range(1, n + 1), n):
+            if d not in used and all(not board[j] or ok(d, board[j]) for j, ok in partners[i]):
+                board[i] = d
+                if fill(i + 1):
+                    return True
+        board[i] = 0
+        return False
+
+    return board if fill(0) else None
+
+
+def touching(cell: Cell, n: int, *, diagonal: bool = True) -> list[Cell]:
+    r, c = cell
+    steps = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
+    if not diagonal:
+        steps = [(dr, dc) for dr, dc in steps if not dr or not dc]
+    return [(r + dr, c + dc) for dr, dc in steps if 0 <= r + dr < n and 0 <= c + dc < n]
+
+
+def walk(rng: random.Random, n: int, length: int, ok: Callable[[Cell, Cell], bool] = lambda a, b: True) -> list[Cell]:
+    """A line of up to ``length`` cells, each touching the last, with ``ok(last, next)`` for every step."""
+    line = [(rng.randrange(n), rng.randrange(n))]
+    while len(line) < length:
+        steps = [c for c in touching(line[-1], n) if c not in line and ok(line[-1], c)]
+        if not steps:
+            break
+        line.append(rng.choice(steps))
+    return line
+
+
+def cage(rng: random.Random, n: int, size: int) -> list[Cell]:
+    """Up to ``size`` orthogonally connected cells."""
+    cells = [(rng.randrange(n), rng.randrange(n))]
+    while len(cells) < size:
+        steps = sorted({c for cell in cells for c in touching(cell, n, diagonal=False)} - set(cells))
+        cells.append(rng.choice(steps))
+    return cells
+
+
+def orthogonal_pair(rng: random.Random, n: int) -> tuple[Cell, Cell]:
+    a, b = rng.choice(v.orthogonal_pairs(n))
+    return divmod(a, n), divmod(b, n)
+
+
+#: A rule generator: (rng, n, solution digit of a cell) -> constraints (several of the kind, or one).
+Generator = Callable[[random.Random, int, Callable[[Cell], int]], list[v.Constraint]]
+
+
+def gen_extra_region(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    cells: list[Cell] = []
+    for cell in rng.sample([(r, c) for r in range(n) for c in range(n)], n * n):
+        if rng.random() < 0.3 or at(cell) not in {at(x) for x in cells}:
+            cells.append(cell)
+        if len(cells) == rng.choice((2, 3, n, n)):
+            break
+    return [v.ExtraRegion(cells[:n])]
+
+
+def gen_diagonal(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    return [v.Diagonal(d) for d in rng.choice((["main"], ["anti"], ["main", "anti"]))]
+
+
+def gen_global(cls: type[v.Constraint]) -> Generator:
+    return lambda rng, n, at: [cls()]
+
+
+def gen_killer(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    """A few cages, or (a third of the time) cages over the whole board, a few of them without a total."""
+    rules: list[v.Constraint] = []
+    taken: set[Cell] = set()
+    if rng.random() < 0.35:
+        for cell in rng.sample([(r, c) for r in range(n) for c in range(n)], n * n):
+            if cell in taken:
+                continue
+            cells = [cell]
+            while len(cells) < rng.randint(1, 4):
+                steps = [x for c in cells for x in touching(c, n, diagonal=False) if x not in taken | set(cells)]
+                steps = [x for x in steps if at(x) not in map(at, cells)]
+                if not steps:
+                    break
+                cells.append(rng.choice(steps))
+            taken.update(cells)
+            rules.append(v.Killer(cells, None if rng.random() < 0.15 else sum(map(at, cells))))
+        return rules
+    for _ in range(rng.randint(1, 3)):
+        cells = [c for c in cage(rng, n, rng.randint(1, 4)) if c not in taken]
+        if not cells:
+            continue
+        taken.update(cells)
+        roll = rng.random()
+        total = None if roll < 0.15 else sum(map(at, cells)) if roll < 0.8 else rng.randint(1, n * len(cells))
+        rules.append(v.Killer(cells, total))
+    return rules
+
+
+def gen_little_killer(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    r, c = rng.randrange(n), rng.randrange(n)
+    dr, dc = rng.choice((1, -1)), rng.choice((1, -1))
+    cells = [(r, c)]
+    while 0 <= r + dr < n and 0 <= c + dc < n and len(cells) < rng.randint(2, n):
+        r, c = r + dr, c + dc
+        cells.append((r, c))
+    total = sum(map(at, cells)) if rng.random() < 0.8 else rng.randint(1, n * len(cells))
+    return [v.LittleKiller(cells, total)]
+
+
+def gen_sandwich(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    rules: list[v.Constraint] = []
+    for axis in rng.sample(("row", "column"), rng.randint(1, 2)):
+        index = rng.randrange(n)
+        line = v.Sandwich(axis, index, 0).line_cells(n)
+        digits = [at(c) for c in line]
+        a, b = sorted((digits.index(1), digits.index(n)))
+        total = sum(digits[a + 1 : b]) if rng.random() < 0.8 else rng.randint(0, n * (n + 1) // 2 - 1 - n)
+        rules.append(v.Sandwich(axis, index, total))
+    return rules
+
+
+def gen_thermometer(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    derived = rng.random() < 0.8
+    line = walk(rng, n, rng.randint(2, n), lambda a, b: not derived or at(b) > at(a))
+    return [v.Thermometer(line)] if len(line) > 1 else []
+
+
+def gen_slow_thermometer(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    derived = rng.random() < 0.8
+    line = walk(rng, n, rng.randint(2, n + 2), lambda a, b: not derived or at(b) >= at(a))
+    return [v.SlowThermometer(line)] if len(line) > 1 else []
+
+
+def gen_arrow(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    everything = [(r, c) for r in range(n) for c in range(n)]
+    for _ in range(50):
+        cells = walk(rng, n, rng.randint(1, 4))
+        total = sum(map(at, cells))
+        rest = [x for x in everything if x not in cells]
+        if rng.random() < 0.3:  # a two-cell circle reading total (10 * first + second)
+            firsts = [x for x in rest if at(x) == total // 10]
+            seconds = [x for x in rest if at(x) == total % 10]
+            pairs = [(a, b) for a in firsts for b in seconds if a != b]
+            if pairs:
+                return [v.Arrow(list(rng.choice(pairs)), cells)]
+        circles = [x for x in rest if at(x) == total] if rng.random() < 0.8 else rest
+        if circles:
+            return [v.Arrow([rng.choice(circles)], cells)]
+    return []
+
+
+def gen_kropki(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    pairs = [(divmod(i, n), divmod(j, n)) for i, j in v.orthogonal_pairs(n)]
+    dotted = [(a, b) for a, b in pairs if abs(at(a) - at(b)) == 1 or at(a) in (2 * at(b), at(b) / 2)]
+    rules: dict[tuple[Cell, Cell], v.Constraint] = {}
+    for _ in range(rng.randint(1, 4)):
+        a, b = rng.choice(dotted if dotted and rng.random() < 0.8 else pairs)
+        fits = [c for c in ("white", "black") if v.Kropki(c, [a, b]).holds(at(a), at(b))]
+        rules[a, b] = v.Kropki(rng.choice(fits or ["white", "black"]), [a, b])
+    return list(rules.values())
+
+
+def dots(n: int, at: Callable[[Cell], int], make: Callable[[Cell, Cell, int, int], v.Constraint | None]) -> list:
+    """The clue ``make`` gives for each orthogonal pair of the solution, if any (a negative rule's board)."""
+    out = []
+    for i, j in v.orthogonal_pairs(n):
+        a, b = divmod(i, n), divmod(j, n)
+        rule = make(a, b, at(a), at(b))
+        if rule is not None:
+            out.append(rule)
+    return out
+
+
+def gen_kropki_negative(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    keep = 1 if rng.random() < 0.7 else 0.9  # every dot the solution has, or nearly
+
+    def make(a: Cell, b: Cell, x: int, y: int) -> v.Constraint | None:
+        fits = [c for c in ("white", "black") if v.Kropki(c, [a, b]).holds(x, y)]
+        return v.Kropki(rng.choice(fits), [a, b]) if fits and rng.random() < keep else None
+
+    return [*dots(n, at, make), v.KropkiNegative()]
+
+
+def gen_xv(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    rules: dict[tuple[Cell, Cell], v.Constraint] = {}
+    pairs = [(divmod(i, n), divmod(j, n)) for i, j in v.orthogonal_pairs(n)]
+    summing = [(a, b) for a, b in pairs if at(a) + at(b) in (5, 10)]
+    for _ in range(rng.randint(1, 4)):
+        a, b = rng.choice(summing if summing and rng.random() < 0.8 else pairs)
+        letter = {10: "X", 5: "V"}.get(at(a) + at(b)) or rng.choice("XV")
+        rules[a, b] = v.XV(letter, [a, b])
+    return list(rules.values())
+
+
+def gen_xv_negative(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    keep = 1 if rng.random() < 0.7 else 0.9  # every X and V the solution has, or nearly
+
+    def make(a: Cell, b: Cell, x: int, y: int) -> v.Constraint | None:
+        letter = {10: "X", 5: "V"}.get(x + y)
+        return v.XV(letter, [a, b]) if letter and rng.random() < keep else None
+
+    return [*dots(n, at, make), v.XVNegative()]
+
+
+def gen_odd_even(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    cells = rng.sample([(r, c) for r in range(n) for c in range(n)], rng.randint(1, n))
+    rules: list[v.Constraint] = []
+    for cell in cells:
+        odd = at(cell) % 2 == 1 if rng.random() < 0.85 else rng.random() < 0.5
+        rules.append(v.OddEven(cell, "odd" if odd else "even"))
+    return rules
+
+
+def gen_renban(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    for _ in range(30):
+        line = walk(rng, n, rng.randint(2, n))
+        digits = [at(c) for c in line]
+        if len(line) > 1 and (rng.random() < 0.2 or max(digits) - min(digits) == len(set(digits)) - 1 == len(line) - 1):
+            return [v.Renban(line)]
+    return []
+
+
+def gen_whisper(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    difference = rng.randint(1, n // 2 + 1)
+    derived = rng.random() < 0.8
+    line = walk(rng, n, rng.randint(2, 5), lambda a, b: not derived or abs(at(a) - at(b)) >= difference)
+    return [v.Whisper(line, difference)] if len(line) > 1 else []
+
+
+def gen_palindrome(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    for _ in range(30):
+        line = walk(rng, n, rng.randint(2, 5))
+        digits = [at(c) for c in line]
+        if len(line) > 1 and (rng.random() < 0.2 or digits == digits[::-1]):
+            return [v.Palindrome(line)]
+    return []
+
+
+GENERATORS: dict[str, Generator] = {
+    "extra-region": gen_extra_region,
+    "diagonal": gen_diagonal,
+    "anti-knight": gen_global(v.AntiKnight),
+    "anti-king": gen_global(v.AntiKing),
+    "non-consecutive": gen_global(v.NonConsecutive),
+    "killer": gen_killer,
+    "little-killer": gen_little_killer,
+    "sandwich": gen_sandwich,
+    "thermometer": gen_thermometer,
+    "slow-thermometer": gen_slow_thermometer,
+    "arrow": gen_arrow,
+    "kropki": gen_kropki,
+    "kropki-negative": gen_kropki_negative,
+    "xv": gen_xv,
+    "xv-negative": gen_xv_negative,
+    "odd-even": gen_odd_even,
+    "renban": gen_renban,
+    "whisper": gen_whisper,
+    "palindrome": gen_palindrome,
+}
+#: Rules that leave few grids of a 6x6 board by themselves: their instances there get fewer blanks.
+GLOBAL = {"anti-knight", "anti-king", "non-consecutive", "kropki-negative", "xv-negative", "diagonal"}
+
+
+def random_puzzle(rng: random.Random, box: str, kinds: Sequence[str], blanks: int | None = None) -> Grid:
+    """Rules of ``kinds`` read off (mostly) a random solution, and that solution's digits outside ``blanks`` cells."""
+    shape = Shape.parse(box)
+    n = shape.n
+    solution = random_solution(rng, box, kinds=kinds) or random_solution(rng, box)  # no 4x4 grid is anti-king
+    assert solution is not None
+    rules: list[v.Constraint] = []
+    for kind in kinds:
+        rules += GENERATORS[kind](rng, n, lambda cell: solution[cell[0] * n + cell[1]])
+    try:
+        Grid.empty(shape).with_rules(constraints=rules)
+    except v.VariantError:  # two rules of one kind on one pair of cells, say: draw again
+        return random_puzzle(rng, box, kinds, blanks)
+    cells = solution[:]
+    for i in rng.sample(range(shape.size), shape.size if blanks is None else blanks):
+        cells[i] = 0
+    if blanks is None and rng.random() < 0.4:  # a given or two, from the solution or not
+        for i in rng.sample(range(shape.size), rng.randint(1, 2)):
+            cells[i] = solution[i] if rng.random() < 0.8 else rng.randint(1, n)
+    try:
+        return Grid(cells, shape, constraints=rules)
+    except InvalidPuzzleError:  # a random given repeats a digit of its row, column or box
+        return Grid([d if d == s else 0 for d, s in zip(cells, solution, strict=True)], shape, constraints=rules)
+
+
+# --- the tests -----------------------------------------------------------------------------------------
+
+
+def test_declares_exactly_the_kinds_tested_here() -> None:
+    assert ENGINE.capabilities.constraints == set(GENERATORS) | {"jigsaw"}
+    assert ENGINE.capabilities.max_side == 16
+    plain = BacktrackStrategy(order="plain").capabilities
+    assert (plain.max_side, plain.constraints) == (9, frozenset())
+
+
+def test_the_brute_force_knows_every_4x4_grid() -> None:
+    assert len(all_grids("2x2")) == 288
+    assert len(set(all_grids("2x2"))) == 288
+
+
+@pytest.mark.parametrize("kind", sorted(GENERATORS))
+def test_4x4_counts_equal_brute_force(kind: str) -> None:
+    counts = []
+    for k in range(24):
+        rng = random.Random(f"4x4 {kind} {k}")
+        counts.append(assert_counts_like_brute_force(random_puzzle(rng, "2x2", [kind])))
+
+
+@pytest.mark.parametrize("kind", sorted(GENERATORS))
+def test_6x6_counts_equal_brute_force(kind: str) -> None:
+    counts = []
+    for k in range(4):
+        rng = random.Random(f"6x6 {kind} {k}")
+        puzzle = random_puzzle(rng, "2x3", [kind], blanks=22 if kind in GLOBAL else 16)
+        counts.append(assert_counts_like_brute_force(puzzle))
+    assert max(counts) >= 1
+
+
+@pytest.mark.parametrize("k", range(12))
+def test_mixed_rules_count_like_brute_force(k: int) -> None:
+    rng = random.Random(f"mixed {k}")
+    kinds = rng.sample(sorted(GENERATORS), 3)
+    assert_counts_like_brute_force(random_puzzle(rng, "2x2", kinds))
+    assert_counts_like_brute_force(random_puzzle(rng, "2x3", kinds, blanks=16))
+
+
+def random_regions(rng: random.Random, n: int, rows: int, solution: Sequence[int]) -> list[list[int]]:
+    """n connected regions of n cells that ``solution`` fills: its boxes (``rows`` rows each), cells traded away.
+
+    Two cells holding the same digit trade regions when both stay connected, so each region still holds 1..n.
+    """
+    owner = [(i // n) // rows * rows + (i % n) // (n // rows) for i in range(n * n)]
+    for _ in range(500):
+        i = rng.randrange(n * n)
+        a = owner[i]
+        others = sorted({owner[r * n + c] for r, c in touching(divmod(i, n), n, diagonal=False)} - {a})
+        if not others:
+            continue
+        b = rng.choice(others)
+        (j,) = [j for j in range(n * n) if owner[j] == b and solution[j] == solution[i]]
+        trial = owner[:]
+        trial[i], trial[j] = b, a
+        if all(connected([x for x in range(n * n) if trial[x] == k], n) for k in (a, b)):
+            owner = trial
+    return [[i for i in range(n * n) if owner[i] == k] for k in range(n)]
+
+
+def connected(cells: list[int], n: int) -> bool:
+    seen, todo = {cells[0]}, [cells[0]]
+    while todo:
+        r, c = divmod(todo.pop(), n)
+        for rr, cc in touching((r, c), n, diagonal=False):
+            if rr * n + cc in cells and rr * n + cc not in seen:
+                seen.add(rr * n + cc)
+                todo.append(rr * n + cc)
+    return len(seen) == len(cells)
+
+
+@pytest.mark.parametrize(("box", "rows", "blanks"), [("2x2", 2, 16), ("2x3", 2, 16), ("2x3", 3, 14)])
+def test_jigsaw_counts_equal_brute_force(box: str, rows: int, blanks: int) -> None:
+    shape = Shape.parse(box)
+    for k in range(8):
+        rng = random.Random(f"jigsaw {box} {k}")
+        regions: list[list[int]] = []
+        while not regions or sorted(map(tuple, regions)) == sorted(shape.boxes):  # until some cells were traded
+            solution = random_solution(rng, f"{rows}x{shape.n // rows}")
+            assert solution is not None
+            regions = random_regions(rng, shape.n, rows, solution)
+        cells = solution[:]
+        for i in rng.sample(range(shape.size), blanks):
+            cells[i] = 0
+        puzzle = Grid(cells, shape, regions=regions)
+        assert puzzle.jigsaw and puzzle.kinds == {"jigsaw"}
+        assert assert_counts_like_brute_force(puzzle) >= 1
+        if k % 2:  # jigsaw regions and a rule together
+            kind = rng.choice(sorted(GENERATORS))
+            rules = GENERATORS[kind](rng, shape.n, lambda cell, s=solution: s[cell[0] * shape.n + cell[1]])
+            assert_counts_like_brute_force(puzzle.with_rules(regions=regions, constraints=rules))
+
+
+def test_rules_that_contradict_each_other_leave_no_solution() -> None:
+    shape = Shape.parse("2x2")
+    pair = [(0, 0), (0, 1)]
+    for rules in (
+        [v.Kropki("white", pair), v.NonConsecutive()],
+        [v.XV("V", pair), v.Killer(pair, 4)],
+        [v.Thermometer(pair), v.Thermometer(pair[::-1])],
+        [v.Palindrome([(0, 0), (1, 1), (0, 1)])],
+        [v.Killer([(0, 0), (0, 1), (1, 0)], 5)],
+    ):
+        puzzle = Grid([0] * 16, shape, constraints=rules)
+        result = ENGINE.solve(puzzle, limit=2)
+        assert (result.status, result.count, result.exact) == (Status.UNSOLVABLE, 0, True)
+        assert brute_force(puzzle) == set()
+
+
+def puzzle_9x9() -> Grid:
+    """A classic puzzle with 8 of its givens taken away, and killer cages and a thermometer read off its solution."""
+    classic = Grid.parse((ROOT / "puzzles" / "easy50.txt").read_text().split()[0])
+    solution = ENGINE.solve(classic).solution
+    assert solution is not None
+    at = solution.cells
+    cages = [[(0, 0), (0, 1)], [(4, 4), (4, 5), (5, 4)], [(8, 7), (8, 8)]]
+    rules: list[v.Constraint] = [v.Killer(c, sum(at[r * 9 + k] for r, k in c)) for c in cages]
+    line = walk(random.Random(9), 9, 5, lambda a, b: at[b[0] * 9 + b[1]] > at[a[0] * 9 + a[1]])
+    rules.append(v.Thermometer(line))
+    cells = list(classic.cells)
+    for i in random.Random(10).sample([i for i, d in enumerate(cells) if d], 8):
+        cells[i] = 0
+    return Grid(cells, classic.shape, constraints=rules)
+
+
+def test_9x9_variant_solution_is_checked_and_unique() -> None:
+    puzzle = puzzle_9x9()
+    result = solve(puzzle, "backtrack", limit=1000)
+    assert result.status is Status.SOLVED and result.exact
+    for s in result.solutions:
+        assert solution_problem(puzzle, s) is None
+
+
+def test_plain_order_is_unsupported_on_a_variant_puzzle() -> None:
+    puzzle = puzzle_9x9()
+    result = solve(puzzle, "backtrack", order="plain")
+    assert result.status is Status.UNSUPPORTED
+    assert result.error is not None and "killer" in result.error and "thermometer" in result.error
+    assert solve(puzzle.with_rules(), "backtrack", order="plain").status is Status.SOLVED
+
+
+def test_cli_solves_a_json_puzzle_with_backtrack() -> None:
+    puzzle = puzzle_9x9()
+    text = v.to_json(puzzle)
+    assert json.loads(text)["constraints"]
+    sudoku = ROOT / ".venv" / "bin" / "sudoku"
+    proc = subprocess.run(
+        [str(sudoku), "solve", "-s", "backtrack", "-f", "line", text],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
+    answer = proc.stdout.strip().rsplit(":", 1)[-1].strip()
+    grid = Grid.parse(answer)
+    assert solution_problem(puzzle, grid) is None
