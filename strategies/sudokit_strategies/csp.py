@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import math
 import os
 import pickle
 import queue
@@ -54,12 +55,15 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from functools import cache, partial
+from itertools import combinations, pairwise
 from typing import Any
 
 import constraint
 
 from sudokit import Capabilities, Grid, Result, Status
+from sudokit.variants import ALL_KINDS, Constraint, king_pairs, knight_pairs, orthogonal_pairs, undotted_pairs
 
 __all__ = ["SOLVERS", "ConstraintStrategy", "stop_workers"]
 
@@ -76,8 +80,17 @@ _LONGEST_WAIT = 3600.0  # seconds one wait for a message may take (a queue's tim
 _COUNT_EVERY = 0.1  # seconds between the counts a worker sends once it has sent the solutions to keep
 _PR_SET_PDEATHSIG = 1  # Linux prctl: the signal a process gets when its parent ends
 
-# What one search needs: the puzzle's cells, (blank, digits) per variable, the blanks of each unit.
-_Model = tuple[tuple[int, ...], list[tuple[int, list[int]]], list[tuple[int, ...]]]
+# What one search needs, all plain data (it travels to the worker by pickle). A classic puzzle's model is
+# (cells, variables, units): the puzzle's cells, (blank, digits) per variable, the blanks of each unit. A
+# variant puzzle's is (cells, variables, groups, rules, weights): groups are (blanks, digits) of cells that
+# hold different digits (digits: those a whole row, column or region must hold, else None), rules are _Rule,
+# weights say how many of the puzzle's clues each variable is in (the search order: _level_degrees).
+_Model = tuple[Any, ...]
+# A variant rule, and the constraint the worker makes of it (_library_constraint):
+#   ("pair", a, b, table)                        FunctionConstraint of _in_table: (digit a, digit b) is in table
+#   ("sum", blanks, multipliers or None, total)  _Sum: the sum of multiplier * digit is total
+#   ("layouts", blanks, masks)                   _Layouts: the digits fit one layout (a digit bit mask per blank)
+_Rule = tuple[Any, ...]
 
 
 class ConstraintStrategy:
@@ -86,8 +99,8 @@ class ConstraintStrategy:
     name = "python-constraint"
     #: The default solver's description (what ``sudoku strategies`` reads without loading the engine).
     description = "python-constraint2 CSP (backtracking solver): blanks with peer-pruned domains, AllDifferent per unit"
-    #: Boards up to 12x12: it finishes none of the 16x16 boards of puzzles/sizes in 60 s (see above).
-    capabilities = Capabilities(max_side=12)
+    #: Boards up to 12x12: it finishes none of the 16x16 boards of puzzles/sizes in 60 s (see above); every variant.
+    capabilities = Capabilities(max_side=12, constraints=ALL_KINDS)
 
     def __init__(self, solver: str = "backtracking") -> None:
         if solver not in SOLVERS:
@@ -109,7 +122,7 @@ class ConstraintStrategy:
         stats: dict[str, int | float] = {"variables": 0, "constraints": 0}
         if model is None:  # a blank with no digit left, or clashing givens
             return Result(Status.UNSOLVABLE, puzzle, self.name, exact=True, stats=stats, elapsed=_since(start))
-        stats["variables"], stats["constraints"] = len(model[1]), len(model[2])
+        stats["variables"], stats["constraints"] = len(model[1]), len(model[2]) + (len(model[3]) if model[3:] else 0)
         keep = limit if keep is None else keep
         if time_limit is None:
             run = _run_in_worker(model, self.solver, (limit, keep), deadline=None, failsafe=0.0)
@@ -139,6 +152,8 @@ def _since(start: float) -> float:
 
 def _model(puzzle: Grid) -> _Model | None:
     """The CSP's variables with their pruned domains, and each unit's blanks; None when unsolvable on sight."""
+    if not puzzle.is_classic:
+        return _variant_model(puzzle)
     shape, cells = puzzle.shape, puzzle.cells
     n = shape.n
     used = []  # the givens of each unit as a bit mask, rows then columns then boxes
@@ -165,11 +180,681 @@ def _model(puzzle: Grid) -> _Model | None:
     return cells, domains, units
 
 
+# --- the variant model -----------------------------------------------------------------------------
+
+#: Kinds that hold everywhere (or shape the regions): they say nothing of where the search should start.
+_EVERYWHERE = frozenset(
+    ("anti-knight", "anti-king", "non-consecutive", "kropki-negative", "xv-negative", "diagonal", "extra-region")
+)
+
+
+def _variant_model(puzzle: Grid) -> _Model | None:
+    """The model of a puzzle with irregular regions or variant rules; None when unsolvable on sight."""
+    model = _VariantModel(puzzle)
+    for rule in puzzle.constraints:
+        _add_rule(model, rule)
+    return model.finish()
+
+
+class _VariantModel:
+    """A variant puzzle's model as it is built: the digits each cell may hold (a given: its own), and the rules.
+
+    Before the search the digits are pruned to a fixed point: a cell's last digit leaves the other cells of
+    its groups, a digit with no partner in a pair's table goes, a layout rule keeps the digits of the
+    layouts that still fit, and a sum the digits its bounds leave. Then the givens leave the model: a rule
+    sees their digits as constants (a sum's total less theirs, the layouts that fit them).
+    """
+
+    def __init__(self, puzzle: Grid) -> None:
+        self.n = n = puzzle.n
+        self.puzzle = puzzle
+        self.cells = puzzle.cells
+        self.domains: list[set[int]] = [{v} if v else set(range(1, n + 1)) for v in self.cells]
+        #: Cells that hold different digits: the rows, columns and regions first.
+        self.groups: list[tuple[int, ...]] = list(puzzle.units)
+        #: (a, b) with a < b: the pairs of digits the two cells may hold.
+        self.tables: dict[tuple[int, int], frozenset[tuple[int, int]]] = {}
+        #: ((cell, multiplier), ...), total: the sum of multiplier * digit is the total.
+        self.sums: list[tuple[tuple[tuple[int, int], ...], int]] = []
+        #: cells, layouts: the cells hold digits of one layout (a set of digits per cell) at least.
+        self.layouts: list[tuple[tuple[int, ...], list[tuple[frozenset[int], ...]]]] = []
+        #: The killer cages with a total (cells, total).
+        self.cages: list[tuple[tuple[int, ...], int]] = []
+        #: How many of the puzzle's own clues each cell is in: the cells with most come first in the search.
+        self.weights = [0] * (n * n)
+
+    def relate(self, a: int, b: int, table: frozenset[tuple[int, int]]) -> None:
+        """The digits of cells ``a`` and ``b`` make a pair of ``table``."""
+        if a > b:
+            a, b, table = b, a, _transposed(table)
+        known = self.tables.get((a, b))
+        self.tables[a, b] = table if known is None else known & table
+
+    def cage(self, cells: tuple[int, ...], total: int, *, clue: bool = True) -> None:
+        """Different digits on ``cells`` summing to ``total``: one of the sets of digits with that sum.
+
+        ``clue`` False: cells of one unit whose sum the others' cages tell (they differ already).
+        """
+        if clue:
+            self.groups.append(cells)
+            self.cages.append((cells, total))
+        sets = [frozenset(c) for c in combinations(range(1, self.n + 1), len(cells)) if sum(c) == total]
+        self.layouts.append((cells, [(s,) * len(cells) for s in sets]))
+
+    def unit_sums(self) -> None:
+        """What the cages tell of each unit, whose digits sum to 1 + 2 + ... + n (the killer's "45 rule").
+
+        The cells of a unit outside the cages within it make a cage of the rest of the sum ("innies"); when
+        cages cover the unit, their cells outside it sum to their totals less the unit's ("outies"). Only for
+        cages that do not overlap.
+        """
+        whole = self.n * (self.n + 1) // 2
+        if sum(len(c) for c, _ in self.cages) != len(set().union(*(c for c, _ in self.cages))):
+            return  # cages that overlap: their totals do not add up
+        for unit in {frozenset(g) for g in self.groups if len(g) == self.n}:  # rows, columns, regions, windows...
+            inside = [(c, t) for c, t in self.cages if unit.issuperset(c)]
+            across = [(c, t) for c, t in self.cages if not unit.issuperset(c) and not unit.isdisjoint(c)]
+            rest = tuple(sorted(unit.difference(*(c for c, _ in inside))))
+            if inside and rest:
+                self.cage(rest, whole - sum(t for _, t in inside), clue=False)
+            if across and unit <= set().union(*(c for c, _ in inside + across)):
+                outside = tuple(i for c, _ in across for i in c if i not in unit)
+                self.sums.append((tuple((i, 1) for i in outside), sum(t for _, t in inside + across) - whole))
+
+    def small_sums(self, limit: int = 2000) -> None:
+        """Turn each sum with at most ``limit`` ways to make it into layouts (one per way): they prune better."""
+        member: list[set[int]] = [set() for _ in self.cells]  # the groups of each cell (whose digits differ)
+        for k, group in enumerate(self.groups):
+            for i in group:
+                member[i].add(k)
+        kept = []
+        for terms, total in self.sums:
+            ways = _ways(terms, total, [sorted(self.domains[i]) for i, _ in terms], member, limit)
+            if ways is None:
+                kept.append((terms, total))
+            else:
+                self.layouts.append((tuple(i for i, _ in terms), [tuple(frozenset((x,)) for x in w) for w in ways]))
+        self.sums = kept
+
+    def sandwich(self, line: tuple[int, ...], total: int) -> None:
+        """The digits between the 1 and the n of ``line`` sum to ``total``: one layout per placing of them."""
+        n = self.n
+        ends, middle = frozenset((1, n)), range(2, n)
+        layouts = []
+        for p, q in combinations(range(n), 2):
+            for inside in map(frozenset, combinations(middle, q - p - 1)):
+                if sum(inside) == total:
+                    outside = frozenset(middle) - inside
+                    layouts.append(tuple(ends if k in (p, q) else inside if p < k < q else outside for k in range(n)))
+        self.layouts.append((line, layouts))
+
+    def finish(self) -> _Model | None:
+        """The model for the worker (see _Model), or None when the puzzle has no solution."""
+        self.unit_sums()
+        if not self._prune():
+            return None
+        self.small_sums()
+        if not self._prune():
+            return None
+        n, cells, domains = self.n, self.cells, self.domains
+        variables = [(i, sorted(domains[i])) for i, v in enumerate(cells) if not v]
+        units = [frozenset(u) for u in self.puzzle.units]
+        groups: dict[frozenset[int], tuple[tuple[int, ...], frozenset[int] | None]] = {}
+        for k, group in enumerate(self.groups):
+            blanks = tuple(i for i in group if not cells[i])
+            key = frozenset(blanks)
+            if len(blanks) < 2 or key in groups:
+                continue
+            if k >= len(units) and any(key <= unit for unit in units):
+                continue  # a row, column or region keeps them apart already (an anti-king pair in one box, say)
+            whole = len(group) == n  # then its blanks hold exactly the digits its givens leave
+            groups[key] = (blanks, frozenset(range(1, n + 1)) - {cells[i] for i in group} if whole else None)
+        rules: list[_Rule] = []
+        for (a, b), table in self.tables.items():
+            if not cells[a] and not cells[b]:  # with a given, pruning has applied it
+                rules.append(("pair", a, b, table))
+        for terms, total in self.sums:
+            blanks = [(i, m) for i, m in terms if not cells[i]]
+            total -= sum(m * cells[i] for i, m in terms if cells[i])
+            if len(blanks) > 1:  # with one blank or none, pruning has applied it
+                if all(m < 0 for _, m in blanks):
+                    blanks, total = [(i, -m) for i, m in blanks], -total
+                multipliers = None if all(m == 1 for _, m in blanks) else tuple(m for _, m in blanks)
+                rules.append(("sum", tuple(i for i, _ in blanks), multipliers, total))
+        for where, layouts in self.layouts:
+            open_ = [k for k, i in enumerate(where) if not cells[i]]
+            if len(open_) > 1:  # the layouts that fit the givens, on the blanks, as bit masks of digits
+                masks = {tuple(sum(1 << d for d in layout[k]) for k in open_) for layout in layouts}
+                rules.append(("layouts", tuple(where[k] for k in open_), tuple(sorted(masks))))
+        weights = {i: self.weights[i] for i, _ in variables}
+        return cells, variables, list(groups.values()), rules, weights
+
+    def _prune(self) -> bool:
+        """Prune the digits to a fixed point; False when a cell has none left (or two cells of a group one)."""
+        domains = self.domains
+        if not all(domains):  # a rule left a cell no digit (an odd cell given an even digit, say)
+            return False
+        partners = []  # (a, b, the digits b may hold by each of a's, and a by each of b's)
+        for (a, b), table in self.tables.items():
+            forward: dict[int, set[int]] = {}
+            backward: dict[int, set[int]] = {}
+            for x, y in table:
+                forward.setdefault(x, set()).add(y)
+                backward.setdefault(y, set()).add(x)
+            partners.append((a, b, forward, backward))
+        none: set[int] = set()
+        changed = True
+        while changed:
+            changed = False
+
+            def keep(i: int, digits: set[int]) -> bool:
+                """Cell ``i`` keeps only ``digits``; False when none is left."""
+                nonlocal changed
+                if len(digits) < len(domains[i]):
+                    domains[i] = digits
+                    changed = True
+                return bool(digits)
+
+            for group in self.groups:
+                fixed: set[int] = set()
+                for i in group:
+                    if len(domains[i]) == 1:
+                        if not fixed.isdisjoint(domains[i]):
+                            return False
+                        fixed |= domains[i]
+                if fixed and not all(keep(i, domains[i] - fixed) for i in group if len(domains[i]) > 1):
+                    return False
+            for a, b, forward, backward in partners:
+                for i, j, digits in ((a, b, forward), (b, a, backward)):
+                    if not keep(i, {x for x in domains[i] if not digits.get(x, none).isdisjoint(domains[j])}):
+                        return False
+            for k, (where, layouts) in enumerate(self.layouts):
+                doms = [domains[i] for i in where]
+                fits = [lay for lay in layouts if all(not s.isdisjoint(d) for s, d in zip(lay, doms, strict=True))]
+                if not fits:
+                    return False
+                self.layouts[k] = (where, fits)
+                for p, i in enumerate(where):
+                    if not keep(i, domains[i] & set().union(*(lay[p] for lay in fits))):
+                        return False
+            for terms, total in self.sums:
+                lows = [min(m * x for x in domains[i]) for i, m in terms]
+                highs = [max(m * x for x in domains[i]) for i, m in terms]
+                low, high = sum(lows), sum(highs)
+                for (i, m), lo, hi in zip(terms, lows, highs, strict=True):
+                    rest_low, rest_high = low - lo, high - hi
+                    if not keep(i, {x for x in domains[i] if rest_low <= total - m * x <= rest_high}):
+                        return False
+        return True
+
+
+def _ways(
+    terms: tuple[tuple[int, int], ...], total: int, digits: list[list[int]], member: list[set[int]], limit: int
+) -> list[tuple[int, ...]] | None:
+    """The digits of the cells of ``terms`` (from ``digits``, different in a shared group) making the sum.
+
+    None when there are more than ``limit``.
+    """
+    count = len(terms)
+    lows = [min(m * x for x in ds) for (_, m), ds in zip(terms, digits, strict=True)]
+    highs = [max(m * x for x in ds) for (_, m), ds in zip(terms, digits, strict=True)]
+    low_after = [sum(lows[k + 1 :]) for k in range(count)]
+    high_after = [sum(highs[k + 1 :]) for k in range(count)]
+    apart = [[j for j in range(k) if member[terms[j][0]] & member[terms[k][0]]] for k in range(count)]
+    ways: list[tuple[int, ...]] = []
+    chosen: list[int] = []
+
+    def extend(k: int, rest: int) -> bool:
+        if k == count:
+            if rest == 0:
+                ways.append(tuple(chosen))
+            return len(ways) <= limit
+        m = terms[k][1]
+        for x in digits[k]:
+            left = rest - m * x
+            if low_after[k] <= left <= high_after[k] and all(chosen[j] != x for j in apart[k]):
+                chosen.append(x)
+                more = extend(k + 1, left)
+                chosen.pop()
+                if not more:
+                    return False
+        return True
+
+    return ways if extend(0, total) else None
+
+
+def _add_rule(model: _VariantModel, rule: Constraint) -> None:
+    """Put one variant rule into ``model``."""
+    n, kind = model.n, rule.kind
+    cells = rule.indexes(n)
+    if kind == "sandwich":
+        cells = tuple(r * n + c for r, c in rule.line_cells(n))  # type: ignore[attr-defined]
+    if kind not in _EVERYWHERE and kind != "odd-even":  # a parity shows in the cell's digits already
+        for i in cells:
+            model.weights[i] += 1
+    if kind in ("extra-region", "renban"):
+        model.groups.append(cells)
+        if kind == "renban":  # different digits within len - 1 of each other: a run
+            for a, b in combinations(cells, 2):
+                model.relate(a, b, _table(n, "near", len(cells) - 1))
+    elif kind == "diagonal":
+        model.groups.append(tuple(r * n + c for r, c in rule.diagonal_cells(n)))  # type: ignore[attr-defined]
+    elif kind in ("anti-knight", "anti-king"):
+        model.groups.extend(knight_pairs(n) if kind == "anti-knight" else king_pairs(n))
+    elif kind == "non-consecutive":
+        for a, b in orthogonal_pairs(n):
+            model.relate(a, b, _table(n, "apart"))
+    elif kind == "kropki-negative":
+        for a, b in undotted_pairs(model.puzzle, "kropki"):
+            model.relate(a, b, _table(n, "no-dot"))
+    elif kind == "xv-negative":
+        for a, b in undotted_pairs(model.puzzle, "xv"):
+            model.relate(a, b, _table(n, "no-xv"))
+    elif kind == "kropki":
+        model.relate(*cells, _table(n, rule.color))  # type: ignore[attr-defined]
+    elif kind == "xv":
+        model.relate(*cells, _table(n, "sum", rule.total))  # type: ignore[attr-defined]
+    elif kind == "killer":
+        if rule.total is None:  # type: ignore[attr-defined]
+            model.groups.append(cells)
+        else:
+            model.cage(cells, rule.total)  # type: ignore[attr-defined]
+    elif kind == "little-killer":
+        model.sums.append((tuple((i, 1) for i in cells), rule.total))  # type: ignore[attr-defined]
+    elif kind == "arrow":  # the circle's number less the arrow's digits is 0
+        circle = len(rule.circle)  # type: ignore[attr-defined]
+        terms = [(i, 10 ** (circle - 1 - k)) for k, i in enumerate(cells[:circle])]
+        model.sums.append((tuple(terms + [(i, -1) for i in cells[circle:]]), 0))
+    elif kind in ("thermometer", "slow-thermometer"):
+        step = 1 if kind == "thermometer" else 0
+        for (j, a), (k, b) in combinations(enumerate(cells), 2):  # every pair, not only neighbours: the bounds
+            model.relate(a, b, _table(n, "rise", step * (k - j)))
+    elif kind == "whisper":
+        for a, b in pairwise(cells):
+            model.relate(a, b, _table(n, "far", rule.difference))  # type: ignore[attr-defined]
+    elif kind == "palindrome":
+        for k in range(len(cells) // 2):
+            model.relate(cells[k], cells[-1 - k], _table(n, "equal"))
+    elif kind == "odd-even":
+        model.domains[cells[0]] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
+    elif kind == "sandwich":
+        model.sandwich(cells, rule.total)  # type: ignore[attr-defined]
+    else:  # a kind this engine does not declare never reaches it (sudokit.run says "unsupported")
+        raise ValueError(f"python-constraint: no model for the variant kind {kind!r}")
+
+
+@cache
+def _table(n: int, relation: str, k: int = 0) -> frozenset[tuple[int, int]]:
+    """The pairs of digits 1..n (of a first and a second cell) that ``relation`` allows."""
+    holds: Callable[[int, int], bool] = {
+        "white": lambda x, y: abs(x - y) == 1,
+        "black": lambda x, y: x == 2 * y or y == 2 * x,
+        "sum": lambda x, y: x + y == k,
+        "apart": lambda x, y: abs(x - y) != 1,
+        "no-dot": lambda x, y: abs(x - y) != 1 and x != 2 * y and y != 2 * x,
+        "no-xv": lambda x, y: x + y not in (5, 10),
+        "rise": lambda x, y: y - x >= k,
+        "near": lambda x, y: abs(x - y) <= k,
+        "far": lambda x, y: abs(x - y) >= k,
+        "equal": lambda x, y: x == y,
+    }[relation]
+    digits = range(1, n + 1)
+    return frozenset((x, y) for x in digits for y in digits if holds(x, y))
+
+
+@cache
+def _transposed(table: frozenset[tuple[int, int]]) -> frozenset[tuple[int, int]]:
+    return frozenset((y, x) for x, y in table)
+
+
+# --- the variant rules in the worker ------------------------------------------------------------------
+
+
+def _variant_search(model: _Model, solver: str) -> Iterator[tuple[int, ...]]:
+    """Every solution of a variant model: two searches in two orders take turns until one finishes (_Turns).
+
+    Which order is quicker varies by puzzle, by a factor of 100 and more (measured on the variant corpus):
+    the order by the puzzle's clues (the model's weights) or the one by values left alone. A puzzle whose
+    clues all hold everywhere has one order, and one search.
+    """
+    cells, weights = model[0], model[4]
+    orders = [weights]
+    if any(weights.values()):
+        orders.append(dict.fromkeys(weights, 0))
+    if len(orders) == 1:
+        yield from _solutions(cells, _variant_problem(model, solver, weights, None))
+        return
+    yield from _Turns(model, solver, orders).solutions()
+
+
+def _variant_problem(model: _Model, solver: str, weights: dict[int, int], clock: _Clock | None) -> constraint.Problem:
+    """The problem of a variant model, its variables ordered by ``weights`` (and ``clock`` on every variable)."""
+    _, domains, groups, rules, _ = model
+    problem = constraint.Problem(SOLVERS[solver]())
+    for i, domain in domains:
+        problem.addVariable(i, domain)
+    _add_variant_rules(problem, groups, rules, weights, clock)
+    return problem
+
+
+def _solutions(cells: tuple[int, ...], problem: constraint.Problem) -> Iterator[tuple[int, ...]]:
+    """The problem's solutions as full tuples of cells."""
+    board = list(cells)
+    for assignment in problem.getSolutionIter():
+        for i, v in assignment.items():
+            board[i] = v
+        yield tuple(board)
+
+
+_TURN = 0.05  # seconds a search runs before the other one's turn
+_REMEMBERED = 100  # solutions remembered to yield each once; past them only the search that found the last goes on
+
+
+class _OutOfTime(Exception):
+    """The search is stopped."""
+
+
+class _Turns:
+    """Searches of one model in threads of their own, taking turns of ``_TURN`` seconds: one runs at a time.
+
+    Each search's _Clock, called at every assignment, hands the turn on when it is over and waits for the
+    next: a search resumes where it was, so the first to finish takes about as many times its own time as
+    there are searches. Its solutions are all the solutions; those the other found first are not repeated.
+    """
+
+    def __init__(self, model: _Model, solver: str, orders: list[dict[int, int]]) -> None:
+        self.model, self.solver, self.orders = model, solver, orders
+        self.turn = 0  # the search whose turn it is
+        self.ends = math.inf  # when its turn ends
+        self.alone: int | None = None  # the one search left, if the others were stopped
+        self.stopped = False
+        self.changed = threading.Condition()
+        self.events: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+
+    def solutions(self) -> Iterator[tuple[int, ...]]:
+        """Every solution once, as the searches find them; the searches end with the iteration."""
+        threads = [
+            threading.Thread(target=self._search, args=(k,), name=f"python-constraint search {k}", daemon=True)
+            for k in range(len(self.orders))
+        ]
+        found: set[tuple[int, ...]] = set()
+        with self.changed:
+            self.ends = time.perf_counter() + _TURN
+        for thread in threads:
+            thread.start()
+        try:
+            while True:
+                kind, k, payload = self.events.get()
+                if self.alone is not None and k != self.alone:
+                    continue  # a stopped search's late news: the one left finds it all
+                if kind == "done":
+                    return
+                if kind == "error":
+                    raise payload
+                if payload in found:
+                    continue
+                if len(found) < _REMEMBERED:
+                    found.add(payload)
+                else:  # too many to remember: search k goes on alone
+                    self._keep_only(k)
+                yield payload
+        finally:
+            with self.changed:
+                self.stopped = True
+                self.changed.notify_all()
+            for thread in threads:
+                thread.join(timeout=2)
+
+    def wait(self, k: int) -> None:
+        """Search ``k`` goes on in its turn; else it hands the turn on and waits for its next one."""
+        if self.turn == k and not self.stopped and (self.alone == k or time.perf_counter() < self.ends):
+            return
+        with self.changed:
+            if self.turn == k and self.alone is None:
+                self.turn = (k + 1) % len(self.orders)
+                self.ends = time.perf_counter() + _TURN
+                self.changed.notify_all()
+            while self.turn != k and not self.stopped:
+                self.changed.wait()
+            if self.stopped or (self.alone is not None and self.alone != k):
+                raise _OutOfTime
+
+    def _keep_only(self, k: int) -> None:
+        with self.changed:
+            self.alone = self.turn = k
+            self.changed.notify_all()
+
+    def _search(self, k: int) -> None:
+        try:
+            self.wait(k)
+            problem = _variant_problem(self.model, self.solver, self.orders[k], _Clock(self, k))
+            for solution in _solutions(self.model[0], problem):
+                self.events.put(("solution", k, solution))
+            self.events.put(("done", k, None))
+        except _OutOfTime:
+            pass
+        except BaseException as err:  # reported by the iteration, in the worker's thread
+            self.events.put(("error", k, err))
+
+
+class _Clock(constraint.Constraint):
+    """Always holds: on every variable, it runs at each assignment, to let search ``k`` of ``turns`` take turns."""
+
+    def __init__(self, turns: _Turns, k: int) -> None:
+        self.turns, self.k = turns, k
+
+    def __call__(  # type: ignore[override]
+        self, variables: Sequence[int], domains: dict, assignments: dict, forwardcheck: object = False
+    ) -> bool:
+        self.turns.wait(self.k)
+        return True
+
+
+def _add_variant_rules(
+    problem: constraint.Problem,
+    groups: list[tuple[tuple[int, ...], frozenset[int] | None]],
+    rules: list[_Rule],
+    weights: dict[int, int],
+    clock: _Clock | None,
+) -> None:
+    """Add a variant model's groups, rules and ``clock`` to ``problem``; order its variables (_level_degrees)."""
+    scopes: list[Sequence[int]] = []
+    for blanks, digits in groups:
+        problem.addConstraint(constraint.AllDifferentConstraint() if digits is None else _Unit(digits), blanks)
+        scopes.append(blanks)
+    for rule in rules:
+        made, variables = _library_constraint(rule)
+        problem.addConstraint(made, variables)
+        scopes.append(variables)
+    if clock is not None and len(weights) > 1:
+        problem.addConstraint(clock, list(weights))
+    _level_degrees(problem, weights, scopes)
+
+
+def _library_constraint(rule: _Rule) -> tuple[constraint.Constraint, Sequence[int]]:
+    """The constraint of one rule of the model (see _Rule), and its variables."""
+    if rule[0] == "pair":
+        _, a, b, table = rule
+        return constraint.FunctionConstraint(partial(_in_table, table)), (a, b)
+    if rule[0] == "sum":
+        _, blanks, multipliers, total = rule
+        return _Sum(total, multipliers), blanks
+    _, blanks, masks = rule
+    return _Layouts(masks), blanks
+
+
+def _in_table(table: frozenset[tuple[int, int]], a: int, b: int) -> bool:
+    """Whether the digits ``a`` and ``b`` make a pair of ``table``."""
+    return (a, b) in table
+
+
+def _level_degrees(problem: constraint.Problem, weights: dict[int, int], scopes: list[Sequence[int]]) -> None:
+    """Order the search: the variables in most of the puzzle's clues first, then those with fewest values left.
+
+    The library's solvers take the variable in the most constraints first and, among those, the one with
+    the fewest values left. On a variant puzzle that count is mostly noise (a cell in the centre has more
+    knight's-move partners than a corner): each variable is made up, with a no-op constraint (the library's
+    base ``Constraint``, always true) naming it as many times as it lacks, to the same count plus its weight.
+    """
+    degree = dict.fromkeys(weights, 0)
+    for scope in scopes:
+        if len(scope) > 1:  # a constraint on one variable is applied to its domain and dropped before the search
+            for i in scope:
+                degree[i] += 1
+    top = max(d - weights[i] for i, d in degree.items()) + 2  # every one lacks 2 at least (a no-op on 1 is dropped)
+    for i, d in degree.items():
+        problem.addConstraint(constraint.Constraint(), [i] * (top + weights[i] - d))
+
+
+class _Unit(constraint.Constraint):
+    """AllDifferentConstraint that also places a digit with one cell left for it (a hidden single).
+
+    For a whole row, column or region: ``digits`` are those its variables must hold.
+    """
+
+    def __init__(self, digits: frozenset[int]) -> None:
+        self.digits = tuple(sorted(digits))
+        self.size = max(digits) + 1
+
+    def __call__(  # type: ignore[override]
+        self, variables: Sequence[int], domains: dict, assignments: dict, forwardcheck: object = False
+    ) -> bool:
+        seen = 0  # the digits placed, as a bit mask
+        open_ = []
+        get = assignments.get
+        for v in variables:
+            x = get(v)
+            if x is None:
+                open_.append(v)
+            elif seen >> x & 1:
+                return False
+            else:
+                seen |= 1 << x
+        if not forwardcheck or not open_:
+            return True
+        count, last = [0] * self.size, [0] * self.size  # for each digit, the cells that may hold it, and one
+        for v in open_:
+            domain = domains[v]
+            taken = [x for x in domain if seen >> x & 1]
+            for x in taken:
+                domain.hideValue(x)
+            if not domain:
+                return False
+            for x in domain:
+                count[x] += 1
+                last[x] = v
+        for x in self.digits:
+            if not seen >> x & 1:
+                if not count[x]:
+                    return False
+                if count[x] == 1 and len(domain := domains[last[x]]) > 1:
+                    for y in [y for y in domain if y != x]:
+                        domain.hideValue(y)
+        return True
+
+
+class _Layouts(constraint.Constraint):
+    """The variables hold digits of one of the layouts (a bit mask of digits per variable).
+
+    A killer cage's layouts are its sets of digits with the right sum; a sandwich's, every placing of
+    the 1, the n and a set of digits between them with the right sum. A variable keeps the digits of the
+    layouts that fit the digits placed.
+    """
+
+    def __init__(self, layouts: tuple[tuple[int, ...], ...]) -> None:
+        top = max(max(layout) for layout in layouts).bit_length()
+        #: For each variable and digit, the layouts (as bits of an int) in which the variable may hold it.
+        self.fits = [[0] * top for _ in layouts[0]]
+        for k, layout in enumerate(layouts):
+            for fits, mask in zip(self.fits, layout, strict=True):
+                for x in range(top):
+                    if mask >> x & 1:
+                        fits[x] |= 1 << k
+        self.every = (1 << len(layouts)) - 1
+
+    def __call__(  # type: ignore[override]
+        self, variables: Sequence[int], domains: dict, assignments: dict, forwardcheck: object = False
+    ) -> bool:
+        left = self.every
+        open_ = []
+        get = assignments.get
+        for v, fits in zip(variables, self.fits, strict=True):
+            x = get(v)
+            if x is None:
+                open_.append((v, fits))
+            else:
+                left &= fits[x]
+                if not left:
+                    return False
+        if forwardcheck:
+            for v, fits in open_:
+                domain = domains[v]
+                for x in [x for x in domain if not fits[x] & left]:
+                    domain.hideValue(x)
+                if not domain:
+                    return False
+        return True
+
+
+class _Sum(constraint.Constraint):
+    """ExactSumConstraint whose forward check bounds every open variable by the others' current digits.
+
+    The sum of multiplier * digit is ``total``; the library's own one checks the bounds of the digits the
+    variables had before the search, and hides only digits that would overshoot.
+    """
+
+    def __init__(self, total: int, multipliers: tuple[int, ...] | None) -> None:
+        self.total = total
+        self.multipliers = multipliers
+
+    def __call__(  # type: ignore[override]
+        self, variables: Sequence[int], domains: dict, assignments: dict, forwardcheck: object = False
+    ) -> bool:
+        rest = self.total
+        open_ = []
+        get = assignments.get
+        for k, v in enumerate(variables):
+            m = 1 if self.multipliers is None else self.multipliers[k]
+            x = get(v)
+            if x is None:
+                open_.append((v, m))
+            else:
+                rest -= m * x
+        if not open_:
+            return rest == 0
+        bounds = []
+        low = high = 0
+        for v, m in open_:
+            domain = domains[v]
+            if not domain:
+                return False
+            a, b = (m * min(domain), m * max(domain)) if m > 0 else (m * max(domain), m * min(domain))
+            bounds.append((a, b))
+            low += a
+            high += b
+        if not low <= rest <= high:
+            return False
+        if forwardcheck:
+            for (v, m), (a, b) in zip(open_, bounds, strict=True):
+                top, bottom = rest - (low - a), rest - (high - b)  # what m * digit may be, given the others
+                if bottom <= a and b <= top:
+                    continue
+                domain = domains[v]
+                for x in [x for x in domain if not bottom <= m * x <= top]:
+                    domain.hideValue(x)
+                if not domain:
+                    return False
+        return True
+
+
 def _search(model: _Model, solver: str) -> Iterator[tuple[int, ...]]:
     """Every solution of the model as a full tuple of cells, lazily."""
-    cells, domains, units = model
-    if not domains:  # no blank: the puzzle is its own solution (its givens do not clash)
+    cells, domains, units, *variant = model
+    if not domains:  # no blank: the puzzle is its own solution (its givens do not clash, nor break a rule)
         yield cells
+        return
+    if variant:
+        yield from _variant_search(model, solver)
         return
     problem = constraint.Problem(SOLVERS[solver]())
     for i, domain in domains:

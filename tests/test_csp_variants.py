@@ -1,0 +1,421 @@
+"""The ``python-constraint`` engine on variant puzzles: its counts against brute force, for every kind.
+
+Every 4x4 grid is enumerated here (the 576 Latin squares of side 4, of which 288 keep the 2x2 boxes),
+and the solutions of a puzzle are those that keep its givens, its regions and every rule's own
+``violation`` check: an independent count the engine's exact one must equal, solution for solution.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from functools import cache
+from itertools import permutations
+from pathlib import Path
+
+import pytest
+
+from sudokit import Grid, Shape, Status, get_strategy, solve
+from sudokit.variants import (
+    ALL_KINDS,
+    KINDS,
+    XV,
+    AntiKing,
+    AntiKnight,
+    Arrow,
+    Constraint,
+    Diagonal,
+    ExtraRegion,
+    Killer,
+    Kropki,
+    KropkiNegative,
+    LittleKiller,
+    NonConsecutive,
+    OddEven,
+    Palindrome,
+    Renban,
+    Sandwich,
+    SlowThermometer,
+    Thermometer,
+    Whisper,
+    XVNegative,
+    from_json,
+    orthogonal_pairs,
+    to_json,
+)
+
+ENGINE = "python-constraint"
+SUDOKU = Path(sys.executable).with_name("sudoku")
+Cell = tuple[int, int]
+Rules = Callable[[random.Random, tuple[int, ...]], list[Constraint]]
+
+
+# --- brute force ---------------------------------------------------------------------------------
+
+
+@cache
+def latin_squares(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every Latin square of side ``n`` (rows are permutations, columns hold different digits)."""
+    rows = list(permutations(range(1, n + 1)))
+    squares: list[tuple[int, ...]] = []
+
+    def extend(done: list[tuple[int, ...]]) -> None:
+        if len(done) == n:
+            squares.append(sum(done, ()))
+            return
+        for row in rows:
+            if all(row[c] != above[c] for above in done for c in range(n)):
+                extend([*done, row])
+
+    extend([])
+    return tuple(squares)
+
+
+def brute_solutions(puzzle: Grid) -> set[tuple[int, ...]]:
+    """The 4x4 grids that keep the puzzle's givens, regions and rules."""
+    return {
+        cells
+        for cells in latin_squares(puzzle.n)
+        if all(g in (0, v) for g, v in zip(puzzle.cells, cells, strict=True))
+        and all(len({cells[i] for i in region}) == puzzle.n for region in puzzle.regions)
+        and all(rule.violation(cells, puzzle) is None for rule in puzzle.constraints)
+    }
+
+
+def completions(puzzle: Grid) -> Iterator[tuple[int, ...]]:
+    """Every grid that keeps the puzzle's givens, rows, columns and regions, by plain depth-first search."""
+    n, cells = puzzle.n, list(puzzle.cells)
+    peers = [{j for unit in puzzle.units if i in unit for j in unit} - {i} for i in range(n * n)]
+
+    def fill() -> Iterator[tuple[int, ...]]:
+        if 0 not in cells:
+            yield tuple(cells)
+            return
+        i = cells.index(0)
+        for d in range(1, n + 1):
+            if all(cells[j] != d for j in peers[i]):
+                cells[i] = d
+                yield from fill()
+                cells[i] = 0
+
+    return fill()
+
+
+def searched_solutions(puzzle: Grid) -> set[tuple[int, ...]]:
+    """The solutions of a puzzle on any board: the completions that keep every rule."""
+    return {s for s in completions(puzzle) if all(rule.violation(s, puzzle) is None for rule in puzzle.constraints)}
+
+
+def engine_solutions(puzzle: Grid) -> set[tuple[int, ...]]:
+    result = solve(puzzle, ENGINE, limit=1000, time_limit=60)
+    assert result.status in (Status.SOLVED, Status.UNSOLVABLE), result
+    assert result.exact and result.count == len(result.solutions) < 1000, result
+    found = {grid.cells for grid in result.solutions}
+    assert len(found) == result.count
+    return found
+
+
+# --- random rules on a 4x4 board --------------------------------------------------------------------
+
+N = 4
+STEPS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
+ORTHOGONAL = [(0, 1), (1, 0), (0, -1), (-1, 0)]
+
+
+def on_board(r: int, c: int) -> bool:
+    return 0 <= r < N and 0 <= c < N
+
+
+def line(rng: random.Random, longest: int = N, steps: Sequence[Cell] = STEPS) -> list[Cell]:
+    """A random walk of touching cells, none twice, 2..longest long (shorter when it gets stuck)."""
+    cells = [(rng.randrange(N), rng.randrange(N))]
+    for _ in range(rng.randint(1, longest - 1)):
+        r, c = cells[-1]
+        nexts = [(r + dr, c + dc) for dr, dc in steps if on_board(r + dr, c + dc) and (r + dr, c + dc) not in cells]
+        if not nexts:
+            break
+        cells.append(rng.choice(nexts))
+    return cells if len(cells) > 1 else line(rng, longest, steps)
+
+
+def some_cells(rng: random.Random, low: int, high: int) -> list[Cell]:
+    return rng.sample([(r, c) for r in range(N) for c in range(N)], rng.randint(low, high))
+
+
+def digits_of(solution: tuple[int, ...], cells: Sequence[Cell]) -> list[int]:
+    return [solution[r * N + c] for r, c in cells]
+
+
+def adjacent_pair(rng: random.Random) -> list[Cell]:
+    return line(rng, 2, ORTHOGONAL)[:2]
+
+
+def little_killer(rng: random.Random, solution: tuple[int, ...]) -> LittleKiller:
+    (r, c), (dr, dc) = (rng.randrange(N), rng.randrange(N)), rng.choice([(1, 1), (1, -1), (-1, 1), (-1, -1)])
+    cells = [(r, c)]
+    while on_board(r + dr, c + dc) and len(cells) < rng.randint(1, N):
+        r, c = r + dr, c + dc
+        cells.append((r, c))
+    return LittleKiller(cells, sum(digits_of(solution, cells)) + rng.choice((0, 0, 1)))
+
+
+def arrow(rng: random.Random, solution: tuple[int, ...]) -> Arrow:
+    cells = some_cells(rng, 2, 4)
+    circle = 2 if len(cells) > 3 and rng.random() < 0.5 else 1
+    return Arrow(cells[:circle], cells[circle:])
+
+
+def sandwich(rng: random.Random, solution: tuple[int, ...]) -> Sandwich:
+    axis, index = rng.choice(("row", "column")), rng.randrange(N)
+    cells = [(index, k) if axis == "row" else (k, index) for k in range(N)]
+    digits = digits_of(solution, cells)
+    a, b = sorted((digits.index(1), digits.index(N)))
+    return Sandwich(axis, index, rng.choice((sum(digits[a + 1 : b]), rng.randint(0, 5))))
+
+
+def killer(rng: random.Random, solution: tuple[int, ...]) -> Killer:
+    cells = line(rng, N, ORTHOGONAL)
+    total = sum(digits_of(solution, cells)) + rng.choice((0, 0, -1, 1))
+    return Killer(cells, total=max(total, 1) if rng.random() < 0.8 else None)
+
+
+def killer_board(rng: random.Random, solution: tuple[int, ...]) -> list[Constraint]:
+    """Cages that cover the board, most with their true totals (the unit sums tell the rest)."""
+    free = {(r, c) for r in range(N) for c in range(N)}
+    cages = []
+    while free:
+        cells = [min(free)]
+        free.discard(cells[0])
+        for _ in range(rng.randint(0, 3)):
+            nexts = sorted({(r + dr, c + dc) for r, c in cells for dr, dc in ORTHOGONAL} & free)
+            if not nexts:
+                break
+            cells.append(rng.choice(nexts))
+            free.discard(cells[-1])
+        total = sum(digits_of(solution, cells)) + (rng.random() < 0.1)
+        cages.append(Killer(cells, total=total if rng.random() < 0.8 else None))
+    return cages
+
+
+def killers(rng: random.Random, solution: tuple[int, ...]) -> list[Constraint]:
+    if rng.random() < 0.5:
+        return killer_board(rng, solution)
+    return list({k.cells: k for k in (killer(rng, solution) for _ in range(rng.randint(1, 3)))}.values())
+
+
+def kropki(rng: random.Random, solution: tuple[int, ...]) -> Kropki:
+    pair = adjacent_pair(rng)
+    a, b = digits_of(solution, pair)
+    color = "black" if a == 2 * b or b == 2 * a else "white" if abs(a - b) == 1 else rng.choice(("white", "black"))
+    return Kropki(color, pair)
+
+
+def xv(rng: random.Random, solution: tuple[int, ...]) -> XV:
+    pair = adjacent_pair(rng)
+    return XV("V" if sum(digits_of(solution, pair)) == 5 or rng.random() < 0.8 else "X", pair)
+
+
+def dots(make: Callable[[random.Random, tuple[int, ...]], Constraint], rng: random.Random, solution: tuple[int, ...]):  # type: ignore[no-untyped-def]
+    """A few distinct clues of one kind (one per pair of cells)."""
+    rules: dict[frozenset[Cell], Constraint] = {}
+    for _ in range(rng.randint(0, 4)):
+        rule = make(rng, solution)
+        rules[frozenset(rule.cells)] = rule  # type: ignore[attr-defined]
+    return list(rules.values())
+
+
+#: For each kind, random rules of that kind on a 4x4 board (``solution`` is a grid many of them keep).
+RULES: dict[str, Rules] = {
+    "extra-region": lambda rng, s: [ExtraRegion(some_cells(rng, 2, 4))],
+    "diagonal": lambda rng, s: [Diagonal(d) for d in rng.choice((["main"], ["anti"], ["main", "anti"]))],
+    "anti-knight": lambda rng, s: [AntiKnight()],
+    "anti-king": lambda rng, s: [AntiKing()],
+    "non-consecutive": lambda rng, s: [NonConsecutive()],
+    "killer": killers,
+    "little-killer": lambda rng, s: list({k.cells: k for k in (little_killer(rng, s) for _ in range(2))}.values()),
+    "sandwich": lambda rng, s: list({(w.axis, w.index): w for w in (sandwich(rng, s) for _ in range(3))}.values()),
+    "thermometer": lambda rng, s: [Thermometer(line(rng)) for _ in range(rng.randint(1, 2))],
+    "slow-thermometer": lambda rng, s: [SlowThermometer(line(rng)) for _ in range(rng.randint(1, 2))],
+    "arrow": lambda rng, s: [arrow(rng, s) for _ in range(rng.randint(1, 2))],
+    "kropki": lambda rng, s: dots(kropki, rng, s) or [kropki(rng, s)],
+    "kropki-negative": lambda rng, s: [KropkiNegative(), *dots(kropki, rng, s)],
+    "xv": lambda rng, s: dots(xv, rng, s) or [xv(rng, s)],
+    "xv-negative": lambda rng, s: [XVNegative(), *dots(xv, rng, s)],
+    "odd-even": lambda rng, s: [OddEven(c, rng.choice(("odd", "even"))) for c in some_cells(rng, 1, 4)],
+    "renban": lambda rng, s: [Renban(line(rng, 3))],
+    "whisper": lambda rng, s: [Whisper(line(rng), difference=rng.randint(1, 3))],
+    "palindrome": lambda rng, s: [Palindrome(line(rng)) for _ in range(rng.randint(1, 2))],
+}
+#: Irregular 4x4 regions (each row of the text is the symbol of a cell's region).
+JIGSAW_4 = ["1122112233443344", "1112312233423444", "1222113241334443"]
+
+
+def random_puzzle(rng: random.Random, kinds: Sequence[str], jigsaw: bool = False) -> Grid:
+    """A 4x4 puzzle with random rules of ``kinds`` and a few givens from a grid that keeps them (if one does)."""
+    regions = rng.choice(JIGSAW_4[1:]) if jigsaw else None
+    plain = Grid((0,) * 16, Shape.of(2, 2), regions=regions)
+    solution = rng.choice(sorted(brute_solutions(plain)))
+    rules = list(dict.fromkeys(rule for kind in kinds for rule in RULES[kind](rng, solution)))
+    keeping = sorted(brute_solutions(plain.with_rules(regions=regions, constraints=rules)))
+    solution = rng.choice(keeping) if keeping else solution
+    shown = set(rng.sample(range(16), rng.choice((0, 1, 2, 3, 5))))
+    givens = [v if i in shown else 0 for i, v in enumerate(solution)]
+    return Grid(givens, Shape.of(2, 2), regions=regions, constraints=rules)
+
+
+# --- the counts ----------------------------------------------------------------------------------
+
+
+def test_the_engine_declares_every_kind() -> None:
+    caps = get_strategy(ENGINE).capabilities
+    assert caps.constraints == ALL_KINDS and caps.max_side == 12
+
+
+def test_brute_force_sees_every_4x4_grid() -> None:
+    assert len(latin_squares(4)) == 576
+    assert len(brute_solutions(Grid.empty(Shape.of(2, 2)))) == 288
+
+
+#: Kinds no 4x4 grid keeps (with the 2x2 boxes): they are counted on 6x6 boards too, below.
+ZERO_ON_4 = ("anti-king", "non-consecutive", "kropki-negative")
+
+
+@pytest.mark.parametrize("kind", sorted(RULES))
+def test_counts_of_each_kind_match_brute_force(kind: str) -> None:
+    rng = random.Random(f"csp {kind}")
+    outcomes = set()
+    for _ in range(10):
+        puzzle = random_puzzle(rng, [kind])
+        expected = brute_solutions(puzzle)
+        assert engine_solutions(puzzle) == expected, to_json(puzzle)
+        outcomes.add(min(len(expected), 2))
+    assert outcomes != {0} or kind in ZERO_ON_4, outcomes  # the draws test counts, not only "none"
+
+
+def test_every_kind_is_drawn() -> None:
+    assert set(RULES) == set(KINDS) == ALL_KINDS - {"jigsaw"}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_counts_of_mixed_rules_and_jigsaw_regions_match_brute_force(seed: int) -> None:
+    rng = random.Random(f"csp mix {seed}")
+    for _ in range(5):
+        puzzle = random_puzzle(rng, rng.sample(sorted(RULES), 3), jigsaw=rng.random() < 0.5)
+        assert engine_solutions(puzzle) == brute_solutions(puzzle), to_json(puzzle)
+
+
+def test_a_4x4_jigsaw_counts_its_grids() -> None:
+    for regions in JIGSAW_4[1:]:
+        puzzle = Grid.empty(Shape.of(2, 2)).with_rules(regions=regions)
+        assert puzzle.jigsaw
+        assert engine_solutions(puzzle) == brute_solutions(puzzle)
+
+
+# A 6x6 jigsaw: its regions, one symbol a cell, and givens leaving a few dozen solutions.
+JIGSAW_6 = "111222113422331244533446355664555666"
+
+
+def test_a_6x6_jigsaw_matches_a_plain_search() -> None:
+    empty = Grid((0,) * 36, Shape.of(2, 3), regions=JIGSAW_6)
+    solved = solve(empty, ENGINE)
+    assert solved.status is Status.SOLVED
+    rng = random.Random("jigsaw 6")
+    for shown in (20, 14, 10):
+        keep = set(rng.sample(range(36), shown))
+        puzzle = empty.with_cells([v if i in keep else 0 for i, v in enumerate(solved.solutions[0].cells)])
+        result = solve(puzzle, ENGINE, limit=10_000, keep=1)
+        assert result.exact and result.count == sum(1 for _ in completions(puzzle)) >= 1
+
+
+#: The rules that need a bigger board than 4x4 to be kept, with other global ones, each on 6x6 boards.
+GLOBAL_6 = {
+    "anti-king": [AntiKing()],
+    "non-consecutive": [NonConsecutive()],
+    "kropki-negative": [KropkiNegative()],  # with the dots of a grid, below
+    "anti-knight": [AntiKnight()],
+    "xv-negative": [XVNegative(), XV("V", [(1, 1), (1, 2)])],
+    "diagonal": [Diagonal("main"), Diagonal("anti")],
+}
+
+
+def every_dot(grid: Grid) -> list[Constraint]:
+    """The kropki dots of every adjacent pair of ``grid`` with consecutive digits (white) or one double (black)."""
+    n, dots = grid.n, []
+    for a, b in orthogonal_pairs(n):
+        x, y = grid.cells[a], grid.cells[b]
+        if abs(x - y) == 1 or x == 2 * y or y == 2 * x:
+            dots.append(Kropki("white" if abs(x - y) == 1 else "black", [divmod(a, n), divmod(b, n)]))
+    return dots
+
+
+@pytest.mark.parametrize("kind", sorted(GLOBAL_6))
+def test_counts_of_global_rules_on_6x6_match_a_search(kind: str) -> None:
+    rules = GLOBAL_6[kind]
+    if kind == "kropki-negative":
+        rules = rules + every_dot(solve(Grid.empty(Shape.of(2, 3)), ENGINE).solutions[0])
+    empty = Grid.empty(Shape.of(2, 3)).with_rules(constraints=rules)
+    seed = solve(empty, ENGINE)
+    assert seed.status is Status.SOLVED  # the grid the givens come from (each count is checked below)
+    rng = random.Random(f"6x6 {kind}")
+    for shown in (14, 10, 8):
+        keep = set(rng.sample(range(36), shown))
+        puzzle = empty.with_cells([v if i in keep else 0 for i, v in enumerate(seed.solutions[0].cells)])
+        expected = searched_solutions(puzzle)
+        assert engine_solutions(puzzle) == expected, to_json(puzzle)
+        assert expected
+
+
+def test_givens_that_break_a_rule_are_unsolvable_without_search() -> None:
+    # Every cell given: nothing is left to search, the rules alone decide.
+    solution = min(brute_solutions(Grid.empty(Shape.of(2, 2))))
+    grid = Grid(solution, Shape.of(2, 2))
+    kept = grid.with_rules(constraints=[Killer([(0, 0), (0, 1)], total=solution[0] + solution[1])])
+    broken = grid.with_rules(constraints=[Killer([(0, 0), (0, 1)], total=solution[0] + solution[1] + 1)])
+    assert solve(kept, ENGINE).status is Status.SOLVED
+    result = solve(broken, ENGINE)
+    assert result.status is Status.UNSOLVABLE and result.exact
+
+
+# --- through the command line and with a time limit ----------------------------------------------------
+
+KILLER_4 = {  # four solutions
+    "box": "2x2",
+    "givens": "." * 16,
+    "constraints": [
+        {"kind": "killer", "cells": ["r1c1", "r1c2"], "total": 3},
+        {"kind": "killer", "cells": ["r2c1", "r3c1"], "total": 7},
+        {"kind": "thermometer", "cells": ["r3c2", "r4c3"]},
+        {"kind": "xv", "letter": "V", "cells": ["r3c4", "r4c4"]},
+    ],
+}
+
+
+def test_the_cli_solves_a_variant_puzzle_in_a_real_process() -> None:
+    text = json.dumps(KILLER_4)
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR")}
+    done = subprocess.run(
+        [SUDOKU, "solve", "-s", ENGINE, "--count", "-f", "json", text],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    expected = brute_solutions(from_json(text))
+    assert record["status"] == "solved" and record["exact"] is True
+    assert record["count"] == len(expected) >= 1
+    assert tuple(int(d) for d in record["solution"]) in expected
+
+
+def test_a_time_limit_stops_a_variant_search() -> None:
+    # Counting every 9x9 anti-knight killer grid takes far longer than the limit: the call must stop.
+    n = 9
+    cages = [Killer([(r, c), (r, c + 1)], total=None) for r in range(n) for c in range(0, n - 1, 3)]
+    puzzle = Grid.empty(Shape.of(3, 3)).with_rules(constraints=[AntiKnight(), *cages])
+    result = solve(puzzle, ENGINE, limit=10**9, keep=1, time_limit=0.5)
+    assert result.status is Status.TIMEOUT and not result.exact
