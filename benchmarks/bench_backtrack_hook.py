@@ -1,16 +1,18 @@
-"""backtrack on classic puzzles: the working copy against the engine committed at git HEAD, in one run.
+"""backtrack on classic puzzles: the working copy against the engine committed at a git revision, in one run.
 
 The variant hook must cost classic puzzles nothing (issue 10: at most 5% slower). This loads
-``git show HEAD:strategies/sudokit_strategies/backtrack.py`` into a module of its own, then times
+``git show HEAD:strategies/sudokit_strategies/backtrack.py`` (or ``--base REV``: 7fb2b45 is the last
+engine without the hook) into a module of its own, then times
 both engines' ``solve`` on the same parsed puzzles, interleaved (each puzzle: old then new, or new
 then old, alternating), for several repetitions, on top95 and a sample of 17clue. It prints each
 engine's total per repetition, the ratio new / old per repetition and their median, and the ratio of
 the sums of each puzzle's best time (steadier when other processes share the machine); a ratio above
 1 means the working copy is slower. Both engines' answers are compared on every puzzle. With
-``--control`` a second copy of HEAD runs in the same rotation: its ratio to the first is the noise.
+``--control`` a second copy of the base runs in the same rotation: its ratio to the first is the noise.
 
     python benchmarks/bench_backtrack_hook.py                    # top95 x5, 17clue[:2000] x3
     python benchmarks/bench_backtrack_hook.py --reps 9 --control # and HEAD against itself: the noise
+    python benchmarks/bench_backtrack_hook.py --base 7fb2b45     # against the engine before the hook
     python benchmarks/bench_backtrack_hook.py --reps 3 --sample 500 --limit 2
 """
 
@@ -37,10 +39,10 @@ PUZZLES = ROOT / "puzzles"
 ENGINE_PATH = "strategies/sudokit_strategies/backtrack.py"
 
 
-def head_module(name: str = "backtrack_head") -> ModuleType:
-    """The engine's module as committed at git HEAD, imported as ``name``."""
+def head_module(name: str = "backtrack_head", base: str = "HEAD") -> ModuleType:
+    """The engine's module as committed at git revision ``base``, imported as ``name``."""
     source = subprocess.run(
-        ["git", "show", f"HEAD:{ENGINE_PATH}"], cwd=ROOT, capture_output=True, text=True, check=True
+        ["git", "show", f"{base}:{ENGINE_PATH}"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout
     path = Path(tempfile.mkdtemp()) / f"{name}.py"
     path.write_text(source, encoding="utf-8")
@@ -99,8 +101,8 @@ def same_classic_code(old: ModuleType, new: ModuleType) -> str:
     names = ("_Base", "_Search", "_PlainSearch")
     differ = [n for n in names if inspect.getsource(getattr(old, n)) != inspect.getsource(getattr(new, n))]
     if differ:
-        return f"classic search classes changed since HEAD: {', '.join(differ)}"
-    return f"classic search classes ({', '.join(names)}) are the same source as at HEAD"
+        return f"classic search classes changed since the base: {', '.join(differ)}"
+    return f"classic search classes ({', '.join(names)}) are the same source as at the base"
 
 
 def main() -> None:
@@ -109,14 +111,16 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=2000, help="puzzles of 17clue to take (default 2000)")
     parser.add_argument("--limit", type=int, default=1, help="solutions to look for (2 proves uniqueness)")
     parser.add_argument(
-        "--control", action="store_true", help="time a second copy of HEAD too: the noise floor (control/old)"
+        "--control", action="store_true", help="time a second copy of the base too: the noise floor (control/old)"
     )
+    parser.add_argument("--base", default="HEAD", help="the git revision whose engine is 'old' (default HEAD)")
     args = parser.parse_args()
-    head = head_module()
+    head = head_module(base=args.base)
+    print(f"old: {ENGINE_PATH} at {args.base}; new: the working copy")
     print(same_classic_code(head, sys.modules[BacktrackStrategy.__module__]))
     engines: dict[str, object] = {"old": head.BacktrackStrategy(), "new": BacktrackStrategy()}
     if args.control:
-        engines["control"] = head_module("backtrack_control").BacktrackStrategy()
+        engines["control"] = head_module("backtrack_control", args.base).BacktrackStrategy()
     sets = {
         "top95": ([Grid.parse(r.text) for r in read_file(PUZZLES / "top95.txt")], args.reps or 5),
         f"17clue[:{args.sample}]": (
@@ -125,7 +129,7 @@ def main() -> None:
         ),
     }
     figures = {label: measure(label, grids, engines, reps, args.limit) for label, (grids, reps) in sets.items()}
-    print("summary, per-puzzle best times against HEAD:")
+    print(f"summary, per-puzzle best times against {args.base}:")
     for label, ratios in figures.items():
         print(f"  {label:<14} " + "  ".join(f"{name}/old {r:.4f}" for name, r in ratios.items()))
 

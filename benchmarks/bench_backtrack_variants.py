@@ -377,12 +377,18 @@ def cross_check(puzzle: Grid, solution: Values) -> str:
     return f"DIFFERS ({result.status.value}, count {result.count}, exact {result.exact})"
 
 
+#: Seconds backtrack gets for one timed count (past it, the count shows as -1 and the time as this limit).
+TIME_LIMIT = 60.0
+
+
 def time_it(puzzle: Grid, reps: int) -> tuple[float, float, int]:
-    """(best, mean) seconds of backtrack counting up to 2 solutions, and the count."""
+    """(best, mean) seconds of backtrack counting up to 2 solutions, and the count (-1: timed out)."""
     times, count = [], 0
     for _ in range(reps):
-        result = ENGINE.solve(puzzle, limit=2)
+        result = ENGINE.solve(puzzle, limit=2, time_limit=TIME_LIMIT)
         times.append(result.elapsed)
+        if result.status is Status.TIMEOUT:
+            return TIME_LIMIT, TIME_LIMIT, -1
         count = result.count
         assert result.exact and all(solution_problem(puzzle, s) is None for s in result.solutions)
     return min(times), statistics.mean(times), count
