@@ -2,8 +2,8 @@
 small margin, leaves no process or thread behind, and a batch goes on to the next puzzle.
 
 The unfinishable searches: counting the solutions of an empty board (there are far too many), and
-solving puzzles an engine is known to take seconds on (puzzles/sizes/box5x5.txt for backtrack and
-cp-sat, box4x4.txt for python-constraint).
+solving puzzles an engine is known to take seconds on (puzzles/sizes/box5x5.txt's first board for
+cp-sat and python-constraint).
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ CASES = [
     pytest.param("cp-sat", {}, EMPTY_25, NEVER_ENDS, 1.0, id="cp-sat-count-empty25-1s"),
     pytest.param("cp-sat", {}, "5x5", 1, 0.3, id="cp-sat-solve-25x25"),
     pytest.param("python-constraint", {}, EMPTY_25, NEVER_ENDS, 0.3, id="csp-count-empty25"),
-    pytest.param("python-constraint", {}, "4x4", 1, 0.3, id="csp-solve-16x16"),
+    pytest.param("python-constraint", {}, "5x5", 1, 0.3, id="csp-solve-25x25"),
 ]
 
 
@@ -169,7 +169,7 @@ def test_python_constraint_kills_its_worker_at_the_limit() -> None:
 UNFINISHABLE = {
     "backtrack": sized("5x5")[0][0].to_line(),  # backtrack: more than 10 s
     "cp-sat": sized("5x5")[0][0].to_line(),  # cp-sat: 3-5 s
-    "python-constraint": sized("4x4")[0][0].to_line(),  # python-constraint: more than 120 s
+    "python-constraint": sized("5x5")[0][0].to_line(),  # python-constraint: more than 90 s
 }
 
 

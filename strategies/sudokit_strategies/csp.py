@@ -1,32 +1,34 @@
 """``python-constraint``: Sudoku as a CSP on python-constraint2 (the maintained, compiled fork).
 
-The model: one variable per blank cell, its domain the digits its peers' givens leave (a blank with
-none left is unsolvable at once, before any search), and one ``AllDifferentConstraint`` per unit
-over that unit's blanks (the givens are pruned away already).
+The model: one variable per cell left open, and the all-different of every row, column and box as one
+constraint that propagates (_Propagator). Before the search the givens are propagated to a fixed point
+(_Board.settle: naked and hidden singles, and locked candidates, a digit confined to one line of a box or
+one box of a line); the cells that decides are filled in, the others keep the digits left as their
+domains, and a contradiction there is ``unsolvable`` without a search. In the search, after each
+assignment, the constraint propagates the digit to a fixed point (naked and hidden singles, through every
+unit, not only the assigned cell's) and hides what it rules out from the domains the solver pushed, so a
+forced cell costs no branching: the solver, taking the variable with the fewest values first, assigns it
+next. The library's own ``AllDifferentConstraint`` hides the assigned digit from the cell's units only.
 
-The solver is chosen by name; all three re-check the unit constraints after every assignment and hide
-the digit from the unit's other blanks (forward checking). Measured on puzzles/top95.txt (95 hard
-9x9 puzzles, first solution, 10 s limit a puzzle counted as 10 s, search time only, one puzzle at a
-time on a shared 2-core machine; two runs each where given)::
+Measured (benchmarks/bench_csp.py against the engine before this model, same run, 2-core shared
+machine; first solution, mean ms a puzzle, ``Result.elapsed``)::
 
-    solver                         mean ms    median ms  max ms    timeouts  variable order
-    backtracking (the default)     356, 362   59, 60     5,927     0         fewest values left, at each node
-    recursive                      356, 367   52, 52     5,435     0         the same, recursive
-    optimized (library's default)  >= 2,335   939        >= 10,000 11        fixed once before the search
-    backtracking without forward   >= 8,511   10,000     >= 10,000 73        (not offered)
-    checking
+    top95 (95 hard 9x9)            599 (before) -> 7.4       81x; max 9,985 -> 48 ms
+    box4x4.txt (five 16x16)        none in 120 s before -> 4.3, 0.27, 0.14, 2.0, 0.45 s
+    box5x5.txt (25x25)             not in 60 s, nor 90 s with the optimized or recursive solver
 
-``backtracking`` and ``recursive`` tie (they try the values in opposite orders); ``backtracking`` is
-the default because it is iterative (no recursion to outgrow on big boards) and it solved an empty
-25x25 board in 16 s where ``recursive`` had not in 20 s. ``optimized`` orders the variables once
-and loses on hard puzzles. None of this is enough for the 16x16 boards of puzzles/sizes/box4x4.txt:
-``backtracking`` solved none of the five in 10 s, nor the first two in 120 s, and no solver of the
-library solved any in 60 s, where ``backtrack`` takes 0.1-1.5 s and ``cp-sat`` about 0.1 s. The
-library checks only the constraints of the variable just assigned and never chains the pruning, so
-a hidden single costs a search node. Other models fared no better: 0/1 variables with exactly-one
-per cell and per unit-digit (``SomeInSetConstraint`` + ``MaxSumConstraint``) solved at best 2 of
-the 5 in 60 s (7 s and 48 s, after root singles), and cells linked to per-unit digit placements by
-``FunctionConstraint`` none in 30 s (~10 us a Python callback). So 16x16 and up report ``timeout``.
+Steps on the way (search alone): on top95's first 20, the library's all-different 19.8 s in all, an
+all-different per unit that also places the unit's hidden singles 1.3 s (16x16: 8-51 s each), those
+chained through the units to a fixed point 0.56 s (16x16: 1.5-26 s); the board-wide propagation here,
+with locked candidates at the root, all 95 of top95 in 0.57 s (16x16: 0.2-5.4 s). Locked candidates
+after every assignment too halve the nodes but double the time (9x9 and 16x16). So 16x16 is declared
+(max_side) and 25x25 is not: singles and cell-by-cell branching do not reach it in minutes.
+
+The solver is chosen by name, ``backtracking`` by default (the fewest values first, at each node; the
+variant model relies on it). With this model ``optimized`` (an order fixed once, by the root's domains)
+is quicker on classic boards (top95 4.1 ms a puzzle against 6.1; the five 16x16 0.1-4.1 s against
+0.3-5.3); ``recursive`` ties on top95 and varies on 16x16 (0.1-8.2 s). ``backtracking`` stays the
+default for the variants' sake.
 
 Every search runs in a worker process (a child ``python``) that streams each solution back as it is
 found. Not in this process, because the compiled search never returns to the interpreter between
@@ -62,7 +64,7 @@ from typing import Any
 
 import constraint
 
-from sudokit import Capabilities, Grid, Result, Status
+from sudokit import Capabilities, Grid, Result, Shape, Status
 from sudokit.variants import ALL_KINDS, Constraint, king_pairs, knight_pairs, orthogonal_pairs, undotted_pairs
 
 __all__ = ["SOLVERS", "ConstraintStrategy", "stop_workers"]
@@ -94,21 +96,19 @@ _Rule = tuple[Any, ...]
 
 
 class ConstraintStrategy:
-    """A python-constraint2 CSP: blanks with peer-pruned domains, AllDifferent per unit."""
+    """A python-constraint2 CSP: the open cells, and a propagating all-different of every unit."""
 
     name = "python-constraint"
     #: The default solver's description (what ``sudoku strategies`` reads without loading the engine).
-    description = "python-constraint2 CSP (backtracking solver): blanks with peer-pruned domains, AllDifferent per unit"
-    #: Boards up to 12x12: it finishes none of the 16x16 boards of puzzles/sizes in 60 s (see above); every variant.
-    capabilities = Capabilities(max_side=12, constraints=ALL_KINDS)
+    description = "python-constraint2 CSP (backtracking solver): open cells, all-different units with singles"
+    #: Boards up to 16x16: none of the 25x25 of puzzles/sizes in 60 s (see above); every variant.
+    capabilities = Capabilities(max_side=16, constraints=ALL_KINDS)
 
     def __init__(self, solver: str = "backtracking") -> None:
         if solver not in SOLVERS:
             raise ValueError(f"unknown solver {solver!r}: choose {', '.join(SOLVERS)}")
         self.solver = solver
-        self.description = (
-            f"python-constraint2 CSP ({solver} solver): blanks with peer-pruned domains, AllDifferent per unit"
-        )
+        self.description = f"python-constraint2 CSP ({solver} solver): open cells, all-different units with singles"
 
     def __repr__(self) -> str:
         return f"ConstraintStrategy(solver={self.solver!r})"
@@ -122,7 +122,8 @@ class ConstraintStrategy:
         stats: dict[str, int | float] = {"variables": 0, "constraints": 0}
         if model is None:  # a blank with no digit left, or clashing givens
             return Result(Status.UNSOLVABLE, puzzle, self.name, exact=True, stats=stats, elapsed=_since(start))
-        stats["variables"], stats["constraints"] = len(model[1]), len(model[2]) + (len(model[3]) if model[3:] else 0)
+        stats["variables"] = len(model[1])  # the cells left open (by the root propagation, on a classic board)
+        stats["constraints"] = len(model[2]) + (len(model[3]) if len(model) == 5 else 0)  # units, rules
         keep = limit if keep is None else keep
         if time_limit is None:
             run = _run_in_worker(model, self.solver, (limit, keep), deadline=None, failsafe=0.0)
@@ -151,33 +152,237 @@ def _since(start: float) -> float:
 
 
 def _model(puzzle: Grid) -> _Model | None:
-    """The CSP's variables with their pruned domains, and each unit's blanks; None when unsolvable on sight."""
+    """The CSP after propagation at the root (see _Board.settle); None when it proves the puzzle unsolvable.
+
+    A classic model is (cells, variables, units, shape): the cells with the digits the givens force
+    filled in, (cell, digits) per cell left open, the open cells of each unit that has two or more.
+    """
     if not puzzle.is_classic:
         return _variant_model(puzzle)
     shape, cells = puzzle.shape, puzzle.cells
-    n = shape.n
-    used = []  # the givens of each unit as a bit mask, rows then columns then boxes
     for unit in shape.units:
         mask = 0
         for i in unit:
             if cells[i]:
-                bit = 1 << (cells[i] - 1)
+                bit = 1 << cells[i]
                 if mask & bit:
                     return None  # two equal givens in one unit
                 mask |= bit
-        used.append(mask)
-    rows, cols, boxes = used[:n], used[n : 2 * n], used[2 * n :]
-    digits = range(1, n + 1)
-    domains = []
-    for i, v in enumerate(cells):
-        if not v:
-            taken = rows[shape.row_of[i]] | cols[shape.col_of[i]] | boxes[shape.box_of[i]]
-            domain = [d for d in digits if not taken >> (d - 1) & 1]
-            if not domain:
-                return None
-            domains.append((i, domain))
-    units = [blanks for unit in shape.units if len(blanks := tuple(i for i in unit if not cells[i])) > 1]
-    return cells, domains, units
+    board = _board(shape)
+    masks = board.settle(cells)
+    if masks is None:
+        return None
+    fixed = tuple(0 if m & (m - 1) else m.bit_length() - 1 for m in masks)
+    variables = [(i, [d for d in range(1, shape.n + 1) if m >> d & 1]) for i, m in enumerate(masks) if m & (m - 1)]
+    units = [blanks for unit in shape.units if len(blanks := tuple(i for i in unit if not fixed[i])) > 1]
+    return fixed, variables, units, shape
+
+
+@cache
+def _board(shape: Shape) -> _Board:
+    return _Board(shape)
+
+
+class _Board:
+    """A board shape's tables, and the propagation of the all-different of its rows, columns and boxes.
+
+    Digit d is bit d of a cell's mask (a mask with one bit: the cell is decided). The propagation runs to
+    a fixed point: a decided cell's digit leaves its peers (naked single), a digit with one place left in
+    a unit is put there (hidden single), a unit with a digit that has no place left fails; and, at the
+    root only (``locked``), a digit that a box has only within one row or column leaves the rest of that
+    line, and one that a line has only within one box the rest of that box (locked candidates).
+    """
+
+    def __init__(self, shape: Shape) -> None:
+        n = shape.n
+        self.n = n
+        self.full = (1 << (n + 1)) - 2  # digits 1..n
+        self.bits = [0] + [1 << d for d in range(1, n + 1)]  # digit -> its bit
+        self.units = shape.units  # rows, then columns, then boxes
+        self.units_of = [(shape.row_of[i], n + shape.col_of[i], 2 * n + shape.box_of[i]) for i in range(shape.size)]
+        self.peers = shape.peers
+        # The segments (a line within a box) and, for locked candidates, each segment's group (the other
+        # segments of its box along the same direction, or of its line) with the cells outside it to clear.
+        where: dict[tuple[int, int], list[int]] = {}
+        for i in range(shape.size):
+            box = 2 * n + shape.box_of[i]
+            where.setdefault((shape.row_of[i], box), []).append(i)
+            where.setdefault((n + shape.col_of[i], box), []).append(i)
+        self.segments = [tuple(cells) for cells in where.values()]
+        keys = list(where)
+        by_box: dict[tuple[int, bool], list[int]] = {}
+        by_line: dict[int, list[int]] = {}
+        for k, (line, box) in enumerate(keys):
+            by_box.setdefault((box, line < n), []).append(k)
+            by_line.setdefault(line, []).append(k)
+        groups = []
+        for key, members in list(by_box.items()) + list(by_line.items()):
+            if len(members) > 1:
+                target = [keys[k][0] if isinstance(key, tuple) else keys[k][1] for k in members]
+                groups.append(
+                    tuple(
+                        (k, tuple(i for i in self.units[t] if i not in where[keys[k]]))
+                        for k, t in zip(members, target, strict=True)
+                    )
+                )
+        self.groups = groups
+
+    def settle(self, cells: Sequence[int]) -> list[int] | None:
+        """Each cell's digits after propagation from the givens, locked candidates included; None on a contradiction."""
+        bits = self.bits
+        masks = [bits[v] if v else self.full for v in cells]
+        naked = [(i, bits[v]) for i, v in enumerate(cells) if v]
+        if not self.propagate(masks, masks.__getitem__, naked, set(range(len(self.units))), set(), locked=True):
+            return None
+        return masks
+
+    def propagate(
+        self,
+        masks: list[int],
+        read: Callable[[int], int],
+        naked: list[tuple[int, int]],
+        touched: set[int],
+        changed: set[int],
+        *,
+        locked: bool,
+    ) -> bool:
+        """Propagate to a fixed point; False on a contradiction.
+
+        ``masks`` holds each cell's digits, 0 where not read yet (``read`` reads it); ``naked`` the decided
+        cells whose digit still has to leave their peers, with that digit's bit; ``touched`` the units to
+        look at for hidden singles. The cells whose mask shrinks are added to ``changed``.
+        """
+        peers, units, units_of, full = self.peers, self.units, self.units_of, self.full
+        while True:
+            while naked:
+                i, bit = naked.pop()
+                for p in peers[i]:
+                    m = masks[p] or read(p)
+                    if m & bit:
+                        m ^= bit
+                        if not m:
+                            return False
+                        masks[p] = m
+                        changed.add(p)
+                        touched.update(units_of[p])
+                        if not m & (m - 1):
+                            naked.append((p, m))
+            if touched:
+                unit = units[touched.pop()]
+                once = twice = 0
+                for i in unit:
+                    m = masks[i] or read(i)
+                    twice |= once & m
+                    once |= m
+                if once != full:
+                    return False  # a digit with no place left in the unit
+                singles = once & ~twice
+                if singles:
+                    for i in unit:
+                        m = masks[i]
+                        hidden = m & singles
+                        if hidden and hidden != m:
+                            if hidden & (hidden - 1):
+                                return False  # one cell is the only place of two digits
+                            masks[i] = hidden
+                            changed.add(i)
+                            naked.append((i, hidden))
+                            touched.update(units_of[i])
+                continue
+            if not locked:
+                return True
+            found = self._locked(masks, read, naked, touched, changed)
+            if found is None:
+                return False
+            if not found:
+                return True
+
+    def _locked(
+        self,
+        masks: list[int],
+        read: Callable[[int], int],
+        naked: list[tuple[int, int]],
+        touched: set[int],
+        changed: set[int],
+    ) -> bool | None:
+        """One pass of locked candidates: whether it cleared a digit anywhere; None on a contradiction."""
+        units_of = self.units_of
+        seen = []
+        for segment in self.segments:
+            m = 0
+            for i in segment:
+                m |= masks[i] or read(i)
+            seen.append(m)
+        found = False
+        for group in self.groups:
+            once = twice = 0
+            for k, _ in group:
+                twice |= once & seen[k]
+                once |= seen[k]
+            alone = once & ~twice  # digits in one segment of the group only
+            if not alone:
+                continue
+            for k, outside in group:
+                only = seen[k] & alone
+                if not only:
+                    continue
+                for i in outside:
+                    m = masks[i] or read(i)
+                    if m & only:
+                        m &= ~only
+                        if not m:
+                            return None
+                        masks[i] = m
+                        changed.add(i)
+                        touched.update(units_of[i])
+                        if not m & (m - 1):
+                            naked.append((i, m))
+                        found = True
+        return found
+
+
+class _Propagator(constraint.Constraint):
+    """The all-different of every row, column and box as one constraint on all the open cells, propagating.
+
+    The library's solvers call a variable's constraints after each assignment, with the domains of the
+    variables still open pushed, so that a constraint may hide values (forward checking). This one
+    takes the variable just assigned (the last key of the assignments, in each of the library's solvers)
+    and propagates its digit to a fixed point (_Board.propagate: naked and hidden singles), hiding every
+    digit it rules out and failing on a cell or a unit digit with no place left. The domains it starts
+    from are those the previous assignment left at a fixed point, and the root's are (_Board.settle).
+    """
+
+    def __init__(self, board: _Board, fixed: Sequence[int]) -> None:
+        self.board = board
+        self.start = [board.bits[v] for v in fixed]  # the decided cells' masks; 0 for the open ones
+
+    def __call__(  # type: ignore[override]
+        self, variables: Sequence[int], domains: dict, assignments: dict, forwardcheck: object = False
+    ) -> bool:
+        board = self.board
+        bits = board.bits
+        digit = bits.__getitem__
+        get = assignments.get
+        masks = self.start[:]
+
+        def read(i: int) -> int:
+            x = get(i)
+            m = masks[i] = digit(x) if x is not None else sum(map(digit, domains[i]))
+            return m
+
+        cell = next(reversed(assignments))  # the variable just assigned
+        bit = bits[assignments[cell]]
+        if not forwardcheck:  # no open variable left (or a check alone): its digit must not be a peer's
+            return all((masks[p] or read(p)) != bit for p in board.peers[cell])
+        masks[cell] = bit
+        changed: set[int] = set()
+        if not board.propagate(masks, read, [(cell, bit)], set(board.units_of[cell]), changed, locked=False):
+            return False
+        for i in changed:
+            m, domain = masks[i], domains[i]
+            for x in [x for x in domain if not m >> x & 1]:
+                domain.hideValue(x)
+        return True
 
 
 # --- the variant model -----------------------------------------------------------------------------
@@ -849,18 +1054,17 @@ class _Sum(constraint.Constraint):
 
 def _search(model: _Model, solver: str) -> Iterator[tuple[int, ...]]:
     """Every solution of the model as a full tuple of cells, lazily."""
-    cells, domains, units, *variant = model
+    cells, domains, _, *rest = model
     if not domains:  # no blank: the puzzle is its own solution (its givens do not clash, nor break a rule)
         yield cells
         return
-    if variant:
+    if len(rest) == 2:
         yield from _variant_search(model, solver)
         return
     problem = constraint.Problem(SOLVERS[solver]())
     for i, domain in domains:
         problem.addVariable(i, domain)
-    for blanks in units:
-        problem.addConstraint(constraint.AllDifferentConstraint(), blanks)
+    problem.addConstraint(_Propagator(_board(rest[0]), cells), [i for i, _ in domains])
     board = list(cells)
     for assignment in problem.getSolutionIter():
         for i, v in assignment.items():
