@@ -424,7 +424,7 @@ def random_puzzle(rng: random.Random, box: str, kinds: Sequence[str], blanks: in
 
 def test_declares_exactly_the_kinds_tested_here() -> None:
     assert ENGINE.capabilities.constraints == set(GENERATORS) | {"jigsaw"}
-    assert ENGINE.capabilities.max_side == 16
+    assert ENGINE.capabilities.max_side == 36
     plain = BacktrackStrategy(order="plain").capabilities
     assert (plain.max_side, plain.constraints) == (9, frozenset())
 

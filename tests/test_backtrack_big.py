@@ -1,0 +1,160 @@
+"""``backtrack`` on big boards: locked candidates and a look-ahead from 16x16 up, checked against cp-sat.
+
+Boards of 16x16 and more run the search with locked candidates (pointing and claiming) and a
+look-ahead on the cells with two candidates (failed literals) on top of the singles;
+``inference="strong"`` forces that search on any classic board and ``inference="singles"`` keeps the
+singles alone, so the new inference is checked where counts are cheap: random 9x9 and 16x16 boards
+with givens taken away, counted by both against CP-SAT, and every 16x16 of ``puzzles/sizes`` solved
+to its file's solution and proved unique.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from sudokit import Capabilities, Grid, Status, is_solution
+from sudokit.testing import corpus
+from sudokit_strategies.backtrack import BacktrackStrategy
+from sudokit_strategies.cpsat import CpSatStrategy
+
+from .conftest import puzzles, sized
+
+AUTO = BacktrackStrategy()
+STRONG = BacktrackStrategy(inference="strong")
+SINGLES = BacktrackStrategy(inference="singles")
+CPSAT = CpSatStrategy()
+SIXTEEN = sized("4x4")
+
+
+def loosened(grid: Grid, rng: random.Random, drop: int) -> Grid:
+    """``grid`` with ``drop`` of its givens (chosen by ``rng``) made blank."""
+    givens = [i for i, v in enumerate(grid.cells) if v]
+    gone = set(rng.sample(givens, min(drop, len(givens))))
+    return Grid([0 if i in gone else v for i, v in enumerate(grid.cells)], grid.shape)
+
+
+def assert_counts_agree(puzzle: Grid, engine: BacktrackStrategy, limit: int) -> tuple[int, dict[str, int]]:
+    """``engine`` and cp-sat count ``puzzle``'s solutions alike up to ``limit``; the count and the engine's stats."""
+    mine, theirs = engine.solve(puzzle, limit=limit), CPSAT.solve(puzzle, limit=limit)
+    assert theirs.status is not Status.TIMEOUT
+    assert (mine.count, mine.exact) == (theirs.count, theirs.exact), puzzle.to_line()
+    assert len(set(mine.solutions)) == len(mine.solutions) == mine.count
+    assert all(is_solution(puzzle, s) for s in mine.solutions)
+    assert mine.status is (Status.SOLVED if mine.count else Status.UNSOLVABLE)
+    return mine.count, mine.stats
+
+
+def test_the_inference_option() -> None:
+    assert (AUTO.inference, STRONG.inference, SINGLES.inference) == ("auto", "strong", "singles")
+    assert repr(STRONG) == "BacktrackStrategy(order='smart', inference='strong')"
+    assert repr(AUTO) == "BacktrackStrategy(order='smart')"
+    with pytest.raises(ValueError, match="inference must be 'auto', 'singles' or 'strong'"):
+        BacktrackStrategy(inference="pairs")  # type: ignore[arg-type]
+
+
+def test_claims_boards_up_to_36x36() -> None:
+    caps: Capabilities = AUTO.capabilities
+    assert caps.max_side == 36
+    assert caps.shape_problem(Grid.empty("6x6").shape) is None
+    assert caps.counting and caps.time_limit
+
+
+@pytest.mark.parametrize(("puzzle", "solution"), SIXTEEN, ids=[f"4x4-{k}" for k in range(len(SIXTEEN))])
+def test_every_16x16_is_solved_to_its_files_solution_and_proved_unique(puzzle: Grid, solution: Grid) -> None:
+    result = AUTO.solve(puzzle, limit=2)
+    assert result.status is Status.SOLVED and result.solution == solution
+    assert is_solution(puzzle, result.solution)
+    assert (result.count, result.exact, result.unique) == (1, True, True)
+    assert result.stats["probes"] > 0  # the big-board search ran
+
+
+def test_the_kits_25x25_is_solved() -> None:
+    (known,) = corpus.of_shape(Grid.empty("5x5").shape)
+    result = AUTO.solve(known.puzzle, time_limit=60)
+    assert result.status is Status.SOLVED and result.solution == known.solution
+    assert result.stats["locked_candidates"] > 0 and result.stats["probes"] > 0
+
+
+#: 25x25 boards of puzzles/sizes past the first (which backtrack does not finish in a minute): the next two.
+TWENTY_FIVE = sized("5x5")[1:3]
+
+
+@pytest.mark.skipif(not TWENTY_FIVE, reason="puzzles/sizes/box5x5.txt has one puzzle")
+@pytest.mark.parametrize(("puzzle", "solution"), TWENTY_FIVE, ids=[f"5x5-{k + 2}" for k in range(len(TWENTY_FIVE))])
+def test_25x25_boards_are_solved_to_their_files_solution(puzzle: Grid, solution: Grid) -> None:
+    result = AUTO.solve(puzzle, time_limit=60)  # under a second each; the singles alone do not finish in 10 s
+    assert result.status is Status.SOLVED and result.solution == solution
+
+
+def test_9x9_keeps_the_singles_search() -> None:
+    puzzle = Grid.parse(puzzles("top95.txt")[0])
+    auto, singles, strong = AUTO.solve(puzzle, limit=2), SINGLES.solve(puzzle, limit=2), STRONG.solve(puzzle, limit=2)
+    assert auto.stats == singles.stats  # the same search, node for node
+    assert "locked_candidates" not in auto.stats and strong.stats["locked_candidates"] > 0
+    assert auto.solutions == strong.solutions and (auto.count, auto.exact) == (strong.count, strong.exact) == (1, True)
+
+
+# --- soundness: counts against cp-sat --------------------------------------------------------------------
+
+
+def test_the_strong_inference_counts_random_9x9_boards_like_cp_sat() -> None:
+    rng = random.Random(11)
+    counts, failed = [], 0
+    for text in puzzles("top95.txt")[:16]:
+        full = SINGLES.solve(Grid.parse(text)).solution
+        assert full is not None
+        # 46 to 53 of the 81 cells blank: from one solution to past the limit.
+        count, stats = assert_counts_agree(loosened(full, rng, drop=rng.randrange(46, 54)), STRONG, limit=60)
+        counts.append(count)
+        failed += stats["failed_literals"]
+    assert len(set(counts)) > 4 and min(counts) < 10 and max(counts) == 60, counts
+    assert failed > 0  # the look-ahead placed digits of its own, and the counts stayed right
+
+
+def test_16x16_counts_agree_with_cp_sat() -> None:
+    rng = random.Random(16)
+    # The files' solutions with 120 to 140 of 256 cells blank (a handful to past the limit), and a puzzle
+    # with three givens fewer (past the limit).
+    boards = [loosened(solution, rng, drop=rng.randrange(120, 141)) for _, solution in SIXTEEN]
+    boards.append(loosened(SIXTEEN[0][0], rng, drop=3))
+    counts = [assert_counts_agree(board, AUTO, limit=40)[0] for board in boards]
+    assert len(set(counts)) > 2 and min(counts) < 40 and counts[-1] == 40, counts
+
+
+def test_a_wrong_given_on_a_16x16_is_proved_unsolvable() -> None:
+    # A 16x16 with one given changed to a digit its cell may not hold: no solution, proved exactly.
+    puzzle, solution = SIXTEEN[0]
+    cells = list(puzzle.cells)
+    rng = random.Random(3)
+    for _ in range(5):
+        i = rng.choice([i for i, v in enumerate(cells) if not v])
+        cells[i] = solution.cells[i] % 16 + 1
+        wrong = Grid(cells, puzzle.shape, validate=False)
+        result = AUTO.solve(wrong, limit=2)
+        assert (result.status, result.count, result.exact) == (Status.UNSOLVABLE, 0, True)
+        cells[i] = 0
+
+
+# --- counting and time limits on big boards -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("box", ["4x4", "5x5", "6x6"])
+def test_an_empty_big_board_counts_to_its_limit(box: str) -> None:
+    empty = Grid.empty(box)
+    result = AUTO.solve(empty, limit=3, keep=2, time_limit=60)
+    assert (result.status, result.count, result.exact) == (Status.SOLVED, 3, False)
+    assert len(result.solutions) == 2 and len(set(result.solutions)) == 2
+    assert all(is_solution(empty, s) for s in result.solutions)
+
+
+def test_a_short_time_limit_stops_a_big_count() -> None:
+    empty = Grid.empty("6x6")
+    start = time.perf_counter()
+    result = AUTO.solve(empty, limit=10**9, time_limit=0.05)
+    took = time.perf_counter() - start
+    assert result.status is Status.TIMEOUT and not result.exact
+    assert result.count == len(result.solutions)
+    assert took < 2.0, took  # only a search that never looks at the clock fails this; the margin is for load
