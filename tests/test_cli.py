@@ -354,15 +354,17 @@ def test_strategies_lists_backtrack_and_load_says_it_works() -> None:
 def test_strategies_load_shows_what_each_engine_claims() -> None:
     loaded = sudoku("strategies", "--load")
     rows = {line.split()[0]: line for line in loaded.stdout.splitlines()}
-    for name, claims in (("backtrack", ["boards up to 16x16"]), ("python-constraint", ["boards up to 12x12"])):
-        kinds = capabilities_of(get_strategy(name)).constraints
+    for name in ("backtrack", "python-constraint"):
+        caps = capabilities_of(get_strategy(name))
+        claims = [f"boards up to {caps.max_side}x{caps.max_side}"] if caps.max_side else []
+        kinds = caps.constraints
         if kinds:
             claims.append("variant rules: " + ("every one" if kinds == ALL_KINDS else ", ".join(sorted(kinds))))
         assert f"({'; '.join(claims)})" in rows[name], rows[name]
     assert rows["cp-sat"].endswith("(variant rules: every one) [sudokit]")  # claims every board
     objs = {o["name"]: o for o in records(sudoku("strategies", "--load", "-f", "json").stdout)}
     assert objs["backtrack"]["capabilities"] == {
-        "max_side": 16,
+        "max_side": 36,
         "box_shapes": None,
         "counting": True,
         "time_limit": True,
@@ -437,7 +439,7 @@ def test_solving_with_backtrack_imports_no_other_engine(leetcode: str) -> None:
     assert proc.returncode == 0, proc.stderr
     assert is_solution(Grid.parse(leetcode), Grid.parse(proc.stdout.strip().split(":")[1]))
     assert "sudokit_strategies.backtrack" in modules  # the engine was loaded, through the registry
-    heavy = sorted(m for m in modules if m.split(".")[0].startswith(("ortools", "constraint")))
+    heavy = sorted(m for m in modules if m.split(".")[0].startswith(("ortools", "constraint", "pysat")))
     assert heavy == []
 
 
@@ -446,5 +448,5 @@ def test_listing_the_engines_imports_none_of_them() -> None:
     assert proc.returncode == 0, proc.stderr
     json_proc = run([sys.executable, "-m", "sudokit", "strategies", "-f", "json"])
     assert {json.loads(line)["loaded"] for line in json_proc.stdout.splitlines()} == {None}  # not tried
-    assert not {m for m in modules if m.startswith(("ortools", "constraint", "sudokit_strategies."))}
-    assert [line.split()[0] for line in proc.stdout.splitlines()] == ["backtrack", "cp-sat", "python-constraint"]
+    assert not {m for m in modules if m.startswith(("ortools", "constraint", "pysat", "sudokit_strategies."))}
+    assert [line.split()[0] for line in proc.stdout.splitlines()] == ["backtrack", "cp-sat", "python-constraint", "sat"]

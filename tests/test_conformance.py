@@ -3,6 +3,6 @@
 from sudokit.testing import parametrize_with_checks
 
 
-@parametrize_with_checks(["backtrack", "cp-sat", "python-constraint"])
+@parametrize_with_checks(["backtrack", "cp-sat", "python-constraint", "sat"])
 def test_conformance(strategy, check):  # type: ignore[no-untyped-def]
     check(strategy)

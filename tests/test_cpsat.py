@@ -175,7 +175,7 @@ def test_backtrack_never_imports_the_solver_libraries(run: str) -> None:
 
         class Refuse:
             def find_spec(self, name, path=None, target=None):
-                if name.partition(".")[0] in ("ortools", "constraint"):
+                if name.partition(".")[0] in ("ortools", "constraint", "pysat"):
                     sys.stderr.write(f"IMPORTED {name}\\n")
                     raise ImportError(f"{name} must not be imported")
 

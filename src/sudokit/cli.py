@@ -595,7 +595,7 @@ def bench(
             _fail(f"--plot needs matplotlib: {PLOT_INSTALL}")
         if not plot.parent.is_dir():  # say so now, not after the whole benchmark has run
             _fail(f"cannot write {plot}: no such directory {plot.parent}")
-    names = [s.strip() for s in strategies.split(",") if s.strip()] if strategies else default_registry().names()
+    names = [s.strip() for s in strategies.split(",") if s.strip()] if strategies else default_registry().ready_names()
     if not names:
         _fail("no engines to run: name them with --strategies a,b or install one")
     _known(*names)

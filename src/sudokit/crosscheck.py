@@ -232,13 +232,13 @@ def engine_specs(
 ) -> list[EngineSpec]:
     """The engines to compare, without loading them: names (or a comma-separated string) or Strategy objects.
 
-    None means every installed engine. A name given twice counts once; ``options`` maps an engine
-    name to its options. Raises ``UnknownStrategyError`` for a name that is not installed (naming
-    the ones that are) and ``StrategyError`` for an empty choice.
+    None means every installed engine whose extras are installed too. A name given twice counts once;
+    ``options`` maps an engine name to its options. Raises ``UnknownStrategyError`` for a name that is
+    not installed (naming the ones that are) and ``StrategyError`` for an empty choice.
     """
     registry = default_registry()
     if strategies is None:
-        strategies = registry.names()
+        strategies = registry.ready_names()
     elif isinstance(strategies, str):
         strategies = [name.strip() for name in strategies.split(",") if name.strip()]
     installed = set(registry.names())

@@ -229,6 +229,14 @@ class Registry:
         """Every registered name, loaded or not, sorted."""
         return sorted(self._entry_points())
 
+    def ready_names(self) -> list[str]:
+        """The registered names whose extras' requirements are installed: the engines run when none is named.
+
+        An engine that needs an extra that is not installed (``sat`` without ``sudokit[sat]``) is left out
+        without importing anything; ``sudoku strategies`` names it with its install command.
+        """
+        return [name for name in self.names() if name in self._defaults or not self._metadata(name).missing]
+
     def factory(self, name: str) -> Callable[..., Strategy]:
         """The loaded entry point for ``name`` (imported on first use, then kept)."""
         if name in self._factories:
