@@ -120,6 +120,9 @@ CASES = [
     pytest.param("cp-sat", {}, "5x5", 1, 0.3, id="cp-sat-solve-25x25"),
     pytest.param("python-constraint", {}, EMPTY_25, NEVER_ENDS, 0.3, id="csp-count-empty25"),
     pytest.param("python-constraint", {}, "5x5", 1, 0.3, id="csp-solve-25x25"),
+    pytest.param("sat", {}, EMPTY_25, NEVER_ENDS, 0.3, id="sat-count-empty25"),
+    pytest.param("sat", {"solver": "minisat22"}, EMPTY_25, NEVER_ENDS, 0.3, id="sat-minisat-count-empty25"),
+    pytest.param("sat", {}, "5x5", 1, 0.3, id="sat-solve-25x25"),
 ]
 
 
@@ -148,7 +151,8 @@ def test_an_unfinishable_search_times_out_in_time_and_leaves_nothing_running(
 def test_the_watchdog_lets_every_engine_keep_its_own_limit() -> None:
     """The core's watchdog fires only well past a limit: engines that keep theirs never meet it."""
     assert watchdog_seconds(0.2) > 0.2 + MARGIN - 1
-    for engine, grid in (("backtrack", EMPTY_16), ("cp-sat", EMPTY_25), ("python-constraint", EMPTY_25)):
+    engines = (("backtrack", EMPTY_16), ("cp-sat", EMPTY_25), ("python-constraint", EMPTY_25), ("sat", EMPTY_25))
+    for engine, grid in engines:
         result = solve(grid, engine, limit=NEVER_ENDS, time_limit=0.2)
         assert result.status is Status.TIMEOUT and result.error is None, (engine, result.error)
 
@@ -170,6 +174,7 @@ UNFINISHABLE = {
     "backtrack": sized("5x5")[0][0].to_line(),  # backtrack: more than 10 s
     "cp-sat": sized("5x5")[0][0].to_line(),  # cp-sat: 3-5 s
     "python-constraint": sized("5x5")[0][0].to_line(),  # python-constraint: more than 90 s
+    "sat": sized("5x5")[0][0].to_line(),  # sat: 2.5-3.5 s
 }
 
 
@@ -180,7 +185,7 @@ def sudoku(args: Iterable[str], env: dict[str, str], timeout: float = 60) -> sub
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-@pytest.mark.parametrize("engine", ["backtrack", "cp-sat", "python-constraint"])
+@pytest.mark.parametrize("engine", ["backtrack", "cp-sat", "python-constraint", "sat"])
 def test_a_batch_goes_on_after_a_timeout(tmp_path: Path, engine: str, jobs: str) -> None:
     path = tmp_path / "batch.txt"
     lines = [UNFINISHABLE[engine], EASY, UNFINISHABLE[engine], puzzles("easy50.txt")[1]]
@@ -203,7 +208,7 @@ def test_a_batch_goes_on_after_a_timeout(tmp_path: Path, engine: str, jobs: str)
     settle(lambda: not marked(marker))
 
 
-@pytest.mark.parametrize("engine", ["backtrack", "cp-sat", "python-constraint"])
+@pytest.mark.parametrize("engine", ["backtrack", "cp-sat", "python-constraint", "sat"])
 def test_count_of_an_empty_board_in_a_batch_times_out(tmp_path: Path, engine: str) -> None:
     path = tmp_path / "count.txt"
     path.write_text(f"{EMPTY_25.to_line()}\n{EASY}\n")

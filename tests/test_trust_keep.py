@@ -21,7 +21,7 @@ from sudokit.api import run
 from .conftest import counted
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINES = ["backtrack", "cp-sat", "python-constraint"]
+ENGINES = ["backtrack", "cp-sat", "python-constraint", "sat"]
 MB = 1 << 20
 #: A puzzle with many solutions, and how many.
 MANY, MANY_COUNT = next((Grid.parse(t), c) for t, c in counted() if 50 <= c <= 200)

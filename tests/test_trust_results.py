@@ -219,7 +219,7 @@ def test_plain_stats_are_passed_on_untouched() -> None:
 # --- result_problem on the real engines' answers ------------------------------------------------------
 
 
-@pytest.mark.parametrize("engine", ["backtrack", "cp-sat", "python-constraint"])
+@pytest.mark.parametrize("engine", ["backtrack", "cp-sat", "python-constraint", "sat"])
 def test_the_real_engines_answers_are_consistent(engine: str) -> None:
     from sudokit import get_strategy
 

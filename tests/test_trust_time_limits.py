@@ -113,7 +113,7 @@ def test_another_timer_is_left_alone() -> None:
 # --- huge limits ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("engine", ["backtrack", "cp-sat", "python-constraint"])
+@pytest.mark.parametrize("engine", ["backtrack", "cp-sat", "python-constraint", "sat"])
 @pytest.mark.parametrize("time_limit", [1e10, 1e300, 10**400])
 def test_a_huge_time_limit_works_in_every_engine(engine: str, time_limit: float) -> None:
     result = solve(EASY, engine, limit=2, time_limit=time_limit)
@@ -121,7 +121,7 @@ def test_a_huge_time_limit_works_in_every_engine(engine: str, time_limit: float)
     assert is_solution(EASY, result.solution)
 
 
-@pytest.mark.parametrize("engine", ["backtrack", "cp-sat", "python-constraint"])
+@pytest.mark.parametrize("engine", ["backtrack", "cp-sat", "python-constraint", "sat"])
 def test_an_engine_called_directly_takes_a_huge_time_limit(engine: str) -> None:
     from sudokit import get_strategy
 

@@ -38,7 +38,7 @@ VARIANTS = ROOT / "puzzles" / "variants"
 CORPUS = VARIANTS / "corpus.txt"
 ANSWERS = VARIANTS / "answers.txt"
 #: The built-in engines.
-ENGINES = ("backtrack", "cp-sat", "python-constraint")
+ENGINES = ("backtrack", "cp-sat", "python-constraint", "sat")
 #: Seconds an engine gets for one puzzle: a timeout fails the test (none of them should come near it).
 TIME_LIMIT = 30.0
 

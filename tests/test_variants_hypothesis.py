@@ -50,7 +50,7 @@ from sudokit.variants import (
 )
 
 #: The built-in engines compared.
-ENGINES = ("backtrack", "cp-sat", "python-constraint")
+ENGINES = ("backtrack", "cp-sat", "python-constraint", "sat")
 #: Each engine counts up to this many solutions.
 LIMIT = 50
 #: Seconds an engine gets for one count (none should need a tenth of it).

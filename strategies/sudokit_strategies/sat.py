@@ -54,6 +54,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from contextlib import suppress
+from dataclasses import replace
 from functools import cache
 from itertools import combinations, pairwise
 from typing import Any
@@ -131,10 +132,21 @@ class SatStrategy:
         deadline = math.inf if time_limit is None else start + time_limit
         keep = limit if keep is None else keep
         if self.reuse and puzzle.is_classic and puzzle.shape.n <= REUSE_MAX_SIDE and self._lock.acquire(False):
+            # The reused solver answers what does not depend on its history: that the puzzle has no solution,
+            # or exactly one. A puzzle with several goes to a fresh solver, so that which solutions are found,
+            # and in what order, depends on the puzzle alone (the same call gives the same answer every time).
             try:
-                return self._solve_reused(puzzle, limit, keep, deadline, start)
+                probe = self._solve_reused(puzzle, 2, 1, deadline, start)
             finally:
                 self._lock.release()
+            if probe.status is Status.UNSOLVABLE or probe.count == 1:
+                if probe.status is Status.SOLVED and limit == 1:
+                    probe = replace(probe, exact=False)
+                return probe if keep else replace(probe, solutions=())
+            if probe.status is Status.TIMEOUT:
+                if limit == 1 and probe.count:  # the one solution asked for came before the time ran out
+                    return replace(probe, status=Status.SOLVED, exact=False)
+                return probe
         cnf = _Cnf(self.encoding)
         if puzzle.is_classic:
             cnf.classic(puzzle)
