@@ -30,7 +30,7 @@ from sudokit.variants import JIGSAW, KINDS
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "puzzles" / "variants" / "corpus.txt"
 ANSWERS = ROOT / "puzzles" / "variants" / "answers.txt"
-ENGINES = ("cp-sat", "backtrack", "python-constraint")
+ENGINES = ("cp-sat", "backtrack", "python-constraint", "sat")
 #: The most seconds each engine may take on one corpus puzzle (None: no target).
 TARGETS = {"cp-sat": 1.0, "backtrack": 5.0, "python-constraint": None}
 #: Seconds an engine gets for one puzzle before it counts as a timeout.
