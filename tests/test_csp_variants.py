@@ -272,7 +272,7 @@ def random_puzzle(rng: random.Random, kinds: Sequence[str], jigsaw: bool = False
 
 def test_the_engine_declares_every_kind() -> None:
     caps = get_strategy(ENGINE).capabilities
-    assert caps.constraints == ALL_KINDS and caps.max_side == 16
+    assert caps.constraints == ALL_KINDS and caps.max_side == 36
 
 
 def test_brute_force_sees_every_4x4_grid() -> None:

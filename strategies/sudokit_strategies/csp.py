@@ -24,6 +24,26 @@ with locked candidates at the root, all 95 of top95 in 0.57 s (16x16: 0.2-5.4 s)
 after every assignment too halve the nodes but double the time (9x9 and 16x16). So 16x16 is declared
 (max_side) and 25x25 is not: singles and cell-by-cell branching do not reach it in minutes.
 
+From 16x16 up the all-different infers more (``inference="auto"``; option ``singles|pairs|places``), at
+the root and after each assignment: locked candidates, then failed literals (_Board.probe): each digit of
+every two-digit cell is tried with its singles on a copy; one that fails leaves the cell, and what both
+rule out leaves the board. From 25x25 up the two places of a digit in a unit are probed the same way.
+Measured (this machine, first solution, in a worker, 60 s limit; benchmarks/bench_csp.py --base cff8310)::
+
+    box4x4.txt (five 16x16)   singles 3.88, 0.33, 0.17, 2.08, 0.42 s -> pairs 0.59, 0.16, 0.16, 0.31, 0.08 s
+    box5x5.txt (five 25x25)   singles none in 40 s -> places: the first none in 60 s (cp-sat 4.8 s; backtrack
+                              none either), the others 1.7, 0.55, 3.0, 2.0 s (pairs: 4.5-27 s, one not in 40 s)
+    box6x6.txt (two 36x36)    0.17, 0.05 s (the root's probing decides every cell)
+    top95                     singles as before (search alone 0.47 s in all, before 0.51); probing there
+                              is a little quicker still (0.20 s against 0.27) but 9x9 keeps the old search
+
+Branching on a digit's places (option ``branching=places``: a variable per unit and digit, whose values
+are the cells that may hold it, channelled with the cells in _Propagator so that each grid is found once)
+does not pay: the solver takes the fewest values first, a two-digit cell is always there to tie with a
+two-place digit, and the extra variables cost at every node. Cells first on ties: the same nodes as
+without, 16x16 8x slower (4x4 #1 42 s against 5.3); places first: 10-15x the nodes (the third: 59 s against 0.23).
+So it is off by default; the probing of two places above is where a digit's places pay.
+
 The solver is chosen by name, ``backtracking`` by default (the fewest values first, at each node; the
 variant model relies on it). With this model ``optimized`` (an order fixed once, by the root's domains)
 is quicker on classic boards (top95 4.1 ms a puzzle against 6.1; the five 16x16 0.1-4.1 s against
@@ -67,7 +87,7 @@ import constraint
 from sudokit import Capabilities, Grid, Result, Shape, Status
 from sudokit.variants import ALL_KINDS, Constraint, king_pairs, knight_pairs, orthogonal_pairs, undotted_pairs
 
-__all__ = ["SOLVERS", "ConstraintStrategy", "stop_workers"]
+__all__ = ["BRANCHING", "INFERENCE", "SOLVERS", "ConstraintStrategy", "stop_workers"]
 
 #: The solvers of python-constraint2 that can enumerate solutions lazily, by option name.
 SOLVERS: dict[str, type[constraint.Solver]] = {
@@ -75,6 +95,16 @@ SOLVERS: dict[str, type[constraint.Solver]] = {
     "recursive": constraint.RecursiveBacktrackingSolver,
     "optimized": constraint.OptimizedBacktrackingSolver,
 }
+
+#: What the search may branch on (``branching`` option): ``cells`` (a cell's digits: the default), or
+#: ``places`` (also a digit's places in a unit, as variables of their own; measured slower, see above).
+BRANCHING = ("cells", "places")
+#: How much the all-different infers (``inference`` option, see _Board): ``singles``, ``pairs`` (also
+#: locked candidates and failed literals of two-digit cells), ``places`` (also of a digit's two places in a
+#: unit); ``auto`` picks by the board's side: _INFERENCE_BY_SIDE[side] for the first side listed at or above it.
+INFERENCE = ("auto", "singles", "pairs", "places")
+_LEVELS = {"singles": 0, "pairs": 1, "places": 2}
+_INFERENCE_BY_SIDE = ((12, 0), (16, 1), (10**9, 2))
 
 _FAILSAFE = 5.0  # a worker left running this long past its time limit ends itself
 _LONGEST_ALARM = 1e9  # seconds (about 31 years): setitimer refuses 1e10
@@ -101,29 +131,41 @@ class ConstraintStrategy:
     name = "python-constraint"
     #: The default solver's description (what ``sudoku strategies`` reads without loading the engine).
     description = "python-constraint2 CSP (backtracking solver): open cells, all-different units with singles"
-    #: Boards up to 16x16: none of the 25x25 of puzzles/sizes in 60 s (see above); every variant.
-    capabilities = Capabilities(max_side=16, constraints=ALL_KINDS)
+    #: Boards up to 36x36 (see above: the first 25x25 of puzzles/sizes is not solved in 60 s); every variant.
+    capabilities = Capabilities(max_side=36, constraints=ALL_KINDS)
 
-    def __init__(self, solver: str = "backtracking") -> None:
+    def __init__(self, solver: str = "backtracking", branching: str = "cells", inference: str = "auto") -> None:
         if solver not in SOLVERS:
             raise ValueError(f"unknown solver {solver!r}: choose {', '.join(SOLVERS)}")
+        if branching not in BRANCHING:
+            raise ValueError(f"unknown branching {branching!r}: choose {', '.join(BRANCHING)}")
+        if inference not in INFERENCE:
+            raise ValueError(f"unknown inference {inference!r}: choose {', '.join(INFERENCE)}")
         self.solver = solver
+        self.branching = branching
+        self.inference = inference
         self.description = f"python-constraint2 CSP ({solver} solver): open cells, all-different units with singles"
 
     def __repr__(self) -> str:
-        return f"ConstraintStrategy(solver={self.solver!r})"
+        return f"ConstraintStrategy(solver={self.solver!r}, branching={self.branching!r}, inference={self.inference!r})"
+
+    def level(self, n: int) -> int:
+        """The inference on an ``n`` x ``n`` classic board: 0 singles, 1 pairs, 2 places (see ``INFERENCE``)."""
+        if self.inference != "auto":
+            return _LEVELS[self.inference]
+        return next(level for side, level in _INFERENCE_BY_SIDE if n <= side)
 
     def solve(
         self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
     ) -> Result:
         """Count up to ``limit`` solutions of ``puzzle`` within ``time_limit`` seconds in a worker, keeping ``keep``."""
         start = time.perf_counter()
-        model = _model(puzzle)
+        model = _model(puzzle, places=self.branching == "places", level=self.level(puzzle.n))
         stats: dict[str, int | float] = {"variables": 0, "constraints": 0}
         if model is None:  # a blank with no digit left, or clashing givens
             return Result(Status.UNSOLVABLE, puzzle, self.name, exact=True, stats=stats, elapsed=_since(start))
         stats["variables"] = len(model[1])  # the cells left open (by the root propagation, on a classic board)
-        stats["constraints"] = len(model[2]) + (len(model[3]) if len(model) == 5 else 0)  # units, rules
+        stats["constraints"] = len(model[2]) + (0 if isinstance(model[3], Shape) else len(model[3]))  # units, rules
         keep = limit if keep is None else keep
         if time_limit is None:
             run = _run_in_worker(model, self.solver, (limit, keep), deadline=None, failsafe=0.0)
@@ -151,7 +193,7 @@ def _since(start: float) -> float:
     return time.perf_counter() - start
 
 
-def _model(puzzle: Grid) -> _Model | None:
+def _model(puzzle: Grid, *, places: bool = False, level: int = 0) -> _Model | None:
     """The CSP after propagation at the root (see _Board.settle); None when it proves the puzzle unsolvable.
 
     A classic model is (cells, variables, units, shape): the cells with the digits the givens force
@@ -170,12 +212,12 @@ def _model(puzzle: Grid) -> _Model | None:
                 mask |= bit
     board = _board(shape)
     masks = board.settle(cells)
-    if masks is None:
+    if masks is None or (level and not board.probe(masks, set(), locked=True, places=level > 1)):
         return None
     fixed = tuple(0 if m & (m - 1) else m.bit_length() - 1 for m in masks)
     variables = [(i, [d for d in range(1, shape.n + 1) if m >> d & 1]) for i, m in enumerate(masks) if m & (m - 1)]
     units = [blanks for unit in shape.units if len(blanks := tuple(i for i in unit if not fixed[i])) > 1]
-    return fixed, variables, units, shape
+    return fixed, variables, units, shape, (places, level)
 
 
 @cache
@@ -201,6 +243,10 @@ class _Board:
         self.units = shape.units  # rows, then columns, then boxes
         self.units_of = [(shape.row_of[i], n + shape.col_of[i], 2 * n + shape.box_of[i]) for i in range(shape.size)]
         self.peers = shape.peers
+        self.size = size = shape.size
+        # The place variables (see places): unit u's for digit d is size + u * n + d - 1; per cell, each
+        # of its units' size + u * n - 1, to which a digit is added.
+        self.place_bases = [tuple(size + u * n - 1 for u in units) for units in self.units_of]
         # The segments (a line within a box) and, for locked candidates, each segment's group (the other
         # segments of its box along the same direction, or of its line) with the cells outside it to clear.
         where: dict[tuple[int, int], list[int]] = {}
@@ -226,6 +272,19 @@ class _Board:
                     )
                 )
         self.groups = groups
+
+    def places(self, open_cells: Sequence[tuple[int, list[int]]]) -> list[tuple[int, list[int]]]:
+        """The place variables of a settled board: per unit and digit not yet in it, the cells that may hold it.
+
+        ``open_cells`` holds the (cell, digits) of the cells left open. A digit placed in a unit (given, or
+        decided at the root) has no variable there: the settled board holds it nowhere else in the unit.
+        """
+        where: dict[int, list[int]] = {}
+        for i, digits in open_cells:
+            for base in self.place_bases[i]:
+                for d in digits:
+                    where.setdefault(base + d, []).append(i)
+        return sorted(where.items())
 
     def settle(self, cells: Sequence[int]) -> list[int] | None:
         """Each cell's digits after propagation from the givens, locked candidates included; None on a contradiction."""
@@ -297,6 +356,64 @@ class _Board:
             if not found:
                 return True
 
+    def probe(self, masks: list[int], changed: set[int], *, locked: bool, places: bool) -> bool:
+        """Failed literals: a digit of a two-digit cell whose singles fail leaves it; False on a contradiction.
+
+        ``masks`` holds every cell's digits, at a fixed point of propagate. Each digit of each cell with two
+        is tried on a copy, with the singles (and locked candidates if ``locked``); where one fails the
+        other is placed, and propagated, until a pass finds nothing. Cells that shrink are added to ``changed``.
+        """
+        units_of, propagate = self.units_of, self.propagate
+        found = True
+        while found:
+            found = False
+            for options in self._pairs(masks, places=places):
+                trials = []
+                for i, bit in options:
+                    trial = masks[:]
+                    trial[i] = bit
+                    if propagate(trial, trial.__getitem__, [(i, bit)], set(units_of[i]), set(), locked=False):
+                        trials.append(trial)
+                if not trials:
+                    return False
+                # One failed: the other choice holds. Else what both rule out goes.
+                keep = trials[0] if len(trials) == 1 else [a | b for a, b in zip(*trials, strict=True)]
+                naked, touched = [], set()
+                for j, (now, kept) in enumerate(zip(masks, keep, strict=True)):
+                    if kept != now:
+                        masks[j] = kept
+                        changed.add(j)
+                        touched.update(units_of[j])
+                        if not kept & (kept - 1):
+                            naked.append((j, kept))
+                if touched:
+                    found = True
+                    if not propagate(masks, masks.__getitem__, naked, touched, changed, locked=locked):
+                        return False
+        return True
+
+    def _pairs(self, masks: list[int], *, places: bool) -> Iterator[tuple[tuple[int, int], tuple[int, int]]]:
+        """The two-way choices, each as its two (cell, digit bit): a cell's two digits, a unit digit's two places."""
+        for i, m in enumerate(masks):
+            if m.bit_count() == 2:
+                yield (i, m & -m), (i, m & (m - 1))
+        if not places:
+            return
+        for unit in self.units:
+            once = twice = thrice = 0
+            for i in unit:
+                m = masks[i]
+                thrice |= twice & m
+                twice |= once & m
+                once |= m
+            two = twice & ~thrice
+            while two:
+                bit = two & -two
+                two ^= bit
+                where = [i for i in unit if masks[i] & bit and masks[i] != bit]
+                if len(where) == 2:
+                    yield (where[0], bit), (where[1], bit)
+
     def _locked(
         self,
         masks: list[int],
@@ -352,9 +469,11 @@ class _Propagator(constraint.Constraint):
     from are those the previous assignment left at a fixed point, and the root's are (_Board.settle).
     """
 
-    def __init__(self, board: _Board, fixed: Sequence[int]) -> None:
+    def __init__(self, board: _Board, fixed: Sequence[int], *, places: bool = False, level: int = 0) -> None:
         self.board = board
         self.start = [board.bits[v] for v in fixed]  # the decided cells' masks; 0 for the open ones
+        self.places = places
+        self.level = level
 
     def __call__(  # type: ignore[override]
         self, variables: Sequence[int], domains: dict, assignments: dict, forwardcheck: object = False
@@ -370,18 +489,58 @@ class _Propagator(constraint.Constraint):
             m = masks[i] = digit(x) if x is not None else sum(map(digit, domains[i]))
             return m
 
-        cell = next(reversed(assignments))  # the variable just assigned
-        bit = bits[assignments[cell]]
-        if not forwardcheck:  # no open variable left (or a check alone): its digit must not be a peer's
+        var = next(reversed(assignments))  # the variable just assigned
+        value = assignments[var]
+        if var < board.size:  # a cell, and its digit
+            cell, bit = var, bits[value]
+        else:  # a place variable: its digit goes to the cell assigned
+            cell, bit = value, bits[(var - board.size) % board.n + 1]
+        if not forwardcheck:  # no open variable left (or a check alone): the digit must fit
+            if var >= board.size:
+                return read(cell) == bit
             return all((masks[p] or read(p)) != bit for p in board.peers[cell])
+        if len(domains[var]) == 1:
+            return True  # forced: the propagation that left it one value has placed it, to a fixed point
+        if var >= board.size:
+            m = read(cell)
+            if not m & bit:
+                return False
+            if m == bit:
+                return True  # placed already
         masks[cell] = bit
         changed: set[int] = set()
-        if not board.propagate(masks, read, [(cell, bit)], set(board.units_of[cell]), changed, locked=False):
+        level = self.level
+        if not board.propagate(masks, read, [(cell, bit)], set(board.units_of[cell]), changed, locked=level > 0):
             return False
+        if level:
+            for i, m in enumerate(masks):
+                if not m:
+                    read(i)
+            if not board.probe(masks, changed, locked=True, places=level > 1):
+                return False
+        if not self.places:
+            for i in changed:
+                m, domain = masks[i], domains[i]
+                for x in [x for x in domain if not m >> x & 1]:
+                    domain.hideValue(x)
+            return True
+        place_bases = board.place_bases
+        if var < board.size:  # the cell assigned is no place of its units for its other digits
+            for base in place_bases[cell]:
+                for x in domains[cell]:
+                    if x != value and base + x not in assignments:
+                        domains[base + x].hideValue(cell)
+        else:
+            changed.add(cell)
         for i in changed:
             m, domain = masks[i], domains[i]
-            for x in [x for x in domain if not m >> x & 1]:
+            gone = [x for x in domain if not m >> x & 1]
+            for x in gone:
                 domain.hideValue(x)
+            for base in place_bases[i]:  # the cell is no place of its units for the digits it lost
+                for x in gone:
+                    if base + x not in assignments:
+                        domains[base + x].hideValue(i)
         return True
 
 
@@ -1058,18 +1217,23 @@ def _search(model: _Model, solver: str) -> Iterator[tuple[int, ...]]:
     if not domains:  # no blank: the puzzle is its own solution (its givens do not clash, nor break a rule)
         yield cells
         return
-    if len(rest) == 2:
+    if not isinstance(rest[0], Shape):  # a variant model's rules and weights
         yield from _variant_search(model, solver)
         return
+    shape, (places, level) = rest
+    board = _board(shape)
     problem = constraint.Problem(SOLVERS[solver]())
-    for i, domain in domains:
-        problem.addVariable(i, domain)
-    problem.addConstraint(_Propagator(_board(rest[0]), cells), [i for i, _ in domains])
-    board = list(cells)
+    variables = list(domains) + (board.places(domains) if places else [])
+    for var, values in variables:
+        problem.addVariable(var, values)
+    problem.addConstraint(_Propagator(board, cells, places=places, level=level), [var for var, _ in variables])
+    grid = list(cells)
+    size = shape.size
     for assignment in problem.getSolutionIter():
         for i, v in assignment.items():
-            board[i] = v
-        yield tuple(board)
+            if i < size:
+                grid[i] = v
+        yield tuple(grid)
 
 
 class _Run:
