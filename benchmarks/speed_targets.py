@@ -8,11 +8,11 @@ Sections:
              1,000 of 17clue; target ratio <= 0.5, and no backtrack puzzle over 200 ms.
   cpsat      our ``cp-sat`` engine vs a bare CP-SAT model built and solved inline here (the same
              model, one worker); target ratio <= 1.15.
-  csp        our ``python-constraint`` engine vs the library's default solver on the same model, on
-             top95 with a 10 s limit each; target: no timeouts for ours, ratio <= 0.2 over the
-             puzzles the default solver finishes.
   startup    ``sudoku solve --strategy backtrack PUZZLE`` as a whole process vs
              ``python -c "import typer"``; target ratio <= 1.5.
+
+``python-constraint`` has its own script, ``bench_csp.py`` (against an earlier revision of the engine),
+and ``sat`` its own, ``bench_sat.py``.
 
 Runs alternate engine by engine over the same puzzles, so machine noise hits both sides alike.
 """
@@ -106,32 +106,6 @@ def section_cpsat() -> bool:
     return ok
 
 
-def section_csp() -> bool:
-    print("python-constraint engine vs the library's default solver, top95, 10 s limit each; target ratio <= 0.20")
-    from sudokit_strategies.csp import ConstraintStrategy
-
-    ours_engine = get_strategy("python-constraint")
-    default_engine = ConstraintStrategy(solver="optimized")  # what constraint.Problem() uses
-    ours, theirs, ours_timeouts, default_timeouts = [], [], 0, 0
-    for grid in load("top95.txt"):
-        mine = ours_engine.solve(grid, time_limit=10)
-        other = default_engine.solve(grid, time_limit=10)
-        ours_timeouts += mine.status.value == "timeout"
-        if other.status.value == "timeout":
-            default_timeouts += 1
-            continue
-        ours.append(mine.elapsed)
-        theirs.append(other.elapsed)
-    ratio = statistics.fmean(ours) / statistics.fmean(theirs)
-    passed = ours_timeouts == 0 and ratio <= 0.2
-    print(
-        f"  top95  ours: {ours_timeouts} timeouts, {1000 * statistics.fmean(ours):8.1f} ms mean on the {len(ours)} "
-        f"puzzles the default finished ({default_timeouts} default timeouts), default "
-        f"{1000 * statistics.fmean(theirs):8.1f} ms  ratio {ratio:5.3f}  {verdict(passed)}"
-    )
-    return passed
-
-
 def _time_process(argv: list[str], runs: int, env: dict[str, str]) -> list[float]:
     times = []
     for _ in range(runs):
@@ -164,7 +138,7 @@ def section_startup() -> bool:
     return ratio <= 1.5
 
 
-SECTIONS = {"backtrack": section_backtrack, "cpsat": section_cpsat, "csp": section_csp, "startup": section_startup}
+SECTIONS = {"backtrack": section_backtrack, "cpsat": section_cpsat, "startup": section_startup}
 
 
 def main() -> None:

@@ -127,7 +127,8 @@ print(result.status.value, result.count, len(result.solutions), rss("VmHWM") - b
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/clear_refs"), reason="needs Linux's /proc/self/clear_refs")
 def test_counting_an_empty_board_takes_no_memory() -> None:
-    """Kept, the solutions found in 3 s take 8 MB (python-constraint) to 80 MB (backtrack); counted, none."""
+    """Kept, the solutions found in 3 s take 8 MB (python-constraint) to 80 MB (backtrack); counted, none (but sat's
+    blocking clauses)."""
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "PYTHONWARNINGS")}
     runs = {
         engine: subprocess.Popen(
@@ -141,4 +142,7 @@ def test_counting_an_empty_board_takes_no_memory() -> None:
         status, count, kept, grew = out.split()
         assert (status, kept) == ("timeout", "1"), out
         assert int(count) > 1000, f"{engine} found only {count} solutions in 3 s"
-        assert int(grew) < 5 * MB, f"{engine}: peak RSS grew {int(grew) / MB:.1f} MB counting {count} solutions"
+        # sat blocks each solution found with a clause over the cells (the issue's method): about 1.3 KB a
+        # solution, in the solver. Kept grids would cost more than that on top of it.
+        allowed = 5 * MB + (2048 * int(count) if engine == "sat" else 0)
+        assert int(grew) < allowed, f"{engine}: peak RSS grew {int(grew) / MB:.1f} MB counting {count} solutions"
