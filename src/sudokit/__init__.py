@@ -26,6 +26,7 @@ from sudokit.verify import is_solution, result_problem, solution_problem
 if TYPE_CHECKING:  # imported on first use at run time (see __getattr__): ``sudoku solve`` does not pay for them
     from sudokit.batch import solve_records
     from sudokit.crosscheck import CrossCheckReport, Verdict, cross_check
+    from sudokit.logic import Step, hint, steps
     from sudokit.reader import read_puzzles
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "Result",
     "Shape",
     "Status",
+    "Step",
     "Strategy",
     "StrategyError",
     "StrategyInfo",
@@ -46,6 +48,7 @@ __all__ = [
     "count_solutions",
     "cross_check",
     "get_strategy",
+    "hint",
     "is_solution",
     "normalize_time_limit",
     "read_puzzles",
@@ -54,6 +57,7 @@ __all__ = [
     "solve",
     "solve_records",
     "solve_sudoku",
+    "steps",
 ]
 
 __version__ = "0.1.0"
@@ -65,11 +69,14 @@ _LAZY = {
     "Verdict": "crosscheck",
     "read_puzzles": "reader",
     "solve_records": "batch",
+    "Step": "logic",
+    "hint": "logic",
+    "steps": "logic",
 }
 
 
 def __getattr__(name: str) -> object:
-    """The cross-check, the file reader and the batch runner are imported on first use (start-up)."""
+    """The cross-check, the file reader, the batch runner and the step solver are imported on first use (start-up)."""
     if name in _LAZY:
         import importlib
 

@@ -1,0 +1,852 @@
+"""Human-style logical solving: steps a person can follow, easiest technique first, never a guess.
+
+``steps(puzzle)`` yields :class:`Step` values (technique, cells, digits, placements, eliminations and a
+one-sentence explanation naming cells as ``r1c1``) until the puzzle is solved or every technique stalls,
+when a last step says ``"needs search"``. ``hint(puzzle)`` is the first step. Classic puzzles of every
+box shape; the pencil marks are a :class:`Candidates` state, one bit mask per cell (bit d-1 for digit d).
+
+    >>> step = hint("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+    >>> step.technique, step.placements
+    ('naked single', ((40, 5),))
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+
+from sudokit.grid import Grid
+from sudokit.shape import Shape
+
+__all__ = ["TECHNIQUES", "Candidates", "Step", "hint", "steps"]
+
+#: The techniques tried, easiest first (the order in which ``steps`` looks for progress).
+TECHNIQUES = (
+    "naked single",
+    "hidden single",
+    "locked candidates",
+    "naked pair",
+    "hidden pair",
+    "naked triple",
+    "hidden triple",
+    "X-Wing",
+    "XY-Wing",
+    "XYZ-Wing",
+    "W-Wing",
+    "naked quad",
+    "hidden quad",
+    "Swordfish",
+    "X-chain",
+    "XY-chain",
+    "Jellyfish",
+    "unique rectangle type 1",
+)
+
+#: The longest chains looked for: strong links of an X-chain, cells of an XY-chain.
+MAX_X_CHAIN = 8
+MAX_XY_CHAIN = 10
+
+_SIZE_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+_FISH_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One logical step: the technique, what it involves, what it places and removes, and why in one sentence."""
+
+    technique: str
+    cells: tuple[int, ...] = ()
+    digits: tuple[int, ...] = ()
+    placements: tuple[tuple[int, int], ...] = ()
+    eliminations: tuple[tuple[int, int], ...] = ()
+    explanation: str = ""
+
+    @property
+    def progress(self) -> bool:
+        """True when the step places a digit or removes a candidate."""
+        return bool(self.placements or self.eliminations)
+
+
+class _Geometry:
+    """Per-shape tables: units with names, peers as sets, the units of each cell."""
+
+    def __init__(self, shape: Shape) -> None:
+        self.shape = shape
+        self.n = shape.n
+        self.units = shape.rows + shape.cols + shape.boxes
+        n = shape.n
+        self.unit_names = tuple(f"{('row', 'column', 'box')[k // n]} {k % n + 1}" for k in range(3 * n))
+        self.peers = shape.peers
+        self.peer_sets = tuple(frozenset(p) for p in shape.peers)
+        self.cell_units = tuple(
+            (shape.row_of[i], n + shape.col_of[i], 2 * n + shape.box_of[i]) for i in range(shape.size)
+        )
+        # Boxes, then rows, then columns: the order a person scans for hidden singles.
+        self.scan_order = tuple(range(2 * n, 3 * n)) + tuple(range(2 * n))
+
+
+@cache
+def _geometry(shape: Shape) -> _Geometry:
+    return _Geometry(shape)
+
+
+class Candidates:
+    """The pencil marks of a classic puzzle: each cell's value (0 blank) and candidate mask (0 once filled).
+
+    Starts from the digits not excluded by the givens' peers.
+    """
+
+    __slots__ = ("geo", "masks", "shape", "values")
+
+    def __init__(self, grid: Grid) -> None:
+        """The candidates of ``grid``: for each blank, every digit no given among its peers holds."""
+        self.shape = grid.shape
+        self.geo = _geometry(grid.shape)
+        self.values = list(grid.cells)
+        full = grid.shape.full_mask
+        self.masks = [0] * grid.shape.size
+        for i, v in enumerate(self.values):
+            if not v:
+                seen = 0
+                for p in self.geo.peers[i]:
+                    if self.values[p]:
+                        seen |= 1 << (self.values[p] - 1)
+                self.masks[i] = full & ~seen
+
+    def copy(self) -> Candidates:
+        """An independent copy of this state."""
+        other = object.__new__(Candidates)
+        other.shape, other.geo, other.values, other.masks = self.shape, self.geo, list(self.values), list(self.masks)
+        return other
+
+    def candidates(self, cell: int) -> tuple[int, ...]:
+        """The candidate digits of ``cell``, smallest first (empty once it is filled)."""
+        return _digits(self.masks[cell])
+
+    def place(self, cell: int, digit: int) -> None:
+        """Fill ``cell`` with ``digit`` and remove the digit from its peers' candidates."""
+        self.values[cell] = digit
+        self.masks[cell] = 0
+        off = ~(1 << (digit - 1))
+        masks = self.masks
+        for p in self.geo.peers[cell]:
+            masks[p] &= off
+
+    def eliminate(self, cell: int, digit: int) -> None:
+        """Remove ``digit`` from the candidates of ``cell``."""
+        self.masks[cell] &= ~(1 << (digit - 1))
+
+    def apply(self, step: Step) -> None:
+        """Apply a step's placements, then its eliminations."""
+        for cell, digit in step.placements:
+            self.place(cell, digit)
+        for cell, digit in step.eliminations:
+            self.eliminate(cell, digit)
+
+    def is_solved(self) -> bool:
+        """True when every cell is filled."""
+        return all(self.values)
+
+    def to_grid(self) -> Grid:
+        """The filled cells as a grid (blanks where no digit is placed yet)."""
+        return Grid(self.values, self.shape, validate=False)
+
+
+# --- naming -------------------------------------------------------------------------------------------
+
+
+def _digits(mask: int) -> tuple[int, ...]:
+    out = []
+    d = 1
+    while mask:
+        if mask & 1:
+            out.append(d)
+        mask >>= 1
+        d += 1
+    return tuple(out)
+
+
+def _bit(mask: int) -> int:
+    """The digit of a one-bit mask."""
+    return mask.bit_length()
+
+
+def _name(cell: int, n: int) -> str:
+    return f"r{cell // n + 1}c{cell % n + 1}"
+
+
+def _names(cells: Iterable[int], n: int) -> str:
+    names = [_name(c, n) for c in cells]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _list(items: Iterable[object]) -> str:
+    words = [str(x) for x in items]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _set(mask: int) -> str:
+    return "{" + ",".join(str(d) for d in _digits(mask)) + "}"
+
+
+def _removals(elims: list[tuple[int, int]], n: int) -> str:
+    """ "7 from r1c1, r1c2; 8 from r3c3" """
+    by_digit: dict[int, list[int]] = {}
+    for cell, d in elims:
+        by_digit.setdefault(d, []).append(cell)
+    return "; ".join(
+        f"{d} from {', '.join(_name(c, n) for c in sorted(cells))}" for d, cells in sorted(by_digit.items())
+    )
+
+
+def _removed(elims: list[tuple[int, int]], n: int) -> str:
+    """ "5 is removed from r4c3 and r5c5", "1 and 2 are removed from r6c4", or a list by digit."""
+    digits = sorted({d for _, d in elims})
+    cells = sorted({c for c, _ in elims})
+    if len(digits) == 1:
+        return f"{digits[0]} is removed from {_names(cells, n)}"
+    if len(cells) == 1:
+        return f"{_list(digits)} are removed from {_name(cells[0], n)}"
+    return f"these candidates are removed ({_removals(elims, n)})"
+
+
+def _step(
+    technique: str,
+    cells: Iterable[int],
+    digits: Iterable[int],
+    explanation: str,
+    *,
+    placements: Iterable[tuple[int, int]] = (),
+    eliminations: Iterable[tuple[int, int]] = (),
+) -> Step:
+    return Step(
+        technique,
+        tuple(cells),
+        tuple(sorted(set(digits))),
+        tuple(placements),
+        tuple(sorted(set(eliminations))),
+        explanation,
+    )
+
+
+# --- singles ------------------------------------------------------------------------------------------
+
+
+def _naked_single(s: Candidates) -> Step | None:
+    n = s.shape.n
+    for i, m in enumerate(s.masks):
+        if m and not m & (m - 1):
+            d = _bit(m)
+            return _step(
+                "naked single",
+                (i,),
+                (d,),
+                f"{_name(i, n)} can only be {d}: every other digit is already in its row, column or box",
+                placements=((i, d),),
+            )
+    return None
+
+
+def _hidden_single(s: Candidates) -> Step | None:
+    geo = s.geo
+    masks = s.masks
+    for k in geo.scan_order:
+        once = twice = 0
+        for i in geo.units[k]:
+            m = masks[i]
+            twice |= once & m
+            once |= m
+        single = once & ~twice
+        if single:
+            low = single & -single
+            d = _bit(low)
+            cell = next(i for i in geo.units[k] if masks[i] & low)
+            return _step(
+                "hidden single",
+                (cell,),
+                (d,),
+                f"{_name(cell, geo.n)} is the only place for {d} in {geo.unit_names[k]}",
+                placements=((cell, d),),
+            )
+    return None
+
+
+def _contradiction(s: Candidates) -> Step | None:
+    """A cell with no candidate, or a digit with no place in a unit: the puzzle has no solution from here."""
+    geo = s.geo
+    n = geo.n
+    for i, m in enumerate(s.masks):
+        if not m and not s.values[i]:
+            return _step(
+                "contradiction", (i,), (), f"{_name(i, n)} has no candidate left, so the puzzle has no solution"
+            )
+    full = s.shape.full_mask
+    for k, unit in enumerate(geo.units):
+        have = 0
+        for i in unit:
+            have |= s.masks[i] | (1 << (s.values[i] - 1) if s.values[i] else 0)
+        missing = full & ~have
+        if missing:
+            d = _bit(missing & -missing)
+            return _step(
+                "contradiction",
+                unit,
+                (d,),
+                f"{d} has no place left in {geo.unit_names[k]}, so the puzzle has no solution",
+            )
+    return None
+
+
+# --- locked candidates --------------------------------------------------------------------------------
+
+
+def _locked_candidates(s: Candidates) -> Step | None:
+    geo = s.geo
+    n = geo.n
+    masks = s.masks
+    shape = s.shape
+    # Pointing: in a box, a digit confined to one row or column leaves the rest of that line.
+    for b in range(n):
+        box = geo.units[2 * n + b]
+        for d in range(1, n + 1):
+            bit = 1 << (d - 1)
+            where = [i for i in box if masks[i] & bit]
+            if len(where) < 2:
+                continue
+            for line_of, offset in ((shape.row_of, 0), (shape.col_of, n)):
+                lines = {line_of[i] for i in where}
+                if len(lines) == 1:
+                    k = offset + lines.pop()
+                    elims = [(i, d) for i in geo.units[k] if masks[i] & bit and shape.box_of[i] != b]
+                    if elims:
+                        return _step(
+                            "locked candidates (pointing)",
+                            where,
+                            (d,),
+                            f"in box {b + 1}, {d} can only be in {geo.unit_names[k]}, so it is removed from the rest "
+                            f"of {geo.unit_names[k]} ({_removals(elims, n)})",
+                            eliminations=elims,
+                        )
+    # Claiming: in a row or column, a digit confined to one box leaves the rest of that box.
+    for k in range(2 * n):
+        line = geo.units[k]
+        for d in range(1, n + 1):
+            bit = 1 << (d - 1)
+            where = [i for i in line if masks[i] & bit]
+            if len(where) < 2:
+                continue
+            boxes = {shape.box_of[i] for i in where}
+            if len(boxes) == 1:
+                b = boxes.pop()
+                elims = [(i, d) for i in geo.units[2 * n + b] if masks[i] & bit and i not in where]
+                if elims:
+                    return _step(
+                        "locked candidates (claiming)",
+                        where,
+                        (d,),
+                        f"in {geo.unit_names[k]}, {d} can only be in box {b + 1}, so it is removed from the rest of "
+                        f"box {b + 1} ({_removals(elims, n)})",
+                        eliminations=elims,
+                    )
+    return None
+
+
+# --- subsets ------------------------------------------------------------------------------------------
+
+
+def _naked_subset(size: int) -> Callable[[Candidates], Step | None]:
+    def find(s: Candidates) -> Step | None:
+        geo = s.geo
+        n = geo.n
+        masks = s.masks
+        for k, unit in enumerate(geo.units):
+            empty = [i for i in unit if masks[i]]
+            if len(empty) <= size:
+                continue
+            eligible = [i for i in empty if 2 <= masks[i].bit_count() <= size]
+            for group in combinations(eligible, size):
+                union = 0
+                for i in group:
+                    union |= masks[i]
+                if union.bit_count() != size:
+                    continue
+                elims = [(i, d) for i in empty if i not in group for d in _digits(masks[i] & union)]
+                if elims:
+                    digits = _digits(union)
+                    return _step(
+                        f"naked {_SIZE_NAMES[size]}",
+                        group,
+                        digits,
+                        f"{_names(group, n)} hold only {_list(digits)} between them, so those digits are removed from "
+                        f"the rest of {geo.unit_names[k]} ({_removals(elims, n)})",
+                        eliminations=elims,
+                    )
+        return None
+
+    return find
+
+
+def _hidden_subset(size: int) -> Callable[[Candidates], Step | None]:
+    def find(s: Candidates) -> Step | None:
+        geo = s.geo
+        n = geo.n
+        masks = s.masks
+        for k, unit in enumerate(geo.units):
+            where: dict[int, int] = {}  # digit -> bit mask of positions in the unit
+            for pos, i in enumerate(unit):
+                m = masks[i]
+                while m:
+                    low = m & -m
+                    d = _bit(low)
+                    where[d] = where.get(d, 0) | (1 << pos)
+                    m ^= low
+            if len(where) <= size:
+                continue
+            eligible = [d for d, p in where.items() if 2 <= p.bit_count() <= size]
+            for group in combinations(sorted(eligible), size):
+                union = 0
+                for d in group:
+                    union |= where[d]
+                if union.bit_count() != size:
+                    continue
+                cells = tuple(unit[pos] for pos in range(n) if union >> pos & 1)
+                keep = 0
+                for d in group:
+                    keep |= 1 << (d - 1)
+                elims = [(i, d) for i in cells for d in _digits(masks[i] & ~keep)]
+                if elims:
+                    return _step(
+                        f"hidden {_SIZE_NAMES[size]}",
+                        cells,
+                        group,
+                        f"in {geo.unit_names[k]}, {_list(group)} fit only in {_names(cells, n)}, so the other "
+                        f"candidates are removed from those cells ({_removals(elims, n)})",
+                        eliminations=elims,
+                    )
+        return None
+
+    return find
+
+
+# --- fish ---------------------------------------------------------------------------------------------
+
+
+def _fish(size: int) -> Callable[[Candidates], Step | None]:
+    def find(s: Candidates) -> Step | None:
+        geo = s.geo
+        n = geo.n
+        masks = s.masks
+        for d in range(1, n + 1):
+            bit = 1 << (d - 1)
+            for base_kind, cover_kind in (("row", "column"), ("column", "row")):
+                # Positions of d along each base line, as a bit mask of cover lines.
+                covers = []
+                for line in range(n):
+                    p = 0
+                    for j in range(n):
+                        cell = line * n + j if base_kind == "row" else j * n + line
+                        if masks[cell] & bit:
+                            p |= 1 << j
+                    covers.append(p)
+                eligible = [line for line in range(n) if 2 <= covers[line].bit_count() <= size]
+                for group in combinations(eligible, size):
+                    union = 0
+                    for line in group:
+                        union |= covers[line]
+                    if union.bit_count() != size:
+                        continue
+                    cover_lines = [j for j in range(n) if union >> j & 1]
+                    elims = []
+                    for j in cover_lines:
+                        for line in range(n):
+                            if line in group:
+                                continue
+                            cell = line * n + j if base_kind == "row" else j * n + line
+                            if masks[cell] & bit:
+                                elims.append((cell, d))
+                    if elims:
+                        cells = [
+                            (line * n + j if base_kind == "row" else j * n + line)
+                            for line in group
+                            for j in cover_lines
+                            if masks[line * n + j if base_kind == "row" else j * n + line] & bit
+                        ]
+                        return _step(
+                            _FISH_NAMES[size],
+                            sorted(cells),
+                            (d,),
+                            f"in {base_kind}s {_list(x + 1 for x in group)}, {d} can only be in {cover_kind}s "
+                            f"{_list(j + 1 for j in cover_lines)}, so it is removed from the rest of those "
+                            f"{cover_kind}s ({_removals(elims, n)})",
+                            eliminations=elims,
+                        )
+        return None
+
+    return find
+
+
+# --- wings --------------------------------------------------------------------------------------------
+
+
+def _xy_wing(s: Candidates) -> Step | None:
+    geo = s.geo
+    n = geo.n
+    masks = s.masks
+    bivalue = [i for i, m in enumerate(masks) if m.bit_count() == 2]
+    for pivot in bivalue:
+        pm = masks[pivot]
+        wings = [a for a in geo.peers[pivot] if masks[a].bit_count() == 2 and (masks[a] & pm).bit_count() == 1]
+        for a, b in combinations(wings, 2):
+            am, bm = masks[a], masks[b]
+            z = am & bm & ~pm
+            if not z or (am & pm) == (bm & pm):
+                continue
+            d = _bit(z)
+            elims = [(i, d) for i in geo.peer_sets[a] & geo.peer_sets[b] if masks[i] & z and i != pivot]
+            if elims:
+                return _step(
+                    "XY-Wing",
+                    (pivot, a, b),
+                    _digits(pm | am | bm),
+                    f"pivot {_name(pivot, n)} {_set(pm)} makes one of {_name(a, n)} {_set(am)} and "
+                    f"{_name(b, n)} {_set(bm)} a {d}, so {_removed(elims, n)}",
+                    eliminations=elims,
+                )
+    return None
+
+
+def _xyz_wing(s: Candidates) -> Step | None:
+    geo = s.geo
+    n = geo.n
+    masks = s.masks
+    for pivot, pm in enumerate(masks):
+        if pm.bit_count() != 3:
+            continue
+        wings = [a for a in geo.peers[pivot] if masks[a].bit_count() == 2 and masks[a] & ~pm == 0]
+        for a, b in combinations(wings, 2):
+            am, bm = masks[a], masks[b]
+            if am | bm != pm:
+                continue
+            z = am & bm
+            d = _bit(z)
+            common = geo.peer_sets[pivot] & geo.peer_sets[a] & geo.peer_sets[b]
+            elims = [(i, d) for i in common if masks[i] & z]
+            if elims:
+                return _step(
+                    "XYZ-Wing",
+                    (pivot, a, b),
+                    _digits(pm),
+                    f"one of {_name(pivot, n)} {_set(pm)}, {_name(a, n)} {_set(am)} and {_name(b, n)} {_set(bm)} "
+                    f"is a {d}, so {_removed(elims, n)}",
+                    eliminations=elims,
+                )
+    return None
+
+
+def _strong_links(s: Candidates, d: int) -> list[tuple[int, int, int]]:
+    """(cell, cell, unit) for each unit where ``d`` has exactly two places."""
+    bit = 1 << (d - 1)
+    links = []
+    for k, unit in enumerate(s.geo.units):
+        where = [i for i in unit if s.masks[i] & bit]
+        if len(where) == 2:
+            links.append((where[0], where[1], k))
+    return links
+
+
+def _w_wing(s: Candidates) -> Step | None:
+    geo = s.geo
+    n = geo.n
+    masks = s.masks
+    bivalue = [i for i, m in enumerate(masks) if m.bit_count() == 2]
+    links: dict[int, list[tuple[int, int, int]]] = {}
+    for a, b in combinations(bivalue, 2):
+        m = masks[a]
+        if masks[b] != m or b in geo.peer_sets[a]:
+            continue
+        for x in _digits(m):
+            y_bit = m & ~(1 << (x - 1))
+            y = _bit(y_bit)
+            common = geo.peer_sets[a] & geo.peer_sets[b]
+            elims = [(i, y) for i in common if masks[i] & y_bit]
+            if not elims:
+                continue
+            if x not in links:
+                links[x] = _strong_links(s, x)
+            for p, q, k in links[x]:
+                for p1, q1 in ((p, q), (q, p)):
+                    if p1 in (a, b) or q1 in (a, b):
+                        continue
+                    if p1 in geo.peer_sets[a] and q1 in geo.peer_sets[b]:
+                        return _step(
+                            "W-Wing",
+                            (a, b, p1, q1),
+                            (x, y),
+                            f"{_name(a, n)} and {_name(b, n)} are both {_set(m)} and {x} in {geo.unit_names[k]} is "
+                            f"in {_name(p1, n)} or {_name(q1, n)}, so one of them is {y} and "
+                            f"{_removed(elims, n)}",
+                            eliminations=elims,
+                        )
+    return None
+
+
+# --- chains -------------------------------------------------------------------------------------------
+
+
+def _x_chain(s: Candidates) -> Step | None:
+    geo = s.geo
+    n = geo.n
+    masks = s.masks
+    best: tuple[int, list[int], list[tuple[int, int]], int] | None = None
+    for d in range(1, n + 1):
+        bit = 1 << (d - 1)
+        strong: dict[int, set[int]] = {}
+        for p, q, _k in _strong_links(s, d):
+            strong.setdefault(p, set()).add(q)
+            strong.setdefault(q, set()).add(p)
+        if len(strong) < 4:
+            continue
+        nodes = sorted(strong)
+        weak = {u: [v for v in nodes if v != u and v in geo.peer_sets[u]] for u in nodes}
+        for start in nodes:
+            # States (cell, on): on=True after a strong link (the cell is then d if start is not).
+            parent: dict[tuple[int, bool], tuple[int, bool] | None] = {}
+            queue: deque[tuple[tuple[int, bool], int]] = deque()
+            for t in sorted(strong[start]):
+                parent[(t, True)] = None
+                queue.append(((t, True), 1))
+            found = None
+            while queue and found is None:
+                (u, on), links = queue.popleft()
+                if on:
+                    if links >= 2 and u != start:
+                        both = geo.peer_sets[start] & geo.peer_sets[u]
+                        elims = [(i, d) for i in sorted(both) if masks[i] & bit and i != start and i != u]
+                        if elims:
+                            found = ((u, on), links, elims)
+                            break
+                    for v in weak[u]:
+                        if (v, False) not in parent:
+                            parent[(v, False)] = (u, on)
+                            queue.append(((v, False), links))
+                elif links < MAX_X_CHAIN:
+                    for v in sorted(strong[u]):
+                        if (v, True) not in parent:
+                            parent[(v, True)] = (u, on)
+                            queue.append(((v, True), links + 1))
+            if found is not None and (best is None or found[1] < best[0]):
+                state, links, elims = found
+                path = []
+                cur: tuple[int, bool] | None = state
+                while cur is not None:
+                    path.append(cur[0])
+                    cur = parent[cur]
+                path.append(start)
+                path.reverse()
+                best = (links, path, elims, d)
+        if best is not None and best[0] == 2:
+            break
+    if best is None:
+        return None
+    _links, path, elims, d = best
+    chain = "".join(_name(c, n) if j == 0 else (" = " if j % 2 else " - ") + _name(c, n) for j, c in enumerate(path))
+    return _step(
+        "X-chain",
+        path,
+        (d,),
+        f"the chain of {d} {chain} (= only two places in a unit, - seeing each other) puts {d} in "
+        f"{_name(path[0], n)} or {_name(path[-1], n)}, so {_removed(elims, n)}",
+        eliminations=elims,
+    )
+
+
+def _xy_chain(s: Candidates) -> Step | None:
+    geo = s.geo
+    n = geo.n
+    masks = s.masks
+    bivalue = [i for i, m in enumerate(masks) if m.bit_count() == 2]
+    if len(bivalue) < 3:
+        return None
+    near = {u: [v for v in bivalue if v != u and v in geo.peer_sets[u]] for u in bivalue}
+    best: tuple[int, list[int], list[tuple[int, int]], int] | None = None
+    for start in bivalue:
+        for x in _digits(masks[start]):
+            xbit = 1 << (x - 1)
+            # States (cell, digit): the cell is that digit if start is not x.
+            first = (start, _bit(masks[start] & ~xbit))
+            parent: dict[tuple[int, int], tuple[tuple[int, int] | None, int]] = {first: (None, 1)}
+            queue = deque([first])
+            found = None
+            while queue:
+                u, y = queue.popleft()
+                length = parent[(u, y)][1]
+                if y == x and u != start and length >= 3:
+                    both = geo.peer_sets[start] & geo.peer_sets[u]
+                    elims = [(i, x) for i in sorted(both) if masks[i] & xbit]
+                    if elims:
+                        found = ((u, y), length, elims)
+                        break
+                if length >= MAX_XY_CHAIN:
+                    continue
+                ybit = 1 << (y - 1)
+                for v in near[u]:
+                    if masks[v] & ybit:
+                        nxt = (v, _bit(masks[v] & ~ybit))
+                        if nxt not in parent:
+                            parent[nxt] = ((u, y), length + 1)
+                            queue.append(nxt)
+            if found is not None and (best is None or found[1] < best[0]):
+                state, length, elims = found
+                path = []
+                cur: tuple[int, int] | None = state
+                while cur is not None:
+                    path.append(cur[0])
+                    cur = parent[cur][0]
+                path.reverse()
+                best = (length, path, elims, x)
+        if best is not None and best[0] == 3:
+            break
+    if best is None:
+        return None
+    _length, path, elims, x = best
+    chain = " - ".join(f"{_name(c, n)} {_set(masks[c])}" for c in path)
+    return _step(
+        "XY-chain",
+        path,
+        (x,),
+        f"the chain {chain} makes {_name(path[0], n)} or {_name(path[-1], n)} a {x}, so {_removed(elims, n)}",
+        eliminations=elims,
+    )
+
+
+# --- uniqueness ---------------------------------------------------------------------------------------
+
+
+def _unique_rectangle_1(s: Candidates) -> Step | None:
+    geo = s.geo
+    n = geo.n
+    masks = s.masks
+    box_of = s.shape.box_of
+    for r in range(n):
+        row = [r * n + c for c in range(n) if masks[r * n + c].bit_count() == 2]
+        for a, b in combinations(row, 2):
+            m = masks[a]
+            if masks[b] != m:
+                continue
+            c1, c2 = a % n, b % n
+            for r2 in range(n):
+                if r2 == r:
+                    continue
+                c, d = r2 * n + c1, r2 * n + c2
+                if len({box_of[a], box_of[b], box_of[c], box_of[d]}) != 2:
+                    continue
+                for same, other in ((c, d), (d, c)):
+                    if masks[same] == m and masks[other] & m == m and masks[other] != m:
+                        elims = [(other, x) for x in _digits(m)]
+                        corners = sorted((a, b, c, d))
+                        either = " or ".join(map(str, _digits(m)))
+                        return _step(
+                            "unique rectangle type 1",
+                            corners,
+                            _digits(m),
+                            f"if {_name(other, n)} were {either}, the rectangle {_names(corners, n)} "
+                            f"could swap its {_set(m)} pairs and the puzzle would have two solutions, so "
+                            f"{_removed(elims, n)}",
+                            eliminations=elims,
+                        )
+    return None
+
+
+_FINDERS: tuple[Callable[[Candidates], Step | None], ...] = (
+    _naked_single,
+    _hidden_single,
+    _locked_candidates,
+    _naked_subset(2),
+    _hidden_subset(2),
+    _naked_subset(3),
+    _hidden_subset(3),
+    _fish(2),
+    _xy_wing,
+    _xyz_wing,
+    _w_wing,
+    _naked_subset(4),
+    _hidden_subset(4),
+    _fish(3),
+    _x_chain,
+    _xy_chain,
+    _fish(4),
+    _unique_rectangle_1,
+)
+
+
+# --- the solver ---------------------------------------------------------------------------------------
+
+
+def _as_grid(puzzle: Grid | str) -> Grid:
+    grid = Grid.parse(puzzle) if isinstance(puzzle, str) else puzzle
+    if not isinstance(grid, Grid):
+        raise TypeError(f"puzzle must be a Grid or a puzzle text, not {puzzle!r:.80}")
+    if not grid.is_classic:
+        raise ValueError(
+            f"logical solving handles classic puzzles only, not one with {', '.join(sorted(grid.kinds))} rules"
+        )
+    return grid
+
+
+def steps(puzzle: Grid | str | Candidates) -> Iterator[Step]:
+    """The easiest-first path of logical steps from ``puzzle`` until it is solved or every technique stalls.
+
+    At each point the easiest technique of :data:`TECHNIQUES` that makes progress gives the step,
+    which is applied before the next is looked for. When none does, the last step is ``"needs search"``
+    (no placements or eliminations); a puzzle found to have no solution ends with ``"contradiction"``.
+    Unique rectangles assume the puzzle has one solution. ``puzzle`` may also be a :class:`Candidates`
+    state (pencil marks already thinned), which is copied, not changed. Raises ``ValueError`` for a
+    variant puzzle.
+    """
+    state = puzzle.copy() if isinstance(puzzle, Candidates) else Candidates(_as_grid(puzzle))
+    n = state.shape.n
+    while not state.is_solved():
+        step = None
+        for finder in _FINDERS:
+            step = finder(state)
+            if step is not None:
+                break
+        if step is None:
+            bad = _contradiction(state)
+            if bad is not None:
+                yield bad
+                return
+            blanks = sum(1 for v in state.values if not v)
+            yield Step(
+                "needs search",
+                explanation=f"no technique up to {TECHNIQUES[-1]} makes progress with {blanks} of {n * n} cells "
+                "still blank, so the next step needs search (trial and error)",
+            )
+            return
+        yield step
+        state.apply(step)
+        if step.technique == "naked single" or step.technique == "hidden single":
+            bad = _contradiction_fast(state, step.placements[0][0])
+            if bad is not None:
+                yield bad
+                return
+
+
+def _contradiction_fast(s: Candidates, cell: int) -> Step | None:
+    """After a placement, a peer of ``cell`` left without a candidate (the cheap check made at every single)."""
+    for p in s.geo.peers[cell]:
+        if not s.masks[p] and not s.values[p]:
+            return _contradiction(s)
+    return None
+
+
+def hint(puzzle: Grid | str | Candidates) -> Step | None:
+    """The next logical step of ``puzzle`` (see :func:`steps`); None when it is already complete."""
+    return next(steps(puzzle), None)
