@@ -1,0 +1,379 @@
+"""Puzzle generation: random full grids, then givens removed while the puzzle keeps exactly one solution.
+
+``generate`` streams puzzles of any box shape::
+
+    >>> from sudokit.generate import generate
+    >>> puzzles = list(generate("2x2", count=2, seed=7, minimal=True))
+    >>> [p.count_givens() > 0 for p in puzzles]
+    [True, True]
+
+How a puzzle is made, all from one ``random.Random(seed)`` (the same seed gives the same puzzles,
+whatever the engine, the machine or the timing):
+
+1. A full grid: the boxes on the diagonal (band k, stack k) are filled with random permutations
+   (they share no row, column or box), ``backtrack`` completes the board (it is deterministic; a
+   diagonal that cannot be completed is drawn again), then rows are shuffled inside their bands,
+   bands among themselves, and the same for columns and stacks.
+2. The cells are grouped in orbits of the symmetry (one cell each for ``none``; a cell and its
+   image under a half turn for ``rot180``, under the quarter turns for ``rot90``, under the
+   left-right mirror ``c -> n-1-c`` for ``mirror``) and the orbits are tried in a random order: an
+   orbit is removed when the puzzle without it still has exactly one solution. That is proved
+   either at no cost, when each removed cell's digit is the only one its peers' givens leave (a
+   naked single: the set of solutions does not change), or by the engine counting to 2.
+3. One pass over every orbit leaves a *minimal* puzzle: an orbit refused at some point stays
+   necessary in every later, smaller puzzle (removing givens only adds solutions), so no remaining
+   orbit can be removed. With a symmetry, minimal is meant orbit-wise: removing any one orbit of
+   the remaining givens breaks uniqueness (removing a single cell of an orbit might not, but would
+   break the symmetry). Without ``minimal`` the pass stops after ``n`` refused orbits (``n`` the
+   board side), which saves most of the engine's hardest counts (the last ones, on the sparsest
+   puzzles) and leaves a few more givens; the puzzle is unique either way.
+4. With ``level``, the puzzle is rated (``sudokit.rating.rate``) and kept only when its level is
+   the one asked for; otherwise a new one is made. ``PuzzleStream.attempts`` counts them.
+
+The engine that counts is a parameter; by default (``default_engine``) ``backtrack`` below 16x16 and
+``sat`` from 16x16 up when PySAT is installed, as benchmarks/bench_generate.py measured (``sat``
+about 5x faster than ``backtrack`` on minimal 16x16 removal, 3x slower on 9x9).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from sudokit.errors import BoxShapeError, StrategyError
+from sudokit.grid import Grid
+from sudokit.shape import Shape
+from sudokit.strategy import Status, Strategy, capabilities_of
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = ["LEVELS", "SYMMETRIES", "PuzzleStream", "default_engine", "generate", "symmetry_orbits"]
+
+#: The symmetries the givens can have.
+SYMMETRIES = ("none", "rot180", "rot90", "mirror")
+#: The levels ``level`` takes (``sudokit.rating``'s, in order), lower case.
+LEVELS = ("easy", "medium", "hard", "unfair", "extreme")
+#: From this board side up, ``sat`` counts faster than ``backtrack`` (benchmarks/bench_generate.py).
+SAT_FROM_SIDE = 16
+
+
+def generate(
+    box: str | Shape = "3x3",
+    *,
+    count: int | None = None,
+    seed: int | None = None,
+    symmetry: str = "none",
+    minimal: bool = False,
+    level: str | None = None,
+    engine: str | Strategy | None = None,
+    time_limit: float | None = None,
+) -> PuzzleStream:
+    """Stream puzzles with exactly one solution on boards of ``box`` (``"RxC"`` or a Shape).
+
+    ``count`` puzzles (None: without end); ``seed`` makes the stream reproducible (None: a random
+    seed, readable afterwards as ``.seed``); ``symmetry`` is the givens' pattern: ``none``,
+    ``rot180``, ``rot90`` or ``mirror`` (left-right); ``minimal`` removes givens until none (no
+    orbit, with a symmetry) can go; ``level`` keeps only puzzles that ``sudokit.rating.rate`` puts
+    at that level (easy, medium, hard, unfair, extreme); ``engine`` names the engine (or is the
+    Strategy) that proves uniqueness by counting to 2 (None: the fastest measured for the board,
+    ``default_engine``; the puzzles do not depend on it, a count to 2 being the same whoever does
+    it); ``time_limit`` is a budget in seconds for the whole stream: when it runs out the stream
+    ends (``.timed_out`` is then True) and the puzzle in progress is dropped, so the puzzles given
+    are always the first ones of that seed.
+
+    Raises ``ValueError`` for a bad argument (before any work), ``ImportError`` when ``level`` is
+    asked but this sudokit has no ``sudokit.rating``.
+    """
+    return PuzzleStream(
+        box,
+        count=count,
+        seed=seed,
+        symmetry=symmetry,
+        minimal=minimal,
+        level=level,
+        engine=engine,
+        time_limit=time_limit,
+    )
+
+
+class _OutOfTime(Exception):
+    """The stream's time budget ran out."""
+
+
+class PuzzleStream(Iterator[Grid]):
+    """The iterator ``generate`` returns: puzzles, and counters of the work done so far.
+
+    ``produced`` is how many puzzles were given; ``attempts`` how many were made (more than
+    ``produced`` with ``level``: the ones at another level are dropped); ``checks`` how many counts
+    the engine ran; ``free_checks`` how many removals were proved without it (naked singles);
+    ``levels`` how many puzzles made were rated at each level (with ``level`` only); ``elapsed``
+    the seconds spent making them.
+    """
+
+    def __init__(
+        self,
+        box: str | Shape = "3x3",
+        *,
+        count: int | None = None,
+        seed: int | None = None,
+        symmetry: str = "none",
+        minimal: bool = False,
+        level: str | None = None,
+        engine: str | Strategy | None = None,
+        time_limit: float | None = None,
+    ) -> None:
+        self.shape = _shape(box)
+        if count is not None and (type(count) is not int or count < 1):
+            raise ValueError(f"count must be a positive whole number or None, not {count!r:.40}")
+        if seed is not None and type(seed) is not int:
+            raise ValueError(f"seed must be a whole number or None, not {seed!r:.40}")
+        if symmetry not in SYMMETRIES:
+            raise ValueError(f"symmetry must be one of {', '.join(SYMMETRIES)}, not {symmetry!r:.40}")
+        if type(minimal) is not bool:
+            raise ValueError(f"minimal must be True or False, not {minimal!r:.40}")
+        self.level = _level(level)
+        self.time_limit = _time_limit(time_limit)
+        self.strategy = _engine(default_engine(self.shape) if engine is None else engine, self.shape)
+        self._filler = self.strategy if getattr(self.strategy, "name", None) == "backtrack" else _engine("backtrack")
+        self._rate = _rater() if self.level is not None else None
+        self.count = count
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        self.symmetry = symmetry
+        self.minimal = minimal
+        self.orbits = symmetry_orbits(self.shape, symmetry)
+        self._random = random.Random(self.seed)
+        self._deadline: float | None = None
+        self.produced = self.attempts = self.checks = self.free_checks = 0
+        self.levels: dict[str, int] = {}
+        self.elapsed = 0.0
+        self.timed_out = False
+
+    def __repr__(self) -> str:
+        return (
+            f"PuzzleStream(box={str(self.shape)!r}, seed={self.seed}, symmetry={self.symmetry!r}, "
+            f"minimal={self.minimal}, level={self.level!r}, engine={self.strategy.name!r}, produced={self.produced})"
+        )
+
+    def __iter__(self) -> PuzzleStream:
+        return self
+
+    def __next__(self) -> Grid:
+        if self.timed_out or (self.count is not None and self.produced >= self.count):
+            raise StopIteration
+        start = time.perf_counter()
+        if self._deadline is None and self.time_limit is not None:
+            self._deadline = start + self.time_limit
+        try:
+            while True:
+                self.attempts += 1
+                puzzle = self._make()
+                if self._rate is None:
+                    break
+                got = _level_name(self._rate(puzzle))
+                self.levels[got] = self.levels.get(got, 0) + 1
+                if got == self.level:
+                    break
+        except _OutOfTime:
+            self.timed_out = True
+            raise StopIteration from None
+        finally:
+            self.elapsed += time.perf_counter() - start
+        self.produced += 1
+        return puzzle
+
+    # --- one puzzle ---------------------------------------------------------------------------
+
+    def _make(self) -> Grid:
+        """One unique puzzle (minimal when asked) from the next random full grid."""
+        rng = self._random
+        solution = self._full_grid()
+        orbits = list(self.orbits)
+        rng.shuffle(orbits)
+        cells = list(solution)
+        peers = self.shape.peers
+        full = self.shape.full_mask
+        refused = 0
+        stop_after = None if self.minimal else self.shape.n
+        for orbit in orbits:
+            for i in orbit:
+                cells[i] = 0
+            if self._forced(cells, orbit, peers, full) or self._unique(cells):
+                continue
+            for i in orbit:
+                cells[i] = solution[i]
+            refused += 1
+            if stop_after is not None and refused >= stop_after:
+                break
+        return Grid(cells, self.shape, validate=False)
+
+    def _forced(self, cells: list[int], orbit: tuple[int, ...], peers: tuple[tuple[int, ...], ...], full: int) -> bool:
+        """True when every cell of ``orbit`` (just blanked) has one digit left by its peers' givens: a naked single."""
+        for i in orbit:
+            seen = 0
+            for j in peers[i]:
+                v = cells[j]
+                if v:
+                    seen |= 1 << (v - 1)
+            left = full & ~seen
+            if left & (left - 1):
+                return False
+        self.free_checks += 1
+        return True
+
+    def _unique(self, cells: list[int]) -> bool:
+        """True when the puzzle of ``cells`` has exactly one solution, counted by the engine to 2."""
+        self.checks += 1
+        result = self.strategy.solve(Grid(cells, self.shape, validate=False), limit=2, time_limit=self._remaining())
+        if result.status is Status.TIMEOUT:
+            raise _OutOfTime
+        if result.status not in (Status.SOLVED, Status.UNSOLVABLE):
+            raise StrategyError(f"engine {self.strategy.name!r} failed while generating: {result.error}")
+        return result.exact and result.count == 1
+
+    def _full_grid(self) -> tuple[int, ...]:
+        """A random full grid: random diagonal boxes completed by backtrack, then rows, columns, bands shuffled."""
+        rng = self._random
+        shape = self.shape
+        n, r, c = shape.n, shape.box_rows, shape.box_cols
+        bands, stacks = n // r, n // c  # bands of r rows, stacks of c columns
+        while True:
+            cells = [0] * shape.size
+            for k in range(min(bands, stacks)):
+                digits = rng.sample(range(1, n + 1), n)
+                for d, (dr, dc) in zip(digits, ((a, b) for a in range(r) for b in range(c)), strict=True):
+                    cells[(k * r + dr) * n + k * c + dc] = d
+            result = self._filler.solve(Grid(cells, shape, validate=False), limit=1, time_limit=self._remaining())
+            if result.status is Status.TIMEOUT:
+                raise _OutOfTime
+            if result.solution is not None:
+                solution = result.solution.cells
+                break
+        rows = _shuffled_lines(rng, bands, r)
+        cols = _shuffled_lines(rng, stacks, c)
+        return tuple(solution[rows[y] * n + cols[x]] for y in range(n) for x in range(n))
+
+    def _remaining(self) -> float | None:
+        """Seconds left of the budget (None: no budget); ``_OutOfTime`` when none are."""
+        if self._deadline is None:
+            return None
+        left = self._deadline - time.perf_counter()
+        if left <= 0:
+            raise _OutOfTime
+        return left
+
+
+def default_engine(box: str | Shape) -> str:
+    """The engine ``generate`` counts with unless told: sat from ``SAT_FROM_SIDE`` up when it loads, else backtrack."""
+    if _shape(box).n >= SAT_FROM_SIDE:
+        try:
+            _engine("sat")
+        except ValueError:
+            pass
+        else:
+            return "sat"
+    return "backtrack"
+
+
+def symmetry_orbits(shape: Shape, symmetry: str) -> list[tuple[int, ...]]:
+    """The cells of ``shape`` grouped in orbits of ``symmetry`` (each orbit sorted; orbits by first cell).
+
+    A pattern of givens has the symmetry exactly when it is a union of these orbits.
+    """
+    n = shape.n
+    maps: list[Callable[[int, int], tuple[int, int]]]
+    if symmetry == "none":
+        maps = []
+    elif symmetry == "rot180":
+        maps = [lambda y, x: (n - 1 - y, n - 1 - x)]
+    elif symmetry == "rot90":
+        maps = [lambda y, x: (x, n - 1 - y), lambda y, x: (n - 1 - y, n - 1 - x), lambda y, x: (n - 1 - x, y)]
+    elif symmetry == "mirror":
+        maps = [lambda y, x: (y, n - 1 - x)]
+    else:
+        raise ValueError(f"symmetry must be one of {', '.join(SYMMETRIES)}, not {symmetry!r:.40}")
+    orbits: list[tuple[int, ...]] = []
+    done = [False] * shape.size
+    for i in range(shape.size):
+        if done[i]:
+            continue
+        y, x = divmod(i, n)
+        orbit = sorted({i} | {a * n + b for a, b in (f(y, x) for f in maps)})
+        for j in orbit:
+            done[j] = True
+        orbits.append(tuple(orbit))
+    return orbits
+
+
+def _shuffled_lines(rng: random.Random, groups: int, size: int) -> list[int]:
+    """A random order of ``groups * size`` lines that keeps each group of ``size`` together."""
+    order = rng.sample(range(groups), groups)
+    lines = []
+    for g in order:
+        lines.extend(g * size + k for k in rng.sample(range(size), size))
+    return lines
+
+
+def _shape(box: object) -> Shape:
+    if isinstance(box, Shape):
+        return box
+    if not isinstance(box, str):
+        raise ValueError(f"box must be a text like '3x3' or a Shape, not {box!r:.40}")
+    try:
+        return Shape.parse(box)
+    except BoxShapeError as err:
+        raise ValueError(f"box: {err}") from None
+
+
+def _level(level: object) -> str | None:
+    if level is None:
+        return None
+    if not isinstance(level, str) or level.lower() not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)} or None, not {level!r:.40}")
+    return level.lower()
+
+
+def _time_limit(value: object) -> float | None:
+    from sudokit.api import normalize_time_limit
+
+    try:
+        return normalize_time_limit(value)  # type: ignore[arg-type]
+    except TypeError as err:
+        raise ValueError(str(err)) from None
+
+
+def _engine(name: object, shape: Shape | None = None) -> Strategy:
+    """The engine named ``name`` (or the Strategy itself), checked to count and to take ``shape``; else ValueError."""
+    from sudokit.api import get_strategy
+
+    if not isinstance(name, str | Strategy):
+        raise ValueError(f"engine must be an engine's name or a Strategy, not {name!r:.40}")
+    try:
+        strategy = get_strategy(name)
+        caps = capabilities_of(strategy)
+    except StrategyError as err:
+        raise ValueError(f"engine {name!r}: {err}") from None
+    name = getattr(strategy, "name", name)
+    if not caps.counting:
+        raise ValueError(f"engine {name!r} cannot count solutions, so it cannot prove a puzzle unique")
+    problem = caps.shape_problem(shape) if shape is not None else None
+    if problem:
+        raise ValueError(f"engine {name!r} {problem}")
+    return strategy
+
+
+def _rater() -> Callable[[Grid], object]:
+    """``sudokit.rating.rate``, or an ImportError saying that ``level`` needs it."""
+    try:
+        from sudokit.rating import rate
+    except ImportError as err:
+        raise ImportError(f"level= needs sudokit.rating (rate), which this sudokit does not have: {err}") from err
+    return rate
+
+
+def _level_name(rating: object) -> str:
+    """The lower-case level name of a rating (its ``level``: an enum, a text)."""
+    level = getattr(rating, "level", rating)
+    return str(getattr(level, "value", level)).lower()
