@@ -1,4 +1,4 @@
-"""Puzzle generation (``sudokit.generate``): its speed targets, the engine per board size, and the level hit rates.
+"""Puzzle generation (``sudokit.generation``): its speed targets, the engine per board size, and the level hit rates.
 
     python benchmarks/bench_generate.py                  # every section
     python benchmarks/bench_generate.py targets engines --puzzles 5
@@ -24,7 +24,7 @@ import time
 
 from sudokit import get_strategy
 from sudokit.errors import StrategyError
-from sudokit.generate import LEVELS, PuzzleStream, default_engine, generate
+from sudokit.generation import LEVELS, PuzzleStream, default_engine, generate
 
 
 class _CountingOnly(PuzzleStream):
@@ -118,7 +118,7 @@ def section_levels(puzzles: int) -> bool:
     except ImportError as err:
         print(f"levels: skipped: sudokit.rating is not there yet ({err})")
         return True
-    from sudokit.generate import _level_name
+    from sudokit.generation import _level_name
 
     for minimal in (False, True):
         sample = puzzles * 20

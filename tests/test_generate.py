@@ -9,7 +9,7 @@ from itertools import islice
 import pytest
 
 from sudokit import Capabilities, Grid, get_strategy
-from sudokit.generate import LEVELS, default_engine, generate, symmetry_orbits
+from sudokit.generation import LEVELS, default_engine, generate, symmetry_orbits
 from sudokit.shape import Shape
 
 

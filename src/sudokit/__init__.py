@@ -26,7 +26,9 @@ from sudokit.verify import is_solution, result_problem, solution_problem
 if TYPE_CHECKING:  # imported on first use at run time (see __getattr__): ``sudoku solve`` does not pay for them
     from sudokit.batch import solve_records
     from sudokit.crosscheck import CrossCheckReport, Verdict, cross_check
+    from sudokit.generation import generate
     from sudokit.logic import Step, hint, steps
+    from sudokit.rating import Rating, rate
     from sudokit.reader import read_puzzles
 
 __all__ = [
@@ -34,6 +36,7 @@ __all__ = [
     "CrossCheckReport",
     "Grid",
     "InvalidPuzzleError",
+    "Rating",
     "Result",
     "Shape",
     "Status",
@@ -47,10 +50,12 @@ __all__ = [
     "capabilities_of",
     "count_solutions",
     "cross_check",
+    "generate",
     "get_strategy",
     "hint",
     "is_solution",
     "normalize_time_limit",
+    "rate",
     "read_puzzles",
     "result_problem",
     "solution_problem",
@@ -70,13 +75,16 @@ _LAZY = {
     "read_puzzles": "reader",
     "solve_records": "batch",
     "Step": "logic",
+    "generate": "generation",
+    "Rating": "rating",
+    "rate": "rating",
     "hint": "logic",
     "steps": "logic",
 }
 
 
 def __getattr__(name: str) -> object:
-    """The cross-check, the file reader, the batch runner and the step solver are imported on first use (start-up)."""
+    """The cross-check, the reader, the batch runner, the step solver, rating and generation load on first use."""
     if name in _LAZY:
         import importlib
 

@@ -119,12 +119,15 @@ def _say(message: str) -> None:
         typer.echo(message, err=True)
 
 
-def _print(text: str) -> None:
-    """A line on standard output; a closed or full stdout is an error, a broken pipe a quiet stop."""
+def _print(text: str, *, ansi: bool = False) -> None:
+    """A line on standard output; a closed or full stdout is an error, a broken pipe a quiet stop.
+
+    ``ansi`` keeps the text's colour codes even off a terminal (``--color always``).
+    """
     if 1 in CLOSED:
         _fail("standard output is closed: nothing can be written")
     try:
-        typer.echo(text)
+        typer.echo(text, color=True if ansi else None)
     except BrokenPipeError:
         _silence_stdout()
         raise typer.Exit(141) from None
@@ -776,6 +779,227 @@ def strategies(
             _print(f"{row.name.ljust(width)}  {state}{text}{source}")
         else:
             _print(f"{row.name.ljust(width)}  {text}{source}")
+
+
+class StepFormat(StrEnum):
+    pretty = "pretty"
+    json = "json"
+
+
+class RateFormat(StrEnum):
+    line = "line"
+    json = "json"
+    csv = "csv"
+
+
+OnePuzzle = Annotated[str, typer.Argument(metavar="PUZZLE", help="A puzzle, a file holding one, or - for stdin.")]
+StepsFormat = Annotated[
+    StepFormat, typer.Option("--format", "-f", help="pretty (sentences and a grid) or json (an object a line).")
+]
+
+
+def _one_puzzle(arg: str, box: Shape | None) -> Any:
+    """The one classic puzzle of ``arg`` (text, file or -) as a Grid; a one-line error otherwise."""
+    from sudokit.errors import InvalidPuzzleError
+    from sudokit.reader import check_arguments, read_arguments
+
+    record = None
+    if arg == "-" and 0 in CLOSED:
+        _fail("standard input is closed: there is no puzzle to read from -")
+    try:
+        check_arguments([arg])
+        records = read_arguments([arg], box=box)
+        record = next(records, None)
+        if record is None:
+            _fail(f"no puzzle in {arg}")
+        if next(records, None) is not None:
+            _fail(f"{record.source} holds several puzzles: give one (see 'sudoku rate' for many)")
+        grid = record.parse(box)
+    except InvalidPuzzleError as err:
+        _fail(str(err) if record is None else record.locate(str(err)))
+    except OSError as err:
+        _fail(f"{err.filename or arg}: {err.strerror or err}")
+    if not grid.is_classic:
+        _fail(f"logical solving handles classic puzzles only, not one with {', '.join(sorted(grid.kinds))} rules")
+    return grid
+
+
+def _step_json(step: Any, n: int, number: int | None = None) -> dict[str, Any]:
+    def name(cell: int) -> str:
+        return f"r{cell // n + 1}c{cell % n + 1}"
+
+    data: dict[str, Any] = {} if number is None else {"step": number}
+    data.update(
+        {
+            "technique": step.technique,
+            "cells": [name(c) for c in step.cells],
+            "digits": list(step.digits),
+            "placements": [{"cell": name(c), "digit": d} for c, d in step.placements],
+            "eliminations": [{"cell": name(c), "digit": d} for c, d in step.eliminations],
+            "explanation": step.explanation,
+        }
+    )
+    return data
+
+
+def _marked_grid(grid: Any, cells: set[int], color: bool) -> str:
+    """The grid with box borders, ``cells`` in brackets (and bold yellow with ``color``), blanks as ``.``."""
+    from sudokit.formats import _symbol
+
+    shape, n = grid.shape, grid.n
+    lines = []
+    for r in range(n):
+        if r and r % shape.box_rows == 0:
+            lines.append("+".join("-" * (len(_symbol(0, n)) + 2) * shape.box_cols for _ in range(0, n, shape.box_cols)))
+        groups = []
+        for g in range(0, n, shape.box_cols):
+            parts = []
+            for c in range(g, g + shape.box_cols):
+                i = r * n + c
+                s = _symbol(grid.cells[i], n)
+                if i in cells:
+                    s = f"[{s}]"
+                    if color:
+                        s = f"\x1b[1;33m{s}\x1b[0m"
+                else:
+                    s = f" {s} "
+                parts.append(s)
+            groups.append("".join(parts))
+        lines.append("|".join(groups).rstrip())
+    return "\n".join(lines)
+
+
+def _json_line(data: object) -> None:
+    import json
+
+    _print(json.dumps(data, allow_nan=False))
+
+
+@app.command(short_help="Show the next logical step of a puzzle, explained, on its grid.")
+def hint(
+    puzzle: OnePuzzle,
+    fmt: StepsFormat = StepFormat.pretty,
+    box: Box = None,
+    color: Annotated[
+        Color | None,
+        typer.Option(
+            "--color", help="The cells involved in colour: auto (on a terminal, unless NO_COLOR), always, never."
+        ),
+    ] = None,
+) -> None:
+    """Show the next step a person would take: the easiest technique that makes progress.
+
+    Prints the step's one-sentence explanation, then the grid with the cells involved in brackets
+    and their candidates. When no technique applies the step is "needs search". A classic puzzle of
+    any box shape.
+
+    Exit status: 0 a step (or the puzzle is complete), 1 the puzzle has no solution, 2 invalid input.
+    """
+    from sudokit.logic import Candidates, steps
+
+    if color is not None and fmt is StepFormat.json:
+        _fail("--color colours the grid of --format pretty: json has none")
+    grid = _one_puzzle(puzzle, _shape(box))
+    state = Candidates(grid)
+    step = next(steps(state), None)
+    n = grid.n
+    if fmt is StepFormat.json:
+        if step is None:
+            _json_line(
+                {
+                    "technique": None,
+                    "cells": [],
+                    "digits": [],
+                    "placements": [],
+                    "eliminations": [],
+                    "explanation": "the puzzle is already complete",
+                }
+            )
+        else:
+            _json_line(_step_json(step, n))
+    elif step is None:
+        _print("the puzzle is already complete")
+    else:
+        _print(f"{step.technique}: {step.explanation}")
+        _print("")
+        involved = set(step.cells) | {c for c, _ in step.placements + step.eliminations}
+        colored = _use_color(color, None)
+        _print(_marked_grid(grid, involved, colored), ansi=colored)
+        blanks = [c for c in sorted(involved) if not grid.cells[c]]
+        if blanks:
+            _print("")
+            _print(
+                "candidates: "
+                + "; ".join(f"r{c // n + 1}c{c % n + 1} {{{','.join(map(str, state.candidates(c)))}}}" for c in blanks)
+            )
+    if step is not None and step.technique == "contradiction":
+        raise typer.Exit(1)
+
+
+@app.command(short_help="Explain the whole logical path of a puzzle, step by step, and rate it.")
+def explain(puzzle: OnePuzzle, fmt: StepsFormat = StepFormat.pretty, box: Box = None) -> None:
+    """Print every step of the easiest-first logical path, one numbered line each, then the rating.
+
+    Where every technique stalls, a "needs search" step places the solution's digit in one cell and
+    the logic goes on (as 'sudoku rate' scores it). json: one object a step, then {"rating": ...}.
+
+    Exit status: 0 explained, 1 the puzzle has no solution, 2 invalid input.
+    """
+    from sudokit.rating import rated_steps
+
+    grid = _one_puzzle(puzzle, _shape(box))
+    try:
+        path, rating = rated_steps(grid)
+    except ValueError as err:
+        _say(f"sudoku: {err}")
+        raise typer.Exit(1) from None
+    n = grid.n
+    for k, step in enumerate(path, 1):
+        if fmt is StepFormat.json:
+            _json_line(_step_json(step, n, k))
+        else:
+            _print(f"{k}. {step.technique}: {step.explanation}")
+    if fmt is StepFormat.json:
+        _json_line({"rating": rating.to_dict()})
+        return
+    search = ""
+    if not rating.solved_by_logic:
+        stalls = rating.techniques.get("needs search", 0)
+        search = f"; the techniques stalled {stalls} times, backtrack needed {rating.guesses} guesses"
+    _print(f"rating: {rating.level}, score {rating.score} (hardest: {rating.hardest or 'none'}{search})")
+
+
+@app.command(short_help="Rate puzzles' difficulty: level and score in HoDoKu's manner.")
+def rate(
+    puzzles: Puzzles,
+    fmt: Annotated[
+        RateFormat, typer.Option("--format", "-f", help="line (puzzle:level:score), json or csv.")
+    ] = RateFormat.line,
+    time_limit: TimeLimit = "60",
+    box: Box = None,
+    jobs: Jobs = None,
+    output: Output = None,
+    force: Force = False,
+    resume: Resume = False,
+    quiet: Quiet = False,
+) -> None:
+    """Rate each puzzle: level (Easy, Medium, Hard, Unfair, Extreme), score, hardest technique, guesses.
+
+    The score sums HoDoKu's base score of each step of the easiest-first logical path; the level is
+    the hardest technique's, raised while the score exceeds the level's maximum (800, 1000, 1600,
+    1800). Each puzzle is first solved by backtrack (within --time-limit), whose guesses measure the
+    search a puzzle beyond the techniques needs. Every input puzzle gets one record, in input order;
+    batches work as with 'sudoku solve'. Variant puzzles are 'unsupported'.
+
+    Exit status: 0 all rated, 1 some puzzle has no solution or timed out, 2 invalid input or unsupported.
+    """
+    from sudokit.batch import SolveJob
+    from sudokit.rating import RateFormat as Render
+
+    shape = _shape(box)
+    render = Render(fmt.value, header=_is_batch(puzzles))
+    job = SolveJob("backtrack", {}, render, time_limit=time_limit, box=shape)  # type: ignore[arg-type]
+    _run(puzzles, job, box=shape, jobs=jobs, output=output, force=force, resume=resume, quiet=quiet)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # type: ignore[no-untyped-def]

@@ -46,12 +46,14 @@ killers, arrows and sandwiches are automata over the line's cells whose states a
 
 from __future__ import annotations
 
+import atexit
 import math
 import os
 import select
 import signal
 import threading
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import replace
@@ -94,6 +96,20 @@ _MAX_ACTIVATIONS = 5000
 _STOPPING = frozenset(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGALRM") if hasattr(signal, name))
 
 
+#: Every engine object, so that its kept solvers are freed before the interpreter takes PySAT's module apart
+#: (a solver freed after that prints "Exception ignored in Solver.__del__" at exit).
+_LIVE: weakref.WeakSet[SatStrategy] = weakref.WeakSet()
+
+
+@atexit.register
+def _free_kept_solvers() -> None:
+    for engine in list(_LIVE):
+        for reused in engine._reused.values():
+            with suppress(Exception):
+                reused.solver.delete()
+        engine._reused.clear()
+
+
 class SatStrategy:
     """PySAT: one boolean per cell and digit, exactly-one clauses per cell and per unit and digit."""
 
@@ -114,6 +130,7 @@ class SatStrategy:
         self.reuse = reuse
         self._lock = threading.Lock()  # guards the reused solvers; a second thread builds its own
         self._reused: dict[Shape, _Reused] = {}
+        _LIVE.add(self)
 
     def __repr__(self) -> str:
         return f"SatStrategy(solver={self.solver!r}, encoding={self.encoding!r}, reuse={self.reuse})"

@@ -2,7 +2,7 @@
 
 ``generate`` streams puzzles of any box shape::
 
-    >>> from sudokit.generate import generate
+    >>> from sudokit.generation import generate
     >>> puzzles = list(generate("2x2", count=2, seed=7, minimal=True))
     >>> [p.count_givens() > 0 for p in puzzles]
     [True, True]

@@ -1,0 +1,134 @@
+"""`sudoku hint`, `sudoku explain` and `sudoku rate` through the real command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sudokit import Grid, solve
+from sudokit.logic import hint as next_step
+from sudokit.rating import CSV_EXTRA, LEVELS, rate, rated_steps
+from sudokit.variants import Diagonal, to_json
+
+from .conftest import puzzles, sudoku
+
+HARD = puzzles("hardest.txt")[2]  # needs search after a few chains
+EASY = puzzles("easy50.txt")[0]
+X4 = to_json(Grid.parse("1..." + "." * 12).with_rules(constraints=[Diagonal("main"), Diagonal("anti")]))
+
+
+def one_line_error(result) -> str:  # type: ignore[no-untyped-def]
+    assert result.exit_code == 2, result.stdout + result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("sudoku: error: "), result.stderr
+    return lines[0]
+
+
+def test_hint_prints_the_sentence_and_the_grid_with_the_cells_marked() -> None:
+    done = sudoku("hint", HARD)
+    assert done.exit_code == 0, done.stderr
+    step = next_step(HARD)
+    assert step is not None
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"{step.technique}: {step.explanation}"
+    grid = [line for line in lines if "|" in line]
+    assert len(grid) == 9
+    marked = [(r, line) for r, line in enumerate(grid) if "[" in line]
+    assert {r for r, _ in marked} == {c // 9 for c in step.cells}
+    assert sum(line.count("[") for _, line in marked) == len(set(step.cells))
+    cell = step.placements[0][0]
+    assert f"r{cell // 9 + 1}c{cell % 9 + 1} {{" in lines[-1]
+    assert "\x1b[" not in done.stdout  # no colour off a terminal
+    coloured = sudoku("hint", HARD, "--color", "always")
+    assert "\x1b[" in coloured.stdout
+
+
+def test_hint_json_is_one_object_naming_cells() -> None:
+    done = sudoku("hint", "-f", "json", EASY)
+    assert done.exit_code == 0, done.stderr
+    data = json.loads(done.stdout)
+    step = next_step(EASY)
+    assert step is not None
+    assert set(data) == {"technique", "cells", "digits", "placements", "eliminations", "explanation"}
+    assert data["technique"] == step.technique and data["explanation"] == step.explanation
+    assert data["cells"] == [f"r{c // 9 + 1}c{c % 9 + 1}" for c in step.cells]
+    assert data["placements"] == [{"cell": f"r{c // 9 + 1}c{c % 9 + 1}", "digit": d} for c, d in step.placements]
+
+
+def test_hint_reads_a_file_and_stdin_and_says_when_complete(tmp_path: Path) -> None:
+    file = tmp_path / "one.txt"
+    file.write_text(f"# a puzzle\n{EASY}\n")
+    from_file = sudoku("hint", str(file))
+    assert from_file.exit_code == 0 and from_file.stdout == sudoku("hint", EASY).stdout
+    assert sudoku("hint", "-", input=EASY + "\n").stdout == from_file.stdout
+    solved = solve(EASY).solution
+    assert solved is not None
+    done = sudoku("hint", solved.to_line())
+    assert done.exit_code == 0 and "already complete" in done.stdout
+
+
+def test_hint_and_explain_refuse_variants_bad_input_and_many_puzzles(tmp_path: Path) -> None:
+    for command in ("hint", "explain"):
+        assert "classic" in one_line_error(sudoku(command, X4))
+        one_line_error(sudoku(command, "12345"))
+        one_line_error(sudoku(command, "no/such/file.txt"))
+    many = tmp_path / "two.txt"
+    many.write_text(f"{EASY}\n{HARD}\n")
+    assert "several puzzles" in one_line_error(sudoku("hint", str(many)))
+
+
+def test_explain_numbers_every_step_and_ends_with_the_rating() -> None:
+    path, rating = rated_steps(HARD)
+    done = sudoku("explain", HARD)
+    assert done.exit_code == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == len(path) + 1
+    for k, (line, step) in enumerate(zip(lines, path, strict=False), 1):
+        assert line == f"{k}. {step.technique}: {step.explanation}"
+    assert lines[-1].startswith(f"rating: {rating.level}, score {rating.score} (hardest: {rating.hardest}")
+    assert any("needs search" in line for line in lines[:-1])
+
+
+def test_explain_json_is_an_object_a_step_then_the_rating() -> None:
+    done = sudoku("explain", "-f", "json", HARD)
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["step"] for r in records[:-1]] == list(range(1, len(records)))
+    assert all(
+        set(r) == {"step", "technique", "cells", "digits", "placements", "eliminations", "explanation"}
+        for r in records[:-1]
+    )
+    assert records[-1]["rating"] == rate(HARD).to_dict()
+
+
+def test_rate_writes_one_record_per_input_puzzle_in_order_invalid_included(tmp_path: Path) -> None:
+    file = tmp_path / "mixed.txt"
+    chosen = [EASY, HARD, puzzles("easy50.txt")[7]]
+    file.write_text(f"{chosen[0]}\n{chosen[1]}\nnot a puzzle at all\n{X4}\n{chosen[2]}\n")
+    done = sudoku("rate", "-q", "-j", "1", str(file))
+    assert done.exit_code == 2  # an invalid and an unsupported record
+    lines = done.stdout.splitlines()
+    assert len(lines) == 5
+    for line, puzzle in zip((lines[0], lines[1], lines[4]), chosen, strict=True):
+        rating = rate(puzzle)
+        assert line == f"{Grid.parse(puzzle).to_line()}:{rating.level}:{rating.score}"
+    assert lines[2].endswith(":invalid") and lines[3].endswith(":unsupported")
+    assert "mixed.txt:3" in done.stderr and "mixed.txt:4" in done.stderr
+
+    as_json = [json.loads(x) for x in sudoku("rate", "-q", "-j", "1", "-f", "json", str(file)).stdout.splitlines()]
+    assert [r["status"] for r in as_json] == ["solved", "solved", "invalid", "unsupported", "solved"]
+    assert [r["line"] for r in as_json] == [1, 2, 3, 4, 5]
+    assert as_json[1]["level"] == rate(HARD).level and as_json[1]["guesses"] == rate(HARD).guesses
+    assert as_json[1]["techniques"] == rate(HARD).techniques
+    assert as_json[2]["level"] is None and as_json[3]["level"] is None
+
+    as_csv = sudoku("rate", "-q", "-j", "1", "-f", "csv", str(file)).stdout.splitlines()
+    header = as_csv[0].split(",")
+    assert header[-len(CSV_EXTRA) :] == list(CSV_EXTRA) and len(as_csv) == 6
+    first = dict(zip(header, as_csv[1].split(","), strict=True))
+    assert first["level"] in LEVELS and int(first["score"]) == rate(EASY).score
+
+
+def test_rate_takes_puzzle_arguments() -> None:
+    done = sudoku("rate", EASY, HARD)
+    assert done.exit_code == 0, done.stderr
+    assert [line.rsplit(":", 2)[1] for line in done.stdout.splitlines()] == [rate(EASY).level, rate(HARD).level]

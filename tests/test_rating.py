@@ -1,0 +1,126 @@
+"""Rating in HoDoKu's manner: scores summed over the logical path, levels, search for the puzzles beyond logic."""
+
+from __future__ import annotations
+
+import pytest
+
+from sudokit import Grid
+from sudokit.logic import steps
+from sudokit.rating import (
+    BASE_SCORES,
+    LEVELS,
+    NEEDS_SEARCH,
+    SEARCH_PENALTY,
+    TECHNIQUE_LEVELS,
+    level_of,
+    rate,
+    rated_steps,
+    technique_of,
+)
+from sudokit.variants import Diagonal
+
+from .conftest import puzzles, sized
+
+# hardest.txt line 2: our techniques stall on it (it needs search).
+BEYOND_LOGIC = puzzles("hardest.txt")[1]
+
+
+def test_most_easy50_puzzles_are_easy_and_none_extreme() -> None:
+    levels = [rate(p).level for p in puzzles("easy50.txt")]
+    assert levels.count("Easy") >= 35
+    assert "Extreme" not in levels and "Unfair" not in levels
+    assert all(r.solved_by_logic and r.guesses == 0 for r in map(rate, puzzles("easy50.txt")[:5]))
+
+
+def test_a_puzzle_beyond_the_techniques_is_extreme_with_its_search_effort() -> None:
+    assert next(s for s in steps(BEYOND_LOGIC) if not s.progress).technique == NEEDS_SEARCH
+    rating = rate(BEYOND_LOGIC)
+    assert rating.level == "Extreme"
+    assert rating.hardest == NEEDS_SEARCH
+    assert not rating.solved_by_logic
+    assert rating.guesses > 0
+    assert rating.techniques[NEEDS_SEARCH] >= 1
+    assert rating.score >= SEARCH_PENALTY * rating.techniques[NEEDS_SEARCH]
+
+
+@pytest.mark.parametrize("puzzle", puzzles("hardest.txt")[:6])
+def test_the_score_is_the_sum_over_the_path_and_covers_the_logical_steps(puzzle: str) -> None:
+    path, rating = rated_steps(puzzle)
+    n = Grid.parse(puzzle).n
+    names = [technique_of(step, n) for step in path]
+    assert rating.score == sum(BASE_SCORES[name] for name in names)
+    assert rating.techniques == {name: names.count(name) for name in set(names)}
+    logical = [s for s in steps(puzzle) if s.progress]
+    assert rating.score >= sum(BASE_SCORES[technique_of(s, n)] for s in logical)
+    # The path solves the puzzle: every blank gets exactly one placement.
+    placed = [cell for step in path for cell, _ in step.placements]
+    assert sorted(placed) == [i for i, v in enumerate(Grid.parse(puzzle).cells) if not v]
+    hardest_level = max((TECHNIQUE_LEVELS[name] for name in names), key=LEVELS.index)
+    assert LEVELS.index(rating.level) >= LEVELS.index(hardest_level)
+    assert rating.level == level_of(rating.score, hardest_level)
+
+
+def test_the_level_rises_while_the_score_exceeds_its_maximum() -> None:
+    assert level_of(800, "Easy") == "Easy"
+    assert level_of(801, "Easy") == "Medium"
+    assert level_of(1001, "Easy") == "Hard"
+    assert level_of(1700, "Medium") == "Unfair"
+    assert level_of(1801, "Hard") == "Extreme"
+    assert level_of(100, "Unfair") == "Unfair"
+    assert level_of(10**6, "Extreme") == "Extreme"
+
+
+def test_the_base_scores_and_levels_are_hodokus() -> None:
+    scoring = pytest.importorskip("hodoku.core.scoring")
+    from hodoku.core.types import SolutionType as T
+
+    ours_to_theirs = {
+        "naked single": T.NAKED_SINGLE,
+        "hidden single": T.HIDDEN_SINGLE,
+        "locked candidates (pointing)": T.LOCKED_CANDIDATES_1,
+        "locked candidates (claiming)": T.LOCKED_CANDIDATES_2,
+        "naked pair": T.NAKED_PAIR,
+        "hidden pair": T.HIDDEN_PAIR,
+        "naked triple": T.NAKED_TRIPLE,
+        "hidden triple": T.HIDDEN_TRIPLE,
+        "naked quad": T.NAKED_QUADRUPLE,
+        "hidden quad": T.HIDDEN_QUADRUPLE,
+        "X-Wing": T.X_WING,
+        "Swordfish": T.SWORDFISH,
+        "Jellyfish": T.JELLYFISH,
+        "skyscraper": T.SKYSCRAPER,
+        "2-string kite": T.TWO_STRING_KITE,
+        "turbot fish": T.TURBOT_FISH,
+        "W-Wing": T.W_WING,
+        "XY-Wing": T.XY_WING,
+        "XYZ-Wing": T.XYZ_WING,
+        "unique rectangle type 1": T.UNIQUENESS_1,
+        "X-chain": T.X_CHAIN,
+        "XY-chain": T.XY_CHAIN,
+        NEEDS_SEARCH: T.FORCING_CHAIN_CONTRADICTION,
+    }
+    assert set(ours_to_theirs) == set(BASE_SCORES)
+    for ours, theirs in ours_to_theirs.items():
+        config = scoring.STEP_CONFIG[theirs]
+        assert (BASE_SCORES[ours], TECHNIQUE_LEVELS[ours]) == (config.base_score, config.level.name.title()), ours
+    assert [scoring.DIFFICULTY_MAX_SCORE[t] for t in scoring.DIFFICULTY_MAX_SCORE][:4] == [800, 1000, 1600, 1800]
+
+
+def test_other_box_shapes_are_rated() -> None:
+    for box in ("2x3", "3x4"):
+        puzzle, _solution = sized(box)[0]
+        rating = rate(puzzle)
+        assert rating.level in LEVELS and rating.score > 0 and rating.hardest in BASE_SCORES
+
+
+def test_a_complete_grid_scores_nothing() -> None:
+    _puzzle, solution = sized("3x3")[0]
+    assert rate(solution).score == 0 and rate(solution).hardest is None
+
+
+def test_variants_and_unsolvable_puzzles_are_refused() -> None:
+    x4 = Grid.parse("1..." + "." * 12).with_rules(constraints=[Diagonal("main")])
+    with pytest.raises(ValueError, match="classic"):
+        rate(x4)
+    with pytest.raises(ValueError, match="no solution"):
+        rate(".3.....8...9...5....75.92..7..1.5..8.2..9..3.9..4.2..1..42571....2...8...7.....9.")
