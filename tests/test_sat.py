@@ -279,3 +279,12 @@ def test_backtrack_never_imports_pysat() -> None:
     """)
     done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_time_limit_holds_while_a_big_formula_is_built() -> None:
+    """An empty 36x36 is 2.4 million clauses, seconds to build and load: a 0.1 s limit stops that too."""
+    start = time.perf_counter()
+    result = SatStrategy().solve(Grid.empty(Shape.of(6, 6)), limit=1, time_limit=0.1)
+    took = time.perf_counter() - start
+    assert result.status is Status.TIMEOUT and result.count == 0 and not result.exact
+    assert took < 0.1 + 1.0, took

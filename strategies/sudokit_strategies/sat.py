@@ -165,16 +165,26 @@ class SatStrategy:
                     return replace(probe, status=Status.SOLVED, exact=False)
                 return probe
         cnf = _Cnf(self.encoding)
-        if puzzle.is_classic:
-            cnf.classic(puzzle)
-        else:
-            cnf.variant(puzzle)
         search = _Search(limit, keep, deadline)
-        if not cnf.unsat:
-            with Solver(name=self.solver, bootstrap_with=cnf.clauses) as solver:
-                before = solver.accum_stats()
-                search.run(solver, [], cnf.cell_vars, list(puzzle.cells), cnf.digit_of, None)
-                search.stats(before, solver.accum_stats())
+        try:
+            # A big board's formula takes a while to build and load (750,000 clauses on an empty 25x25):
+            # the time limit holds there too.
+            cnf.deadline = deadline
+            if puzzle.is_classic:
+                cnf.classic(puzzle)
+            else:
+                cnf.variant(puzzle)
+            if not cnf.unsat:
+                with Solver(name=self.solver) as solver:
+                    clauses = cnf.clauses
+                    for k in range(0, len(clauses), _LOAD_CHUNK):
+                        cnf.check_time()
+                        solver.append_formula(clauses[k : k + _LOAD_CHUNK])
+                    before = solver.accum_stats()
+                    search.run(solver, [], cnf.cell_vars, list(puzzle.cells), cnf.digit_of, None)
+                    search.stats(before, solver.accum_stats())
+        except _OutOfTime:
+            search.stopped = True
         extra = {"variables": cnf.top, "clauses": len(cnf.clauses), "reused": 0}
         return self._result(puzzle, search, extra, start, time_limit)
 
@@ -401,10 +411,19 @@ def _alarm() -> _Alarm:
 # --- the formula ------------------------------------------------------------------------------------------
 
 
+class _OutOfTime(Exception):
+    """The time limit came while the formula was being built or loaded."""
+
+
+#: Clauses loaded into a solver between two looks at the clock.
+_LOAD_CHUNK = 20_000
+
+
 class _Cnf:
     """A CNF under construction: cell variables first (1..cell_vars), then any auxiliary ones."""
 
     def __init__(self, encoding: str) -> None:
+        self.deadline = math.inf
         self.encoding = encoding
         self.top = 0
         self.cell_vars = 0
@@ -416,6 +435,11 @@ class _Cnf:
         """A fresh auxiliary variable."""
         self.top += 1
         return self.top
+
+    def check_time(self) -> None:
+        """Raise ``_OutOfTime`` past the deadline."""
+        if time.perf_counter() >= self.deadline:
+            raise _OutOfTime
 
     def exactly_one(self, lits: Sequence[int]) -> None:
         """At least one and at most one of ``lits``."""
@@ -491,9 +515,12 @@ class _Cnf:
                 d += 1
             cell_lits.append(lits)
         self.top = self.cell_vars = top
-        for lits in cell_lits:
+        for k, lits in enumerate(cell_lits):
+            if not k % 64:
+                self.check_time()
             self.exactly_one(lits)
         for u in range(3 * n):
+            self.check_time()
             missing = full & ~used[u]
             d = 0
             while missing:
