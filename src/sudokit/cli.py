@@ -1002,6 +1002,324 @@ def rate(
     _run(puzzles, job, box=shape, jobs=jobs, output=output, force=force, resume=resume, quiet=quiet)
 
 
+# --- generate ----------------------------------------------------------------------------------------
+
+
+class GenerateFormat(StrEnum):
+    line = "line"
+    json = "json"
+    csv = "csv"
+    pretty = "pretty"
+
+
+class Symmetry(StrEnum):
+    none = "none"
+    rot180 = "rot180"
+    rot90 = "rot90"
+    mirror = "mirror"
+
+
+class Level(StrEnum):
+    easy = "easy"
+    medium = "medium"
+    hard = "hard"
+    unfair = "unfair"
+    extreme = "extreme"
+
+
+#: The csv columns of ``sudoku generate`` (level and score are empty without --level).
+GENERATE_FIELDS = ("index", "seed", "puzzle_seed", "box", "puzzle", "solution", "givens", "level", "score", "attempts")
+#: Seconds a worker may run past a puzzle's time limit before it is killed (the engines stop on their own first).
+_GENERATE_GRACE = 10.0
+
+
+def puzzle_seed(seed: int, index: int) -> int:
+    """The seed of puzzle ``index`` (1-based) of a run seeded ``seed``: a 63-bit hash of both.
+
+    Each puzzle depends on its own seed alone, so a run's output does not depend on --jobs or on timing.
+    """
+    import hashlib
+
+    digest = hashlib.sha256(f"sudokit-generate:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+class _GenerateTask:
+    """Make one puzzle per item ``(index, puzzle seed)`` in a worker: a dict of its fields, or why not."""
+
+    def __init__(
+        self,
+        shape: Shape,
+        symmetry: str,
+        minimal: bool,
+        level: str | None,
+        engine: str,
+        time_limit: float | None,
+    ) -> None:
+        self.shape, self.symmetry, self.minimal, self.level = shape, symmetry, minimal, level
+        self.engine = engine
+        self.time_limit = time_limit
+        self.budget = None if time_limit is None else time_limit + _GENERATE_GRACE
+
+    def start(self, mark: Any) -> Any:
+        """Load the counting engine (and the rating, with a level); the function making one puzzle."""
+        from sudokit.api import get_strategy
+
+        mark(0)
+        strategy = get_strategy(self.engine)
+        rater: Any = None
+        if self.level is not None:
+            from sudokit.rating import rate as rater
+
+        def make(item: tuple[int, int]) -> dict[str, Any]:
+            from sudokit.formats import format_line
+            from sudokit.generation import generate
+
+            index, seed = item
+            stream = generate(
+                self.shape,
+                count=1,
+                seed=seed,
+                symmetry=self.symmetry,
+                minimal=self.minimal,
+                level=self.level,
+                engine=strategy,
+                time_limit=self.time_limit,
+            )
+            try:
+                puzzle = next(stream, None)
+            except SudokitError as err:
+                return {"index": index, "puzzle_seed": seed, "status": "error", "error": str(err)}
+            done = {"index": index, "puzzle_seed": seed, "attempts": stream.attempts, "checks": stream.checks}
+            if puzzle is None:
+                return {**done, "status": "timeout", "seconds": stream.elapsed}
+            solved = strategy.solve(puzzle, limit=1)
+            rating = rater(puzzle) if rater is not None else None
+            return {
+                **done,
+                "status": "made",
+                "puzzle": puzzle.to_line(),
+                "cells": puzzle.cells,
+                "solution": None if solved.solution is None else format_line(self.shape, solved.solution.cells),
+                "solution_cells": None if solved.solution is None else solved.solution.cells,
+                "givens": puzzle.count_givens(),
+                "level": None if rating is None else str(rating.level).lower(),
+                "score": None if rating is None else rating.score,
+            }
+
+        return make
+
+    def failed(self, item: tuple[int, int], problem: str) -> dict[str, Any]:
+        """The result of a puzzle whose worker died or was killed."""
+        index, seed = item
+        return {"index": index, "puzzle_seed": seed, "status": "error", "error": f"the worker {problem}"}
+
+    def load_failed(self, phase: int, problem: str) -> bool:
+        """The engine could not load: the run cannot go on."""
+        raise StrategyError(f"engine {self.engine!r} could not load: {problem}")
+
+
+def _generated_text(made: dict[str, Any], fmt: GenerateFormat, seed: int, shape: Shape) -> str:
+    """One generated puzzle's record in ``fmt``."""
+    import json
+
+    from sudokit.formats import format_pretty
+    from sudokit.output import csv_row
+
+    fields = {
+        "index": made["index"],
+        "seed": seed,
+        "puzzle_seed": made["puzzle_seed"],
+        "box": str(shape),
+        "puzzle": made["puzzle"],
+        "solution": made["solution"],
+        "givens": made["givens"],
+        "level": made["level"],
+        "score": made["score"],
+        "attempts": made["attempts"],
+    }
+    if fmt is GenerateFormat.line:
+        return made["puzzle"]
+    if fmt is GenerateFormat.json:
+        return json.dumps(fields, allow_nan=False)
+    if fmt is GenerateFormat.csv:
+        return csv_row([fields[name] for name in GENERATE_FIELDS])
+    rated = "" if made["level"] is None else f", {made['level']}, score {made['score']}"
+    title = f"puzzle {made['index']} (seed {made['puzzle_seed']}): {made['givens']} givens{rated}"
+    return f"{title}\n{format_pretty(shape, made['cells'])}"
+
+
+@app.command(short_help="Make puzzles with exactly one solution (minimal, symmetric, of a level).")
+def generate(
+    box: Annotated[
+        str, typer.Option("--box", metavar="RxC", help="Box shape of the board, e.g. 3x3, 2x3, 4x4.")
+    ] = "3x3",
+    count: Annotated[int, typer.Option("--count", "-n", min=1, metavar="N", help="Puzzles to make.")] = 1,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", min=0, metavar="S", help="The same seed, the same puzzles (default: drawn, and shown)."),
+    ] = None,
+    symmetry: Annotated[Symmetry, typer.Option("--symmetry", help="The pattern of the givens.")] = Symmetry.none,
+    level: Annotated[
+        Level | None, typer.Option("--level", help="Keep only puzzles that 'sudoku rate' puts at this level.")
+    ] = None,
+    minimal: Annotated[
+        bool, typer.Option("--minimal", help="No given can be removed (no orbit, with a symmetry).")
+    ] = False,
+    engine: Annotated[
+        str | None,
+        typer.Option(
+            "--strategy", "-s", metavar="NAME", help="Engine that counts to 2 (default: fastest for the board)."
+        ),
+    ] = None,
+    fmt: Annotated[
+        GenerateFormat, typer.Option("--format", "-f", help="line (the puzzle), json, csv or pretty (grids).")
+    ] = GenerateFormat.line,
+    time_limit: Annotated[Any, _time_limit_option("per puzzle")] = "60",
+    jobs: Jobs = None,
+    output: Output = None,
+    force: Force = False,
+    resume: Annotated[bool, typer.Option("--resume", hidden=True)] = False,
+    quiet: Quiet = False,
+) -> None:
+    """Make puzzles with exactly one solution, proved by counting to 2, and stream them as they are made.
+
+    Puzzle k of a run is made from a seed derived from --seed and k, so the same seed gives the same
+    output byte for byte, whatever --jobs; without --seed one is drawn and shown on stderr. With
+    --level, puzzles of other levels are made and dropped until one fits (the records then carry
+    level and score). --time-limit is per puzzle: one not made in time is reported and skipped.
+
+    Exit status: 0 all made, 1 some puzzle not made in time, 2 usage or an engine failed.
+    """
+    from sudokit.generation import default_engine
+    from sudokit.generation import generate as make_stream
+
+    if resume:
+        _fail("generate cannot --resume: rerun with the same --seed and --force (the same seed, the same puzzles)")
+    if force and output is None:
+        _fail("--force goes with --output FILE: it allows replacing that file")
+    shape = _shape(box)
+    assert shape is not None
+    name = engine or default_engine(shape)
+    if engine is not None:
+        _known(engine)
+    try:  # every option checked (and the engine loaded once) before any work
+        make_stream(
+            shape,
+            count=count,
+            seed=0,
+            symmetry=symmetry.value,
+            minimal=minimal,
+            level=None if level is None else level.value,
+            engine=name,
+            time_limit=time_limit,
+        )
+    except (ValueError, ImportError) as err:
+        _fail(str(err))
+    drawn = seed is None
+    if seed is None:
+        import random
+
+        seed = random.SystemRandom().randrange(2**63)
+    if drawn:
+        _say(f"sudoku: seed {seed} (replay with --seed {seed})")
+    task = _GenerateTask(shape, symmetry.value, minimal, None if level is None else level.value, name, time_limit)
+    _generate_run(task, count, seed, shape, fmt, _jobs(jobs, count > 1), output, force, quiet)
+
+
+def _generate_run(
+    task: _GenerateTask,
+    count: int,
+    seed: int,
+    shape: Shape,
+    fmt: GenerateFormat,
+    jobs: int,
+    output: Path | None,
+    force: bool,
+    quiet: bool,
+) -> NoReturn:
+    """Stream the puzzles to stdout or ``output`` in order, with progress and summary; exit with the status."""
+    import time
+
+    from sudokit.output import OutputError, RecordWriter
+    from sudokit.progress import Console, Progress, same_terminal
+    from sudokit.session import OutputFile
+    from sudokit.workers import WorkerPool
+
+    if output is None and 1 in CLOSED:
+        _fail("standard output is closed: nothing can be written (use --output FILE)")
+    console = Console(None if 2 in CLOSED else sys.stderr)
+    target = OutputFile(output, force) if output is not None else None
+    stream: TextIO | None = None
+    made = timeouts = errors = attempts = 0
+    start = time.perf_counter()
+    try:
+        if target is not None:
+            target.open([])
+        with WorkerPool(task, jobs) as pool:
+            pool.start()  # an engine that cannot load fails here, before the output is touched
+            if target is not None:
+                target.cut(0)
+                stream = target.stream()
+            else:
+                stream = sys.stdout
+            writer = RecordWriter(stream, "standard output" if target is None else os.fspath(output))
+            if not quiet and console.err is not None and console.err.isatty():
+                console.progress = Progress(console.err, count, noun="puzzles")
+                console.shared = same_terminal(stream, console.err)
+            if fmt is GenerateFormat.csv:
+                writer.write(",".join(GENERATE_FIELDS))
+            items = ((k, puzzle_seed(seed, k)) for k in range(1, count + 1))
+            for result in pool.map(items):
+                attempts += result.get("attempts", 0)
+                if result["status"] == "made":
+                    console.before_record()
+                    text = _generated_text(result, fmt, seed, shape)
+                    writer.write(text if made == 0 or fmt is not GenerateFormat.pretty else "\n" + text)
+                    made += 1
+                elif result["status"] == "timeout":
+                    timeouts += 1
+                    console.say(
+                        f"sudoku: puzzle {result['index']} (seed {result['puzzle_seed']}) not made within "
+                        f"{task.time_limit:g} s ({result['attempts']} attempts)"
+                    )
+                else:
+                    errors += 1
+                    console.say(f"sudoku: error: puzzle {result['index']}: {result['error']}")
+                console.update(made + timeouts + errors, timeouts + errors, failures="not made")
+        if target is not None and stream is not None:
+            stream.close()
+    except KeyboardInterrupt:
+        console.close()
+        console.say(f"sudoku: interrupted after {made} puzzles; every record written is complete")
+        raise typer.Exit(130) from None
+    except BrokenPipeError:
+        _silence_stdout()
+        raise typer.Exit(141) from None
+    except (OutputError, SudokitError) as err:
+        console.close()
+        _fail(" ".join(str(err).split()).replace(", --resume continues it", ""))
+    finally:
+        console.close()
+        if target is not None:
+            if stream is None:
+                target.close(remove=True)
+            else:
+                with contextlib.suppress(OSError, ValueError):
+                    stream.close()
+    if not quiet:
+        seconds = time.perf_counter() - start
+        rate = made / seconds if seconds > 0 else 0.0
+        noun = "puzzle" if made == 1 else "puzzles"
+        parts = [f"{made} {noun} made ({attempts} attempts)"]
+        if timeouts:
+            parts.append(f"{timeouts} not made in time")
+        if errors:
+            parts.append(f"{errors} failed")
+        console.say(f"{', '.join(parts)} in {seconds:.2f} s ({rate:.1f} puzzles/s); seed {seed}")
+    raise typer.Exit(2 if errors else 1 if timeouts else 0)
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # type: ignore[no-untyped-def]
     _say(f"sudoku: warning: {message}")
 

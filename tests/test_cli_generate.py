@@ -1,0 +1,169 @@
+"""``sudoku generate``: unique (and minimal) puzzles, proved by a second engine, reproducible, in every format."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from sudokit import Grid, get_strategy
+from sudokit.shape import Shape
+from tests.conftest import sudoku
+
+
+@cache
+def cpsat():  # the second engine: generate counts with backtrack (or sat), never with cp-sat
+    return get_strategy("cp-sat", workers=1)
+
+
+def count(puzzle: Grid) -> int:
+    result = cpsat().solve(puzzle, limit=2)
+    assert result.status.value in ("solved", "unsolvable"), result
+    return result.count
+
+
+def records(*args: str) -> list[dict]:
+    done = sudoku("generate", "-f", "json", "-q", *args)
+    assert done.exit_code == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def images(n: int, symmetry: str, i: int) -> list[int]:
+    """Cell ``i``'s images under ``symmetry``, written out here independently of sudokit."""
+    y, x = divmod(i, n)
+    maps = {
+        "rot180": [(n - 1 - y, n - 1 - x)],
+        "rot90": [(x, n - 1 - y), (n - 1 - y, n - 1 - x), (n - 1 - x, y)],
+        "mirror": [(y, n - 1 - x)],
+    }[symmetry]
+    return [a * n + b for a, b in maps]
+
+
+def test_the_same_seed_gives_the_same_output_byte_for_byte_whatever_the_jobs() -> None:
+    args = ("generate", "--box", "3x3", "--count", "4", "--seed", "7", "--minimal", "-f", "json", "-q")
+    one = sudoku(*args, "--jobs", "1")
+    two = sudoku(*args, "--jobs", "2")
+    again = sudoku(*args, "--jobs", "1")
+    assert one.exit_code == two.exit_code == 0
+    assert one.stdout == two.stdout == again.stdout
+    assert len({json.loads(line)["puzzle"] for line in one.stdout.splitlines()}) == 4
+    other = sudoku("generate", "--box", "3x3", "--count", "4", "--seed", "8", "--minimal", "-f", "json", "-q")
+    assert not set(one.stdout.splitlines()) & set(other.stdout.splitlines())
+
+
+def test_without_a_seed_one_is_drawn_and_shown_so_that_the_run_can_be_replayed() -> None:
+    first = sudoku("generate", "--box", "2x3", "--count", "2")
+    assert first.exit_code == 0
+    seed = next(line.split()[2] for line in first.stderr.splitlines() if line.startswith("sudoku: seed "))
+    replay = sudoku("generate", "--box", "2x3", "--count", "2", "--seed", seed)
+    assert replay.stdout == first.stdout and len(first.stdout.splitlines()) == 2
+    assert f"seed {seed}" in replay.stderr.splitlines()[-1]  # the summary names it too
+
+
+@pytest.mark.parametrize("box", ["2x3", "3x3"])
+def test_every_puzzle_is_unique_and_minimal_by_a_second_engine(box: str) -> None:
+    shape = Shape.parse(box)
+    made = records("--box", box, "--count", "2", "--seed", "11", "--minimal")
+    assert [r["index"] for r in made] == [1, 2]
+    for record in made:
+        puzzle = Grid.parse(record["puzzle"], box)
+        assert puzzle.shape == shape and record["givens"] == puzzle.count_givens() > 0
+        assert count(puzzle) == 1, record["puzzle"]
+        solution = Grid.parse(record["solution"], box)
+        assert cpsat().solve(puzzle).solution == solution
+        for i, v in enumerate(puzzle.cells):  # removal: every given is needed
+            if v:
+                fewer = list(puzzle.cells)
+                fewer[i] = 0
+                assert count(Grid(fewer, shape)) == 2, f"{record['puzzle']}: cell {i} can go"
+
+
+def test_without_minimal_the_puzzles_are_unique() -> None:
+    for record in records("--box", "3x3", "--count", "3", "--seed", "4"):
+        assert count(Grid.parse(record["puzzle"])) == 1
+
+
+@pytest.mark.parametrize("symmetry", ["rot180", "rot90", "mirror"])
+def test_the_givens_have_the_symmetry_asked_for(symmetry: str) -> None:
+    for record in records("--box", "3x3", "--count", "2", "--seed", "21", "--symmetry", symmetry, "--minimal"):
+        puzzle = Grid.parse(record["puzzle"])
+        given = {i for i, v in enumerate(puzzle.cells) if v}
+        assert all(set(images(9, symmetry, i)) <= given for i in given), record["puzzle"]
+        assert count(puzzle) == 1
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_level_is_honoured_and_reported(level: str) -> None:
+    from sudokit.rating import rate
+
+    for record in records("--count", "2", "--seed", "3", "--level", level):
+        rating = rate(Grid.parse(record["puzzle"]))
+        assert str(rating.level).lower() == record["level"] == level
+        assert record["score"] == rating.score
+
+
+def test_every_format_parses_back_to_the_same_puzzles() -> None:
+    common = ("generate", "--box", "2x3", "--count", "3", "--seed", "5", "-q")
+    made = records(*common[1:])
+    puzzles = [Grid.parse(r["puzzle"], "2x3") for r in made]
+    assert all(r["seed"] == 5 and r["box"] == "2x3" and r["level"] is None for r in made)
+    lines = sudoku(*common).stdout.splitlines()
+    assert [Grid.parse(line, "2x3") for line in lines] == puzzles
+    rows = list(csv.DictReader(io.StringIO(sudoku(*common, "-f", "csv").stdout)))
+    assert [Grid.parse(row["puzzle"], "2x3") for row in rows] == puzzles
+    assert [row["solution"] for row in rows] == [r["solution"] for r in made]
+    assert [int(row["index"]) for row in rows] == [1, 2, 3]
+    blocks = sudoku(*common, "-f", "pretty").stdout.strip().split("\n\n")
+    assert len(blocks) == 3
+    for block, puzzle in zip(blocks, puzzles, strict=True):
+        title, *grid = block.splitlines()
+        assert title.startswith("puzzle ") and f"{puzzle.count_givens()} givens" in title
+        cells = "".join(ch for line in grid for ch in line if ch.isdigit() or ch == ".")
+        assert Grid.parse(cells, "2x3") == puzzle
+
+
+def test_output_file_is_written_and_not_replaced_without_force(tmp_path: Path) -> None:
+    out = tmp_path / "made.txt"
+    first = sudoku("generate", "--seed", "2", "--count", "2", "-O", str(out), "-q")
+    assert first.exit_code == 0 and first.stdout == ""
+    text = out.read_text()
+    assert [Grid.parse(line) for line in text.splitlines()]
+    refused = sudoku("generate", "--seed", "3", "-O", str(out))
+    assert refused.exit_code == 2 and out.read_text() == text
+    assert len(refused.stderr.splitlines()) == 1 and "--force" in refused.stderr
+    replaced = sudoku("generate", "--seed", "3", "-O", str(out), "--force", "-q")
+    assert replaced.exit_code == 0 and out.read_text() != text and len(out.read_text().splitlines()) == 1
+
+
+def test_a_puzzle_not_made_in_time_is_reported() -> None:
+    # a 4x4 board never needs more than singles: no puzzle of it is extreme, so none is made in time
+    done = sudoku("generate", "--box", "2x2", "--level", "extreme", "-t", "0.2", "--seed", "1")
+    assert done.exit_code == 1 and done.stdout == ""
+    assert "puzzle 1 (seed " in done.stderr and "not made within 0.2 s" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--level", "unknown"], "--level"),
+        (["--box", "bad"], "'bad'"),
+        (["--box", "3x"], "'3x'"),
+        (["--count", "0"], "--count"),
+        (["--symmetry", "spiral"], "--symmetry"),
+        (["--seed", "x"], "--seed"),
+        (["-t", "-1"], "--time-limit"),
+        (["--strategy", "nope"], "'nope'"),
+        (["--resume", "-O", "x.txt"], "--resume"),
+        (["--force"], "--force"),
+        (["-f", "fpuzzles"], "--format"),
+    ],
+)
+def test_bad_options_are_one_line_usage_errors(args: list[str], says: str) -> None:
+    done = sudoku("generate", *args)
+    assert done.exit_code == 2 and done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1 and done.stderr.startswith("sudoku: error: ")
+    assert says in done.stderr and "no such command" not in done.stderr.lower()
