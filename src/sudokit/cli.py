@@ -1103,7 +1103,7 @@ class _GenerateTask:
                 "solution": None if solved.solution is None else format_line(self.shape, solved.solution.cells),
                 "solution_cells": None if solved.solution is None else solved.solution.cells,
                 "givens": puzzle.count_givens(),
-                "level": None if rating is None else str(rating.level).lower(),
+                "level": None if rating is None else str(rating.level),
                 "score": None if rating is None else rating.score,
             }
 
