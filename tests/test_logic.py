@@ -112,6 +112,16 @@ DEMOS = {
     "XY-chain": ("17clue.txt", 11988),
     "Jellyfish": ("17clue.txt", 10516),
     "unique rectangle type 1": ("17clue.txt", 1795),
+    "locked pair": ("top95.txt", 1),
+    "locked triple": ("top95.txt", 0),
+    "remote pair": ("top95.txt", 4),
+    "BUG+1": ("top95.txt", 76),
+    "skyscraper": ("top95.txt", 12),
+    "2-string kite": ("top95.txt", 11),
+    "turbot fish": ("top95.txt", 28),
+    "empty rectangle": ("top95.txt", 10),
+    "unique rectangle type 2": ("top95.txt", 81),
+    "unique rectangle type 4": ("top95.txt", 10),
 }
 
 

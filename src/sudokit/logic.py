@@ -23,26 +23,36 @@ from sudokit.shape import Shape
 
 __all__ = ["TECHNIQUES", "Candidates", "Step", "hint", "steps"]
 
-#: The techniques tried, easiest first (the order in which ``steps`` looks for progress).
+#: The techniques tried, easiest first (the order in which ``steps`` looks for progress): HoDoKu 2.2's solving order.
 TECHNIQUES = (
     "naked single",
     "hidden single",
+    "locked pair",
+    "locked triple",
     "locked candidates",
     "naked pair",
-    "hidden pair",
     "naked triple",
+    "hidden pair",
     "hidden triple",
-    "X-Wing",
-    "XY-Wing",
-    "XYZ-Wing",
-    "W-Wing",
     "naked quad",
     "hidden quad",
+    "X-Wing",
     "Swordfish",
+    "Jellyfish",
+    "remote pair",
+    "BUG+1",
+    "skyscraper",
+    "2-string kite",
+    "turbot fish",
+    "empty rectangle",
+    "W-Wing",
+    "XY-Wing",
+    "XYZ-Wing",
+    "unique rectangle type 1",
+    "unique rectangle type 2",
+    "unique rectangle type 4",
     "X-chain",
     "XY-chain",
-    "Jellyfish",
-    "unique rectangle type 1",
 )
 
 #: The longest chains looked for: strong links of an X-chain, cells of an XY-chain.
@@ -764,25 +774,340 @@ def _unique_rectangle_1(s: Candidates) -> Step | None:
     return None
 
 
+# --- locked subsets -----------------------------------------------------------------------------------
+
+
+def _locked_subset(size: int) -> Callable[[Candidates], Step | None]:
+    """A naked pair or triple inside a box and along one line, clearing digits from both (HoDoKu's locked subset)."""
+
+    def find(s: Candidates) -> Step | None:
+        geo = s.geo
+        n = geo.n
+        masks = s.masks
+        shape = s.shape
+        for b in range(n):
+            box = geo.units[2 * n + b]
+            eligible = [i for i in box if masks[i] and masks[i].bit_count() <= size]
+            for group in combinations(eligible, size):
+                union = 0
+                for i in group:
+                    union |= masks[i]
+                if union.bit_count() != size:
+                    continue
+                for line_of, offset in ((shape.row_of, 0), (shape.col_of, n)):
+                    lines = {line_of[i] for i in group}
+                    if len(lines) != 1:
+                        continue
+                    k = offset + lines.pop()
+                    in_box = [(i, d) for i in box if i not in group for d in _digits(masks[i] & union)]
+                    in_line = [(i, d) for i in geo.units[k] if shape.box_of[i] != b for d in _digits(masks[i] & union)]
+                    if in_box and in_line:
+                        digits = _digits(union)
+                        elims = in_box + in_line
+                        return _step(
+                            f"locked {_SIZE_NAMES[size]}",
+                            group,
+                            digits,
+                            f"{_names(group, n)} hold only {_list(digits)} between them and lie in both box {b + 1} "
+                            f"and {geo.unit_names[k]}, so those digits are removed from the rest of both "
+                            f"({_removals(elims, n)})",
+                            eliminations=elims,
+                        )
+        return None
+
+    return find
+
+
+# --- remote pair, BUG+1 -------------------------------------------------------------------------------
+
+
+def _remote_pair(s: Candidates) -> Step | None:
+    geo = s.geo
+    n = geo.n
+    masks = s.masks
+    by_pair: dict[int, list[int]] = {}
+    for i, m in enumerate(masks):
+        if m.bit_count() == 2:
+            by_pair.setdefault(m, []).append(i)
+    for m, cells in by_pair.items():
+        if len(cells) < 4:
+            continue
+        members = set(cells)
+        seen: set[int] = set()
+        for root in cells:
+            if root in seen:
+                continue
+            # Colour the chain of peers holding the same pair: neighbours hold opposite digits.
+            colour = {root: 0}
+            queue = deque([root])
+            while queue:
+                u = queue.popleft()
+                for v in geo.peers[u]:
+                    if v in members and v not in colour:
+                        colour[v] = 1 - colour[u]
+                        queue.append(v)
+            seen |= colour.keys()
+            if len(colour) < 4:
+                continue
+            chain = sorted(colour)
+            for i, mi in enumerate(masks):
+                if not mi & m or i in colour:
+                    continue
+                near = [c for c in chain if c in geo.peer_sets[i]]
+                ends = [(a, b) for a in near for b in near if colour[a] < colour[b] and b not in geo.peer_sets[a]]
+                if ends:
+                    a, b = ends[0]
+                    elims = [(i, d) for d in _digits(mi & m)]
+                    return _step(
+                        "remote pair",
+                        chain,
+                        _digits(m),
+                        f"the chain of {_set(m)} cells {_names(chain, n)} alternates its two digits, so "
+                        f"{_name(a, n)} and {_name(b, n)} hold both and {_removed(elims, n)}",
+                        eliminations=elims,
+                    )
+    return None
+
+
+def _bug_plus_1(s: Candidates) -> Step | None:
+    geo = s.geo
+    n = geo.n
+    masks = s.masks
+    odd = [i for i, m in enumerate(masks) if m and m.bit_count() != 2]
+    if len(odd) != 1 or masks[odd[0]].bit_count() != 3:
+        return None
+    cell = odd[0]
+    for d in _digits(masks[cell]):
+        bit = 1 << (d - 1)
+        rest = list(masks)
+        rest[cell] &= ~bit
+        # Without d in that cell, every digit would fill each unit exactly twice: a deadly pattern.
+        if all(sum(1 for i in unit if rest[i] >> e & 1) in (0, 2) for unit in geo.units for e in range(n)):
+            return _step(
+                "BUG+1",
+                (cell,),
+                (d,),
+                f"every blank but {_name(cell, n)} has two candidates, and without {d} there every digit would be "
+                f"left twice in each unit and the puzzle would have two solutions, so {_name(cell, n)} is {d}",
+                placements=((cell, d),),
+            )
+    return None
+
+
+# --- single-digit patterns ----------------------------------------------------------------------------
+
+
+#: The last pencil marks searched for two-link patterns and the first step of each kind found there.
+_two_links_seen: list[tuple[object, dict[str, Step]]] = [((), {})]
+
+
+def _two_links_all(s: Candidates) -> dict[str, Step]:
+    """The first skyscraper, 2-string kite and turbot fish of these pencil marks, by kind (one search for all)."""
+    key = (s.shape, tuple(s.masks))
+    seen_key, seen = _two_links_seen[0]
+    if seen_key == key:
+        return seen
+    geo = s.geo
+    n = geo.n
+    masks = s.masks
+    row_of, col_of, box_of = s.shape.row_of, s.shape.col_of, s.shape.box_of
+    found: dict[str, Step] = {}
+    for d in range(1, n + 1):
+        bit = 1 << (d - 1)
+        links = _strong_links(s, d)
+        for (a1, b1, k1), (a2, b2, k2) in combinations(links, 2):
+            rows, cols = k1 < n and k2 < n, n <= k1 < 2 * n and n <= k2 < 2 * n
+            row_col = (k1 < n and n <= k2 < 2 * n) or (k2 < n and n <= k1 < 2 * n)
+            for p1, q1 in ((a1, b1), (b1, a1)):
+                for p2, q2 in ((a2, b2), (b2, a2)):
+                    if q2 not in geo.peer_sets[q1] or len({p1, q1, p2, q2}) != 4:
+                        continue
+                    if rows or cols:
+                        same = col_of if rows else row_of
+                        if same[q1] == same[q2] and same[p1] == same[p2]:
+                            continue  # an X-Wing
+                        kind = "skyscraper" if same[q1] == same[q2] else "turbot fish"
+                    elif row_col and box_of[q1] == box_of[q2]:
+                        kind = "2-string kite"
+                    else:
+                        kind = "turbot fish"
+                    if kind in found:
+                        continue
+                    both = geo.peer_sets[p1] & geo.peer_sets[p2]
+                    elims = [(i, d) for i in sorted(both) if masks[i] & bit and i not in (q1, q2)]
+                    if elims:
+                        found[kind] = _step(
+                            kind,
+                            (p1, q1, q2, p2),
+                            (d,),
+                            f"{d} is in {_name(p1, n)} or {_name(q1, n)} ({geo.unit_names[k1]}) and in "
+                            f"{_name(p2, n)} or {_name(q2, n)} ({geo.unit_names[k2]}), and {_name(q1, n)} sees "
+                            f"{_name(q2, n)}, so {d} is in {_name(p1, n)} or {_name(p2, n)} and "
+                            f"{_removed(elims, n)}",
+                            eliminations=elims,
+                        )
+    _two_links_seen[0] = (key, found)
+    return found
+
+
+def _two_links(kind: str) -> Callable[[Candidates], Step | None]:
+    """Two strong links of one digit whose near ends see each other: skyscraper, 2-string kite or turbot fish."""
+
+    def find(s: Candidates) -> Step | None:
+        return _two_links_all(s).get(kind)
+
+    return find
+
+
+def _empty_rectangle(s: Candidates) -> Step | None:
+    geo = s.geo
+    n = geo.n
+    masks = s.masks
+    shape = s.shape
+    row_of, col_of, box_of = shape.row_of, shape.col_of, shape.box_of
+    for d in range(1, n + 1):
+        bit = 1 << (d - 1)
+        for b in range(n):
+            box = geo.units[2 * n + b]
+            where = [i for i in box if masks[i] & bit]
+            if len(where) < 2:
+                continue
+            for r in sorted({row_of[i] for i in box}):
+                for c in sorted({col_of[i] for i in box}):
+                    if any(row_of[i] != r and col_of[i] != c for i in where):
+                        continue
+                    if not any(row_of[i] == r and col_of[i] != c for i in where):
+                        continue
+                    if not any(col_of[i] == c and row_of[i] != r for i in where):
+                        continue
+                    # The box's d is in row r or column c. A strong link from row r (or column c) out of the box
+                    # ends in a cell whose line meets column c (row r) in the target.
+                    for x in geo.units[r] + geo.units[n + c]:
+                        if box_of[x] == b or not masks[x] & bit:
+                            continue
+                        along_row = row_of[x] == r
+                        link = [i for i in geo.units[n + col_of[x] if along_row else row_of[x]] if masks[i] & bit]
+                        if len(link) != 2:
+                            continue
+                        y = link[0] if link[1] == x else link[1]
+                        t = row_of[y] * n + c if along_row else r * n + col_of[y]
+                        if t == y or box_of[t] == b or not masks[t] & bit:
+                            continue
+                        elims = [(t, d)]
+                        return _step(
+                            "empty rectangle",
+                            (*where, x, y),
+                            (d,),
+                            f"in box {b + 1}, {d} is in row {r + 1} or column {c + 1}, and {d} is in {_name(x, n)} or "
+                            f"{_name(y, n)}, so {_name(t, n)}, which sees {_name(y, n)} and the box's "
+                            f"{'column' if along_row else 'row'}, cannot be {d}",
+                            eliminations=elims,
+                        )
+    return None
+
+
+def _rectangles(s: Candidates) -> Iterator[tuple[int, int, int, int, int]]:
+    """(mask, floor, floor, roof, roof): two cells holding only the same pair, sharing a line, and the two cells
+    opposite them across two boxes, both holding the pair and more."""
+    n = s.shape.n
+    masks = s.masks
+    box_of = s.shape.box_of
+    for a, m in enumerate(masks):
+        if m.bit_count() != 2:
+            continue
+        ra, ca = divmod(a, n)
+        for b in [ra * n + c for c in range(ca + 1, n)] + [r * n + ca for r in range(ra + 1, n)]:
+            if masks[b] != m:
+                continue
+            same_row = b // n == ra
+            for k in range(n):
+                if k == (ra if same_row else ca):
+                    continue
+                c, d = (k * n + ca, k * n + b % n) if same_row else (ra * n + k, b // n * n + k)
+                if len({box_of[a], box_of[b], box_of[c], box_of[d]}) != 2:
+                    continue
+                if masks[c] & m == m and masks[d] & m == m and masks[c] != m and masks[d] != m:
+                    yield m, a, b, c, d
+
+
+def _unique_rectangle_2(s: Candidates) -> Step | None:
+    geo = s.geo
+    n = geo.n
+    masks = s.masks
+    for m, a, b, c, d in _rectangles(s):
+        extra = masks[c] & ~m
+        if masks[d] != masks[c] or extra.bit_count() != 1:
+            continue
+        x = _bit(extra)
+        both = geo.peer_sets[c] & geo.peer_sets[d]
+        elims = [(i, x) for i in sorted(both) if masks[i] & extra]
+        if elims:
+            corners = sorted((a, b, c, d))
+            return _step(
+                "unique rectangle type 2",
+                corners,
+                _digits(masks[c]),
+                f"unless {_name(c, n)} or {_name(d, n)} is {x}, the rectangle {_names(corners, n)} could swap its "
+                f"{_set(m)} pairs and the puzzle would have two solutions, so {_removed(elims, n)}",
+                eliminations=elims,
+            )
+    return None
+
+
+def _unique_rectangle_4(s: Candidates) -> Step | None:
+    geo = s.geo
+    n = geo.n
+    masks = s.masks
+    for m, a, b, c, d in _rectangles(s):
+        for k in set(geo.cell_units[c]) & set(geo.cell_units[d]):
+            for x in _digits(m):
+                bit = 1 << (x - 1)
+                if any(masks[i] & bit for i in geo.units[k] if i not in (c, d)):
+                    continue
+                y = _bit(m & ~bit)
+                elims = [(c, y), (d, y)]
+                corners = sorted((a, b, c, d))
+                return _step(
+                    "unique rectangle type 4",
+                    corners,
+                    _digits(m),
+                    f"{x} in {geo.unit_names[k]} must be in {_name(c, n)} or {_name(d, n)}, and {y} with it would "
+                    f"let the rectangle {_names(corners, n)} swap its {_set(m)} pairs (two solutions), so "
+                    f"{_removed(elims, n)}",
+                    eliminations=elims,
+                )
+    return None
+
+
 _FINDERS: tuple[Callable[[Candidates], Step | None], ...] = (
     _naked_single,
     _hidden_single,
+    _locked_subset(2),
+    _locked_subset(3),
     _locked_candidates,
     _naked_subset(2),
-    _hidden_subset(2),
     _naked_subset(3),
+    _hidden_subset(2),
     _hidden_subset(3),
-    _fish(2),
-    _xy_wing,
-    _xyz_wing,
-    _w_wing,
     _naked_subset(4),
     _hidden_subset(4),
+    _fish(2),
     _fish(3),
+    _fish(4),
+    _remote_pair,
+    _bug_plus_1,
+    _two_links("skyscraper"),
+    _two_links("2-string kite"),
+    _two_links("turbot fish"),
+    _empty_rectangle,
+    _w_wing,
+    _xy_wing,
+    _xyz_wing,
+    _unique_rectangle_1,
+    _unique_rectangle_2,
+    _unique_rectangle_4,
     _x_chain,
     _xy_chain,
-    _fish(4),
-    _unique_rectangle_1,
 )
 
 
@@ -806,7 +1131,7 @@ def steps(puzzle: Grid | str | Candidates) -> Iterator[Step]:
     At each point the easiest technique of :data:`TECHNIQUES` that makes progress gives the step,
     which is applied before the next is looked for. When none does, the last step is ``"needs search"``
     (no placements or eliminations); a puzzle found to have no solution ends with ``"contradiction"``.
-    Unique rectangles assume the puzzle has one solution. ``puzzle`` may also be a :class:`Candidates`
+    Unique rectangles and BUG+1 assume the puzzle has one solution. ``puzzle`` may also be a :class:`Candidates`
     state (pencil marks already thinned), which is copied, not changed. Raises ``ValueError`` for a
     variant puzzle.
     """

@@ -53,10 +53,13 @@ LEVEL_MAX: dict[str, int | None] = {"Easy": 800, "Medium": 1000, "Hard": 1600, "
 NEEDS_SEARCH = "needs search"
 
 #: (base score, level) of each technique, from hodoku-py 0.2.1 ``hodoku/core/scoring.py`` (HoDoKu 2.2).
-#: The two-strong-link X-chains are HoDoKu's turbot-fish family, named as HoDoKu names them.
+#: The two-strong-link X-chains are HoDoKu's turbot-fish family, found by their own finders in ``sudokit.logic``
+#: (and named so by :func:`technique_of` should an X-chain of two links still come up).
 _TABLE: dict[str, tuple[int, str]] = {
     "naked single": (4, "Easy"),  # FULL_HOUSE and NAKED_SINGLE: both 4
     "hidden single": (14, "Easy"),  # HIDDEN_SINGLE
+    "locked pair": (40, "Medium"),  # LOCKED_PAIR
+    "locked triple": (60, "Medium"),  # LOCKED_TRIPLE
     "locked candidates (pointing)": (50, "Medium"),  # LOCKED_CANDIDATES_1
     "locked candidates (claiming)": (50, "Medium"),  # LOCKED_CANDIDATES_2
     "naked pair": (60, "Medium"),  # NAKED_PAIR
@@ -68,13 +71,18 @@ _TABLE: dict[str, tuple[int, str]] = {
     "X-Wing": (140, "Hard"),  # X_WING
     "Swordfish": (150, "Hard"),  # SWORDFISH
     "Jellyfish": (160, "Hard"),  # JELLYFISH
+    "remote pair": (110, "Hard"),  # REMOTE_PAIR
+    "BUG+1": (100, "Hard"),  # BUG_PLUS_1
     "skyscraper": (130, "Hard"),  # SKYSCRAPER (an X-chain of two strong links in parallel lines)
     "2-string kite": (150, "Hard"),  # TWO_STRING_KITE (a row's and a column's strong links, joined in a box)
     "turbot fish": (120, "Hard"),  # TURBOT_FISH (any other X-chain of two strong links)
+    "empty rectangle": (120, "Hard"),  # EMPTY_RECTANGLE
     "W-Wing": (150, "Hard"),  # W_WING
     "XY-Wing": (160, "Hard"),  # XY_WING
     "XYZ-Wing": (180, "Hard"),  # XYZ_WING
     "unique rectangle type 1": (100, "Hard"),  # UNIQUENESS_1
+    "unique rectangle type 2": (100, "Hard"),  # UNIQUENESS_2
+    "unique rectangle type 4": (100, "Hard"),  # UNIQUENESS_4
     "X-chain": (260, "Unfair"),  # X_CHAIN
     "XY-chain": (260, "Unfair"),  # XY_CHAIN
     NEEDS_SEARCH: (500, "Extreme"),  # FORCING_CHAIN_CONTRADICTION's score: see SEARCH_PENALTY
