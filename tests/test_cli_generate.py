@@ -167,3 +167,47 @@ def test_bad_options_are_one_line_usage_errors(args: list[str], says: str) -> No
     assert done.exit_code == 2 and done.stdout == ""
     assert len(done.stderr.splitlines()) == 1 and done.stderr.startswith("sudoku: error: ")
     assert says in done.stderr and "no such command" not in done.stderr.lower()
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_resume_continues_a_file_to_what_one_run_writes_byte_for_byte(tmp_path: Path, fmt: str) -> None:
+    common = ("generate", "--box", "2x3", "--seed", "13", "-f", fmt, "-q")
+    fresh = tmp_path / f"fresh.{fmt}"
+    assert sudoku(*common, "--count", "5", "-O", str(fresh)).exit_code == 0
+    whole = fresh.read_bytes()
+    assert len(whole.splitlines()) == 5 + (fmt == "csv")
+
+    part = tmp_path / f"part.{fmt}"
+    assert sudoku(*common, "--count", "3", "-O", str(part)).exit_code == 0
+    resumed = sudoku(*common[:-1], "--count", "5", "-O", str(part), "--resume")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert part.read_bytes() == whole and "2 puzzles made" in resumed.stderr
+
+    cut = len(b"".join(whole.splitlines(keepends=True)[:3])) + 7  # a torn 4th line, as a kill leaves it
+    for size in (cut, 5):  # 5 bytes: not even a whole first line
+        torn = tmp_path / f"torn{size}.{fmt}"
+        torn.write_bytes(whole[:size])
+        again = sudoku(*common, "--count", "5", "-O", str(torn), "--resume")
+        assert again.exit_code == 0, again.stderr
+        assert torn.read_bytes() == whole
+
+
+def test_resume_refuses_a_file_of_another_run_and_leaves_it_untouched(tmp_path: Path) -> None:
+    out = tmp_path / "made.json"
+    assert (
+        sudoku("generate", "--box", "2x3", "--seed", "13", "--count", "2", "-f", "json", "-O", str(out)).exit_code == 0
+    )
+    text = out.read_text()
+    for args, says in [
+        (["--seed", "14", "--count", "3"], "--seed 13, not 14"),
+        (["--seed", "13", "--count", "1"], "beyond --count 1"),
+        (["--seed", "13", "--count", "3", "--level", "easy"], "--level"),
+        (["--seed", "13", "--count", "3", "-f", "csv"], "not the csv header"),
+        (["--count", "3"], "--seed"),
+        (["--seed", "13", "--count", "3", "-f", "line"], "json or csv"),
+    ]:
+        fmt = [] if "-f" in args else ["-f", "json"]
+        done = sudoku("generate", "--box", "2x3", *fmt, *args, "-O", str(out), "--resume")
+        assert done.exit_code == 2 and done.stdout == "", (args, done.stderr)
+        assert len(done.stderr.splitlines()) == 1 and says in done.stderr, (args, done.stderr)
+        assert out.read_text() == text

@@ -132,3 +132,24 @@ def test_rate_takes_puzzle_arguments() -> None:
     done = sudoku("rate", EASY, HARD)
     assert done.exit_code == 0, done.stderr
     assert [line.rsplit(":", 2)[1] for line in done.stdout.splitlines()] == [rate(EASY).level, rate(HARD).level]
+
+
+def test_rate_pretty_shows_each_puzzle_grid_and_its_rating_and_failures_as_solve_does(tmp_path: Path) -> None:
+    file = tmp_path / "mixed.txt"
+    file.write_text(f"{EASY}\nnot a puzzle at all\n{X4}\n{HARD}\n")
+    done = sudoku("rate", "-q", "-j", "1", "-f", "pretty", str(file))
+    assert done.exit_code == 2  # an invalid and an unsupported record
+    blocks = done.stdout.rstrip("\n").split("\n\n")
+    assert [block.splitlines()[0] for block in blocks] == [f"# {file}:{k}" for k in range(1, 5)]
+    assert blocks[1].splitlines()[1].startswith("invalid: ") and blocks[2].splitlines()[1].startswith("unsupported: ")
+    for block, puzzle in ((blocks[0], EASY), (blocks[3], HARD)):
+        _, *grid, last = block.splitlines()
+        cells = "".join(ch for line in grid for ch in line if ch.isdigit() or ch == ".")
+        assert Grid.parse(cells) == Grid.parse(puzzle)
+        r = rate(puzzle)
+        assert last == f"level {r.level}, score {r.score} (hardest: {r.hardest or 'none'}; guesses {r.guesses})"
+    assert sudoku("rate", "-q", "-j", "1", "-f", "pretty", str(file)).stdout == done.stdout
+
+    alone = sudoku("rate", "-f", "pretty", HARD)  # a lone puzzle: no header line
+    assert alone.exit_code == 0 and alone.stdout == blocks[3].split("\n", 1)[1] + "\n"
+    assert sudoku("rate", "-f", "pretty", "--resume", "-O", str(tmp_path / "o.txt"), HARD).exit_code == 2

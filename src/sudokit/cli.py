@@ -13,6 +13,7 @@ import math
 import os
 import sys
 import warnings
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TextIO
@@ -787,6 +788,7 @@ class StepFormat(StrEnum):
 
 
 class RateFormat(StrEnum):
+    pretty = "pretty"
     line = "line"
     json = "json"
     csv = "csv"
@@ -973,7 +975,8 @@ def explain(puzzle: OnePuzzle, fmt: StepsFormat = StepFormat.pretty, box: Box = 
 def rate(
     puzzles: Puzzles,
     fmt: Annotated[
-        RateFormat, typer.Option("--format", "-f", help="line (puzzle:level:score), json or csv.")
+        RateFormat,
+        typer.Option("--format", "-f", help="line (puzzle:level:score), json, csv or pretty (grid and rating)."),
     ] = RateFormat.line,
     time_limit: TimeLimit = "60",
     box: Box = None,
@@ -997,9 +1000,47 @@ def rate(
     from sudokit.rating import RateFormat as Render
 
     shape = _shape(box)
-    render = Render(fmt.value, header=_is_batch(puzzles))
+    batch = _is_batch(puzzles)
+    render = _RatePretty(header=batch) if fmt is RateFormat.pretty else Render(fmt.value, header=batch)
     job = SolveJob("backtrack", {}, render, time_limit=time_limit, box=shape)  # type: ignore[arg-type]
     _run(puzzles, job, box=shape, jobs=jobs, output=output, force=force, resume=resume, quiet=quiet)
+
+
+@dataclass(frozen=True, slots=True)
+class _RatePretty:
+    """Renders a ``sudoku rate`` record in ``--format pretty``: the puzzle's grid, then its level and score.
+
+    A batch's record starts with ``# source:line``, as ``sudoku solve``'s; a puzzle that cannot be rated
+    (invalid, unsupported, no solution, timed out) is shown as ``sudoku solve`` shows a failure. Runs in the
+    batch workers, as :class:`sudokit.rating.RateFormat` does.
+    """
+
+    header: bool = False
+    fmt: str = "pretty"
+    counting: bool = False
+    limit: int = 1
+    unique: bool = False
+
+    def first_line(self) -> str | None:
+        """No header line before the records."""
+        return None
+
+    def __call__(self, outcome: Any) -> Any:
+        from sudokit.output import RecordFormat, Rendered
+        from sudokit.rating import _rated
+
+        rating, outcome = _rated(outcome)
+        rendered = RecordFormat("pretty", header=self.header)(outcome)
+        if rating is None or outcome.grid is None:
+            return rendered
+        parts = [f"# {outcome.record.where}"] if self.header else []
+        parts.append(outcome.grid.to_pretty())
+        parts.append(
+            f"level {rating.level}, score {rating.score} "
+            f"(hardest: {rating.hardest or 'none'}; guesses {rating.guesses})"
+        )
+        text = "\n".join(parts)
+        return Rendered(rendered.index, rendered.status, text, rendered.messages, rendered.note, rendered.answer)
 
 
 # --- generate ----------------------------------------------------------------------------------------
@@ -1179,7 +1220,12 @@ def generate(
     jobs: Jobs = None,
     output: Output = None,
     force: Force = False,
-    resume: Annotated[bool, typer.Option("--resume", hidden=True)] = False,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume", help="Continue --output FILE (json or csv, the same --seed): make the puzzles it lacks."
+        ),
+    ] = False,
     quiet: Quiet = False,
 ) -> None:
     """Make puzzles with exactly one solution, proved by counting to 2, and stream them as they are made.
@@ -1188,6 +1234,8 @@ def generate(
     output byte for byte, whatever --jobs; without --seed one is drawn and shown on stderr. With
     --level, puzzles of other levels are made and dropped until one fits (the records then carry
     level and score). --time-limit is per puzzle: one not made in time is reported and skipped.
+    --resume continues an interrupted run's json or csv --output FILE after its last complete record
+    (a torn last line is made again), with the same --seed and options: the file ends as one run's.
 
     Exit status: 0 all made, 1 some puzzle not made in time, 2 usage or an engine failed.
     """
@@ -1195,7 +1243,14 @@ def generate(
     from sudokit.generation import generate as make_stream
 
     if resume:
-        _fail("generate cannot --resume: rerun with the same --seed and --force (the same seed, the same puzzles)")
+        if output is None:
+            _fail("--resume needs --output FILE: the file to continue")
+        if fmt not in (GenerateFormat.json, GenerateFormat.csv):
+            _fail(f"--resume needs --format json or csv: records that carry their seed, not {fmt.value}")
+        if seed is None:
+            _fail("--resume needs the --seed of the run it continues (the same seed, the same puzzles)")
+        if force:
+            _fail("--force replaces the output and --resume continues it: choose one")
     if force and output is None:
         _fail("--force goes with --output FILE: it allows replacing that file")
     shape = _shape(box)
@@ -1224,7 +1279,7 @@ def generate(
     if drawn:
         _say(f"sudoku: seed {seed} (replay with --seed {seed})")
     task = _GenerateTask(shape, symmetry.value, minimal, None if level is None else level.value, name, time_limit)
-    _generate_run(task, count, seed, shape, fmt, _jobs(jobs, count > 1), output, force, quiet)
+    _generate_run(task, count, seed, shape, fmt, _jobs(jobs, count > 1), output, force, quiet, resume)
 
 
 def _generate_run(
@@ -1237,6 +1292,7 @@ def _generate_run(
     output: Path | None,
     force: bool,
     quiet: bool,
+    resume: bool = False,
 ) -> NoReturn:
     """Stream the puzzles to stdout or ``output`` in order, with progress and summary; exit with the status."""
     import time
@@ -1249,27 +1305,30 @@ def _generate_run(
     if output is None and 1 in CLOSED:
         _fail("standard output is closed: nothing can be written (use --output FILE)")
     console = Console(None if 2 in CLOSED else sys.stderr)
-    target = OutputFile(output, force) if output is not None else None
+    target = OutputFile(output, force, resume) if output is not None else None
     stream: TextIO | None = None
     made = timeouts = errors = attempts = 0
+    done = keep = 0  # with --resume: the last puzzle the file holds, and where its complete records end
     start = time.perf_counter()
     try:
         if target is not None:
             target.open([])
+            if resume:
+                done, keep = _generate_resume_point(target, fmt, seed, shape, task.level, count)
         with WorkerPool(task, jobs) as pool:
             pool.start()  # an engine that cannot load fails here, before the output is touched
             if target is not None:
-                target.cut(0)
+                target.cut(keep)
                 stream = target.stream()
             else:
                 stream = sys.stdout
             writer = RecordWriter(stream, "standard output" if target is None else os.fspath(output))
             if not quiet and console.err is not None and console.err.isatty():
-                console.progress = Progress(console.err, count, noun="puzzles")
+                console.progress = Progress(console.err, count - done, noun="puzzles")
                 console.shared = same_terminal(stream, console.err)
-            if fmt is GenerateFormat.csv:
+            if fmt is GenerateFormat.csv and keep == 0:
                 writer.write(",".join(GENERATE_FIELDS))
-            items = ((k, puzzle_seed(seed, k)) for k in range(1, count + 1))
+            items = ((k, puzzle_seed(seed, k)) for k in range(done + 1, count + 1))
             for result in pool.map(items):
                 attempts += result.get("attempts", 0)
                 if result["status"] == "made":
@@ -1291,14 +1350,20 @@ def _generate_run(
             stream.close()
     except KeyboardInterrupt:
         console.close()
-        console.say(f"sudoku: interrupted after {made} puzzles; every record written is complete")
+        go_on = ""
+        if stream is not None and target is not None and fmt in (GenerateFormat.json, GenerateFormat.csv):
+            go_on = f" (continue with --resume --seed {seed} --output {output})"
+        console.say(f"sudoku: interrupted after {made} puzzles; every record written is complete{go_on}")
         raise typer.Exit(130) from None
     except BrokenPipeError:
         _silence_stdout()
         raise typer.Exit(141) from None
     except (OutputError, SudokitError) as err:
         console.close()
-        _fail(" ".join(str(err).split()).replace(", --resume continues it", ""))
+        message = " ".join(str(err).split())
+        if fmt not in (GenerateFormat.json, GenerateFormat.csv):
+            message = message.replace(", --resume continues it", "")
+        _fail(message)
     finally:
         console.close()
         if target is not None:
@@ -1316,8 +1381,74 @@ def _generate_run(
             parts.append(f"{timeouts} not made in time")
         if errors:
             parts.append(f"{errors} failed")
-        console.say(f"{', '.join(parts)} in {seconds:.2f} s ({rate:.1f} puzzles/s); seed {seed}")
+        resumed = f" (resumed after puzzle {done})" if resume else ""
+        console.say(f"{', '.join(parts)} in {seconds:.2f} s ({rate:.1f} puzzles/s); seed {seed}{resumed}")
     raise typer.Exit(2 if errors else 1 if timeouts else 0)
+
+
+def _generate_resume_point(
+    target: Any, fmt: GenerateFormat, seed: int, shape: Shape, level: str | None, count: int
+) -> tuple[int, int]:
+    """The last puzzle an output file of ``sudoku generate`` holds, and the offset where its complete records end.
+
+    Every complete record must be one this run makes (the same seed, box and level; puzzles in order,
+    a puzzle not made in time skipped); a last line without its newline is torn, to be cut off and made
+    again. Raises ``ResumeError`` naming the file and the line otherwise; nothing is written.
+    """
+    import csv
+    import json
+
+    from sudokit.output import ResumeError
+
+    name = os.fspath(target.path)
+    last = end = number = 0
+    header = ",".join(GENERATE_FIELDS)
+    try:
+        handle = target.reader()
+    except OSError as err:
+        raise ResumeError(f"cannot resume {name}: {err.strerror or err}") from None
+    with handle:
+        for raw in iter(handle.readline, b""):
+            number += 1
+            if not raw.endswith(b"\n"):
+                break  # torn: cut off, made again
+            text = raw.decode("utf-8", "replace").rstrip("\r\n")
+            if fmt is GenerateFormat.csv and number == 1:
+                if text != header:
+                    raise ResumeError(f"cannot resume {name}: line 1 is not the csv header of generate ({header})")
+                end = handle.tell()
+                continue
+            try:
+                if fmt is GenerateFormat.json:
+                    data = json.loads(text)
+                    if not isinstance(data, dict):
+                        raise ValueError("not an object")
+                else:
+                    rows = list(csv.reader([text]))
+                    if len(rows) != 1 or len(rows[0]) != len(GENERATE_FIELDS):
+                        raise ValueError(f"not a row of {len(GENERATE_FIELDS)} fields")
+                    data = dict(zip(GENERATE_FIELDS, rows[0], strict=True))
+                index, its_seed = int(data["index"]), int(data["seed"])
+                its_puzzle_seed, box, its_level = int(data["puzzle_seed"]), str(data["box"]), data["level"] or None
+            except (ValueError, KeyError, TypeError) as err:
+                raise ResumeError(f"cannot resume {name}: line {number} is not a {fmt.value} record ({err})") from None
+            if its_seed != seed:
+                raise ResumeError(f"cannot resume {name}: line {number} was made with --seed {its_seed}, not {seed}")
+            if box != str(shape):
+                raise ResumeError(f"cannot resume {name}: line {number} is a puzzle of box {box}, not {shape}")
+            if (its_level is None) != (level is None) or (level is not None and str(its_level).lower() != level):
+                was = "no --level" if its_level is None else f"--level {str(its_level).lower()}"
+                now = "no --level" if level is None else f"--level {level}"
+                raise ResumeError(f"cannot resume {name}: line {number} was made with {was}, not {now}")
+            if index > count:
+                raise ResumeError(f"cannot resume {name}: line {number} is puzzle {index}, beyond --count {count}")
+            if index <= last or its_puzzle_seed != puzzle_seed(seed, index):
+                raise ResumeError(
+                    f"cannot resume {name}: line {number} is puzzle {index}, not one of puzzles {last + 1} to {count} "
+                    f"of this run"
+                )
+            last, end = index, handle.tell()
+    return last, end
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # type: ignore[no-untyped-def]
