@@ -80,7 +80,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache, partial
 from itertools import combinations, pairwise
-from typing import Any
+from typing import Any, NamedTuple
 
 import constraint
 
@@ -112,12 +112,25 @@ _LONGEST_WAIT = 3600.0  # seconds one wait for a message may take (a queue's tim
 _COUNT_EVERY = 0.1  # seconds between the counts a worker sends once it has sent the solutions to keep
 _PR_SET_PDEATHSIG = 1  # Linux prctl: the signal a process gets when its parent ends
 
-# What one search needs, all plain data (it travels to the worker by pickle). A classic puzzle's model is
-# (cells, variables, units): the puzzle's cells, (blank, digits) per variable, the blanks of each unit. A
-# variant puzzle's is (cells, variables, groups, rules, weights): groups are (blanks, digits) of cells that
-# hold different digits (digits: those a whole row, column or region must hold, else None), rules are _Rule,
-# weights say how many of the puzzle's clues each variable is in (the search order: _level_degrees).
+# What one search needs, all plain data (it travels to the worker by pickle). A classic puzzle's model is a
+# _ClassicModel. A variant puzzle's is a tuple (cells, variables, groups, rules, weights): groups are (blanks,
+# digits) of cells that hold different digits (digits: those a whole row, column or region must hold, else
+# None), rules are _Rule, weights say how many of the puzzle's clues each variable is in (the search order:
+# _level_degrees).
 _Model = tuple[Any, ...]
+
+
+class _ClassicModel(NamedTuple):
+    """A classic puzzle after the root's propagation (see _Board.settle and _Board.probe)."""
+
+    cells: tuple[int, ...]  # the givens, and the digits the propagation decided; 0 where still open
+    variables: list[tuple[int, list[int]]]  # (cell, digits) per cell left open
+    units: list[tuple[int, ...]]  # the open cells of each unit that has two or more
+    shape: Shape
+    places: bool  # search on digits' places too (branching=places)
+    level: int  # the inference after each placement: 0 singles, 1 pairs, 2 places
+
+
 # A variant rule, and the constraint the worker makes of it (_library_constraint):
 #   ("pair", a, b, table)                        FunctionConstraint of _in_table: (digit a, digit b) is in table
 #   ("sum", blanks, multipliers or None, total)  _Sum: the sum of multiplier * digit is total
@@ -165,7 +178,7 @@ class ConstraintStrategy:
         if model is None:  # a blank with no digit left, or clashing givens
             return Result(Status.UNSOLVABLE, puzzle, self.name, exact=True, stats=stats, elapsed=_since(start))
         stats["variables"] = len(model[1])  # the cells left open (by the root propagation, on a classic board)
-        stats["constraints"] = len(model[2]) + (0 if isinstance(model[3], Shape) else len(model[3]))  # units, rules
+        stats["constraints"] = len(model[2]) + (0 if isinstance(model, _ClassicModel) else len(model[3]))  # +rules
         keep = limit if keep is None else keep
         if time_limit is None:
             run = _run_in_worker(model, self.solver, (limit, keep), deadline=None, failsafe=0.0)
@@ -196,8 +209,7 @@ def _since(start: float) -> float:
 def _model(puzzle: Grid, *, places: bool = False, level: int = 0) -> _Model | None:
     """The CSP after propagation at the root (see _Board.settle); None when it proves the puzzle unsolvable.
 
-    A classic model is (cells, variables, units, shape): the cells with the digits the givens force
-    filled in, (cell, digits) per cell left open, the open cells of each unit that has two or more.
+    A classic puzzle's is a _ClassicModel; a variant puzzle's comes from _variant_model.
     """
     if not puzzle.is_classic:
         return _variant_model(puzzle)
@@ -217,7 +229,7 @@ def _model(puzzle: Grid, *, places: bool = False, level: int = 0) -> _Model | No
     fixed = tuple(0 if m & (m - 1) else m.bit_length() - 1 for m in masks)
     variables = [(i, [d for d in range(1, shape.n + 1) if m >> d & 1]) for i, m in enumerate(masks) if m & (m - 1)]
     units = [blanks for unit in shape.units if len(blanks := tuple(i for i in unit if not fixed[i])) > 1]
-    return fixed, variables, units, shape, (places, level)
+    return _ClassicModel(fixed, variables, units, shape, places, level)
 
 
 @cache
@@ -1213,14 +1225,14 @@ class _Sum(constraint.Constraint):
 
 def _search(model: _Model, solver: str) -> Iterator[tuple[int, ...]]:
     """Every solution of the model as a full tuple of cells, lazily."""
-    cells, domains, _, *rest = model
+    cells, domains = model[0], model[1]
     if not domains:  # no blank: the puzzle is its own solution (its givens do not clash, nor break a rule)
         yield cells
         return
-    if not isinstance(rest[0], Shape):  # a variant model's rules and weights
+    if not isinstance(model, _ClassicModel):
         yield from _variant_search(model, solver)
         return
-    shape, (places, level) = rest
+    shape, places, level = model.shape, model.places, model.level
     board = _board(shape)
     problem = constraint.Problem(SOLVERS[solver]())
     variables = list(domains) + (board.places(domains) if places else [])
