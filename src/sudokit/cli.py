@@ -13,7 +13,6 @@ import math
 import os
 import sys
 import warnings
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TextIO
@@ -1001,46 +1000,8 @@ def rate(
 
     shape = _shape(box)
     batch = _is_batch(puzzles)
-    render = _RatePretty(header=batch) if fmt is RateFormat.pretty else Render(fmt.value, header=batch)
-    job = SolveJob("backtrack", {}, render, time_limit=time_limit, box=shape)  # type: ignore[arg-type]
+    job = SolveJob("backtrack", {}, Render(fmt.value, header=batch), time_limit=time_limit, box=shape)  # type: ignore[arg-type]
     _run(puzzles, job, box=shape, jobs=jobs, output=output, force=force, resume=resume, quiet=quiet)
-
-
-@dataclass(frozen=True, slots=True)
-class _RatePretty:
-    """Renders a ``sudoku rate`` record in ``--format pretty``: the puzzle's grid, then its level and score.
-
-    A batch's record starts with ``# source:line``, as ``sudoku solve``'s; a puzzle that cannot be rated
-    (invalid, unsupported, no solution, timed out) is shown as ``sudoku solve`` shows a failure. Runs in the
-    batch workers, as :class:`sudokit.rating.RateFormat` does.
-    """
-
-    header: bool = False
-    fmt: str = "pretty"
-    counting: bool = False
-    limit: int = 1
-    unique: bool = False
-
-    def first_line(self) -> str | None:
-        """No header line before the records."""
-        return None
-
-    def __call__(self, outcome: Any) -> Any:
-        from sudokit.output import RecordFormat, Rendered
-        from sudokit.rating import _rated
-
-        rating, outcome = _rated(outcome)
-        rendered = RecordFormat("pretty", header=self.header)(outcome)
-        if rating is None or outcome.grid is None:
-            return rendered
-        parts = [f"# {outcome.record.where}"] if self.header else []
-        parts.append(outcome.grid.to_pretty())
-        parts.append(
-            f"level {rating.level}, score {rating.score} "
-            f"(hardest: {rating.hardest or 'none'}; guesses {rating.guesses})"
-        )
-        text = "\n".join(parts)
-        return Rendered(rendered.index, rendered.status, text, rendered.messages, rendered.note, rendered.answer)
 
 
 # --- generate ----------------------------------------------------------------------------------------

@@ -232,7 +232,9 @@ class RateFormat:
 
     ``line``: ``puzzle:level:score`` (``puzzle:status`` for a failure); ``json``: solve's record plus
     ``level``, ``score``, ``hardest``, ``techniques``, ``solved_by_logic``, ``guesses`` (None when
-    not rated); ``csv``: solve's columns plus :data:`CSV_EXTRA`. A variant puzzle is ``unsupported``.
+    not rated); ``csv``: solve's columns plus :data:`CSV_EXTRA`; ``pretty``: the puzzle's grid (after
+    ``# source:line`` in a batch) and a line with its level and score, a failure as ``sudoku solve``
+    shows one. A variant puzzle is ``unsupported``.
     Duck-types :class:`sudokit.output.RecordFormat` for :class:`sudokit.batch.SolveJob`.
     """
 
@@ -254,9 +256,19 @@ class RateFormat:
         from sudokit.output import CSV_FIELDS, RecordFormat, Rendered, csv_row
 
         rating, outcome = _rated(outcome)
-        base = RecordFormat("json" if self.fmt == "json" else "line", header=self.header)
+        base = RecordFormat(self.fmt if self.fmt in ("json", "pretty") else "line", header=self.header)
         rendered = base(outcome)
-        if self.fmt == "json":
+        if self.fmt == "pretty":
+            if rating is None or outcome.grid is None:
+                return rendered
+            parts = [f"# {outcome.record.where}"] if self.header else []
+            parts.append(outcome.grid.to_pretty())
+            parts.append(
+                f"level {rating.level}, score {rating.score} "
+                f"(hardest: {rating.hardest or 'none'}; guesses {rating.guesses})"
+            )
+            text = "\n".join(parts)
+        elif self.fmt == "json":
             import json
 
             data = base.to_dict(outcome)
