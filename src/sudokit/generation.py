@@ -44,18 +44,21 @@ from typing import TYPE_CHECKING
 
 from sudokit.errors import BoxShapeError, StrategyError
 from sudokit.grid import Grid
+from sudokit.rating import LEVELS as RATED_LEVELS
 from sudokit.shape import Shape
 from sudokit.strategy import Status, Strategy, capabilities_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from sudokit.rating import Rating
+
 __all__ = ["LEVELS", "SYMMETRIES", "PuzzleStream", "default_engine", "generate", "symmetry_orbits"]
 
 #: The symmetries the givens can have.
 SYMMETRIES = ("none", "rot180", "rot90", "mirror")
 #: The levels ``level`` takes (``sudokit.rating``'s, in order), lower case.
-LEVELS = ("easy", "medium", "hard", "unfair", "extreme")
+LEVELS = tuple(level.lower() for level in RATED_LEVELS)
 #: From this board side up, ``sat`` counts faster than ``backtrack`` (benchmarks/bench_generate.py).
 SAT_FROM_SIDE = 16
 
@@ -84,8 +87,7 @@ def generate(
     ends (``.timed_out`` is then True) and the puzzle in progress is dropped, so the puzzles given
     are always the first ones of that seed.
 
-    Raises ``ValueError`` for a bad argument (before any work), ``ImportError`` when ``level`` is
-    asked but this sudokit has no ``sudokit.rating``.
+    Raises ``ValueError`` for a bad argument (before any work).
     """
     return PuzzleStream(
         box,
@@ -138,7 +140,11 @@ class PuzzleStream(Iterator[Grid]):
         self.time_limit = _time_limit(time_limit)
         self.strategy = _engine(default_engine(self.shape) if engine is None else engine, self.shape)
         self._filler = self.strategy if getattr(self.strategy, "name", None) == "backtrack" else _engine("backtrack")
-        self._rate = _rater() if self.level is not None else None
+        self._rate: Callable[[Grid], Rating] | None = None
+        if self.level is not None:
+            from sudokit.rating import rate
+
+            self._rate = rate
         self.count = count
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.symmetry = symmetry
@@ -172,7 +178,7 @@ class PuzzleStream(Iterator[Grid]):
                 puzzle = self._make()
                 if self._rate is None:
                     break
-                got = _level_name(self._rate(puzzle))
+                got = self._rate(puzzle).level.lower()
                 self.levels[got] = self.levels.get(got, 0) + 1
                 if got == self.level:
                     break
@@ -362,18 +368,3 @@ def _engine(name: object, shape: Shape | None = None) -> Strategy:
     if problem:
         raise ValueError(f"engine {name!r} {problem}")
     return strategy
-
-
-def _rater() -> Callable[[Grid], object]:
-    """``sudokit.rating.rate``, or an ImportError saying that ``level`` needs it."""
-    try:
-        from sudokit.rating import rate
-    except ImportError as err:
-        raise ImportError(f"level= needs sudokit.rating (rate), which this sudokit does not have: {err}") from err
-    return rate
-
-
-def _level_name(rating: object) -> str:
-    """The lower-case level name of a rating (its ``level``: an enum, a text)."""
-    level = getattr(rating, "level", rating)
-    return str(getattr(level, "value", level)).lower()
