@@ -106,10 +106,12 @@ def load_timeout() -> float:
 class Task(Protocol[I, R]):
     """What a pool runs: built in the caller, forked into each worker, started there.
 
-    ``budget`` is how many seconds one item may run before its worker is killed (None: no limit).
+    ``budget`` is how many seconds one item may run before its worker is killed (None: no limit); a
+    task may also have ``budget_of(item)``, the budget of one item (a block of puzzles takes longer).
     ``start`` runs in a new worker: it loads what the items need, calling ``mark(phase)`` before each
     engine it loads (so that a load that kills the worker is pinned on that engine), and returns the
-    function that turns an item into its result. Results and items must pickle.
+    function that turns an item into its result; that function's ``info`` attribute, if any (it must
+    pickle), becomes the pool's ``info`` once a worker is ready. Results and items must pickle.
     """
 
     budget: float | None
@@ -149,7 +151,7 @@ def _worker_main(task: Task[Any, Any], commands: int, results: int, slots: mmap.
     offset = slot * _SLOT.size
 
     def note(state: int, number: int) -> None:
-        _SLOT.pack_into(slots, offset, state, number, time.monotonic())
+        _note(slots, offset, state, number)
 
     def send(message: object) -> None:
         data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
@@ -168,7 +170,7 @@ def _worker_main(task: Task[Any, Any], commands: int, results: int, slots: mmap.
         send(("failed", StrategyLoadError(_one_line(f"loading failed: {type(err).__name__}: {err}"))))
         return
     note(_IDLE, -1)
-    send(("ready",))
+    send(("ready", getattr(run, "info", None)))
     reader = _Frames()
     while True:
         chunk = reader.next_message(commands)
@@ -184,6 +186,18 @@ def _worker_main(task: Task[Any, Any], commands: int, results: int, slots: mmap.
                 out.append(task.failed(item, _one_line(f"internal error: {type(err).__name__}: {err}")))
         note(_IDLE, -1)
         send(("done", out, time.perf_counter() - start))
+
+
+def _note(slots: mmap.mmap, offset: int, state: int, number: int) -> None:
+    """Write a worker's slot (state, item number, now) so that the parent, reading at any moment, never sees it torn.
+
+    Not ``_SLOT.pack_into``: that zeroes the slot before writing the fields, and the parent, reading
+    meanwhile, once saw a worker at work "since 0" (the machine's boot) and killed it as overdue. The
+    number and the time go first, the state last, each word written once with its final value.
+    """
+    data = _SLOT.pack(state, number, time.monotonic())
+    slots[offset + 8 : offset + _SLOT.size] = data[8:]
+    slots[offset : offset + 8] = data[:8]
 
 
 def _detach(parent: int) -> None:
@@ -311,6 +325,8 @@ class WorkerPool(Generic[I, R]):
         self._run: Callable[[I], R] | None = None  # the in-process function, without isolation
         self._selector: Any = None
         self.spawned = 0  # worker processes started
+        #: What the task's loaded function says of itself (its ``info`` attribute), once a worker is ready.
+        self.info: Any = None
 
     # --- life cycle ---------------------------------------------------------------------------
 
@@ -325,6 +341,7 @@ class WorkerPool(Generic[I, R]):
         if not self.isolate:
             if self._run is None:
                 self._run = self.task.start(lambda phase: None)
+                self.info = getattr(self._run, "info", None)
             return
         while not any(w.ready for w in self._workers.values()):
             if not self._workers:
@@ -528,14 +545,24 @@ class WorkerPool(Generic[I, R]):
         """When the next deadline of a busy or loading worker falls (monotonic seconds), if any."""
         deadlines = []
         for worker in self._workers.values():
-            state, _, since = self._slot(worker)
+            state, number, since = self._slot(worker)
             if state == _LOADING:
                 deadlines.append(since + self.load_timeout)
-            elif state == _WORKING and self.task.budget is not None:
-                deadlines.append(since + self.task.budget)
+            elif state == _WORKING and (budget := self._budget(worker, number)) is not None:
+                deadlines.append(since + budget)
             elif state == _IDLE and worker.chunk is not None and self.task.budget is not None:
                 deadlines.append(time.monotonic() + _POLL)  # about to start its chunk: look again soon
         return min(deadlines, default=None)
+
+    def _budget(self, worker: _Worker[I], number: int) -> float | None:
+        """Seconds item ``number`` of the worker's chunk may run: ``task.budget_of(item)`` if the task has it."""
+        budget_of = getattr(self.task, "budget_of", None)
+        if budget_of is None or not worker.chunk:
+            return self.task.budget
+        for at, item in worker.chunk:
+            if at == number:
+                return budget_of(item)
+        return self.task.budget
 
     def _slot(self, worker: _Worker[I]) -> tuple[int, int, float]:
         assert self._slots is not None
@@ -577,6 +604,8 @@ class WorkerPool(Generic[I, R]):
             kind = message[0]
             if kind == "ready":
                 worker.ready = True
+                if len(message) > 1 and message[1] is not None:
+                    self.info = message[1]
             elif kind == "done":
                 events.append(("done", worker, (worker.chunk or [], message[1], message[2])))
                 worker.chunk = None
@@ -588,10 +617,10 @@ class WorkerPool(Generic[I, R]):
     def _enforce_deadlines(self, events: list[tuple[str, _Worker[I], Any]]) -> None:
         now = time.monotonic()
         for worker in list(self._workers.values()):
-            state, _, since = self._slot(worker)
+            state, number, since = self._slot(worker)
             if state == _LOADING and now - since > self.load_timeout:
                 self._lost(worker, f"did not load within {self.load_timeout:g} s", events)
-            elif state == _WORKING and self.task.budget is not None and now - since > self.task.budget:
+            elif state == _WORKING and (budget := self._budget(worker, number)) is not None and now - since > budget:
                 self._lost(worker, f"still running after {now - since:.1f} s", events)
 
     def _lost(self, worker: _Worker[I], overrun: str | None, events: list[tuple[str, _Worker[I], Any]]) -> None:
