@@ -3,6 +3,6 @@
 from sudokit.testing import parametrize_with_checks
 
 
-@parametrize_with_checks(["backtrack", "cp-sat", "python-constraint", "sat"])
+@parametrize_with_checks(["backtrack", "cp-sat", "python-constraint", "sat", "numba"])
 def test_conformance(strategy, check):  # type: ignore[no-untyped-def]
     check(strategy)

@@ -65,7 +65,7 @@ def test_strategies_names_sat_and_the_install_command(without_pysat: Path) -> No
     proc = sudoku(without_pysat, "strategies")
     assert proc.returncode == 0, proc.stderr
     rows = {line.split()[0]: line for line in proc.stdout.splitlines()}
-    assert list(rows) == ["backtrack", "cp-sat", "python-constraint", "sat"]
+    assert list(rows) == ["backtrack", "cp-sat", "numba", "python-constraint", "sat"]
     assert "needs python-sat: pip install 'sudokit[sat]'" in rows["sat"]
     assert all("needs" not in rows[name] for name in ("backtrack", "cp-sat", "python-constraint"))
 

@@ -85,9 +85,20 @@ def get_strategy(strategy: str | Strategy = "backtrack", **options: Any) -> Stra
         return default_registry().get(strategy, **options)
     if options:
         raise StrategyError("options go with a strategy name, not a strategy object")
-    if not isinstance(strategy, Strategy):
+    if not _is_strategy(strategy):
         raise StrategyError(f"{strategy!r:.80} is not a Strategy (it needs name, description and solve)")
     return strategy
+
+
+def _is_strategy(candidate: object) -> bool:
+    """``isinstance(candidate, Strategy)``, the protocol's own test (its members are there), without its cost.
+
+    ``isinstance`` against a runtime-checkable protocol walks the protocol's members on every call
+    (about 10 us), a third of a whole compiled solve; this asks the same three questions directly.
+    """
+    return (
+        hasattr(candidate, "name") and hasattr(candidate, "description") and callable(getattr(candidate, "solve", None))
+    )
 
 
 def normalize_time_limit(value: float | None) -> float | None:

@@ -1,0 +1,655 @@
+"""The ``numba`` engine's compiled search: ``backtrack``'s classic search as one resumable numba kernel.
+
+Imported by :mod:`sudokit_strategies.jit` when the engine is built, never at start-up. Importing this
+module imports numba and numpy and points numba's on-disk cache at sudokit's own cache directory (unless
+the user set ``NUMBA_CACHE_DIR``), so the kernel is compiled once per machine and loaded from disk after.
+
+The search is that of ``backtrack`` for classic boards, node for node (``_Search``; ``_BigSearch`` with
+``big``):
+
+* candidates as bit masks (uint64: boards up to 64x64), a "used" mask per row, column and box;
+* placing a digit removes it from the peers and places every naked single that follows;
+* hidden singles are looked for in every unit whose cells changed, to a fixed point;
+* the guess is on the first cell, in reading order, of fewest candidates (stopping at one of two),
+  digits in increasing order; each guess works on a copy of the state (undo = drop the copy);
+* with ``big`` (boards of 16x16 and more): locked candidates with the singles, to a fixed point, then
+  the look-ahead on the cells of two candidates, which picks the cell to guess on and its first digit.
+
+The recursion becomes an explicit stack of states held in arrays, so the kernel can stop at a node and be
+called again where it left off: after a slice of wall time (so that Ctrl-C is seen between slices), when
+the stack or the solution buffer is full (the caller grows or drains it). A puzzle's time limit is read
+from the monotonic clock (``clock_gettime``, called from compiled code) every 64 nodes, or at every node
+and every try of the look-ahead with ``big``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+
+def cache_dir() -> Path:
+    """Where the compiled kernel is cached: ``$NUMBA_CACHE_DIR`` if set, else sudokit's cache directory."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
+    return default_cache_dir()
+
+
+def default_cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/sudokit/numba`` or ``~/.cache/sudokit/numba`` (``%LOCALAPPDATA%``, ``~/Library/Caches`` on
+    Windows and macOS)."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "sudokit" / "numba"
+
+
+# numba reads NUMBA_CACHE_DIR when it is first imported; set it only if the user has not.
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    os.environ["NUMBA_CACHE_DIR"] = str(default_cache_dir())
+
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
+from llvmlite import ir  # noqa: E402
+from numba import types  # noqa: E402
+from numba.core import cgutils  # noqa: E402
+from numba.extending import intrinsic  # noqa: E402
+
+if not numba.config.CACHE_DIR:  # numba was imported before us without NUMBA_CACHE_DIR
+    numba.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+
+# What the kernel returns.
+DONE = 0  #: every puzzle of the call is answered
+SLICE = 1  #: a slice of wall time is over: call again
+NEED_STACK = 2  #: the stack of states is full: grow it and call again
+SOLUTIONS_FULL = 3  #: the solution buffer is full: drain it and call again
+
+# The control words (``ctl``, int64), kept between calls.
+I_PUZZLE = 0  #: the puzzle being searched
+I_PHASE = 1  #: where its search is (the PHASE_* below)
+I_DEPTH = 2
+I_COUNT = 3  #: solutions found
+I_STORED = 4  #: solutions in the solution buffer
+I_STATUS = 5  #: the answer of a finished puzzle (SOLVED, UNSOLVABLE, TIMEOUT)
+I_EXACT = 6  #: 1 when its count is exact
+I_NODES = 7  #: the counters, in the order of STAT_NAMES
+N_CTL = I_NODES + 9
+PHASE_START, PHASE_NODE, PHASE_FOUND, PHASE_NEXT, PHASE_RESUME = 0, 1, 2, 3, 4  # RESUME: a node already counted
+#: The per-puzzle counters, ``backtrack``'s names; boards of 16x16 and more add the last three (BIG_STAT_NAMES).
+STAT_NAMES = ("nodes", "guesses", "backtracks", "max_depth", "naked_singles", "hidden_singles")
+BIG_STAT_NAMES = (*STAT_NAMES, "locked_candidates", "probes", "failed_literals")
+I_GUESSES, I_BACKTRACKS, I_MAX_DEPTH, I_NAKED, I_HIDDEN, I_LOCKED, I_PROBES, I_FAILED = range(I_NODES + 1, N_CTL)
+#: Boards of this side and more get locked candidates and the look-ahead (as ``backtrack``'s ``inference="auto"``).
+BIG_SIDE = 16
+# What the look-ahead answers.
+AHEAD_OK, AHEAD_CONTRADICTION, AHEAD_TIMEOUT = 0, 1, 2
+# The clock words (``clk``, float64).
+I_START, I_DEADLINE, N_CLK = 0, 1, 2
+# Per-puzzle status codes (sudokit.MANY_STATUS order).
+SOLVED, UNSOLVABLE, TIMEOUT = 0, 1, 2
+
+_CHECK_EVERY = 63  # look at the clock every 64 nodes (clock_gettime costs ~25 ns, a node 0.3-100 us)
+
+
+@intrinsic
+def _now(typingctx):  # type: ignore[no-untyped-def]
+    """Seconds on the monotonic clock (CLOCK_MONOTONIC, as ``time.perf_counter`` on Linux), from compiled code."""
+    sig = types.float64()
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        i64, i32, f64 = ir.IntType(64), ir.IntType(32), ir.DoubleType()
+        timespec = ir.LiteralStructType([i64, i64])
+        fnty = ir.FunctionType(i32, [i32, timespec.as_pointer()])
+        clock_gettime = cgutils.get_or_insert_function(builder.module, fnty, "clock_gettime")
+        ts = cgutils.alloca_once(builder, timespec)
+        builder.call(clock_gettime, [ir.Constant(i32, _CLOCK_MONOTONIC), ts])
+        zero = ir.Constant(i32, 0)
+        sec = builder.load(builder.gep(ts, [zero, zero]))
+        nsec = builder.load(builder.gep(ts, [zero, ir.Constant(i32, 1)]))
+        return builder.fadd(builder.sitofp(sec, f64), builder.fmul(builder.sitofp(nsec, f64), ir.Constant(f64, 1e-9)))
+
+    return sig, codegen
+
+
+_CLOCK_MONOTONIC = 6 if sys.platform == "darwin" else 1
+
+
+@intrinsic
+def _popcount(typingctx, x):  # type: ignore[no-untyped-def]
+    """The number of bits set in a uint64, as an int64."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def _digit(typingctx, x):  # type: ignore[no-untyped-def]
+    """The digit (1-based) of a one-bit uint64 mask."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        one = ir.Constant(ir.IntType(64), 1)
+        return builder.add(builder.cttz(args[0], ir.Constant(ir.IntType(1), 1)), one)
+
+    return sig, codegen
+
+
+@numba.njit(cache=True, inline="always")
+def _assign(frame, size, c0, bit, peers, units_of, queue_cell, queue_bit, dirty, ctl):  # type: ignore[no-untyped-def]
+    """Place ``bit`` at cell ``c0``, remove it from the peers, place every naked single that follows.
+
+    ``frame`` is one state: the candidates of each cell (0 once filled), then each cell's placed digit as
+    its bit, then the used masks of the units. Units whose cells changed are marked in ``dirty``.
+    """
+    used = 2 * size
+    queue_cell[0] = c0
+    queue_bit[0] = bit
+    head, tail = 0, 1
+    npeers = peers.shape[1]
+    while head < tail:
+        c = queue_cell[head]
+        b = queue_bit[head]
+        head += 1
+        v = frame[size + c]
+        if v != 0:
+            if v != b:
+                return False
+            continue
+        if frame[c] & b == 0:
+            return False
+        frame[size + c] = b
+        frame[c] = 0
+        for j in range(3):
+            u = units_of[c, j]
+            frame[used + u] |= b
+            dirty[u] = 1
+        for k in range(npeers):
+            p = peers[c, k]
+            m = frame[p]
+            if m & b:
+                m ^= b
+                if m == 0:
+                    return False
+                frame[p] = m
+                dirty[units_of[p, 0]] = 1
+                dirty[units_of[p, 1]] = 1
+                dirty[units_of[p, 2]] = 1
+                if m & (m - np.uint64(1)) == 0:
+                    queue_cell[tail] = p
+                    queue_bit[tail] = m
+                    tail += 1
+    ctl[I_NAKED] += tail - 1
+    return True
+
+
+@numba.njit(cache=True)
+def _hidden_singles(frame, size, full, peers, units, units_of, queue_cell, queue_bit, dirty, ctl):  # type: ignore[no-untyped-def]
+    """Place the digits with one place left in a changed unit, to a fixed point; False on a contradiction."""
+    n = units.shape[1]
+    used = 2 * size
+    nunits = units.shape[0]
+    again = True
+    while again:
+        again = False
+        for u in range(nunits):
+            if dirty[u] == 0:
+                continue
+            dirty[u] = 0
+            again = True
+            once = np.uint64(0)
+            twice = np.uint64(0)
+            for j in range(n):
+                m = frame[units[u, j]]
+                twice |= once & m
+                once |= m
+            if once | frame[used + u] != full:
+                return False  # some digit has no place left in this unit
+            single = once & ~twice
+            if single == 0:
+                continue
+            for j in range(n):
+                c = units[u, j]
+                m = frame[c] & single
+                if m != 0:
+                    if m & (m - np.uint64(1)) != 0:
+                        return False  # one cell is the only place for two digits
+                    ctl[I_HIDDEN] += 1
+                    if not _assign(frame, size, c, m, peers, units_of, queue_cell, queue_bit, dirty, ctl):
+                        return False
+    return True
+
+
+@numba.njit(cache=True)
+def _locked(frame, size, peers, segs, groups, rests, scratch, units_of, queue_cell, queue_bit, dirty, ctl):  # type: ignore[no-untyped-def]
+    """Remove what locked candidates rule out (one pass over the state as it is); False on a contradiction.
+
+    A segment is where a box meets a row or a column (``segs[s]``: its box's group, its line's group, its
+    length, its cells). A digit in one segment of its box (of that direction) and in two or more of its
+    line leaves the rest of the line (pointing); in one segment of its line and two or more of its box's,
+    the rest of the box (claiming). ``rests[2s]`` and ``rests[2s + 1]`` are those rests (length, cells).
+    The cells left with one candidate are placed at the end, in the order found.
+    """
+    nsegs = segs.shape[0]
+    ngroups = groups.shape[0]
+    for s in range(nsegs):
+        m = np.uint64(0)
+        for j in range(3, 3 + segs[s, 2]):
+            m |= frame[segs[s, j]]
+        scratch[s] = m
+    alone = nsegs
+    spread = nsegs + ngroups
+    for g in range(ngroups):
+        once = scratch[groups[g, 1]]
+        twice = np.uint64(0)
+        for j in range(2, 1 + groups[g, 0]):
+            m = scratch[groups[g, j]]
+            twice |= once & m
+            once |= m
+        scratch[alone + g] = once & ~twice
+        scratch[spread + g] = twice
+    singles = size + 1  # after the assignment queue
+    nsingles = 0
+    for s in range(nsegs):
+        box_group, line_group = segs[s, 0], segs[s, 1]
+        for side in range(2):
+            if side == 0:
+                gone = scratch[s] & scratch[alone + box_group] & scratch[spread + line_group]
+            else:
+                gone = scratch[s] & scratch[alone + line_group] & scratch[spread + box_group]
+            if gone == 0:
+                continue
+            k = 2 * s + side
+            for j in range(1, 1 + rests[k, 0]):
+                c = rests[k, j]
+                m = frame[c]
+                if m & gone:
+                    m &= ~gone
+                    if m == 0:
+                        return False
+                    frame[c] = m
+                    ctl[I_LOCKED] += 1
+                    dirty[units_of[c, 0]] = 1
+                    dirty[units_of[c, 1]] = 1
+                    dirty[units_of[c, 2]] = 1
+                    if m & (m - np.uint64(1)) == 0:
+                        queue_cell[singles + nsingles] = c
+                        queue_bit[singles + nsingles] = m
+                        nsingles += 1
+    for j in range(nsingles):
+        c = queue_cell[singles + j]
+        if not _assign(frame, size, c, queue_bit[singles + j], peers, units_of, queue_cell, queue_bit, dirty, ctl):
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def _settle(frame, size, full, peers, units, units_of, segs, groups, rests, scratch, queue_cell, queue_bit, dirty, ctl):  # type: ignore[no-untyped-def]
+    """Hidden singles and locked candidates until neither finds more; False on a contradiction."""
+    while True:
+        if not _hidden_singles(frame, size, full, peers, units, units_of, queue_cell, queue_bit, dirty, ctl):
+            return False
+        before = ctl[I_LOCKED]
+        if not _locked(frame, size, peers, segs, groups, rests, scratch, units_of, queue_cell, queue_bit, dirty, ctl):
+            return False
+        if ctl[I_LOCKED] == before:
+            return True
+
+
+@numba.njit(cache=True)
+def _look_ahead(  # type: ignore[no-untyped-def]
+    frame,
+    trial,
+    size,
+    full,
+    peers,
+    units,
+    units_of,
+    segs,
+    groups,
+    rests,
+    scratch,
+    queue_cell,
+    queue_bit,
+    dirty,
+    ctl,
+    deadline,
+):
+    """Try both digits of every cell with two candidates (``backtrack``'s look-ahead): (answer, cell, first digit).
+
+    Each try places the digit and its singles on ``trial``, a copy of ``frame``. A digit whose try
+    contradicts cannot be the cell's (a failed literal): the other is placed, with its consequences, and
+    the cells are tried again (AHEAD_CONTRADICTION when that contradicts too). Otherwise the cell whose two
+    tries removed the most candidates (product, then sum) is the one to guess on, the digit whose try
+    removed fewer first; cell -1 when no cell has two candidates. AHEAD_TIMEOUT past ``deadline``.
+    """
+    width = trial.shape[0] - 2
+    nunits = units.shape[0]
+    while True:
+        total = 0
+        for c in range(size):
+            total += _popcount(frame[c])
+        best = -1
+        first = np.uint64(0)
+        best_score = -1
+        forced = False
+        for i in range(size):
+            m = frame[i]
+            if _popcount(m) != 2:
+                continue
+            low = m & (~m + np.uint64(1))
+            left = -1
+            for side in range(2):
+                bit = low if side == 0 else m ^ low
+                if _now() > deadline:
+                    return AHEAD_TIMEOUT, best, first
+                ctl[I_PROBES] += 1
+                trial[:width] = frame[:width]
+                for u in range(nunits):
+                    dirty[u] = 0
+                if not (
+                    _assign(trial, size, i, bit, peers, units_of, queue_cell, queue_bit, dirty, ctl)
+                    and _hidden_singles(trial, size, full, peers, units, units_of, queue_cell, queue_bit, dirty, ctl)
+                ):
+                    ctl[I_FAILED] += 1
+                    for u in range(nunits):
+                        dirty[u] = 0
+                    if not (
+                        _assign(frame, size, i, m ^ bit, peers, units_of, queue_cell, queue_bit, dirty, ctl)
+                        and _settle(
+                            frame,
+                            size,
+                            full,
+                            peers,
+                            units,
+                            units_of,
+                            segs,
+                            groups,
+                            rests,
+                            scratch,
+                            queue_cell,
+                            queue_bit,
+                            dirty,
+                            ctl,
+                        )
+                    ):
+                        return AHEAD_CONTRADICTION, best, first
+                    forced = True
+                    break
+                remaining = 0
+                for c in range(size):
+                    remaining += _popcount(trial[c])
+                gone = total - remaining
+                if left < 0:
+                    left = gone
+                else:
+                    score = left * gone + left + gone
+                    if score > best_score:
+                        best = i
+                        best_score = score
+                        first = low if left <= gone else m ^ low
+        if not forced:
+            return AHEAD_OK, best, first
+
+
+@numba.njit(cache=True)
+def _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats):  # type: ignore[no-untyped-def]
+    """Write puzzle ``i``'s answer (``ctl[I_STATUS]``, ``ctl[I_EXACT]``) and counters; move on to the next puzzle."""
+    out_status[i] = ctl[I_STATUS]
+    out_count[i] = ctl[I_COUNT]
+    out_exact[i] = ctl[I_EXACT]
+    out_elapsed[i] = _now() - clk[I_START]
+    for s in range(N_CTL - I_NODES):
+        out_stats[s, i] = ctl[I_NODES + s]
+    ctl[I_PUZZLE] = i + 1
+    ctl[I_PHASE] = PHASE_START
+
+
+@numba.njit(cache=True)
+def search(  # type: ignore[no-untyped-def]
+    puzzles,
+    limit,
+    keep,
+    time_limit,
+    slice_seconds,
+    big,
+    full,
+    peers,
+    units,
+    units_of,
+    segs,
+    groups,
+    rests,
+    scratch,
+    weight,
+    stack,
+    levels,
+    queue_cell,
+    queue_bit,
+    dirty,
+    solutions,
+    ctl,
+    clk,
+    out_status,
+    out_count,
+    out_exact,
+    out_first,
+    out_elapsed,
+    out_stats,
+):
+    """Search puzzles ``ctl[I_PUZZLE]`` onwards (rows of ``puzzles``, 0 blank), resuming where the last call stopped.
+
+    Per puzzle: count up to ``limit`` solutions, copy the first to ``out_first`` and the first ``keep``
+    to ``solutions`` (returning SOLUTIONS_FULL when it is full), stop at ``time_limit`` seconds (< 0:
+    none). Returns DONE, or SLICE after ``slice_seconds`` of wall time, or NEED_STACK. With ``big``, each
+    node adds locked candidates and the look-ahead (``backtrack``'s search on boards of 16x16 and more).
+    """
+    size = puzzles.shape[1]
+    width = stack.shape[1] - 2  # a state; a level's last two words: the digits left to try, the one to try first
+    rest = width
+    prefer = width + 1
+    nunits = units.shape[0]
+    n = units.shape[1]
+    check_every = 0 if big else _CHECK_EVERY  # a big board's node takes milliseconds: look at the clock at each
+    call_start = _now()
+    first_puzzle = ctl[I_PUZZLE]
+    one = np.uint64(1)
+    while ctl[I_PUZZLE] < puzzles.shape[0]:
+        i = ctl[I_PUZZLE]
+        if ctl[I_PHASE] == PHASE_START:
+            clk[I_START] = _now()
+            if i > first_puzzle and clk[I_START] - call_start > slice_seconds:
+                return SLICE  # (after one puzzle at least: every call makes progress)
+            clk[I_DEADLINE] = clk[I_START] + time_limit if time_limit >= 0 else np.inf
+            for s in range(I_COUNT, N_CTL):
+                ctl[s] = 0
+            for c in range(size):
+                out_first[i, c] = 0
+                weight[c] = 0
+            frame = stack[0]
+            for c in range(size):
+                frame[c] = full
+                frame[size + c] = 0
+            for u in range(nunits):
+                frame[2 * size + u] = 0
+            ok = True
+            qc, qb = queue_cell, queue_bit
+            for c in range(size):
+                v = puzzles[i, c]
+                if v == 0:
+                    continue
+                if v > n or not _assign(frame, size, c, one << np.uint64(v - 1), peers, units_of, qc, qb, dirty, ctl):
+                    ok = False
+                    break
+            if not ok:  # the givens contradict each other through their consequences
+                ctl[I_STATUS] = UNSOLVABLE
+                ctl[I_EXACT] = 1
+                _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                continue
+            for u in range(nunits):
+                dirty[u] = 1
+            ctl[I_DEPTH] = 0
+            ctl[I_PHASE] = PHASE_NODE
+        while True:  # one step of the search of puzzle i
+            phase = ctl[I_PHASE]
+            d = ctl[I_DEPTH]
+            if phase == PHASE_NODE:
+                if d + 1 >= stack.shape[0]:
+                    return NEED_STACK  # (the look-ahead's tries and the guesses use level d + 1)
+                if ctl[I_NODES] & check_every == check_every:
+                    now = _now()
+                    if now > clk[I_DEADLINE]:
+                        ctl[I_STATUS] = TIMEOUT
+                        ctl[I_EXACT] = 0
+                        _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                        break
+                    if now - call_start > slice_seconds:
+                        ctl[I_NODES] += 1  # this node is entered on the next call, without counting it again
+                        ctl[I_PHASE] = PHASE_RESUME
+                        return SLICE
+                ctl[I_NODES] += 1
+            if phase in (PHASE_NODE, PHASE_RESUME):
+                if d > ctl[I_MAX_DEPTH]:
+                    ctl[I_MAX_DEPTH] = d
+                frame = stack[d]
+                best = -1
+                first = np.uint64(0)
+                if big:
+                    settled = _settle(
+                        frame,
+                        size,
+                        full,
+                        peers,
+                        units,
+                        units_of,
+                        segs,
+                        groups,
+                        rests,
+                        scratch,
+                        queue_cell,
+                        queue_bit,
+                        dirty,
+                        ctl,
+                    )
+                    answer = AHEAD_CONTRADICTION
+                    if settled:
+                        answer, best, first = _look_ahead(
+                            frame,
+                            stack[d + 1],
+                            size,
+                            full,
+                            peers,
+                            units,
+                            units_of,
+                            segs,
+                            groups,
+                            rests,
+                            scratch,
+                            queue_cell,
+                            queue_bit,
+                            dirty,
+                            ctl,
+                            clk[I_DEADLINE],
+                        )
+                    if answer == AHEAD_TIMEOUT:
+                        ctl[I_STATUS] = TIMEOUT
+                        ctl[I_EXACT] = 0
+                        _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                        break
+                    ok = answer == AHEAD_OK
+                    if ok and best < 0:  # no cell of two: the fewest candidates, the one whose guesses failed most
+                        best_score = np.int64(1) << 62
+                        for c in range(size):
+                            m = frame[c]
+                            if m != 0:
+                                score = (_popcount(m) << 40) - weight[c]
+                                if score < best_score:
+                                    best = c
+                                    best_score = score
+                else:
+                    ok = _hidden_singles(frame, size, full, peers, units, units_of, queue_cell, queue_bit, dirty, ctl)
+                    if ok:
+                        fewest = n + 1
+                        for c in range(size):
+                            m = frame[c]
+                            if m != 0:
+                                k = _popcount(m)
+                                if k < fewest:
+                                    best = c
+                                    fewest = k
+                                    if k == 2:
+                                        break
+                if not ok:
+                    phase = -1  # this node failed: back to its parent
+                else:
+                    if best < 0:
+                        ctl[I_PHASE] = PHASE_FOUND
+                        continue
+                    levels[d, 0] = best
+                    stack[d, rest] = frame[best]
+                    stack[d, prefer] = first
+                    ctl[I_PHASE] = PHASE_NEXT
+                    continue
+            elif phase == PHASE_FOUND:
+                frame = stack[d]
+                count = ctl[I_COUNT]
+                if count < keep:
+                    stored = ctl[I_STORED]
+                    if stored == solutions.shape[0]:
+                        return SOLUTIONS_FULL
+                    for c in range(size):
+                        solutions[stored, c] = _digit(frame[size + c])
+                    ctl[I_STORED] = stored + 1
+                if count == 0:
+                    for c in range(size):
+                        out_first[i, c] = _digit(frame[size + c])
+                ctl[I_COUNT] = count + 1
+                if count + 1 >= limit:
+                    ctl[I_STATUS] = SOLVED
+                    ctl[I_EXACT] = 0
+                    _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                    break
+                phase = -1  # back to the parent
+            elif phase == PHASE_NEXT:
+                m = stack[d, rest]
+                if m == 0:
+                    phase = -1  # every digit tried here: back to the parent
+                else:
+                    bit = stack[d, prefer]
+                    if bit == 0:
+                        bit = m & (~m + one)  # digits in increasing order
+                    else:
+                        stack[d, prefer] = 0  # the look-ahead's first digit, then the other
+                    stack[d, rest] = m ^ bit
+                    ctl[I_GUESSES] += 1
+                    cell = levels[d, 0]
+                    child = stack[d + 1]
+                    child[:width] = stack[d, :width]
+                    for u in range(nunits):
+                        dirty[u] = 0
+                    if _assign(child, size, cell, bit, peers, units_of, queue_cell, queue_bit, dirty, ctl):
+                        levels[d, 1] = ctl[I_COUNT]
+                        ctl[I_DEPTH] = d + 1
+                        ctl[I_PHASE] = PHASE_NODE
+                    else:
+                        ctl[I_BACKTRACKS] += 1
+                        if big:
+                            weight[cell] += 1
+                    continue
+            # phase -1: node d is finished; its parent tries its next digit
+            if d == 0:
+                ctl[I_STATUS] = SOLVED if ctl[I_COUNT] > 0 else UNSOLVABLE
+                ctl[I_EXACT] = 1
+                _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                break
+            if ctl[I_COUNT] == levels[d - 1, 1]:
+                ctl[I_BACKTRACKS] += 1
+            ctl[I_DEPTH] = d - 1
+            ctl[I_PHASE] = PHASE_NEXT
+    return DONE

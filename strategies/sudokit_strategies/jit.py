@@ -1,0 +1,350 @@
+"""``numba``: ``backtrack``'s search compiled by numba (the extra ``sudokit[jit]``).
+
+The algorithm is ``backtrack``'s on classic boards, node for node: candidates as bit masks, a used
+mask per row, column and box, naked and hidden singles to a fixed point, then a guess on the first
+cell of fewest candidates, digits in increasing order. Boards of 16x16 and more add, as ``backtrack``
+does, locked candidates and a look-ahead on the cells of two candidates (failed literals; the guess is
+on the cell whose two tries removed the most). Both engines visit the same nodes and find the same
+first solution; this one spends about a twentieth of the time on each (100x on the 25x25 boards).
+Boards up to 64x64 (uint64 masks), counting and time limits; no variant rules.
+
+Option (``-o inference=...``, as ``backtrack``'s): ``auto`` (the default: the two extra steps from
+16x16 up), ``singles`` (never) or ``strong`` (on every board). Any other option is refused.
+
+Besides ``solve`` it offers ``solve_many`` (sudokit's batch protocol, :class:`sudokit.ManyResults`): a
+chunk of puzzles of one box shape solved in one compiled call, with a time limit for each puzzle.
+
+The compiled kernel (:mod:`sudokit_strategies._jit_kernels`) is cached on disk, so only the first run on
+a machine pays the compile (5-10 s; a later process loads it in under a second): in ``$NUMBA_CACHE_DIR``
+when set, else in ``$XDG_CACHE_HOME/sudokit/numba`` (``~/.cache/sudokit/numba``;
+``~/Library/Caches/sudokit/numba`` on macOS, ``%LOCALAPPDATA%\\sudokit\\numba`` on Windows). Deleting that
+directory is safe: the next run compiles again. numba is imported when the engine is built (so a compile
+never counts against a time limit), never by ``import sudokit`` or ``sudoku strategies``.
+
+The search runs in slices of at most 50 ms of wall time: Ctrl-C stops a long solve between two slices,
+and a puzzle's time limit is read from the monotonic clock (every 64 nodes below 16x16, every node and
+every try of the look-ahead above) inside the compiled code.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from functools import cache
+from importlib.util import find_spec
+from typing import TYPE_CHECKING, Any, Literal
+
+from sudokit import Capabilities, Grid, Result, Shape, Status
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from sudokit import ManyResults
+
+__all__ = ["NumbaStrategy"]
+
+# Without the extra the engine fails to load, so that sudokit says what to install; numba itself is imported
+# on the first use (its import takes most of a second).
+for _needed in ("numba", "llvmlite", "numpy"):
+    if find_spec(_needed) is None:
+        raise ModuleNotFoundError(f"No module named {_needed!r}", name=_needed)
+
+#: Longest run of the compiled search between two looks from Python (Ctrl-C is seen between them).
+_SLICE_SECONDS = 0.05
+#: Solutions held by the kernel before Python takes them (counting with ``keep`` above this drains it).
+_SOLUTION_BUFFER = 16
+#: Boards of this side and more get locked candidates and the look-ahead (``inference="auto"``), as in ``backtrack``.
+_BIG_SIDE = 16
+#: Depth of the stack of states at first (doubled whenever a search goes deeper).
+_FIRST_DEPTH = 32
+_MAX_LIMIT = 1 << 62
+_STATUSES = (Status.SOLVED, Status.UNSOLVABLE, Status.TIMEOUT)
+
+
+@cache
+def _kernels() -> Any:
+    """The compiled search: imports numba and numpy, and loads the kernel from the disk cache (or compiles it).
+
+    Called when the engine is built, so that a cold compile (seconds) never counts against a solve's time limit.
+    """
+    from sudokit_strategies import _jit_kernels as k
+
+    np = k.np
+    shape = Shape.of(2, 2)
+    work = _Work(shape, k, big=False)
+    out = _Out(np, 0, shape.size, k.N_CTL - k.I_NODES)
+    work.run(np.frombuffer(b"", np.uint8).reshape(0, shape.size), 1, 0, None, None, out, None)
+    return k
+
+
+class NumbaStrategy:
+    """``backtrack``'s bit-mask search with singles and fewest-candidates branching, compiled by numba.
+
+    >>> from sudokit import Grid
+    >>> grid = Grid.parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+    >>> NumbaStrategy().solve(grid, limit=2).unique
+    True
+    """
+
+    name = "numba"
+    description = "backtracking compiled by numba: bit masks, singles first, fewest-candidates cell"
+    #: Every box shape sudokit has (boards up to 64x64: candidates are uint64 masks); no variant rules.
+    capabilities = Capabilities()
+
+    def __init__(self, inference: Literal["auto", "singles", "strong"] = "auto") -> None:
+        if inference not in ("auto", "singles", "strong"):
+            raise ValueError(f"inference must be 'auto', 'singles' or 'strong', not {inference!r:.40}")
+        self.inference = inference
+        _kernels()  # numba's import and the kernel's load (or first compile) happen here, not in a timed solve
+        self._local = threading.local()  # per thread: the work arrays of each box shape
+
+    def __repr__(self) -> str:
+        return "NumbaStrategy()" if self.inference == "auto" else f"NumbaStrategy(inference={self.inference!r})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"inference": self.inference}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(**state)  # type: ignore[misc]
+
+    def _work(self, shape: Shape) -> _Work:
+        spaces = getattr(self._local, "spaces", None)
+        if spaces is None:
+            spaces = self._local.spaces = {}
+        work = spaces.get(shape)
+        if work is None:
+            big = self.inference == "strong" or (self.inference == "auto" and shape.n >= _BIG_SIDE)
+            work = spaces[shape] = _Work(shape, _kernels(), big)
+        return work
+
+    def solve(
+        self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
+    ) -> Result:
+        """Count up to ``limit`` solutions of ``puzzle`` within ``time_limit`` seconds, keeping the first ``keep``."""
+        start = time.perf_counter()
+        if not puzzle.is_classic:  # the engine declares no variant kinds; the core never sends one
+            raise ValueError("numba takes classic puzzles only")
+        shape = puzzle.shape
+        work = self._work(shape)
+        kept: list[tuple[int, ...]] = []
+        cells = work.frombuffer(bytes(puzzle.cells), work.uint8).reshape(1, shape.size)
+        keep = limit if keep is None else keep
+        if time_limit is None and limit <= _MAX_LIMIT and 0 <= keep <= limit:  # the common case, in one call
+            control = work.ctl
+            control[0] = control[1] = 0  # puzzle 0, from its start
+            if work.k.search(cells, limit, keep, -1.0, _SLICE_SECONDS, *work.arrays, *work.single.arrays):
+                work.run(cells, limit, keep, None, start, work.single, kept, resume=True)
+            else:
+                work.drain(kept)
+        else:
+            work.run(cells, limit, keep, time_limit, start, work.single, kept)
+        ctl = work.ctl.tolist()  # the finished puzzle's answer and counters stay in the control words
+        k = work.k
+        return Result(
+            status=_STATUSES[ctl[k.I_STATUS]],
+            puzzle=puzzle,
+            strategy=self.name,
+            solutions=tuple([Grid(cells, shape, validate=False) for cells in kept]),
+            count=ctl[k.I_COUNT],
+            exact=ctl[k.I_EXACT] == 1,
+            stats=dict(zip(work.stat_names, ctl[k.I_NODES :], strict=False)),
+            elapsed=time.perf_counter() - start,
+        )
+
+    def solve_many(
+        self, cells: memoryview, shape: Shape, *, limit: int = 1, time_limit: float | None = None
+    ) -> ManyResults:
+        """Solve ``len(cells) // n²`` classic puzzles of ``shape`` (bytes, row by row, 0 blank), each as ``solve``.
+
+        Each puzzle has its own ``time_limit``; a hard one that runs out is ``timeout`` and the next starts.
+        """
+        from sudokit import ManyResults
+
+        work = self._work(shape)
+        np = work.np
+        flat = np.frombuffer(cells, dtype=np.uint8)
+        if flat.size % shape.size:
+            raise ValueError(f"{flat.size} cells is not a whole number of {shape.n}x{shape.n} puzzles")
+        puzzles = flat.reshape(-1, shape.size)
+        puzzles.flags.writeable = False  # one compiled kernel for every caller: it takes read-only puzzles
+        out = _Out(np, len(puzzles), shape.size, work.k.N_CTL - work.k.I_NODES)
+        work.run(puzzles, limit, 0, time_limit, None, out, None)
+        return ManyResults(
+            status=out.status,
+            count=out.count,
+            exact=out.exact,
+            solutions=out.first.reshape(-1),
+            elapsed=out.elapsed,
+            stats={name: out.stats[s] for s, name in enumerate(work.stat_names)},
+        )
+
+
+class _Out:
+    """What the kernel answers for ``k`` puzzles, as numpy arrays."""
+
+    def __init__(self, np: Any, k: int, size: int, nstats: int) -> None:
+        self.status = np.zeros(k, np.uint8)
+        self.count = np.zeros(k, np.int64)
+        self.exact = np.zeros(k, np.uint8)
+        self.first = np.zeros((k, size), np.uint8)
+        self.elapsed = np.zeros(k, np.float64)
+        self.stats = np.zeros((nstats, k), np.int64)
+        self.arrays = (self.status, self.count, self.exact, self.first, self.elapsed, self.stats)
+
+
+@cache
+def _geometry(shape: Shape, np: Any) -> tuple[Any, Any, Any, Any]:
+    """The peer and unit tables of ``shape`` as arrays, and the mask of every digit."""
+    n = shape.n
+    peers = np.array(shape.peers, dtype=np.int64)
+    units = np.array(shape.units, dtype=np.int64)
+    units_of = np.array(
+        [(r, n + c, 2 * n + b) for r, c, b in zip(shape.row_of, shape.col_of, shape.box_of, strict=True)],
+        dtype=np.int64,
+    )
+    full = np.uint64((1 << n) - 1)
+    return full, peers, units, units_of
+
+
+@cache
+def _locked_tables(shape: Shape, np: Any) -> tuple[Any, Any, Any]:
+    """Where boxes meet lines, for locked candidates (the tables of ``backtrack``'s ``_locked_finder``).
+
+    ``segs[s]``: the segment's box group, its line group, its length and its cells; ``groups[g]``: the
+    number of segments of group g and the segments (box b's row segments are group 2b, its column
+    segments 2b+1; row k's segments 2n+k, column k's 3n+k); ``rests[2s]`` and ``rests[2s+1]``: the
+    rest of the segment's line and of its box (length, cells).
+    """
+    n = shape.n
+    segments: list[tuple[int, ...]] = []
+    groups: list[list[int]] = [[] for _ in range(4 * n)]
+    rests: list[list[int]] = []
+    of_segment: list[tuple[int, int]] = []
+    for b, box in enumerate(shape.boxes):
+        for kind, (lines, line_of) in enumerate(((shape.rows, shape.row_of), (shape.cols, shape.col_of))):
+            for k in sorted({line_of[i] for i in box}):
+                inside = frozenset(lines[k]) & frozenset(box)
+                s = len(segments)
+                segments.append(tuple(sorted(inside)))
+                gb, gl = 2 * b + kind, 2 * n + kind * n + k
+                groups[gb].append(s)
+                groups[gl].append(s)
+                of_segment.append((gb, gl))
+                rests.append([i for i in lines[k] if i not in inside])
+                rests.append([i for i in box if i not in inside])
+
+    def table(rows: list[list[int]]) -> Any:
+        out = np.zeros((len(rows), max(map(len, rows))), np.int64)
+        for r, row in enumerate(rows):
+            out[r, : len(row)] = row
+        return out
+
+    segs = table([[gb, gl, len(cells), *cells] for (gb, gl), cells in zip(of_segment, segments, strict=True)])
+    return segs, table([[len(g), *g] for g in groups]), table([[len(r), *r] for r in rests])
+
+
+class _Work:
+    """The work arrays of one box shape (one thread's): stack of states, queue, control words, buffers."""
+
+    def __init__(self, shape: Shape, k: Any, big: bool) -> None:
+        self.k = k
+        self.big = big
+        self.stat_names = k.BIG_STAT_NAMES if big else k.STAT_NAMES
+        self.np = np = k.np
+        self.frombuffer, self.uint8 = np.frombuffer, np.uint8
+        self.shape = shape
+        size, n = shape.size, shape.n
+        self.full, self.peers, self.units, self.units_of = _geometry(shape, np)
+        self.segs, self.groups, self.rests = _locked_tables(shape, np)
+        self.scratch = np.zeros(len(self.segs) + 2 * len(self.groups), np.uint64)
+        self.weight = np.zeros(size, np.int64)
+        self.stack = np.zeros((_FIRST_DEPTH, 2 * size + 3 * n + 2), np.uint64)
+        self.levels = np.zeros((_FIRST_DEPTH, 2), np.int64)
+        self.queue_cell = np.zeros(2 * (size + 1), np.int64)  # the assignments' queue, then locked candidates' singles
+        self.queue_bit = np.zeros(2 * (size + 1), np.uint64)
+        self.dirty = np.zeros(3 * n, np.uint8)
+        self.ctl = np.zeros(k.N_CTL, np.int64)
+        self.clk = np.zeros(k.N_CLK, np.float64)
+        self.solutions = np.zeros((_SOLUTION_BUFFER, size), np.uint8)
+        self.single = _Out(np, 1, size, k.N_CTL - k.I_NODES)
+        self._arrange()
+
+    def _arrange(self) -> None:
+        """The kernel's arguments after the puzzles and the limits, up to the answers, as one tuple."""
+        self.arrays = (
+            self.big,
+            self.full,
+            self.peers,
+            self.units,
+            self.units_of,
+            self.segs,
+            self.groups,
+            self.rests,
+            self.scratch,
+            self.weight,
+            self.stack,
+            self.levels,
+            self.queue_cell,
+            self.queue_bit,
+            self.dirty,
+            self.solutions,
+            self.ctl,
+            self.clk,
+        )
+
+    def run(
+        self,
+        puzzles: np.ndarray,
+        limit: int,
+        keep: int,
+        time_limit: float | None,
+        start: float | None,
+        out: _Out,
+        kept: list[tuple[int, ...]] | None,
+        *,
+        resume: bool = False,
+    ) -> None:
+        """Search every row of ``puzzles`` into ``out``, the first ``keep`` solutions into ``kept``.
+
+        With ``resume``, the search goes on where the last call of the kernel left it (else from the start).
+        """
+        k = self.k
+        limit = min(limit, _MAX_LIMIT)
+        keep = max(0, min(keep, limit))
+        if not resume:
+            self.ctl[k.I_PUZZLE] = self.ctl[k.I_PHASE] = 0  # the kernel clears the rest as it starts a puzzle
+        if time_limit is None:
+            seconds = -1.0
+        else:
+            seconds = float(time_limit)
+            if start is not None:  # the time already spent in this call counts
+                seconds = max(0.0, seconds - (time.perf_counter() - start))
+        while True:
+            code = k.search(puzzles, limit, keep, seconds, _SLICE_SECONDS, *self.arrays, *out.arrays)
+            if code == k.DONE:
+                break
+            if code == k.NEED_STACK:
+                self._grow()
+            elif code == k.SOLUTIONS_FULL:
+                self.drain(kept)
+            # SLICE: back in Python for a moment, where Ctrl-C raises KeyboardInterrupt
+        if kept is not None:
+            self.drain(kept)
+
+    def _grow(self) -> None:
+        np = self.np
+        depth = 2 * len(self.stack)
+        stack = np.zeros((depth, self.stack.shape[1]), np.uint64)
+        stack[: len(self.stack)] = self.stack
+        levels = np.zeros((depth, 2), np.int64)
+        levels[: len(self.levels)] = self.levels
+        self.stack, self.levels = stack, levels
+        self._arrange()
+
+    def drain(self, kept: list[tuple[int, ...]] | None) -> None:
+        """Move the solutions the kernel holds to ``kept``."""
+        stored = int(self.ctl[self.k.I_STORED])
+        if kept is not None and stored:
+            raw, size = self.solutions[:stored].tobytes(), self.shape.size
+            kept.extend([tuple(raw[j : j + size]) for j in range(0, stored * size, size)])
+        self.ctl[self.k.I_STORED] = 0

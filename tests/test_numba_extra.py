@@ -1,0 +1,89 @@
+"""Without the ``jit`` extra, ``numba`` is listed with its install command and nothing else changes.
+
+The environment without the extra is the real one minus numba and llvmlite: a directory of links to every
+entry of this interpreter's site-packages but theirs, used by ``python -S`` (no ``site``, so the real
+site-packages is not on the path). The command is the real ``sudokit.cli``, its engines the real ones.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+LEETCODE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+HIDDEN = ("numba", "llvmlite")
+
+
+@pytest.fixture(scope="module")
+def without_numba(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A site directory holding everything installed here except numba and llvmlite."""
+    site = Path(sysconfig.get_paths()["purelib"])
+    assert (site / "numba").is_dir(), "the test suite runs with every extra installed"
+    out = tmp_path_factory.mktemp("site-without-numba")
+    for entry in site.iterdir():
+        if entry.name.lower().split("-")[0].split(".")[0] in HIDDEN:
+            continue
+        (out / entry.name).symlink_to(entry.resolve())
+    return out
+
+
+def sudoku(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    code = (
+        "import sys\n"
+        f"sys.path[:0] = [{str(site)!r}, {str(ROOT / 'src')!r}, {str(ROOT / 'strategies')!r}]\n"
+        f"sys.argv = ['sudoku', *{list(args)!r}]\n"
+        "from sudokit.cli import main\n"
+        "main()\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return subprocess.run(
+        [sys.executable, "-S", "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_the_environment_really_lacks_numba(without_numba: Path) -> None:
+    for module in HIDDEN:
+        proc = subprocess.run(
+            [sys.executable, "-S", "-c", f"import sys; sys.path[:0] = [{str(without_numba)!r}]; import {module}"],
+            capture_output=True,
+            text=True,
+        )
+        assert proc.returncode != 0 and f"No module named '{module}'" in proc.stderr
+
+
+def test_strategies_names_numba_and_the_install_command(without_numba: Path) -> None:
+    proc = sudoku(without_numba, "strategies")
+    assert proc.returncode == 0, proc.stderr
+    rows = {line.split()[0]: line for line in proc.stdout.splitlines()}
+    assert list(rows) == ["backtrack", "cp-sat", "numba", "python-constraint", "sat"]
+    assert "needs numba: pip install 'sudokit[jit]'" in rows["numba"]
+    assert all("needs" not in rows[name] for name in ("backtrack", "cp-sat", "python-constraint", "sat"))
+
+
+def test_solving_with_numba_says_how_to_install_it(without_numba: Path) -> None:
+    proc = sudoku(without_numba, "solve", "-s", "numba", LEETCODE)
+    assert proc.returncode == 2 and proc.stdout == ""
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("sudoku: error: strategy 'numba'") and "pip install 'sudokit[jit]'" in last
+    assert "Traceback" not in proc.stderr
+
+
+def test_the_other_engines_work_as_before(without_numba: Path) -> None:
+    for engine in ("backtrack", "sat"):
+        proc = sudoku(without_numba, "solve", "-s", engine, "-f", "line", LEETCODE)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.startswith(LEETCODE + ":") and "." not in proc.stdout.split(":")[1]
+    proc = sudoku(without_numba, "check", LEETCODE)  # every engine that loads; numba is said to be missing
+    assert proc.returncode == 0, proc.stderr
