@@ -1,5 +1,9 @@
 """backtrack on the big boards of puzzles/sizes (16x16, 25x25, 36x36), and on 9x9 against a git revision.
 
+From 25x25 up the engine turns to clause learning after ``_LEARN_AFTER`` nodes without a solution: the
+``conflicts`` column counts its conflicts (0 when the search without learning finished first). The
+times are wall-clock seconds on whatever else the machine is running; ``cpu`` is the process's own.
+
 Every puzzle of ``puzzles/sizes/box4x4.txt``, ``box5x5.txt`` and (when present) ``box6x6.txt`` is
 solved by the working copy's engine (limit 1, ``--time-limit`` seconds each), its answer checked
 against the file's solution; the time, the nodes and the locked candidates removed are printed, and
@@ -54,15 +58,15 @@ def sized(box: str) -> list[tuple[Grid, Grid]]:
     return pairs
 
 
-def run(engine: object, puzzle: Grid, solution: Grid, time_limit: float) -> tuple[str, float, dict[str, int]]:
-    """Solve ``puzzle`` once: its status (``wrong`` for an answer other than ``solution``), seconds, statistics."""
-    start = time.perf_counter()
+def run(engine: object, puzzle: Grid, solution: Grid, time_limit: float) -> tuple[str, float, float, dict[str, int]]:
+    """Solve ``puzzle`` once: its status (``wrong`` for another answer than ``solution``), seconds, CPU time, stats."""
+    start, cpu = time.perf_counter(), time.process_time()
     result = engine.solve(puzzle, time_limit=time_limit)  # type: ignore[attr-defined]
-    took = time.perf_counter() - start
+    took, cpu = time.perf_counter() - start, time.process_time() - cpu
     status = result.status.value
     if result.status is Status.SOLVED and (result.solution != solution or not is_solution(puzzle, result.solution)):
         status = "wrong"
-    return status, took, result.stats
+    return status, took, cpu, result.stats
 
 
 def main() -> None:
@@ -91,15 +95,17 @@ def main() -> None:
         n = pairs[0][0].n
         times = []
         for k, (puzzle, solution) in enumerate(pairs):
-            status, took, stats = run(new, puzzle, solution, args.time_limit)
+            status, took, cpu, stats = run(new, puzzle, solution, args.time_limit)
             times.append((status, took))
             line = (
                 f"box{box} #{k + 1} ({n}x{n}, {puzzle.count_givens()} givens): new {status:<8} {took:8.3f} s "
+                f"(cpu {cpu:7.3f}) "
                 f"{stats.get('nodes', 0):>9} nodes {stats.get('locked_candidates', 0):>9} locked"
+                f" {stats.get('conflicts', 0):>7} conflicts"
             )
             if args.base_big and old is not None:
                 base_limit = args.base_time_limit if n > 16 else max(args.base_time_limit, args.time_limit)
-                o_status, o_took, o_stats = run(old, puzzle, solution, base_limit)
+                o_status, o_took, _, o_stats = run(old, puzzle, solution, base_limit)
                 line += f"  | old {o_status:<8} {o_took:8.3f} s {o_stats.get('nodes', 0):>9} nodes"
             print(line, flush=True)
         if box == "4x4":

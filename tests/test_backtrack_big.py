@@ -5,7 +5,9 @@ look-ahead on the cells with two candidates (failed literals) on top of the sing
 ``inference="strong"`` forces that search on any classic board and ``inference="singles"`` keeps the
 singles alone, so the new inference is checked where counts are cheap: random 9x9 and 16x16 boards
 with givens taken away, counted by both against CP-SAT, and every 16x16 of ``puzzles/sizes`` solved
-to its file's solution and proved unique.
+to its file's solution and proved unique. From 25x25 up the search turns to clause learning when it has
+failed ``_LEARN_AFTER`` guesses without a solution (``inference="learn"`` starts with it on any classic
+board): its counts are checked the same way, and the hard first 25x25 is solved by it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import pytest
 
 from sudokit import Capabilities, Grid, Status, is_solution
 from sudokit.testing import corpus
+from sudokit_strategies import backtrack
 from sudokit_strategies.backtrack import BacktrackStrategy
 from sudokit_strategies.cpsat import CpSatStrategy
 
@@ -25,6 +28,7 @@ from .conftest import puzzles, sized
 AUTO = BacktrackStrategy()
 STRONG = BacktrackStrategy(inference="strong")
 SINGLES = BacktrackStrategy(inference="singles")
+LEARN = BacktrackStrategy(inference="learn")
 CPSAT = CpSatStrategy()
 SIXTEEN = sized("4x4")
 
@@ -48,10 +52,15 @@ def assert_counts_agree(puzzle: Grid, engine: BacktrackStrategy, limit: int) -> 
 
 
 def test_the_inference_option() -> None:
-    assert (AUTO.inference, STRONG.inference, SINGLES.inference) == ("auto", "strong", "singles")
+    assert (AUTO.inference, STRONG.inference, SINGLES.inference, LEARN.inference) == (
+        "auto",
+        "strong",
+        "singles",
+        "learn",
+    )
     assert repr(STRONG) == "BacktrackStrategy(order='smart', inference='strong')"
     assert repr(AUTO) == "BacktrackStrategy(order='smart')"
-    with pytest.raises(ValueError, match="inference must be 'auto', 'singles' or 'strong'"):
+    with pytest.raises(ValueError, match="inference must be 'auto', 'singles', 'strong' or 'learn'"):
         BacktrackStrategy(inference="pairs")  # type: ignore[arg-type]
 
 
@@ -158,3 +167,94 @@ def test_a_short_time_limit_stops_a_big_count() -> None:
     assert result.status is Status.TIMEOUT and not result.exact
     assert result.count == len(result.solutions)
     assert took < 2.0, took  # only a search that never looks at the clock fails this; the margin is for load
+
+
+# --- clause learning (25x25 and up, or inference="learn") -------------------------------------------------
+
+
+def test_16x16_keeps_the_search_without_learning() -> None:
+    result = AUTO.solve(SIXTEEN[0][0], limit=2)
+    assert "conflicts" not in result.stats and result.stats["probes"] > 0
+
+
+def test_learning_counts_random_9x9_boards_like_cp_sat() -> None:
+    rng = random.Random(37)
+    counts, conflicts = [], 0
+    for text in puzzles("top95.txt")[20:32]:
+        full = SINGLES.solve(Grid.parse(text)).solution
+        assert full is not None
+        count, stats = assert_counts_agree(loosened(full, rng, drop=rng.randrange(48, 58)), LEARN, limit=50)
+        counts.append(count)
+        conflicts += stats["conflicts"]
+    assert len(set(counts)) > 4 and min(counts) < 10 and max(counts) == 50, counts
+    assert conflicts > 0  # clauses were learned, and the counts stayed right
+
+
+def test_learning_counts_16x16_boards_like_cp_sat() -> None:
+    rng = random.Random(61)
+    boards = [loosened(solution, rng, drop=rng.randrange(125, 145)) for _, solution in SIXTEEN]
+    boards.append(loosened(SIXTEEN[1][0], rng, drop=4))
+    counts = [assert_counts_agree(board, LEARN, limit=30)[0] for board in boards]
+    assert len(set(counts)) > 2 and min(counts) < 30 and counts[-1] == 30, counts
+
+
+def test_learning_proves_a_wrong_16x16_unsolvable() -> None:
+    puzzle, solution = SIXTEEN[2]
+    cells = list(puzzle.cells)
+    i = next(i for i, v in enumerate(cells) if not v)
+    cells[i] = solution.cells[i] % 16 + 1
+    result = LEARN.solve(Grid(cells, puzzle.shape, validate=False), limit=2)
+    assert (result.status, result.count, result.exact) == (Status.UNSOLVABLE, 0, True)
+    assert result.stats["conflicts"] > 0
+
+
+@pytest.mark.parametrize(("puzzle", "solution"), TWENTY_FIVE, ids=[f"5x5-{k + 2}" for k in range(len(TWENTY_FIVE))])
+def test_learning_proves_25x25_boards_unique(puzzle: Grid, solution: Grid) -> None:
+    result = LEARN.solve(puzzle, limit=2, time_limit=60)
+    assert (result.status, result.count, result.exact) == (Status.SOLVED, 1, True)
+    assert result.solution == solution and result.stats["learned_clauses"] > 0
+
+
+def test_learning_counts_25x25_boards_like_cp_sat() -> None:
+    rng = random.Random(25)
+    puzzle, solution = sized("5x5")[1]
+    # A solution with 250 to 290 of 625 cells blank (a few to tens of solutions, counted to the end), and
+    # the puzzle with 9 givens taken away (past the limit, with conflicts on the way).
+    boards = [loosened(solution, rng, drop=rng.randrange(250, 291)) for _ in range(3)]
+    boards.append(loosened(puzzle, rng, drop=9))
+    results = [assert_counts_agree(board, LEARN, limit=30) for board in boards]
+    counts = [count for count, _ in results]
+    assert min(counts) < 30 and counts[-1] == 30 and len(set(counts)) > 2, counts
+    assert sum(stats["conflicts"] for _, stats in results) > 0
+
+
+def test_the_search_turns_to_learning_after_failed_guesses(monkeypatch: pytest.MonkeyPatch) -> None:
+    puzzle, solution = sized("5x5")[1]
+    monkeypatch.setattr(backtrack, "_LEARN_AFTER", 3)
+    result = AUTO.solve(puzzle, limit=2, time_limit=60)
+    assert (result.status, result.count, result.exact, result.solution) == (Status.SOLVED, 1, True, solution)
+    assert result.stats["probes"] > 0 and result.stats["conflicts"] > 0  # both searches ran
+    assert result.stats["backtracks"] - result.stats["conflicts"] > 3  # the guesses that failed before learning
+    # An empty board's search seldom fails a guess: it keeps the search, and finds solutions at once.
+    empty = AUTO.solve(Grid.empty("5x5"), limit=2)
+    assert empty.count == 2 and empty.stats["conflicts"] == 0
+
+
+def test_a_time_limit_stops_the_learning_search() -> None:
+    hard, _ = sized("5x5")[0]
+    start = time.perf_counter()
+    result = LEARN.solve(hard, time_limit=0.5)
+    took = time.perf_counter() - start
+    assert (result.status, result.count, result.exact) == (Status.TIMEOUT, 0, False)
+    assert result.stats["conflicts"] > 0
+    assert took < 5.0, took  # the clock is read every 256 conflicts; the margin is for load
+
+
+@pytest.mark.parametrize("box", ["2x2", "2x3", "2x4", "3x3", "3x4"])
+def test_learning_on_every_box_shape(box: str) -> None:
+    # Rectangular boxes meet rows and columns in segments of two lengths: the locked candidates' tables.
+    for puzzle, solution in sized(box):
+        result = LEARN.solve(puzzle, limit=2)
+        assert (result.count, result.exact, result.solution) == (1, True, solution)
+        loose = loosened(solution, random.Random(puzzle.to_line()), drop=len(puzzle.cells) * 11 // 20)
+        assert_counts_agree(loose, LEARN, limit=20)
