@@ -20,7 +20,16 @@ from sudokit.errors import InvalidPuzzleError, StrategyError, SudokitError
 from sudokit.grid import Grid
 from sudokit.registry import StrategyInfo
 from sudokit.shape import Shape
-from sudokit.strategy import Capabilities, Result, Status, Strategy, capabilities_of
+from sudokit.strategy import (
+    MANY_STATUS,
+    Capabilities,
+    ManyResults,
+    Result,
+    Status,
+    Strategy,
+    capabilities_of,
+    offers_many,
+)
 from sudokit.verify import is_solution, result_problem, solution_problem
 
 if TYPE_CHECKING:  # imported on first use at run time (see __getattr__): ``sudoku solve`` does not pay for them
@@ -32,10 +41,12 @@ if TYPE_CHECKING:  # imported on first use at run time (see __getattr__): ``sudo
     from sudokit.reader import read_puzzles
 
 __all__ = [
+    "MANY_STATUS",
     "Capabilities",
     "CrossCheckReport",
     "Grid",
     "InvalidPuzzleError",
+    "ManyResults",
     "Rating",
     "Result",
     "Shape",
@@ -55,6 +66,7 @@ __all__ = [
     "hint",
     "is_solution",
     "normalize_time_limit",
+    "offers_many",
     "rate",
     "read_puzzles",
     "result_problem",

@@ -17,7 +17,7 @@ from sudokit.grid import Grid
 from sudokit.progress import Tally
 from sudokit.reader import Record
 from sudokit.shape import Shape
-from sudokit.strategy import Result, Status, Strategy
+from sudokit.strategy import Result, Status, Strategy, offers_many
 from sudokit.workers import WorkerPool
 
 if TYPE_CHECKING:
@@ -88,6 +88,12 @@ def _identity(outcome: Outcome) -> Any:
     return outcome
 
 
+def _engine_name(engine: object) -> str:
+    """The name the results of ``engine`` carry, as ``run`` names it."""
+    name = getattr(engine, "name", None)
+    return name if isinstance(name, str) else type(engine).__name__
+
+
 @dataclass(frozen=True)
 class SolveTask(Generic[R]):
     """Solve each ``(index, record)`` item with one engine, in a worker; ``render`` the outcome there.
@@ -115,20 +121,58 @@ class SolveTask(Generic[R]):
         """Seconds a puzzle may run before its worker is killed: after the in-process watchdog gave up."""
         return None if self.time_limit is None else watchdog_seconds(self.time_limit) + KILL_GRACE
 
-    def start(self, mark: Callable[[int], None]) -> Callable[[tuple[int, Record]], R]:
-        """Build the engine (in the worker) and return the function that solves one item."""
+    def start(self, mark: Callable[[int], None]) -> Callable[[tuple[int, Any]], Any]:
+        """Build the engine (in the worker) and return the function that solves one item.
+
+        An item is ``(index, record)``, or, for an engine with ``solve_many``, ``(index, block)``
+        with a :class:`sudokit.fastpath.Block` or a list of plain records: its records come back as
+        one :class:`sudokit.fastpath.Many`. The function's ``info`` says whether the engine offers
+        ``solve_many`` (the pool reports it to the caller).
+        """
         engine = get_strategy(self.strategy, **self.options)
         limit, keep, time_limit, box, render = self.limit, self.keep, self.time_limit, self.box, self.render
+        name = _engine_name(engine)
 
-        def solve_one(item: tuple[int, Record]) -> R:
-            index, record = item
+        def solve_one(index: int, record: Record) -> R:
             return render(solve_record(index, record, engine, limit=limit, keep=keep, time_limit=time_limit, box=box))
 
-        return solve_one
+        def solve_item(item: tuple[int, Any]) -> Any:
+            index, what = item
+            if type(what) is Record:
+                return solve_one(index, what)
+            from sudokit.fastpath import Block, solve_block
 
-    def failed(self, item: tuple[int, Record], problem: str) -> R:
-        """The ``error`` outcome of a puzzle whose worker died or was killed, rendered."""
+            if type(what) is Block:
+                entries, source = what.entries(), what.source
+            else:  # a list of plain records (the library)
+                entries = [(r.text, r.line, r.note) for r in what]
+                source = list(what)
+            kwargs = {"limit": limit, "keep": keep, "time_limit": time_limit, "box": box, "render": render}
+            return solve_block(index, entries, source, engine, name, fallback=solve_one, **kwargs)
+
+        solve_item.info = {"many": offers_many(engine)}  # type: ignore[attr-defined]
+        return solve_item
+
+    def budget_of(self, item: tuple[int, Any]) -> float | None:
+        """Seconds an item may run before its worker is killed: a block has its puzzles' time together."""
+        budget = self.budget
+        what = item[1]
+        if budget is None or type(what) is Record:
+            return budget
+        from sudokit.fastpath import Block
+
+        puzzles = what.lines if type(what) is Block else len(what)
+        return puzzles * watchdog_seconds(self.time_limit) + KILL_GRACE  # type: ignore[arg-type]
+
+    def failed(self, item: tuple[int, Any], problem: str) -> Any:
+        """The ``error`` outcome of a puzzle whose worker died or was killed, rendered (each of a block's)."""
         index, record = item
+        if type(record) is not Record:
+            from sudokit.fastpath import Block, Many
+
+            records = record.records() if type(record) is Block else record
+            how = f"{problem} (in a batch of {len(records)} puzzles)"
+            return Many(index, [self.failed((index + i, r), how) for i, r in enumerate(records)])
         try:
             grid = record.parse(self.box)
         except InvalidPuzzleError as err:
@@ -160,12 +204,25 @@ def solve_records(
     A record that does not parse is an ``invalid`` outcome; an engine that crashes its process or
     overruns its time limit (the worker is killed ``KILL_GRACE`` s after the in-process watchdog)
     gives an ``error`` outcome, and the batch goes on. The input is read lazily. Raises
-    ``StrategyError`` before the first result when the engine cannot be loaded.
+    ``StrategyError`` before the first result when the engine cannot be loaded. With an engine that
+    offers ``solve_many`` (and one solution kept: ``limit`` 1 or ``keep`` 1), runs of plain one-line
+    classic puzzles are solved by one call each (:mod:`sudokit.fastpath`), with the same outcomes.
     """
     task = SolveTask(strategy, dict(options or {}), limit, keep, normalize_time_limit(time_limit), box, render)
     with WorkerPool(task, jobs) as pool:
         pool.start()
-        yield from pool.map(enumerate(records))
+        items: Iterable[tuple[int, Any]] = enumerate(records)
+        from sudokit.fastpath import Many, enabled, group_records
+
+        if (pool.info or {}).get("many") and (limit == 1 or keep == 1) and enabled():
+            items = group_records(items, box)  # runs of plain puzzles: one solve_many call each
+            for result in pool.map(items):
+                if type(result) is Many:
+                    yield from result.parts
+                else:
+                    yield result
+            return
+        yield from pool.map(items)
 
 
 @dataclass
@@ -207,9 +264,29 @@ class SolveJob:
         limit, render = self.render.limit, self.render
         return SolveTask(self.strategy, dict(self.options), limit, self.keep, self.time_limit, self.box, render)
 
-    def items(self, records: Iterator[Record]) -> Iterator[tuple[int, Record]]:
-        """Each record, numbered."""
-        return enumerate(records)
+    @property
+    def blocks(self) -> bool:
+        """True when runs of plain puzzles may go to the workers as blocks of text (:mod:`sudokit.fastpath`).
+
+        They are solved by one ``solve_many`` call each when the engine offers it, and rendered there
+        byte for byte as one at a time: line, json and csv records (json listing only the first
+        solution), and ``--stats``. The session reads such a job's inputs with
+        :func:`sudokit.fastpath.read_items`. ``SUDOKIT_FASTPATH=0`` in the environment turns it off
+        (each puzzle then goes alone, as with an engine without ``solve_many``).
+        """
+        from sudokit.fastpath import enabled, serves
+
+        return enabled() and serves(self.render, self.keep, self.render.limit)
+
+    def items(self, records: Iterator[Any]) -> Iterator[tuple[int, Any]]:
+        """Each record (or block of records), numbered by its first record."""
+        from sudokit.fastpath import number_items
+
+        return number_items(records)
+
+    def count_many(self, answers: Mapping[str, int]) -> None:
+        """Count the records of a block's runs of text in the summary."""
+        self.tally.by_answer.update(answers)
 
     def outputs(self, results: Iterator[Rendered]) -> Iterator[Rendered]:
         """The rendered records, as the workers made them."""

@@ -97,6 +97,11 @@ class TableFormat(StrEnum):
     csv = "csv"
 
 
+class Executor(StrEnum):
+    local = "local"
+    dask = "dask"
+
+
 class ListFormat(StrEnum):
     pretty = "pretty"
     json = "json"
@@ -266,10 +271,15 @@ def _run(
     force: bool,
     resume: bool,
     quiet: bool,
+    executor: Executor = Executor.local,
+    scheduler: str | None = None,
+    tables: Any = None,
 ) -> NoReturn:
-    """Run a batch session and exit with its status."""
+    """Run a batch session and exit with its status (``tables``: how *.csv and *.parquet inputs are read)."""
     from sudokit.session import Session
 
+    if tables is None and output is not None and output.name.lower().endswith(".parquet"):
+        _fail(f"--output {output}: Parquet files are written from the csv records of 'sudoku solve -f csv' only")
     if resume and output is None:
         _fail("--resume needs --output FILE: the file to continue")
     if resume and job.fmt in ("pretty", "fpuzzles"):
@@ -280,6 +290,7 @@ def _run(
         _fail("--force goes with --output FILE: it allows replacing that file")
     if "-" in puzzles and 0 in CLOSED:
         _fail("standard input is closed: there are no puzzles to read from -")
+    pool = _executor(executor, scheduler, jobs)
     batch = _is_batch(puzzles)
     session = Session(
         puzzles,
@@ -293,11 +304,31 @@ def _run(
         batch=batch,
         out=None if 1 in CLOSED else sys.stdout,
         err=None if 2 in CLOSED else sys.stderr,
+        pool=pool,
+        tables=tables,
     )
     status = session.run()
     if status == 141:
         _silence_stdout()
     raise typer.Exit(status)
+
+
+def _executor(executor: Executor, scheduler: str | None, jobs: int | None) -> Any:
+    """The pool factory of ``--executor dask`` (None: local worker processes); usage errors exit 2."""
+    if executor is Executor.local:
+        if scheduler is not None:
+            _fail("--scheduler is the Dask cluster's address: it goes with --executor dask")
+        return None
+    if scheduler is None or not scheduler.strip():
+        _fail("--executor dask needs --scheduler ADDRESS: the Dask scheduler to run on (e.g. tcp://10.0.0.5:8786)")
+    if jobs is not None:
+        _fail("--jobs sets local worker processes: with --executor dask the cluster's workers run the batch")
+    from sudokit.executors import dask_pool
+
+    try:
+        return dask_pool(scheduler.strip())
+    except SudokitError as err:
+        _fail(str(err))
 
 
 # --- options shared by solve and check -------------------------------------------------------------
@@ -334,6 +365,45 @@ Resume = Annotated[
     bool, typer.Option("--resume", help="Continue an interrupted batch: skip the puzzles --output already holds.")
 ]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")]
+Column = Annotated[
+    str | None,
+    typer.Option("--column", metavar="NAME", help="The puzzle column of .csv/.parquet inputs (default: by header)."),
+]
+Expect = Annotated[
+    str | None,
+    typer.Option(
+        "--expect", metavar="NAME|none", help="The expected-solution column to compare with (default: by header)."
+    ),
+]
+
+
+def _tables(puzzles: list[str], column: str | None, expect: str | None, **checks: Any) -> Any:
+    """How table inputs are read, and whether records are compared (a ``sudokit.datasets.TablePlan``)."""
+    from sudokit.reader import is_table
+
+    output = checks.get("output")
+    if column is None and expect is None and not any(is_table(p) for p in [*puzzles, output or ""]):
+        return None  # no table anywhere: sudokit.datasets (and the batch machinery) stay unimported
+    from sudokit.datasets import plan_tables
+
+    try:
+        return plan_tables(puzzles, column=column, expect=expect, **checks)
+    except SudokitError as err:
+        _fail(str(err))
+
+
+ExecutorOption = Annotated[
+    Executor,
+    typer.Option(
+        "--executor", help="local: worker processes here (--jobs); dask: an existing Dask cluster (--scheduler)."
+    ),
+]
+Scheduler = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler", metavar="ADDRESS", help="The Dask scheduler, e.g. tcp://10.0.0.5:8786 (--executor dask)."
+    ),
+]
 Count = Annotated[
     bool, typer.Option("--count", help=f"Count the solutions (exactly, up to --limit, default {DEFAULT_COUNT_LIMIT}).")
 ]
@@ -391,8 +461,16 @@ def solve(
     force: Force = False,
     resume: Resume = False,
     quiet: Quiet = False,
+    executor: ExecutorOption = Executor.local,
+    scheduler: Scheduler = None,
+    column: Column = None,
+    expect: Expect = None,
 ) -> None:
     """Solve puzzles (or count their solutions, or decide uniqueness) with the chosen engine.
+
+    A .csv or .parquet file is a table: the puzzle column is --column or the header's quizzes, puzzle
+    or question; its solutions, solution or answer column (or --expect NAME; --expect none: off) is
+    compared with each answer, and records that differ are reported.
 
     Every input puzzle gets exactly one output record, in input order, failed ones included; records
     are written whole and flushed as they complete. A file runs on all cores (--jobs), streamed.
@@ -432,6 +510,10 @@ def solve(
             force,
             resume,
             quiet,
+            executor=executor,
+            scheduler=scheduler,
+            column=column,
+            expect=expect,
         )
     if stats and fmt is SolveFormat.json:
         _fail(_STATS_IN_JSON)
@@ -451,8 +533,29 @@ def solve(
         unique=unique,
     )
     keep = 1 if count else None  # counting keeps one solution to show, not every one it counts
-    job = SolveJob(strategy, options, render, keep=keep, time_limit=time_limit, box=shape)
-    _run(puzzles, job, box=shape, jobs=jobs, output=output, force=force, resume=resume, quiet=quiet)
+    tables = _tables(puzzles, column, expect, output=output, fmt=fmt.value, resume=resume)
+    if tables is not None and tables.compare:
+        from dataclasses import replace
+
+        from sudokit.datasets import CompareJob
+
+        render = replace(render, expect=True)
+        job = CompareJob(strategy, options, render, keep=keep, time_limit=time_limit, box=shape)
+    else:
+        job = SolveJob(strategy, options, render, keep=keep, time_limit=time_limit, box=shape)
+    _run(
+        puzzles,
+        job,
+        box=shape,
+        jobs=jobs,
+        output=output,
+        force=force,
+        resume=resume,
+        quiet=quiet,
+        executor=executor,
+        scheduler=scheduler,
+        tables=None if tables is None else tables.options,
+    )
 
 
 def _known(*names: str) -> None:
@@ -489,6 +592,9 @@ def check(
     force: Force = False,
     resume: Resume = False,
     quiet: Quiet = False,
+    executor: ExecutorOption = Executor.local,
+    scheduler: Scheduler = None,
+    column: Column = None,
 ) -> None:
     """Run several engines on the same puzzles, verify every answer and check that they agree.
 
@@ -516,6 +622,9 @@ def check(
         force,
         resume,
         quiet,
+        executor=executor,
+        scheduler=scheduler,
+        column=column,
     )
 
 
@@ -534,9 +643,15 @@ def _check(
     force: bool,
     resume: bool,
     quiet: bool,
+    *,
+    executor: Executor = Executor.local,
+    scheduler: str | None = None,
+    column: str | None = None,
+    expect: str | None = None,
 ) -> NoReturn:
     if stats and fmt is CheckFormat.json:
         _fail(_STATS_IN_JSON)
+    tables = _tables(puzzles, column, expect, output=output, fmt=fmt.value, resume=resume, compare=False)
     from sudokit import crosscheck
 
     try:
@@ -546,7 +661,19 @@ def _check(
     limit = limit or (DEFAULT_COUNT_LIMIT if count else crosscheck.UNIQUENESS_LIMIT)
     render = crosscheck.CheckFormat(fmt.value, header=_is_batch(puzzles), stats=stats)
     job = crosscheck.CheckJob(specs, limit, time_limit, box, render)
-    _run(puzzles, job, box=box, jobs=jobs, output=output, force=force, resume=resume, quiet=quiet)
+    _run(
+        puzzles,
+        job,
+        box=box,
+        jobs=jobs,
+        output=output,
+        force=force,
+        resume=resume,
+        quiet=quiet,
+        executor=executor,
+        scheduler=scheduler,
+        tables=None if tables is None else tables.options,
+    )
 
 
 @app.command(short_help="Time engines side by side over puzzle files.")

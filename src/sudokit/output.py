@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO, TextIO
 
 from sudokit.batch import INVALID, Outcome
-from sudokit.errors import InvalidPuzzleError, SudokitError
+from sudokit.errors import DuplicateGivenError, InvalidPuzzleError, SudokitError
+from sudokit.grid import Grid
 from sudokit.reader import Record
 from sudokit.shape import Shape
 from sudokit.strategy import Result, Status
@@ -63,6 +64,7 @@ class Rendered:
     messages: tuple[str, ...] = ()
     note: str | None = None
     answer: str = ""
+    compared: str | None = None  # with expected solutions: same, differs, several or invalid (None: not compared)
 
 
 def csv_row(values: tuple[object, ...] | list[object]) -> str:
@@ -75,10 +77,20 @@ def csv_row(values: tuple[object, ...] | list[object]) -> str:
     return buffer.getvalue()[:-1]
 
 
-def csv_header(*, unique: bool = False) -> str:
-    """The header row of ``--format csv`` (with a ``uniqueness`` column for ``--unique``)."""
-    return csv_row(CSV_FIELDS + (("uniqueness",) if unique else ()))
+def csv_header(*, unique: bool = False, expect: bool = False) -> str:
+    """The header row of ``--format csv`` (with ``uniqueness`` for ``--unique``, ``expected`` when comparing)."""
+    return csv_row(_csv_fields(unique, expect))
 
+
+def _csv_fields(unique: bool, expect: bool) -> tuple[str, ...]:
+    return CSV_FIELDS + (("uniqueness",) if unique else ()) + (("expected",) if expect else ())
+
+
+class _Unset:
+    """Stands for an argument not given (None is an answer of :meth:`RecordFormat.compare`)."""
+
+
+_UNSET = _Unset()
 
 #: The statuses of an engine that gave no answer: it failed, or it does not take the puzzle's rules.
 _NOT_RUN = (Status.ERROR, Status.UNSUPPORTED)
@@ -106,7 +118,9 @@ class RecordFormat:
 
     ``counting`` reports counts instead of grids (``--count``), ``unique`` the uniqueness
     (``--unique``); ``limit`` is the number of solutions asked for; with ``stats`` the engine's
-    counters go with the record (pretty, json) or to stderr (line, csv).
+    counters go with the record (pretty, json) or to stderr (line, csv). With ``expect`` each record
+    of a table row with an expected solution says how the answer compares (:meth:`compare`): an
+    ``expected`` field (json), column (csv), a last ``:same`` (line) or a line (pretty).
     """
 
     fmt: str = "pretty"
@@ -116,10 +130,11 @@ class RecordFormat:
     header: bool = False
     stats: bool = False
     unique: bool = False
+    expect: bool = False
 
     def first_line(self) -> str | None:
         """The line before the records: the csv header, else None."""
-        return csv_header(unique=self.unique) if self.fmt == "csv" else None
+        return csv_header(unique=self.unique, expect=self.expect) if self.fmt == "csv" else None
 
     def __call__(self, outcome: Outcome) -> Rendered:
         record, note = outcome.record, None
@@ -128,32 +143,87 @@ class RecordFormat:
             note = f"{record.where}: {self.stats_text(outcome.result)}"  # to stderr, beside a machine-readable record
         answer = uniqueness(outcome) if self.unique else outcome.status
         messages = (f"error: {error}",) if error else ()
+        compared = self.compare(outcome)
+        if compared not in (None, "same"):
+            messages += (f"{compared}: {self._mismatch(outcome, compared)}",)
         if self.fmt == "fpuzzles":
             text, problem = self.link(outcome)
             messages += (f"error: {record.locate(problem)}",) if problem else ()
         else:
-            text = self.text(outcome)
-        return Rendered(outcome.index, outcome.status, text, messages, note, answer)
+            text = self.text(outcome, compared)
+        return Rendered(outcome.index, outcome.status, text, messages, note, answer, compared)
 
-    def text(self, outcome: Outcome) -> str:
-        """The record for the output stream."""
+    def compare(self, outcome: Outcome) -> str | None:
+        """How the answer compares with the record's expected solution: same, differs, several or invalid.
+
+        None when not comparing, for a record without an expected solution, and for a puzzle that
+        did not parse, timed out or failed (its status says so). An empty expected cell expects no
+        solution. Without ``unique`` only the solution found is compared: a puzzle with several
+        solutions may give another one.
+        """
+        record, result = outcome.record, outcome.result
+        if not self.expect or record.expected is None or result is None or outcome.grid is None:
+            return None
+        if self.unique and result.count >= 2:
+            return "several"
+        if result.status is Status.UNSOLVABLE:
+            return "same" if not record.expected else "differs"
+        if result.status is not Status.SOLVED or result.solution is None:
+            return None
+        if not record.expected:
+            return "differs"
+        found = result.solution.to_line()
+        if record.expected == found:
+            return "same"
+        try:
+            expected = Grid.parse(record.expected, outcome.grid.shape)
+        except DuplicateGivenError:
+            return "differs"  # a whole grid, but no solution: a digit repeats
+        except InvalidPuzzleError:
+            return "invalid"
+        return "same" if expected.to_line() == found else "differs"
+
+    def _mismatch(self, outcome: Outcome, compared: str) -> str:
+        """The one-line message of a comparison that is not ``same``: where, and what."""
+        record = outcome.record
+        column = record.columns.expected if record.columns is not None else None
+        if compared == "several":
+            why = f"the puzzle has several solutions (expected the one in column {column})"
+        elif compared == "invalid":
+            try:
+                Grid.parse(record.expected or "", outcome.grid.shape if outcome.grid else None)
+                why = f"column {column} does not hold a grid"
+            except InvalidPuzzleError as err:
+                why = f"column {column} does not hold a grid: {err}"
+        elif not record.expected:
+            why = f"solved, but column {column} is empty: no solution expected"
+        elif outcome.result is not None and outcome.result.status is Status.UNSOLVABLE:
+            why = f"no solution, but column {column} holds one"
+        else:
+            why = f"the solution found is not the one in column {column}"
+        return f"{record.where}: {why}"
+
+    def text(self, outcome: Outcome, compared: str | _Unset | None = _UNSET) -> str:
+        """The record for the output stream (``compared``: :meth:`compare`'s answer, if the caller has it)."""
+        if isinstance(compared, _Unset):
+            compared = self.compare(outcome)
         if self.fmt == "json":
             import json  # here: most runs write no json
 
-            return json.dumps(self.to_dict(outcome), allow_nan=False)
+            return json.dumps(self.to_dict(outcome, compared), allow_nan=False)
         if self.fmt == "line":
-            return self.line(outcome)
+            return self.line(outcome) + (f":{compared}" if compared else "")
         if self.fmt == "fpuzzles":
             return self.link(outcome)[0]
         if self.fmt == "csv":
-            d = self.to_dict(outcome)
-            fields = CSV_FIELDS + (("uniqueness",) if self.unique else ())
-            return csv_row([d[k] for k in fields])
+            d = self.to_dict(outcome, compared)
+            return csv_row([d[k] for k in _csv_fields(self.unique, self.expect)])
         if (outcome.result is None or outcome.result.status in _NOT_RUN) and not self.header:
             return ""  # a lone puzzle that failed: its one-line error on stderr says it all
-        return self.pretty(outcome)
+        text = self.pretty(outcome)
+        return f"{text}\nexpected: {compared}" if compared else text
 
-    def to_dict(self, outcome: Outcome) -> dict[str, object]:
+    def to_dict(self, outcome: Outcome, compared: str | _Unset | None = _UNSET) -> dict[str, object]:
         """The JSON record: puzzle, strategy, status, solution, count, exact, elapsed_ms, stats, error, source, line.
 
         A variant puzzle's record also has ``variant``, the whole puzzle in sudokit's JSON form
@@ -184,6 +254,8 @@ class RecordFormat:
             data["solutions"] = [] if result is None else [g.to_line() for g in result.solutions]
         if self.unique:
             data["uniqueness"] = uniqueness(outcome)
+        if self.expect:
+            data["expected"] = self.compare(outcome) if isinstance(compared, _Unset) else compared
         return data
 
     def count_text(self, result: Result) -> str:

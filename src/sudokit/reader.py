@@ -33,6 +33,9 @@ first line:
 - A line longer than ``MAX_LINE`` characters is one invalid record, skipped without being read whole;
   a JSON board still open, or rows still gathering, after ``MAX_BLOCK`` characters end there.
 
+A file named ``*.csv``, ``*.csv.gz`` or ``*.parquet`` is a table instead: one record per row, the
+puzzle taken from one column (see :mod:`sudokit.datasets`).
+
 A command-line argument is ``-`` (standard input), an existing path that is not a directory (a file,
 a FIFO, ``/dev/stdin``, bash's ``<(cmd)``), or else one puzzle: its whole text, read as
 :meth:`Grid.parse` reads it (a one-line argument's ``:note`` kept aside, but for a link or a JSON
@@ -58,10 +61,13 @@ from sudokit.grid import Grid
 from sudokit.shape import ALPHABET, MAX_BOX, Shape
 
 __all__ = [
+    "Columns",
     "Record",
+    "TableOptions",
     "bounded_lines",
     "check_arguments",
     "estimate_records",
+    "is_table",
     "iter_records",
     "read_arguments",
     "read_file",
@@ -90,15 +96,53 @@ _VALUE = {ch: i + 1 for i, ch in enumerate(ALPHABET)} | {ch.lower(): i + 1 for i
 _ONLY_SEPARATORS = f"only separators ({' '.join(SEPARATORS)}), no cells: not a puzzle"
 
 
+#: The names a table file ends with (any case): read by :mod:`sudokit.datasets`, a row a record.
+TABLE_SUFFIXES = (".csv", ".csv.gz", ".parquet")
+
+
+def is_table(path: str | os.PathLike[str]) -> str | None:
+    """``csv`` or ``parquet`` for a path named like a table file (``*.csv``, ``*.csv.gz``, ``*.parquet``), else None."""
+    name = os.fspath(path).lower()
+    if not name.endswith(TABLE_SUFFIXES):
+        return None
+    return "parquet" if name.endswith(".parquet") else "csv"
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """How to read table files: the puzzle column and the expected-solution column, by name.
+
+    ``column`` is ``--column``, ``expect`` is ``--expect`` (``"none"``: no comparison); None for
+    either lets the header decide (:func:`sudokit.datasets.choose_columns`).
+    """
+
+    column: str | None = None
+    expect: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Columns:
+    """The columns a table record came from: its puzzle's, and the expected solution's (None: no comparison)."""
+
+    puzzle: str
+    expected: str | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Record:
-    """One puzzle's text and where it came from; ``line`` is 1-based, None for a command-line puzzle."""
+    """One puzzle's text and where it came from; ``line`` is 1-based, None for a command-line puzzle.
+
+    A table row's record also names its ``columns`` and holds the ``expected`` solution ("" for an
+    empty cell: no solution expected); for a Parquet row, ``line`` is the row's number.
+    """
 
     text: str
     source: str
     line: int | None = None
     note: str | None = None
     problem: str | None = None  # why the input could not even be read as a puzzle text
+    columns: Columns | None = None
+    expected: str | None = None
 
     def parse(self, box: Shape | None = None) -> Grid:
         """The record's grid; an ``InvalidPuzzleError`` carries the record's line number."""
@@ -120,7 +164,8 @@ class Record:
         """``file:line: message`` (a parse error's own ``line N:`` folded in), or the message alone."""
         if self.line is None:
             return message
-        return f"{self.where}: {message.removeprefix(f'line {self.line}: ')}"
+        where = self.where if self.columns is None else f"{self.where}, column {self.columns.puzzle}"
+        return f"{where}: {message.removeprefix(f'line {self.line}: ')}"
 
     @property
     def where(self) -> str:
@@ -392,6 +437,11 @@ def estimate_records(paths: Iterable[str | os.PathLike[str]]) -> int | None:
             return None  # a FIFO or a terminal cannot be read twice
         total = 0
         for path in paths:
+            if is_table(path):
+                from sudokit.datasets import estimate_rows
+
+                total += estimate_rows(path)
+                continue
             with open(path, "rb") as handle:
                 total += _count_lines(handle)
     except (OSError, ValueError):
@@ -425,8 +475,17 @@ def _stdin() -> TextIO:
     return stream
 
 
-def read_arguments(args: Iterable[str], stdin: TextIO | None = None, *, box: Shape | None = None) -> Iterator[Record]:
-    """Records for command-line arguments: ``-`` is standard input, a path is a file, else one puzzle."""
+def read_arguments(
+    args: Iterable[str],
+    stdin: TextIO | None = None,
+    *,
+    box: Shape | None = None,
+    tables: TableOptions | None = None,
+) -> Iterator[Record]:
+    """Records for command-line arguments: ``-`` is standard input, a path is a file, else one puzzle.
+
+    A path named like a table (:func:`is_table`) is read a row a record, with the ``tables`` options.
+    """
     for arg in args:
         if arg == "-":
             yield from iter_records(bounded_lines(stdin or _stdin()), "<stdin>", box=box)
@@ -438,6 +497,10 @@ def read_arguments(args: Iterable[str], stdin: TextIO | None = None, *, box: Sha
             yield _argument_record(arg)
         elif stat.S_ISDIR(found.st_mode):
             raise InvalidPuzzleError(f"{_shown(arg)} is a directory, not a puzzle file")
+        elif is_table(arg):
+            from sudokit.datasets import read_table  # here: only tables need it
+
+            yield from read_table(arg, tables or TableOptions())
         else:
             yield from read_file(arg, box=box)
 

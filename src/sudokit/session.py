@@ -24,15 +24,16 @@ import errno
 import os
 import signal
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol, TextIO
 
 from sudokit.errors import SudokitError
+from sudokit.fastpath import Many
 from sudokit.output import OutputError, RecordWriter, Rendered, ResumeError, resume_point
 from sudokit.progress import Console, Progress, same_terminal
-from sudokit.reader import Record, check_arguments, estimate_records, read_arguments
+from sudokit.reader import Record, TableOptions, check_arguments, estimate_records, is_table, read_arguments
 from sudokit.shape import Shape
 from sudokit.workers import Task, WorkerPool
 
@@ -170,6 +171,11 @@ class OutputFile:
 
     def stream(self) -> TextIO:
         """A text stream writing to the file (closing it closes the file, which releases the lock)."""
+        if is_table(self.path) == "parquet":  # csv records written as Parquet
+            from sudokit.datasets import ParquetStream
+
+            parquet, self.fd = ParquetStream(self.fd, os.fspath(self.path)), -1
+            return parquet  # type: ignore[return-value]
         stream = open(self.fd, "w", encoding="utf-8", errors="surrogateescape", closefd=True)  # noqa: SIM115
         self.fd = -1
         return stream
@@ -215,6 +221,8 @@ class Session:
     out: TextIO | None = None
     err: TextIO | None = None
     prog: str = "sudoku"
+    tables: TableOptions | None = None  #: how *.csv and *.parquet inputs are read (--column, --expect)
+    pool: Callable[[Task[Any, Any], int], Any] | None = None  #: makes the pool (task, jobs); None: a WorkerPool
     console: Console = field(init=False)
 
     def __post_init__(self) -> None:
@@ -237,12 +245,26 @@ class Session:
                 return self.fail("standard output is closed: nothing can be written (use --output FILE)")
             if target is not None:
                 target.open(self.inputs)
-            records = read_arguments(self.inputs, box=self.box)
+            blocks = getattr(self.job, "blocks", False)  # runs of plain puzzles as blocks of text (fastpath)
+            records: Iterator[Any]
+            if blocks:
+                from sudokit.fastpath import Resumable, expand_blocks, read_items
+
+                records = read_items(self.inputs, box=self.box, tables=self.tables)
+            else:
+                records = read_arguments(self.inputs, box=self.box, tables=self.tables)
             keep = 0
             if target is not None and self.resume:
-                skipped, keep = self._check_resume(target, records)
-            with WorkerPool(self.job.task(), self.jobs) as pool:
+                if blocks:
+                    resumable = Resumable(records, self.job.expected)
+                    skipped, keep = self._check_resume(target, resumable.keys())
+                    records = resumable.rest()
+                else:
+                    skipped, keep = self._check_resume(target, (self.job.expected(r) for r in records))
+            with (self.pool or WorkerPool)(self.job.task(), self.jobs) as pool:
                 pool.start()  # a bad engine or option fails here, before the output is touched
+                if blocks and not (getattr(pool, "info", None) or {}).get("many"):
+                    records = expand_blocks(records)  # the engine solves one puzzle at a time: records
                 if target is not None:
                     target.cut(keep if self.resume else 0)
                     stream = target.stream()
@@ -281,10 +303,11 @@ class Session:
             self.console.say(self.job.summary() + resumed)
         return self.job.exit_status()
 
-    def _check_resume(self, target: OutputFile, records: Iterator[Record]) -> tuple[int, int]:
-        """How many records the output already holds (checked against the input), and where they end."""
+    def _check_resume(
+        self, target: OutputFile, expected: Iterator[tuple[str, str | None, int | None]]
+    ) -> tuple[int, int]:
+        """How many records the output already holds (checked against the input's keys), and where they end."""
         name = os.fspath(target.path)
-        expected = (self.job.expected(record) for record in records)
         try:
             with target.reader() as handle:
                 return resume_point(handle, name, self.job.fmt, expected, header=self.job.header, kind=self.job.kind)
@@ -294,7 +317,7 @@ class Session:
     def _stream(
         self,
         pool: WorkerPool[Any, Any],
-        records: Iterator[Record],
+        records: Iterator[Any],
         stream: TextIO,
         target: OutputFile | None,
         skipped: int,
@@ -313,16 +336,32 @@ class Session:
             writer.write(job.header)
         first = True
         for rendered in job.outputs(pool.map(job.items(records))):
-            job.count(rendered)
-            for message in rendered.messages:
-                console.say(f"{self.prog}: {message}")
-            if rendered.note:
-                console.say(rendered.note)
-            if rendered.text:
-                console.before_record()
-                writer.write(rendered.text if first or job.fmt != "pretty" else "\n" + rendered.text)
+            if type(rendered) is Many:  # a block's records: runs of text (counted together) and single records
+                job.count_many(rendered.answers)  # type: ignore[attr-defined]
+                for part in rendered.parts:
+                    if type(part) is str:
+                        console.before_record()
+                        writer.write(part)
+                    else:
+                        self._write(part, writer, first=False)
                 first = False
+            else:
+                first = self._write(rendered, writer, first=first)
             console.update(job.done, job.failed, failures=job.failures)
+
+    def _write(self, rendered: Rendered, writer: RecordWriter, *, first: bool) -> bool:
+        """Count one record, say its messages, write its text; whether the next record is still the first."""
+        console = self.console
+        self.job.count(rendered)
+        for message in rendered.messages:
+            console.say(f"{self.prog}: {message}")
+        if rendered.note:
+            console.say(rendered.note)
+        if rendered.text:
+            console.before_record()
+            writer.write(rendered.text if first or self.job.fmt != "pretty" else "\n" + rendered.text)
+            return False
+        return first
 
 
 def _message(err: SudokitError) -> str:

@@ -11,7 +11,16 @@ from sudokit.errors import BoxShapeError, StrategyError
 from sudokit.grid import Grid
 from sudokit.shape import Shape
 
-__all__ = ["Capabilities", "Result", "Status", "Strategy", "capabilities_of"]
+__all__ = [
+    "MANY_STATUS",
+    "Capabilities",
+    "ManyResults",
+    "Result",
+    "Status",
+    "Strategy",
+    "capabilities_of",
+    "offers_many",
+]
 
 
 class Status(StrEnum):
@@ -133,6 +142,44 @@ class Strategy(Protocol):
         for an engine taking ``keep``).
         """
         ...
+
+
+#: What ``ManyResults.status`` holds, by index: 0 solved, 1 unsolvable, 2 timeout.
+MANY_STATUS = (Status.SOLVED, Status.UNSOLVABLE, Status.TIMEOUT)
+
+
+@dataclass(frozen=True, slots=True)
+class ManyResults:
+    """What an engine's optional ``solve_many`` returns for k puzzles of one box shape: a buffer per field.
+
+    Every field supports the buffer protocol (bytes, bytearray, ``array.array``, a numpy array), so
+    sudokit reads it without numpy. Per puzzle i: ``status[i]`` indexes ``MANY_STATUS`` (uint8);
+    ``count[i]`` the solutions found up to the limit (int64); ``exact[i]`` 1 when that is the true
+    number (uint8); ``solutions[i*n*n:(i+1)*n*n]`` the first solution found, all 0 when none (uint8);
+    ``elapsed[i]`` seconds (float64); ``stats`` maps each counter of the engine's ``solve()`` stats
+    to k int64 values. The answers must be those ``solve()`` gives for each puzzle alone.
+
+    An engine offers the batch method as::
+
+        def solve_many(self, cells: memoryview, shape: Shape, *, limit: int = 1,
+                       time_limit: float | None = None) -> ManyResults: ...
+
+    ``cells`` holds k*n*n unsigned bytes (0 blank, 1..n a digit), puzzle after puzzle; ``time_limit``
+    is per puzzle. sudokit calls it only for classic puzzles of a shape the engine claims, and checks
+    every answer as it checks ``solve()``'s.
+    """
+
+    status: Any
+    count: Any
+    exact: Any
+    solutions: Any
+    elapsed: Any
+    stats: Mapping[str, Any] = field(default_factory=dict)
+
+
+def offers_many(strategy: object) -> bool:
+    """True when ``strategy`` has a ``solve_many`` method (see :class:`ManyResults`)."""
+    return callable(getattr(strategy, "solve_many", None))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,839 @@
+"""The batch path: plain one-line puzzles go from text to output records in blocks, not one object each.
+
+When the engine of a batch offers ``solve_many`` (:class:`sudokit.strategy.ManyResults`), the parent
+process reads a file in large pieces and cuts it, with one regular expression, into runs of *plain*
+lines (a whole classic puzzle of symbols on one line, ``puzzle:note`` too) and the rest. A run of
+plain lines travels to a worker as one :class:`Block` of text; everything else is read by
+:func:`sudokit.reader.iter_records` as before and solved one puzzle at a time. In the worker a block
+becomes one cell buffer per box shape, one ``solve_many`` call, one check of every answer (the same
+guarantee as :func:`sudokit.verify.result_problem`), and the text of its records: the parent writes
+that text as it comes, without a Python object per puzzle.
+
+Every line a block holds would be a record of its own for the reader too: a plain line (n*n symbols
+of a board of side 9 to 22, nothing else on it but a ``:note``) ends any multi-line record before it
+and begins none, so the runs between plain lines are read on their own with the same result. A
+puzzle the engine does not answer as solved is parsed in full, so a repeated given is ``invalid``
+with the reader's own message; an answer that fails the check is an ``error`` record naming the
+engine, rendered by the same code as today's path.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import re
+import stat
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import MISSING, dataclass, field, fields, replace
+from functools import cache
+from typing import Any, TextIO
+
+from sudokit.errors import BoxShapeError, InvalidPuzzleError
+from sudokit.reader import Record, _stat, bounded_lines, iter_records, read_arguments
+from sudokit.shape import ALPHABET, Shape
+from sudokit.strategy import MANY_STATUS, Result, Status, capabilities_of
+
+__all__ = [
+    "BLOCK_LINES",
+    "Block",
+    "Many",
+    "Resumable",
+    "TextForm",
+    "enabled",
+    "expand_blocks",
+    "group_records",
+    "number_items",
+    "plain_sides",
+    "read_items",
+    "solve_block",
+    "verify_many",
+]
+
+#: The most plain lines one block holds: large enough that a block costs the parent next to nothing per
+#: puzzle, small enough that a few blocks per worker in flight keep memory flat and progress steady.
+BLOCK_LINES = 2048
+#: Characters read from an input at a time.
+READ_SIZE = 1 << 18
+#: The longest ``:note`` a plain line may carry (a longer line goes through the reader).
+MAX_NOTE = 4096
+#: A run of lines that are not plain longer than this goes to the reader for the rest of its input (kept
+#: small: the reader gets it through a StringIO, four bytes a character, and a 40 MB line must not be read whole).
+MAX_CARRY = 1 << 18
+#: The widest board a plain line may be without ``--box``: above it a line of symbols could begin
+#: like a link (``N4Ig...``), which the reader tells apart.
+MAX_PLAIN_SIDE = 22
+_EOL = r"(?:\r\n|\r|\n)"
+_NOTE = rf"(?::[^\r\n\[\]{{}}\",]{{0,{MAX_NOTE}}})?"
+
+
+def enabled() -> bool:
+    """False when ``SUDOKIT_FASTPATH=0`` is set: every puzzle then goes alone (to compare, or to rule it out)."""
+    return os.environ.get("SUDOKIT_FASTPATH", "").strip() != "0"
+
+
+# --- which lines are plain -------------------------------------------------------------------------
+
+
+@cache
+def plain_sides(box: Shape | None) -> tuple[int, ...]:
+    """The board sides a plain line may have: ``box``'s, or every side from 9 to 22 with a default box."""
+    if box is not None:
+        return (box.n,) if box.n <= MAX_PLAIN_SIDE else ()
+    sides = []
+    for n in range(9, MAX_PLAIN_SIDE + 1):
+        try:
+            Shape.for_side(n)
+        except (BoxShapeError, ValueError):
+            continue
+        sides.append(n)
+    return tuple(sides)
+
+
+def _symbols(n: int) -> str:
+    """The characters of a one-line board of side ``n``: blanks, digits, letters in either case."""
+    letters = ALPHABET[9:n]
+    return ".0" + ALPHABET[:n] + letters.lower()
+
+
+@cache
+def _patterns(box: Shape | None) -> tuple[re.Pattern[str], re.Pattern[str]] | None:
+    """(a run of up to BLOCK_LINES plain lines, the line end before the next plain line), or None."""
+    sides = plain_sides(box)
+    if not sides:
+        return None
+    line = "(?:" + "|".join(f"[{re.escape(_symbols(n))}]{{{n * n}}}" for n in sides) + ")" + _NOTE
+    run = re.compile(rf"(?:{line}{_EOL}){{1,{BLOCK_LINES}}}")
+    before = re.compile(rf"{_EOL}(?={line}{_EOL})")
+    return run, before
+
+
+@cache
+def _plain_line(box: Shape | None) -> re.Pattern[str] | None:
+    """One plain puzzle text (no note, no line end)."""
+    sides = plain_sides(box)
+    if not sides:
+        return None
+    return re.compile("|".join(f"[{re.escape(_symbols(n))}]{{{n * n}}}" for n in sides))
+
+
+# --- the parent: input to items ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """Consecutive plain lines of one input: ``text`` (each line with its line end), the first one's number."""
+
+    source: str
+    first: int
+    text: str
+    lines: int
+
+    def entries(self) -> list[tuple[str, int, str | None]]:
+        """(puzzle, line number, note) of each line, as the reader's records hold them."""
+        text = self.text
+        rows = text.split("\n") if "\r" not in text else re.split(_EOL, text)
+        if rows and rows[-1] == "":
+            rows.pop()
+        first = self.first
+        if ":" not in text:
+            return [(row, first + j, None) for j, row in enumerate(rows)]
+        out = []
+        for j, row in enumerate(rows):
+            puzzle, _, note = row.partition(":")
+            out.append((puzzle, first + j, note.strip() or None))
+        return out
+
+    def records(self) -> list[Record]:
+        """The reader's record of each line."""
+        source = self.source
+        return [Record(puzzle, source, line, note) for puzzle, line, note in self.entries()]
+
+    def after(self, count: int) -> Block | None:
+        """The block without its first ``count`` lines (None when nothing is left)."""
+        if count >= self.lines:
+            return None
+        ends = [m.end() for m in re.finditer(_EOL, self.text)]
+        return Block(self.source, self.first + count, self.text[ends[count - 1] :], self.lines - count)
+
+
+def read_items(
+    args: Iterable[str], *, box: Shape | None = None, stdin: TextIO | None = None, **options: Any
+) -> Iterator[Block | Record]:
+    """The inputs as :func:`sudokit.reader.read_arguments` reads them, runs of plain lines as blocks.
+
+    Expanding every block into its records (:func:`expand_blocks`) gives exactly the records the
+    reader gives. Only regular puzzle files are cut into blocks (read a megabyte at a time); standard
+    input, FIFOs and tables are read as the reader reads them (``options`` go to it).
+    """
+    for arg in args:
+        found = None if arg == "-" else _stat(arg)
+        if not isinstance(found, os.stat_result) or not stat.S_ISREG(found.st_mode) or _is_table(arg):
+            # standard input, a FIFO, a puzzle, a path that cannot be read: the reader, line by line, so
+            # that a record is solved as soon as its line arrives
+            yield from read_arguments([arg], stdin, box=box, **options)
+            continue
+        with open(arg, encoding="utf-8", errors="surrogateescape", newline="") as handle:
+            yield from scan(handle, arg, box)
+
+
+def _is_table(arg: str) -> bool:
+    """True for a table file (csv, Parquet), which the reader reads a row a record."""
+    from sudokit import reader
+
+    is_table = getattr(reader, "is_table", None)
+    return bool(is_table(arg)) if is_table is not None else False
+
+
+def scan(handle: TextIO, source: str, box: Shape | None) -> Iterator[Block | Record]:
+    """Blocks of plain lines and the records of the lines between them, in order, from one text stream."""
+    patterns = _patterns(box)
+    if patterns is None:
+        yield from iter_records(bounded_lines(handle), source, box=box)
+        return
+    run, before = patterns
+    buf, pos, number = "", 0, 1  # the text in hand, where the unread part starts, its first line's number
+    eof = False
+    while not eof:
+        data = handle.read(READ_SIZE)
+        eof = not data
+        buf = buf[pos:] + data
+        pos = 0
+        if eof:
+            if buf and not buf.endswith(("\n", "\r")):
+                buf += "\n"  # the last line's end, for the patterns (the reader needs none)
+            end = len(buf)
+        else:
+            end = max(buf.rfind("\n"), buf.rfind("\r", 0, len(buf) - 1)) + 1  # a "\r" last may lose its "\n"
+        while pos < end:
+            m = run.match(buf, pos, end)
+            if m is not None:
+                text = buf[pos : m.end()]
+                lines = _count_lines(text)
+                yield Block(source, number, text, lines)
+                number += lines
+                pos = m.end()
+                continue
+            nxt = before.search(buf, pos, end)
+            if nxt is None and not eof:
+                break  # the lines that are not plain may go on: read more first
+            stop = end if nxt is None else nxt.end()
+            text = buf[pos:stop]
+            yield from _records(text, source, number, box)
+            number += _count_lines(text)
+            pos = stop
+        if not eof and len(buf) - pos > MAX_CARRY:  # a huge line or run: the reader takes the rest
+            yield from _rest(buf[pos:], handle, source, number, box)
+            return
+
+
+def _count_lines(text: str) -> int:
+    return text.count("\n") + text.count("\r") - text.count("\r\n")
+
+
+def _records(text: str, source: str, number: int, box: Shape | None) -> Iterator[Record]:
+    """The reader's records of lines ``number``.. (between plain lines, or at the start of the input)."""
+    lead = "" if number == 1 else "\n"  # a blank line first: only line 1 of an input loses a byte-order mark
+    shift = number - 1 - len(lead)
+    lines = bounded_lines(io.StringIO(lead + text, newline=""))
+    for record in iter_records(lines, source, box=box):
+        yield replace(record, line=record.line + shift) if record.line is not None and shift else record
+
+
+def _rest(text: str, handle: TextIO, source: str, number: int, box: Shape | None) -> Iterator[Record]:
+    """The reader's records of ``text`` and everything after it in ``handle``."""
+    lead = "" if number == 1 else "\n"
+    shift = number - 1 - len(lead)
+    lines = bounded_lines(_Joined(lead + text, handle))
+    for record in iter_records(lines, source, box=box):
+        yield replace(record, line=record.line + shift) if record.line is not None and shift else record
+
+
+class _Joined:
+    """``readline`` over some text and then a stream: what :func:`bounded_lines` needs."""
+
+    def __init__(self, text: str, handle: TextIO) -> None:
+        if text.endswith("\r"):  # a "\r\n" cut between the two: take its "\n" (or the next line's start)
+            text += handle.read(1)
+        self.head = io.StringIO(text, newline="")
+        self.handle = handle
+
+    def readline(self, limit: int = -1) -> str:
+        line = self.head.readline(limit)
+        if not line:
+            return self.handle.readline(limit)
+        if line.endswith(("\n", "\r")) or 0 < limit <= len(line):
+            return line
+        return line + self.handle.readline(limit - len(line) if limit > 0 else -1)
+
+
+def expand_blocks(items: Iterable[Block | Record]) -> Iterator[Record]:
+    """Every record, each block's lines made records as the reader makes them."""
+    for item in items:
+        if type(item) is Block:
+            yield from item.records()
+        else:
+            yield item  # type: ignore[misc]
+
+
+def number_items(items: Iterable[Any], start: int = 0) -> Iterator[tuple[int, Any]]:
+    """(index of its first record, item): a block counts as many records as it has lines."""
+    index = start
+    for item in items:
+        yield index, item
+        index += item.lines if type(item) is Block else len(item) if type(item) is list else 1
+
+
+class Resumable:
+    """The record keys of items for ``--resume``, and the items that remain once as many were drawn."""
+
+    def __init__(self, items: Iterable[Block | Record], key: Callable[[Record], Any]) -> None:
+        self.items = iter(items)
+        self.key = key
+        self.current: Block | Record | None = None
+        self.used = 0  # keys drawn from the current item
+
+    def keys(self) -> Iterator[Any]:
+        """The key of each record, in order."""
+        for item in self.items:
+            self.current, self.used = item, 0
+            for record in item.records() if type(item) is Block else [item]:
+                self.used += 1
+                yield self.key(record)
+        self.current = None
+
+    def rest(self) -> Iterator[Block | Record]:
+        """The items after the records whose keys were drawn (a block cut where they end)."""
+        current = self.current
+        if type(current) is Block:
+            remainder = current.after(self.used)
+            if remainder is not None:
+                yield remainder
+        yield from self.items
+
+
+def group_records(items: Iterable[tuple[int, Record]], box: Shape | None) -> Iterator[tuple[int, Any]]:
+    """Numbered records with runs of plain ones (for the library) as lists: one ``solve_many`` each."""
+    plain = _plain_line(box)
+    run: list[Record] = []
+    start = 0
+    for index, record in items:
+        if plain is not None and record.problem is None and plain.fullmatch(record.text):
+            if not run:
+                start = index
+            run.append(record)
+            if len(run) >= BLOCK_LINES:
+                yield start, run
+                run = []
+            continue
+        if run:
+            yield start, run
+            run = []
+        yield index, record
+    if run:
+        yield start, run
+
+
+# --- the worker: a block solved, checked and rendered -----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Many:
+    """The records of a block, in order: runs of record text (str, lines joined) and single records.
+
+    ``answers`` counts what the summary counts (solved, unsolvable, ... or unique, several, ...) for
+    the runs of text; a single record (a ``Rendered`` or a library object) carries its own.
+    """
+
+    index: int
+    parts: list[Any]
+    answers: dict[str, int] = field(default_factory=dict)
+
+
+#: bytes.translate tables of a side: a symbol to its value (255 for any other byte), a value to its symbol.
+@cache
+def _tables(n: int) -> tuple[bytes, bytes, dict[int, int]]:
+    value = bytearray([255] * 256)
+    for ch in ".0":
+        value[ord(ch)] = 0
+    for v, ch in enumerate(ALPHABET[:n], 1):
+        value[ord(ch)] = v
+        value[ord(ch.lower())] = v
+    symbol = bytearray(b"?" * 256)
+    symbol[0] = ord(".")
+    for v, ch in enumerate(ALPHABET[:n], 1):
+        symbol[v] = ord(ch)
+    normal = {ord("0"): "."} | {ord(ch.lower()): ch for ch in ALPHABET[9:n]}
+    return bytes(value), bytes(symbol), normal
+
+
+@dataclass(frozen=True, slots=True)
+class TextForm:
+    """The records of ``sudokit.output.RecordFormat`` (line, json, csv) written straight from the answers."""
+
+    fmt: str
+    counting: bool
+    limit: int
+    stats: bool
+    unique: bool
+
+    @staticmethod
+    def of(render: object) -> TextForm | None:
+        """The text form of a ``RecordFormat`` this module renders byte for byte; None for any other."""
+        from sudokit.output import RecordFormat
+
+        if type(render) is not RecordFormat:
+            return None
+        for f in fields(render):  # an option added since must be at its default (off)
+            if f.name not in _KNOWN_FIELDS and (f.default is MISSING or getattr(render, f.name) != f.default):
+                return None
+        fmt = render.fmt
+        if fmt not in ("line", "json", "csv"):
+            return None
+        if fmt == "json" and render.limit > 1 and not render.counting and not render.unique:
+            return None  # it lists every solution found; solve_many returns the first
+        return TextForm(fmt, render.counting, render.limit, render.stats, render.unique)
+
+
+_KNOWN_FIELDS = frozenset({"fmt", "counting", "limit", "color", "header", "stats", "unique"})
+
+
+def serves(render: object, keep: int | None, limit: int) -> bool:
+    """True when blocks answered by ``solve_many`` render exactly as today's path renders each puzzle."""
+    if TextForm.of(render) is not None:
+        return True
+    return _keeps_one(keep, limit) and _object_render_ok(render)
+
+
+def _keeps_one(keep: int | None, limit: int) -> bool:
+    """True when a result holds at most one solution (what ``solve_many`` returns)."""
+    return limit == 1 or keep == 1
+
+
+def _object_render_ok(render: object) -> bool:
+    from sudokit.output import RecordFormat
+
+    return not isinstance(render, RecordFormat) or render.fmt != "pretty"
+
+
+def solve_block(
+    index: int,
+    entries: list[tuple[str, int | None, str | None]],
+    source: str | list[Record],
+    engine: Any,
+    name: str,
+    *,
+    limit: int,
+    keep: int | None,
+    time_limit: float | None,
+    box: Shape | None,
+    render: Callable[[Any], Any],
+    fallback: Callable[[int, Record], Any],
+) -> Many:
+    """The records of plain puzzles ``entries`` (puzzle, line, note), the first being record ``index``.
+
+    ``source`` is the input they came from, or the records themselves (a caller's list, whose records
+    the outcomes keep); ``fallback(index, record)`` renders a puzzle the way today's path does, for
+    what ``solve_many`` does not take.
+    """
+    k = len(entries)
+    records = source if isinstance(source, list) else None
+    text_form = TextForm.of(render)
+    object_ok = _keeps_one(keep, render.limit if hasattr(render, "limit") else limit)
+    out: list[Any] = [None] * k
+    groups: dict[int, list[int]] = {}
+    for i, (puzzle, _, _) in enumerate(entries):
+        groups.setdefault(len(puzzle), []).append(i)
+    caps = None
+    for size, members in groups.items():
+        n = math.isqrt(size)
+        try:
+            shape = box if box is not None else Shape.for_side(n)
+            if caps is None:
+                caps = capabilities_of(engine)
+            claimed = caps.supports(shape)
+        except Exception:
+            claimed = False
+        answers = None
+        if claimed and (text_form is not None or object_ok):
+            answers = _answers(engine, name, [entries[i][0] for i in members], shape, limit, time_limit)
+        if answers is None:
+            for i in members:
+                puzzle, line, note = entries[i]
+                record = records[i] if records is not None else Record(puzzle, str(source), line, note)
+                out[i] = fallback(index + i, record)
+        else:
+            for j, i in enumerate(members):
+                out[i] = (answers, j)
+    if text_form is not None and len(groups) == 1 and type(out[0]) is tuple:
+        whole = _whole(out[0][0], text_form, entries, source)
+        if whole is not None:
+            return Many(index, [whole], {"solved": k})
+    return _assemble(index, entries, source, out, text_form, render, name, limit, keep, box)
+
+
+def _whole(found: _Answers, form: TextForm, entries: list[Any], source: Any) -> str | None:
+    """The records of a block whose every puzzle was solved with a checked answer, in the line form; else None."""
+    if form.fmt != "line" or form.stats or form.unique or form.counting or found.problems:
+        return None
+    if found.status.count(0) != len(found.status):
+        return None
+    size = found.shape.size
+    text = found.solutions
+    return "\n".join([f"{p}:{text[j * size : (j + 1) * size]}" for j, p in enumerate(found.puzzles)])
+
+
+@dataclass
+class _Answers:
+    """The checked answers of one ``solve_many`` call: per puzzle its text, status, count, ... or a problem."""
+
+    shape: Shape
+    puzzles: list[str]  # as to_line() prints them
+    solutions: str  # the first solutions' symbols, puzzle after puzzle
+    status: list[int]
+    count: list[int]
+    exact: list[int]
+    elapsed: list[float]
+    stats: list[tuple[str, list[int]]]
+    problems: dict[int, str]  # puzzle -> what is wrong with its answer ("returned ...")
+    cells: bytes
+    raw_solutions: bytes
+
+
+def _answers(
+    engine: Any, name: str, puzzles: list[str], shape: Shape, limit: int, time_limit: float | None
+) -> _Answers | None:
+    """``engine.solve_many`` on the puzzles, every answer checked; None when it cannot be used (then one by one)."""
+    import time
+
+    from sudokit.api import watchdog_seconds
+
+    n, size, k = shape.n, shape.size, len(puzzles)
+    value, symbol, normal = _tables(n)
+    joined = "".join(puzzles)
+    try:
+        cells = joined.encode("ascii").translate(value)
+    except UnicodeEncodeError:
+        return None
+    if 255 in cells:
+        return None
+    start = time.perf_counter()
+    try:
+        result = engine.solve_many(memoryview(cells), shape, limit=limit, time_limit=time_limit)
+    except Exception:
+        return None  # each puzzle alone says how the engine fails, as today's path would
+    took = time.perf_counter() - start
+    try:
+        status = _values(result.status, k, "status")
+        count = _values(result.count, k, "count")
+        exact = _values(result.exact, k, "exact")
+        elapsed = [float(e) for e in _values(result.elapsed, k, "elapsed")]
+        raw = bytes(memoryview(result.solutions).cast("B"))
+        if len(raw) != k * size:
+            raise ValueError(f"solutions holds {len(raw)} bytes, not {k * size}")
+        stats = [(str(key), [int(v) for v in _values(values, k, f"stats[{key!r}]")]) for key, values in _items(result)]
+    except Exception as err:
+        problem = f"returned ManyResults that cannot be read: {type(err).__name__}: {err}"
+        return _Answers(
+            shape, [], "", [1] * k, [0] * k, [1] * k, [took / k] * k, [], dict.fromkeys(range(k), problem), cells, b""
+        )
+    problems: dict[int, str] = {}
+    late = None if time_limit is None else watchdog_seconds(time_limit)
+    valid = verify_many(cells, raw, k, shape)
+    every = (
+        status.count(0) == k  # all solved, each with a checked solution, a count in range, in time:
+        and all(valid)
+        and 1 <= min(count) <= max(count) <= limit
+        and set(exact) <= {0, 1}
+        and 0.0 <= min(elapsed) <= max(elapsed) <= (math.inf if late is None else late)
+        and max(elapsed) < math.inf
+    )
+    for i in () if every else range(k):  # else each answer on its own
+        e = elapsed[i]
+        if not (0.0 <= e < math.inf):
+            elapsed[i] = e = took / k
+        if late is not None and e > late:
+            problem: str | None = f"returned after {e:.1f} s, past its time limit of {time_limit:g} s"
+        else:
+            problem = _problem(status[i], count[i], exact[i], raw[i * size : (i + 1) * size], valid[i], limit)
+        if problem is not None:
+            problems[i] = problem
+    text = raw.translate(symbol).decode("ascii")
+    normalized = joined.translate(normal)
+    lines = [normalized[i * size : (i + 1) * size] for i in range(k)]
+    return _Answers(shape, lines, text, status, count, exact, elapsed, stats, problems, cells, raw)
+
+
+def _values(buffer: Any, k: int, what: str) -> list[Any]:
+    view = memoryview(buffer)
+    if view.ndim != 1:
+        view = view.cast("B").cast(view.format) if view.c_contiguous else memoryview(bytes(view)).cast(view.format)
+    values = view.tolist()
+    if len(values) != k:
+        raise ValueError(f"{what} holds {len(values)} values for {k} puzzles")
+    return values
+
+
+def _items(result: Any) -> list[tuple[Any, Any]]:
+    stats = result.stats
+    if not isinstance(stats, Mapping):
+        raise TypeError("stats is not a mapping")
+    return list(stats.items())
+
+
+def _problem(status: int, count: int, exact: int, solution: bytes, valid: bool, limit: int) -> str | None:
+    """What is wrong with one answer, in ``result_problem``'s words for a result of at most one solution; else None."""
+    if status not in (0, 1, 2):
+        return f"returned status {status}, not one of 0 (solved), 1 (unsolvable), 2 (timeout)"
+    if exact not in (0, 1):
+        return f"returned exact {exact}, not 0 or 1"
+    if count < 0 or count > limit:
+        return f"returned count {count} for a limit of {limit}"
+    found = 1 if solution.count(0) != len(solution) else 0
+    if status == 0 and (count < 1 or not found):
+        return f"returned status solved with count {count} and {found} solution{'' if found == 1 else 's'}"
+    if status == 1 and (count or found or not exact):
+        return (
+            f"returned status unsolvable with count {count}, {found} solution{'' if found == 1 else 's'} "
+            f"and exact {bool(exact)}"
+        )
+    if status == 2 and exact:
+        return "returned status timeout with exact True"
+    if found != min(count, 1):
+        return f"returned {found} solution{'' if found == 1 else 's'} with count {count}"
+    if found and not valid:
+        return "WRONG"  # worded by result_problem, which sees the grids
+    return None
+
+
+def verify_many(cells: bytes, solutions: bytes, k: int, shape: Shape) -> list[bool]:
+    """For each of k puzzles, whether its solution (n*n bytes, all 0 for none) keeps the givens and fills every unit.
+
+    Independent of every engine: numpy over the whole block where numpy is installed, else the
+    checker of :mod:`sudokit.verify` a puzzle at a time. A puzzle without a solution is False.
+    """
+    n, size = shape.n, shape.size
+    if n <= 36 and len(cells) == len(solutions) == k * size:
+        try:
+            import numpy as np
+        except ImportError:
+            pass
+        else:
+            return _verify_numpy(np, cells, solutions, k, shape)
+    from sudokit.verify import _GIVENS, _solves, _units
+
+    units = _units(shape.box_rows, shape.box_cols)
+    out = []
+    for i in range(k):
+        puzzle = cells[i * size : (i + 1) * size]
+        givens = (int.from_bytes(puzzle.translate(_GIVENS), "big"), int.from_bytes(puzzle, "big"), n)
+        out.append(_solves(solutions[i * size : (i + 1) * size], units, givens))
+    return out
+
+
+def _verify_numpy(np: Any, cells: bytes, solutions: bytes, k: int, shape: Shape) -> list[bool]:
+    n, br, bc = shape.n, shape.box_rows, shape.box_cols
+    s = np.frombuffer(solutions, np.uint8).reshape(k, n, n)
+    c = np.frombuffer(cells, np.uint8).reshape(k, n, n)
+    ok = ((c == 0) | (c == s)).all(axis=(1, 2)) & ((s >= 1) & (s <= n)).all(axis=(1, 2))
+    kind = np.int32 if n <= 24 else np.int64  # n powers of two below 2**n add up without overflow
+    bits = np.left_shift(kind(1), np.where(s > 0, s - 1, 0).astype(kind))
+    full = (1 << n) - 1  # n distinct powers of two sum to it; n powers with a repeat never do
+    ok &= (bits.sum(axis=2) == full).all(axis=1)
+    ok &= (bits.sum(axis=1) == full).all(axis=1)
+    boxes = bits.reshape(k, n // br, br, n // bc, bc).sum(axis=(2, 4))
+    ok &= (boxes == full).all(axis=(1, 2))
+    return ok.tolist()
+
+
+# --- records ---------------------------------------------------------------------------------------
+
+
+def _assemble(
+    index: int,
+    entries: list[tuple[str, int | None, str | None]],
+    source: str | list[Record],
+    out: list[Any],
+    text_form: TextForm | None,
+    render: Callable[[Any], Any],
+    name: str,
+    limit: int,
+    keep: int | None,
+    box: Shape | None,
+) -> Many:
+    """The block's records: answered ones as text where the form allows, the rest rendered as today."""
+    parts: list[Any] = []
+    run: list[str] = []
+    answers: dict[str, int] = {}
+    writer = _Writer(text_form, name) if text_form is not None else None
+    records = source if isinstance(source, list) else None
+    for i, item in enumerate(out):
+        if type(item) is not tuple:  # rendered by the fallback
+            if run:
+                parts.append("\n".join(run))
+                run = []
+            parts.append(item)
+            continue
+        found, j = item
+        problem = found.problems.get(j)
+        where = records[i].source if records is not None else source
+        if writer is not None and problem is None and found.status[j] == 0 and _plain_record(records, i):
+            text, answer, note = writer.record(where, entries[i][1], found, j)  # type: ignore[arg-type]
+            if note is None:
+                answers[answer] = answers.get(answer, 0) + 1
+                run.append(text)
+                continue
+            from sudokit.output import Rendered
+
+            if run:
+                parts.append("\n".join(run))
+                run = []
+            parts.append(Rendered(index + i, "solved", text, (), note, answer))
+            continue
+        puzzle, line, note = entries[i]
+        record = records[i] if records is not None else Record(puzzle, str(where), line, note)
+        rendered = render(_outcome(index + i, record, found, j, problem, name, limit, keep, box))
+        if writer is not None and not rendered.messages and rendered.note is None:
+            answers[rendered.answer or rendered.status] = answers.get(rendered.answer or rendered.status, 0) + 1
+            run.append(rendered.text)
+            continue
+        if run:
+            parts.append("\n".join(run))
+            run = []
+        parts.append(rendered)
+    if run:
+        parts.append("\n".join(run))
+    return Many(index, parts, answers)
+
+
+def _plain_record(records: list[Record] | None, i: int) -> bool:
+    """True unless record ``i`` (a caller's) carries more than a text file's record does (a table row's columns)."""
+    if records is None:
+        return True
+    record = records[i]
+    return getattr(record, "columns", None) is None and getattr(record, "expected", None) is None
+
+
+def _outcome(
+    index: int,
+    record: Record,
+    found: _Answers,
+    j: int,
+    problem: str | None,
+    name: str,
+    limit: int,
+    keep: int | None,
+    box: Shape | None,
+) -> Any:
+    """The ``Outcome`` of puzzle ``j`` of a ``solve_many`` call, as ``solve_record`` would make it."""
+    from sudokit.batch import Outcome
+    from sudokit.grid import Grid
+
+    shape, size = found.shape, found.shape.size
+    if problem is not None or found.status[j] != 0:
+        try:
+            grid = record.parse(box)  # a repeated given is an invalid record, as today
+        except InvalidPuzzleError as err:
+            return Outcome(index, record, invalid=str(err))
+    else:
+        grid = Grid(tuple(found.cells[j * size : (j + 1) * size]), shape, validate=False)
+    elapsed = found.elapsed[j]
+    if problem is not None:
+        if problem == "WRONG":
+            problem = _worded(found, j, grid)
+        error = " ".join(f"strategy {name!r} failed: {problem}".split())
+        return Outcome(index, record, grid, Result(Status.ERROR, grid, name, elapsed=elapsed, error=error))
+    raw = found.raw_solutions[j * size : (j + 1) * size]
+    solutions = (Grid(tuple(raw), shape, validate=False),) if raw.count(0) != size else ()
+    stats = {key: values[j] for key, values in found.stats}
+    status = MANY_STATUS[found.status[j]]
+    result = Result(status, grid, name, solutions, found.count[j], bool(found.exact[j]), stats, elapsed)
+    return Outcome(index, record, grid, result)
+
+
+def _worded(found: _Answers, j: int, grid: Any) -> str:
+    """``result_problem``'s words for a solution that is wrong (it sees the grids)."""
+    from sudokit.grid import Grid
+    from sudokit.verify import result_problem
+
+    size = found.shape.size
+    solution = Grid(tuple(found.raw_solutions[j * size : (j + 1) * size]), found.shape, validate=False)
+    status = MANY_STATUS[found.status[j]]
+    count = found.count[j]
+    result = Result(status, grid, "", (solution,), count, bool(found.exact[j]), {}, found.elapsed[j])
+    problem = result_problem(result, grid, limit=max(count, 1), keep=1)
+    return problem or "returned a solution that does not solve the puzzle"
+
+
+class _Writer:
+    """Line, json and csv records of answered puzzles, made from strings and numbers only."""
+
+    def __init__(self, form: TextForm, name: str) -> None:
+        import json
+
+        from sudokit.output import csv_row
+
+        self.form = form
+        self.name = name
+        self.json = json
+        self.csv_row = csv_row
+        self.quoted: dict[str, tuple[str, str]] = {}
+        self.keys: dict[str, str] = {}
+        self.strategy_json = json.dumps(name)
+        self.strategy_csv = csv_row([name, "x"])[:-2]
+
+    def _key(self, key: str) -> str:
+        found = self.keys.get(key)
+        if found is None:
+            found = self.keys[key] = self.json.dumps(key)
+        return found
+
+    def _source(self, source: str) -> tuple[str, str]:
+        found = self.quoted.get(source)
+        if found is None:
+            found = self.quoted[source] = (self.json.dumps(source), self.csv_row([source, "x"])[:-2])
+        return found
+
+    def record(self, source: str, line: int | None, found: _Answers, j: int) -> tuple[str, str, str | None]:
+        """(text, answer for the summary, stats note or None) of a solved puzzle with a checked answer."""
+        form = self.form
+        size = found.shape.size
+        puzzle = found.puzzles[j]
+        count, exact = found.count[j], found.exact[j]
+        unique = "several" if count >= 2 else "unique" if exact else "timeout"
+        answer = unique if form.unique else "solved"
+        elapsed = found.elapsed[j]
+        note = None
+        if form.stats and form.fmt != "json":
+            counters = ", ".join(f"{key} {values[j]}" for key, values in found.stats)
+            head = f"{self.name}: solved in {elapsed * 1000:.2f} ms"
+            where = source if line is None else f"{source}:{line}"
+            note = f"{where}: {head}; {counters}" if counters else f"{where}: {head}"
+        if form.fmt == "line":
+            if form.unique:
+                return f"{puzzle}:{unique}", answer, note
+            if form.counting:
+                return f"{puzzle}:{count}" + ("" if exact else "+"), answer, note
+            return f"{puzzle}:{found.solutions[j * size : (j + 1) * size]}", answer, note
+        solution = found.solutions[j * size : (j + 1) * size]
+        ms = round(elapsed * 1000, 3)
+        source_json, source_csv = self._source(source)
+        number = "" if line is None else str(line)
+        if form.fmt == "json":
+            stats = ", ".join(f"{self._key(key)}: {values[j]}" for key, values in found.stats)
+            tail = f', "uniqueness": "{unique}"' if form.unique else ""
+            return (
+                f'{{"puzzle": "{puzzle}", "strategy": {self.strategy_json}, "status": "solved", '
+                f'"solution": "{solution}", "count": {count}, "exact": {"true" if exact else "false"}, '
+                f'"elapsed_ms": {ms!r}, "stats": {{{stats}}}, "error": null, "source": {source_json}, '
+                f'"line": {number or "null"}{tail}}}',
+                answer,
+                note,
+            )
+        tail = f",{unique}" if form.unique else ""
+        return (
+            f"{puzzle},solved,{solution},{count},{'true' if exact else 'false'},{ms!r},{self.strategy_csv},"
+            f"{source_csv},{number},{tail}",
+            answer,
+            note,
+        )
