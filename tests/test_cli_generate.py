@@ -211,3 +211,25 @@ def test_resume_refuses_a_file_of_another_run_and_leaves_it_untouched(tmp_path: 
         assert done.exit_code == 2 and done.stdout == "", (args, done.stderr)
         assert len(done.stderr.splitlines()) == 1 and says in done.stderr, (args, done.stderr)
         assert out.read_text() == text
+
+
+@pytest.mark.parametrize("fmt", ["line", "json"])
+def test_parquet_output_takes_csv_records_only(tmp_path: Path, fmt: str) -> None:
+    # line or json text was written into the .parquet file with its first record taken for a header
+    out = tmp_path / "made.parquet"
+    done = sudoku("generate", "-n", "2", "--seed", "1", "-f", fmt, "-O", str(out), "-q")
+    assert done.exit_code == 2
+    assert done.stderr.strip() == (
+        f"sudoku: error: --output {out}: Parquet files are written from csv records (-f csv), without --resume"
+    )
+    assert not out.exists()
+
+
+def test_parquet_output_of_csv_records_holds_every_puzzle(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    out = tmp_path / "made.parquet"
+    assert sudoku("generate", "-n", "3", "--seed", "1", "-f", "csv", "-O", str(out), "-q").exit_code == 0
+    rows = pq.read_table(out).to_pylist()
+    expected = list(csv.DictReader(io.StringIO(sudoku("generate", "-n", "3", "--seed", "1", "-f", "csv").stdout)))
+    assert [r["puzzle"] for r in rows] == [r["puzzle"] for r in expected]
+    assert [r["solution"] for r in rows] == [r["solution"] for r in expected]

@@ -1392,6 +1392,9 @@ def _generate_run(
 
     if output is None and 1 in CLOSED:
         _fail("standard output is closed: nothing can be written (use --output FILE)")
+    if output is not None and output.name.lower().endswith(".parquet") and (fmt is not GenerateFormat.csv or resume):
+        # Parquet takes csv records (a header, then rows) and cannot be continued: line text would be misread.
+        _fail(f"--output {output}: Parquet files are written from csv records (-f csv), without --resume")
     console = Console(None if 2 in CLOSED else sys.stderr)
     target = OutputFile(output, force, resume) if output is not None else None
     stream: TextIO | None = None
