@@ -256,25 +256,26 @@ def test_a_full_board_is_its_own_solution(engine: ConstraintStrategy) -> None:
 
 def test_time_limit_kills_the_search_and_keeps_what_it_found(engine: ConstraintStrategy) -> None:
     stop_workers()
-    assert not children()
+    others = children()  # not the engine's: e.g. multiprocessing's resource tracker, left by a Dask test
     start = time.perf_counter()
     result = engine.solve(Grid.empty(Shape.of(4, 4)), limit=10**9, time_limit=0.5)
     assert time.perf_counter() - start < 0.5 + 2
     assert result.status is Status.TIMEOUT and not result.exact
     assert result.count == len(result.solutions) > 0  # streamed back before the kill
     assert all(is_solution(result.puzzle, s) for s in result.solutions[:50])
-    assert not children()  # the worker was killed and reaped
+    assert children() <= others  # the worker was killed and reaped
 
 
 def test_a_worker_is_reused_until_stopped(engine: ConstraintStrategy) -> None:
     stop_workers()
+    others = children()  # not the engine's: e.g. multiprocessing's resource tracker, left by a Dask test
     first = engine.solve(Grid.parse(MORNING), time_limit=10)
     second = engine.solve(Grid.parse(MORNING), time_limit=10)
     assert first.solution == second.solution
     assert first.stats["worker_start"] > 0 and second.stats["worker_start"] == 0
-    assert len(children()) == 1
+    assert len(children() - others) == 1
     stop_workers()
-    assert not children()
+    assert children() <= others
 
 
 def test_an_orphaned_worker_ends_itself() -> None:
