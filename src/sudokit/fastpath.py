@@ -30,7 +30,7 @@ from functools import cache
 from typing import Any, TextIO
 
 from sudokit.errors import BoxShapeError, InvalidPuzzleError
-from sudokit.reader import Record, _stat, bounded_lines, iter_records, read_arguments
+from sudokit.reader import Record, _stat, bounded_lines, is_table, iter_records, read_arguments
 from sudokit.shape import ALPHABET, Shape
 from sudokit.strategy import MANY_STATUS, Result, Status, capabilities_of
 
@@ -168,21 +168,13 @@ def read_items(
     """
     for arg in args:
         found = None if arg == "-" else _stat(arg)
-        if not isinstance(found, os.stat_result) or not stat.S_ISREG(found.st_mode) or _is_table(arg):
+        if not isinstance(found, os.stat_result) or not stat.S_ISREG(found.st_mode) or is_table(arg):
             # standard input, a FIFO, a puzzle, a path that cannot be read: the reader, line by line, so
             # that a record is solved as soon as its line arrives
             yield from read_arguments([arg], stdin, box=box, **options)
             continue
         with open(arg, encoding="utf-8", errors="surrogateescape", newline="") as handle:
             yield from scan(handle, arg, box)
-
-
-def _is_table(arg: str) -> bool:
-    """True for a table file (csv, Parquet), which the reader reads a row a record."""
-    from sudokit import reader
-
-    is_table = getattr(reader, "is_table", None)
-    return bool(is_table(arg)) if is_table is not None else False
 
 
 def scan(handle: TextIO, source: str, box: Shape | None) -> Iterator[Block | Record]:
