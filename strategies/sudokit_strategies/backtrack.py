@@ -370,16 +370,18 @@ class _Search(_Base):
                 self.backtracks += 1
 
 
-@cache
-def _locked_finder(shape: Shape) -> tuple[Callable[[list[int]], list[tuple[int, int]]], list[tuple[int, ...]]]:
-    """A function finding locked candidates on boards of ``shape``, and the cells each of its finds is about.
+_Cells = tuple[tuple[int, ...], ...]
 
-    A segment is where a box meets a row or a column. A digit in one segment of its box and in two or
-    more of its line leaves the rest of that line (pointing); a digit in one segment of its line and in
-    two or more of its box's segments of that direction leaves the rest of the box (claiming). The
-    function takes the candidates and returns ``(k, digits)`` pairs: ``digits`` leave the cells
-    ``rests[k]`` (those of them that still hold one). It is straight-line Python generated for the shape,
-    about four times faster than the same loops over lists of segments (it runs at every node).
+
+@cache
+def box_line_segments(shape: Shape) -> tuple[_Cells, _Cells, _Cells, tuple[tuple[int, int], ...]]:
+    """Where boxes meet lines on boards of ``shape``, in the order locked candidates visit them.
+
+    ``(segments, groups, rests, of_segment)``: ``segments[s]``, the cells where a box meets a row or
+    a column; ``groups[g]``, the segments of group g (box b's row segments are group 2b, its column
+    segments 2b+1; row k's segments 2n+k, column k's 3n+k); ``rests[2s]`` and ``rests[2s+1]``, the
+    rest of segment s's line and of its box; ``of_segment[s]``, its box group and line group. The
+    ``numba`` engine builds its tables from these, so that both engines search node for node alike.
     """
     n = shape.n
     lines_of = ((shape.rows, shape.row_of), (shape.cols, shape.col_of))
@@ -399,6 +401,21 @@ def _locked_finder(shape: Shape) -> tuple[Callable[[list[int]], list[tuple[int, 
                 of_segment.append((gb, gl))
                 rests.append(tuple(i for i in lines[k] if i not in inside))
                 rests.append(tuple(i for i in box if i not in inside))
+    return tuple(segments), tuple(map(tuple, groups)), tuple(rests), tuple(of_segment)
+
+
+@cache
+def _locked_finder(shape: Shape) -> tuple[Callable[[list[int]], list[tuple[int, int]]], list[tuple[int, ...]]]:
+    """A function finding locked candidates on boards of ``shape``, and the cells each of its finds is about.
+
+    A segment is where a box meets a row or a column. A digit in one segment of its box and in two or
+    more of its line leaves the rest of that line (pointing); a digit in one segment of its line and in
+    two or more of its box's segments of that direction leaves the rest of the box (claiming). The
+    function takes the candidates and returns ``(k, digits)`` pairs: ``digits`` leave the cells
+    ``rests[k]`` (those of them that still hold one). It is straight-line Python generated for the shape,
+    about four times faster than the same loops over lists of segments (it runs at every node).
+    """
+    segments, groups, rests, of_segment = box_line_segments(shape)
     code = ["def find(c):"]
     code += [f"    s{s} = " + " | ".join(f"c[{i}]" for i in cells) for s, cells in enumerate(segments)]
     for g, members in enumerate(groups):  # digits in one segment of the group (a), in two or more (t)

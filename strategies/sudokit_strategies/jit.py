@@ -35,6 +35,7 @@ from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any, Literal
 
 from sudokit import Capabilities, Grid, Result, Shape, Status
+from sudokit_strategies.backtrack import box_line_segments  # the same segments in the same order: node for node
 
 if TYPE_CHECKING:
     import numpy as np
@@ -208,30 +209,14 @@ def _geometry(shape: Shape, np: Any) -> tuple[Any, Any, Any, Any]:
 
 @cache
 def _locked_tables(shape: Shape, np: Any) -> tuple[Any, Any, Any]:
-    """Where boxes meet lines, for locked candidates (the tables of ``backtrack``'s ``_locked_finder``).
+    """Where boxes meet lines, for locked candidates: ``backtrack``'s :func:`box_line_segments` as arrays.
 
     ``segs[s]``: the segment's box group, its line group, its length and its cells; ``groups[g]``: the
     number of segments of group g and the segments (box b's row segments are group 2b, its column
     segments 2b+1; row k's segments 2n+k, column k's 3n+k); ``rests[2s]`` and ``rests[2s+1]``: the
     rest of the segment's line and of its box (length, cells).
     """
-    n = shape.n
-    segments: list[tuple[int, ...]] = []
-    groups: list[list[int]] = [[] for _ in range(4 * n)]
-    rests: list[list[int]] = []
-    of_segment: list[tuple[int, int]] = []
-    for b, box in enumerate(shape.boxes):
-        for kind, (lines, line_of) in enumerate(((shape.rows, shape.row_of), (shape.cols, shape.col_of))):
-            for k in sorted({line_of[i] for i in box}):
-                inside = frozenset(lines[k]) & frozenset(box)
-                s = len(segments)
-                segments.append(tuple(sorted(inside)))
-                gb, gl = 2 * b + kind, 2 * n + kind * n + k
-                groups[gb].append(s)
-                groups[gl].append(s)
-                of_segment.append((gb, gl))
-                rests.append([i for i in lines[k] if i not in inside])
-                rests.append([i for i in box if i not in inside])
+    segments, groups, rests, of_segment = box_line_segments(shape)
 
     def table(rows: list[list[int]]) -> Any:
         out = np.zeros((len(rows), max(map(len, rows))), np.int64)
