@@ -7,6 +7,8 @@ import shutil
 import site
 import subprocess
 import sys
+import sysconfig
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,3 +124,35 @@ def venv_with(root: Path, sources: list[Path]) -> Path:
     Path(purelib, "_sudokit_project.pth").write_text(f"import site; {dirs}\n")
     subprocess.run([*installer, "--no-deps", *sources], check=True, stdin=subprocess.DEVNULL)
     return python
+
+
+def site_without(out: Path, hidden: Callable[[str], bool]) -> Path:
+    """``out`` filled with links to every entry of this interpreter's site-packages but those ``hidden`` names.
+
+    With ``python -S`` (no ``site``) and ``out`` first on ``sys.path``, that is the environment a user
+    without an extra has: everything installed here but the extra's packages.
+    """
+    for entry in Path(sysconfig.get_paths()["purelib"]).iterdir():
+        if not hidden(entry.name):
+            (out / entry.name).symlink_to(entry.resolve())
+    return out
+
+
+def sudoku_in_site(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The real ``sudoku ARGS`` in a new ``python -S`` whose packages are those of ``site`` (and this checkout's)."""
+    code = (
+        "import sys\n"
+        f"sys.path[:0] = [{str(site)!r}, {str(ROOT / 'src')!r}, {str(ROOT / 'strategies')!r}]\n"
+        f"sys.argv = ['sudoku', *{list(args)!r}]\n"
+        "from sudokit.cli import main\n"
+        "main()\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return subprocess.run(
+        [sys.executable, "-S", "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )

@@ -7,7 +7,6 @@ site-packages is not on the path). The command is the real ``sudokit.cli``, its 
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import sysconfig
@@ -15,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import site_without
+from tests.conftest import sudoku_in_site as sudoku
 
 LEETCODE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 HIDDEN = ("numba", "llvmlite")
@@ -24,32 +24,10 @@ HIDDEN = ("numba", "llvmlite")
 @pytest.fixture(scope="module")
 def without_numba(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A site directory holding everything installed here except numba and llvmlite."""
-    site = Path(sysconfig.get_paths()["purelib"])
-    assert (site / "numba").is_dir(), "the test suite runs with every extra installed"
-    out = tmp_path_factory.mktemp("site-without-numba")
-    for entry in site.iterdir():
-        if entry.name.lower().split("-")[0].split(".")[0] in HIDDEN:
-            continue
-        (out / entry.name).symlink_to(entry.resolve())
-    return out
-
-
-def sudoku(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    code = (
-        "import sys\n"
-        f"sys.path[:0] = [{str(site)!r}, {str(ROOT / 'src')!r}, {str(ROOT / 'strategies')!r}]\n"
-        f"sys.argv = ['sudoku', *{list(args)!r}]\n"
-        "from sudokit.cli import main\n"
-        "main()\n"
-    )
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    return subprocess.run(
-        [sys.executable, "-S", "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-        stdin=subprocess.DEVNULL,
+    assert (Path(sysconfig.get_paths()["purelib"]) / "numba").is_dir(), "the test suite runs with every extra installed"
+    return site_without(
+        tmp_path_factory.mktemp("site-without-numba"),
+        lambda name: name.lower().split("-")[0].split(".")[0] in HIDDEN,
     )
 
 
