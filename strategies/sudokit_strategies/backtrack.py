@@ -63,7 +63,6 @@ from operator import itemgetter
 from typing import Literal
 
 from sudokit import Capabilities, Grid, Result, Shape, Status
-from sudokit.variants import king_pairs, knight_pairs, orthogonal_pairs, undotted_pairs
 
 __all__ = ["BacktrackStrategy"]
 
@@ -1626,6 +1625,9 @@ class _Model:
         self, rule: object, puzzle: Grid, groups: list[tuple[int, ...]], pairs: list[tuple[int, int]], odd: int
     ) -> None:
         """Lower one constraint into groups, pairs, pair tables, rules or first candidates."""
+        # Here, not at the top: sudokit.variants takes 8 ms to import, and a classic solve never needs it.
+        from sudokit.variants import king_pairs, knight_pairs, orthogonal_pairs, undotted_pairs
+
         n = self.n
         kind: str = rule.kind  # type: ignore[attr-defined]
         cells = rule.indexes(n)  # type: ignore[attr-defined]
