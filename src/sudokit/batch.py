@@ -279,10 +279,16 @@ class SolveJob:
         return enabled() and serves(self.render, self.keep, self.render.limit)
 
     def items(self, records: Iterator[Any]) -> Iterator[tuple[int, Any]]:
-        """Each record (or block of records), numbered by its first record."""
-        from sudokit.fastpath import number_items
+        """Each record (or block of records), numbered by its first record.
 
-        return number_items(records)
+        A block (:class:`sudokit.fastpath.Block`) counts as many records as it has lines, a list of
+        records as its length. Told apart without importing :mod:`sudokit.fastpath`, which a lone
+        puzzle's run never needs (start-up).
+        """
+        index = 0
+        for item in records:
+            yield index, item
+            index += 1 if type(item) is Record else len(item) if type(item) is list else item.lines
 
     def count_many(self, answers: Mapping[str, int]) -> None:
         """Count the records of a block's runs of text in the summary."""

@@ -43,7 +43,6 @@ __all__ = [
     "enabled",
     "expand_blocks",
     "group_records",
-    "number_items",
     "plain_sides",
     "read_items",
     "solve_block",
@@ -266,14 +265,6 @@ def expand_blocks(items: Iterable[Block | Record]) -> Iterator[Record]:
             yield from item.records()
         else:
             yield item  # type: ignore[misc]
-
-
-def number_items(items: Iterable[Any], start: int = 0) -> Iterator[tuple[int, Any]]:
-    """(index of its first record, item): a block counts as many records as it has lines."""
-    index = start
-    for item in items:
-        yield index, item
-        index += item.lines if type(item) is Block else len(item) if type(item) is list else 1
 
 
 class Resumable:

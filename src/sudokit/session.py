@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any, BinaryIO, Protocol, TextIO
 
 from sudokit.errors import SudokitError
-from sudokit.fastpath import Many
 from sudokit.output import OutputError, RecordWriter, Rendered, ResumeError, resume_point
 from sudokit.progress import Console, Progress, same_terminal
 from sudokit.reader import Record, TableOptions, check_arguments, estimate_records, is_table, read_arguments
@@ -245,10 +244,16 @@ class Session:
                 return self.fail("standard output is closed: nothing can be written (use --output FILE)")
             if target is not None:
                 target.open(self.inputs)
-            blocks = getattr(self.job, "blocks", False)  # runs of plain puzzles as blocks of text (fastpath)
+            # Runs of plain puzzles as blocks of text (fastpath). Only regular files are cut into blocks: a
+            # lone puzzle on the command line never imports that machinery (start-up).
+            files = any(arg != "-" and os.path.isfile(arg) for arg in self.inputs)
+            blocks = files and getattr(self.job, "blocks", False)
             records: Iterator[Any]
+            many: type | None = None  # the type of a block's records: only blocks give them
             if blocks:
-                from sudokit.fastpath import Resumable, expand_blocks, read_items
+                from sudokit.fastpath import Many, Resumable, expand_blocks, read_items
+
+                many = Many
 
                 records = read_items(self.inputs, box=self.box, tables=self.tables)
             else:
@@ -270,7 +275,7 @@ class Session:
                     stream = target.stream()
                 else:
                     stream = self.out
-                self._stream(pool, records, stream, target, skipped)
+                self._stream(pool, records, stream, target, skipped, many)
             if target is not None:
                 _close(stream, os.fspath(target.path))  # a full disk may show only now
         except KeyboardInterrupt as err:  # Ctrl-C, or a kill (SIGTERM): say how far it got, and how to go on
@@ -321,8 +326,12 @@ class Session:
         stream: TextIO,
         target: OutputFile | None,
         skipped: int,
+        many: type | None = None,
     ) -> None:
-        """Write the record of every puzzle, in order, with messages and the progress bar."""
+        """Write the record of every puzzle, in order, with messages and the progress bar.
+
+        ``many`` is the type of a block's records (:class:`sudokit.fastpath.Many`) when blocks were read.
+        """
         job, console = self.job, self.console
         writer = RecordWriter(stream, "standard output" if target is None else os.fspath(target.path))
         if not self.quiet and self.batch and self.err is not None and _is_tty(self.err):
@@ -336,7 +345,7 @@ class Session:
             writer.write(job.header)
         first = True
         for rendered in job.outputs(pool.map(job.items(records))):
-            if type(rendered) is Many:  # a block's records: runs of text (counted together) and single records
+            if type(rendered) is many:  # a block's records: runs of text (counted together) and single records
                 job.count_many(rendered.answers)  # type: ignore[attr-defined]
                 for part in rendered.parts:
                     if type(part) is str:
