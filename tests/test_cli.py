@@ -442,6 +442,9 @@ def test_solving_with_backtrack_imports_no_other_engine(leetcode: str) -> None:
     heavy_roots = ("ortools", "constraint", "pysat", "numba", "numpy", "llvmlite")
     heavy = sorted(m for m in modules if m.split(".")[0].startswith(heavy_roots))
     assert heavy == []
+    # nor the parts of sudokit a lone classic puzzle does not use (variant rules, blocks, tables, Dask)
+    unused = {"sudokit.variants", "sudokit.links", "sudokit.fastpath", "sudokit.datasets", "sudokit.executors"}
+    assert sorted(unused & modules) == []
 
 
 def test_listing_the_engines_imports_none_of_them() -> None:
