@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from sudokit import Grid, Shape, is_solution, solution_problem
@@ -102,3 +104,63 @@ def test_a_value_that_only_equals_a_digit_is_not_one() -> None:
     assert solution_problem(puzzle, grid) == (
         f"row {blank // 9 + 1}, column {blank % 9 + 1}: {float(solution.cells[blank])!r} is not a digit"
     )
+
+
+# Box shapes from 4x4 boards to 64x64: the fast check's fields are 1 to 9 bytes wide.
+SHAPES = ["1x4", "2x2", "2x3", "3x2", "2x4", "3x3", "1x8", "8x1", "3x4", "4x3", "4x4", "3x5", "5x5", "6x6", "7x7"]
+SHAPES += ["8x8"]
+
+
+def a_solution(shape: Shape) -> list[int]:
+    """A filled grid of ``shape`` (the pattern that shifts each row by a box's width)."""
+    n, br, bc = shape.n, shape.box_rows, shape.box_cols
+    return [((r % br) * bc + r // br + c) % n + 1 for r in range(n) for c in range(n)]
+
+
+def permutations_everywhere(cells: list[int], shape: Shape) -> bool:
+    """The definition, with sets: every row, column and box holds 1..n."""
+    n, br, bc = shape.n, shape.box_rows, shape.box_cols
+    digits = set(range(1, n + 1))
+    units = [[r * n + c for c in range(n)] for r in range(n)] + [[r * n + c for r in range(n)] for c in range(n)]
+    units += [
+        [(top + i) * n + left + j for i in range(br) for j in range(bc)]
+        for top in range(0, n, br)
+        for left in range(0, n, bc)
+    ]
+    return all({cells[i] for i in unit} == digits for unit in units)
+
+
+@pytest.mark.parametrize("box", SHAPES)
+def test_the_fast_check_agrees_with_the_definition_on_damaged_grids(box: str) -> None:
+    """is_solution (the fast check) against the definition, on 600 grids a shape (60 from 25x25 up)."""
+    shape = Shape.parse(box)
+    n = shape.n
+    rng = random.Random(box)
+    good = a_solution(shape)
+    empty = Grid.empty(shape)
+    seen = set()
+    for trial in range(600 if n <= 16 else 60):
+        cells = list(good)
+        kind = trial % 6
+        if kind == 0:  # one cell any byte, 0 (a blank) and values past n included
+            cells[rng.randrange(n * n)] = rng.randrange(256)
+        elif kind == 1:  # two cells swapped anywhere
+            i, j = rng.randrange(n * n), rng.randrange(n * n)
+            cells[i], cells[j] = cells[j], cells[i]
+        elif kind == 2:  # a few cells set to digits (repeats that keep every sum of digits possible)
+            for _ in range(rng.randrange(1, 5)):
+                cells[rng.randrange(n * n)] = rng.randrange(1, n + 1)
+        elif kind == 3:  # two cells of one row swapped: the row stays a permutation
+            r = rng.randrange(n)
+            a, b = rng.sample(range(n), 2)
+            cells[r * n + a], cells[r * n + b] = cells[r * n + b], cells[r * n + a]
+        elif kind == 4:  # the digits relabelled: still a solution
+            relabel = rng.sample(range(1, n + 1), n)
+            cells = [relabel[v - 1] for v in cells]
+        else:  # one row replaced by a random permutation
+            r = rng.randrange(n)
+            cells[r * n : (r + 1) * n] = rng.sample(range(1, n + 1), n)
+        expected = permutations_everywhere(cells, shape)
+        seen.add(expected)
+        assert is_solution(empty, with_cells(empty, cells)) is expected, (box, kind, cells)
+    assert seen == {True, False}

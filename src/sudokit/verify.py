@@ -1,29 +1,28 @@
 """The independent checker: does a grid solve a puzzle, is a result a consistent answer? Shares no code with any engine.
 
 The units are computed here from the box shape directly, not from the tables the engines use, so a bug
-there cannot hide from these checks. ``is_solution`` and ``result_problem`` take a fast path: every
-cell and digit stands for an int with bit ``digit - 1`` set in one field per unit holding the cell
-(fields wide enough never to carry into the next), so the sum over the cells has every field equal
-to ``2**n - 1`` exactly when every unit is a permutation of 1..n (n powers of two add up to n one
+there cannot hide from these checks. ``is_solution`` and ``result_problem`` take a fast path: each
+cell becomes a field of ``f`` bits holding ``2**(digit - 1)`` (0 for a blank or a value that is no
+digit), all the cells one int; multiplying it by a comb of ones (one per cell of a unit, at the
+unit's offsets) adds up each unit in the field of its last cell, and the sum of the rows is the int
+modulo ``2**(n*f) - 1``. Fields are wide enough never to carry into the next, and a unit's sum is
+``2**n - 1`` exactly when its cells are a permutation of 1..n (n powers of two add up to n one
 bits only when they are distinct). ``solution_problem`` words what is wrong when that check fails.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
-from operator import getitem, lshift
 
 from sudokit.grid import Grid
 from sudokit.strategy import Result, Status
 
 __all__ = ["is_solution", "result_problem", "solution_problem"]
 
-#: The fast check's terms per cell (a list per digit, or a mask to shift), the sum they make, the digits 1..n.
-_Units = tuple[list[list[int]] | list[int], int, bytes]
+#: The fast check's plan for a box shape (see ``_units``).
+_Units = tuple[int, tuple[bytes, ...], int, int, int, int, int, int, int, int, int]
 
-#: Boards up to this side check against a table of every cell and digit; larger ones shift a mask per cell.
-_TABLE_UP_TO = 16
 #: ``bytes.translate`` table making a blank 0 and a given 255: the mask of a puzzle's givens.
 _GIVENS = bytes([0] + [255] * 255)
 
@@ -189,37 +188,68 @@ def _givens(puzzle: Grid) -> tuple[int, int, int] | None:
     return int.from_bytes(raw.translate(_GIVENS), "big"), int.from_bytes(raw, "big"), puzzle.shape.n
 
 
-def _solves(cells: tuple[int, ...], units: _Units, givens: tuple[int, int, int]) -> bool:
+def _solves(cells: tuple[int, ...] | bytes, units: _Units, givens: tuple[int, int, int]) -> bool:
     """The fast check: every unit a permutation of 1..n and every given kept (cells: n*n of them)."""
-    terms, target, digits = units
-    mask, value, n = givens
+    planes, tables, row_comb, box_comb, cols, row_mask, box_mask, col_mask, rows_full, boxes_full, cols_full = units
+    mask, value, _ = givens
     try:
         raw = bytes(cells)  # refuses what is not an int 0..255
-        if n <= _TABLE_UP_TO:
-            total = sum(map(getitem, terms, cells))  # IndexError above n; a blank adds nothing
-        else:
-            if raw.translate(None, digits):  # something other than 1..n
-                return False
-            total = sum(map(lshift, terms, cells))
-    except (TypeError, ValueError, IndexError):
+    except (TypeError, ValueError):
         return False
-    return total == target and int.from_bytes(raw, "big") & mask == value
+    if int.from_bytes(raw, "big") & mask != value:
+        return False
+    if planes == 1:
+        fields = int.from_bytes(raw.translate(tables[0]), "little")
+    else:
+        spread = bytearray(len(raw) * planes)
+        for j, table in enumerate(tables):
+            spread[j::planes] = raw.translate(table)
+        fields = int.from_bytes(spread, "little")
+    return (
+        fields * row_comb & row_mask == rows_full
+        and fields * box_comb & box_mask == boxes_full
+        and fields % cols & col_mask == cols_full
+    )
 
 
 @cache
 def _units(box_rows: int, box_cols: int) -> _Units:
-    """The fast check's terms for boxes of ``box_rows`` x ``box_cols``, the sum they must make, the digits."""
+    """The fast check's plan for boxes of ``box_rows`` x ``box_cols`` (see the module's docstring).
+
+    Bytes per field, the ``bytes.translate`` tables making each byte of a cell's field, the combs
+    that sum the rows and the boxes, the modulus that sums the rows into the columns, the masks of
+    the fields where the row, box and column sums land, and every field ``2**n - 1``.
+    """
     n = box_rows * box_cols
-    width = n + n.bit_length()  # a field holds n * 2**(n-1) without carrying into the next
-    masks = []
-    for i in range(n * n):
-        r, c = divmod(i, n)
-        b = r // box_rows * box_rows + c // box_cols
-        masks.append(1 << (r * width) | 1 << ((n + c) * width) | 1 << ((2 * n + b) * width))
-    full = sum(((1 << n) - 1) << (u * width) for u in range(3 * n))
-    if n <= _TABLE_UP_TO:  # one term per cell and digit: the value indexes its cell's list
-        return [[0] + [m << (v - 1) for v in range(1, n + 1)] for m in masks], full, bytes(range(1, n + 1))
-    return masks, full << 1, bytes(range(1, n + 1))  # the value shifts its cell's mask: bit v for digit v
+    planes = (n + n.bit_length() + 7) // 8  # a field holds n * 2**(n-1) without carrying into the next
+    width = 8 * planes
+    tables = tuple(
+        bytes([0] + [(1 << (v - 1) >> 8 * j) & 255 if v <= n else 0 for v in range(1, 256)]) for j in range(planes)
+    )
+    full = (1 << n) - 1
+
+    def comb(cells: Iterable[int], field: int = 1) -> int:
+        return sum(field << (width * i) for i in cells)
+
+    row_comb = comb(range(n))  # field r*n + n-1 of fields * row_comb: the sum of row r
+    box_comb = comb(r * n + c for r in range(box_rows) for c in range(box_cols))  # the sum of the box ending there
+    cols = (1 << (width * n)) - 1  # fields % cols: the rows added up, field c the sum of column c
+    ones = (1 << width) - 1
+    row_ends = [r * n + n - 1 for r in range(n)]
+    box_ends = [(r + box_rows - 1) * n + c + box_cols - 1 for r in range(0, n, box_rows) for c in range(0, n, box_cols)]
+    return (
+        planes,
+        tables,
+        row_comb,
+        box_comb,
+        cols,
+        comb(row_ends, ones),
+        comb(box_ends, ones),
+        comb(range(n), ones),
+        comb(row_ends, full),
+        comb(box_ends, full),
+        comb(range(n), full),
+    )
 
 
 def _solutions(k: int) -> str:

@@ -128,28 +128,29 @@ class NumbaStrategy:
         shape = puzzle.shape
         work = self._work(shape)
         kept: list[tuple[int, ...]] = []
-        cells = work.frombuffer(bytes(puzzle.cells), work.uint8).reshape(1, shape.size)
+        work.puzzle_bytes[:] = bytes(puzzle.cells)  # into the one-puzzle array the kernel reads
         keep = limit if keep is None else keep
         if time_limit is None and limit <= _MAX_LIMIT and 0 <= keep <= limit:  # the common case, in one call
             control = work.ctl
             control[0] = control[1] = 0  # puzzle 0, from its start
-            if work.k.search(cells, limit, keep, -1.0, _SLICE_SECONDS, *work.arrays, *work.single.arrays):
-                work.run(cells, limit, keep, None, start, work.single, kept, resume=True)
-            else:
-                work.drain(kept)
+            if work.k.search(work.puzzle, limit, keep, -1.0, _SLICE_SECONDS, *work.arrays, *work.single.arrays):
+                work.run(work.puzzle, limit, keep, None, start, work.single, kept, resume=True)
         else:
-            work.run(cells, limit, keep, time_limit, start, work.single, kept)
+            work.run(work.puzzle, limit, keep, time_limit, start, work.single, kept)
         ctl = work.ctl.tolist()  # the finished puzzle's answer and counters stay in the control words
         k = work.k
-        return Result(
-            status=_STATUSES[ctl[k.I_STATUS]],
-            puzzle=puzzle,
-            strategy=self.name,
-            solutions=tuple([Grid(cells, shape, validate=False) for cells in kept]),
-            count=ctl[k.I_COUNT],
-            exact=ctl[k.I_EXACT] == 1,
-            stats=dict(zip(work.stat_names, ctl[k.I_NODES :], strict=False)),
-            elapsed=time.perf_counter() - start,
+        stored = ctl[k.I_STORED]
+        if stored:  # the solutions the kernel still holds
+            work.take(kept, stored)
+        return Result(  # positional: status, puzzle, strategy, solutions, count, exact, stats, elapsed
+            _STATUSES[ctl[k.I_STATUS]],
+            puzzle,
+            self.name,
+            tuple([Grid(cells, shape, validate=False) for cells in kept]),
+            ctl[k.I_COUNT],
+            ctl[k.I_EXACT] == 1,
+            dict(zip(work.stat_names, ctl[k.I_NODES :], strict=False)),
+            time.perf_counter() - start,
         )
 
     def solve_many(
@@ -236,7 +237,6 @@ class _Work:
         self.big = big
         self.stat_names = k.BIG_STAT_NAMES if big else k.STAT_NAMES
         self.np = np = k.np
-        self.frombuffer, self.uint8 = np.frombuffer, np.uint8
         self.shape = shape
         size, n = shape.size, shape.n
         self.full, self.peers, self.units, self.units_of = _geometry(shape, np)
@@ -252,6 +252,11 @@ class _Work:
         self.clk = np.zeros(k.N_CLK, np.float64)
         self.solutions = np.zeros((_SOLUTION_BUFFER, size), np.uint8)
         self.single = _Out(np, 1, size, k.N_CTL - k.I_NODES)
+        # ``solve``'s puzzle: written into puzzle_bytes, read by the kernel through a read-only view (the
+        # kernel is compiled for read-only puzzles only, as solve_many passes them)
+        self.puzzle_bytes = bytearray(size)
+        self.puzzle = np.frombuffer(self.puzzle_bytes, np.uint8).reshape(1, size)
+        self.puzzle.flags.writeable = False
         self._arrange()
 
     def _arrange(self) -> None:
@@ -330,6 +335,14 @@ class _Work:
         """Move the solutions the kernel holds to ``kept``."""
         stored = int(self.ctl[self.k.I_STORED])
         if kept is not None and stored:
-            raw, size = self.solutions[:stored].tobytes(), self.shape.size
-            kept.extend([tuple(raw[j : j + size]) for j in range(0, stored * size, size)])
+            self.take(kept, stored)
         self.ctl[self.k.I_STORED] = 0
+
+    def take(self, kept: list[tuple[int, ...]], stored: int) -> None:
+        """Add the first ``stored`` solutions of the buffer to ``kept`` (the caller clears ``I_STORED``)."""
+        size = self.shape.size
+        if stored == 1:
+            kept.append(tuple(self.solutions[0].tobytes()))
+        else:
+            raw = self.solutions[:stored].tobytes()
+            kept.extend([tuple(raw[j : j + size]) for j in range(0, stored * size, size)])
