@@ -455,3 +455,25 @@ def test_listing_the_engines_imports_none_of_them() -> None:
     assert not {m for m in modules if m.startswith(("ortools", "constraint", "pysat", "numba", "sudokit_strategies."))}
     names = [line.split()[0] for line in proc.stdout.splitlines()]
     assert names == ["backtrack", "cp-sat", "numba", "python-constraint", "sat"]
+
+
+def test_a_command_built_alone_behaves_as_in_the_whole_app() -> None:
+    """main() builds only the command named first (start-up); its help and errors are the whole app's."""
+    from typer.main import get_command
+
+    from sudokit.cli import _app_for, _command_name, app
+    from tests.conftest import cli_runner
+
+    names = [_command_name(info) for info in app.registered_commands]
+    assert len(names) == 8
+    for name in names:
+        assert name is not None
+        alone = _app_for([name, "--help"])
+        assert alone is not app and [_command_name(i) for i in alone.registered_commands] == [name]
+        assert list(get_command(alone).commands) == [name]  # type: ignore[attr-defined]
+        for args in ([name, "--help"], [name, "--no-such-option"]):
+            whole, single = cli_runner().invoke(app, args), cli_runner().invoke(alone, args)
+            assert (single.exit_code, single.stdout, single.stderr) == (whole.exit_code, whole.stdout, whole.stderr)
+    assert len(app.registered_commands) == 8  # the copies left the app whole
+    for args in ([], ["--help"], ["-V", "solve"], ["solv"], ["--", "solve"]):
+        assert _app_for(args) is app

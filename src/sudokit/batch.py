@@ -94,7 +94,7 @@ def _engine_name(engine: object) -> str:
     return name if isinstance(name, str) else type(engine).__name__
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # no generated methods it does not use: start-up
 class SolveTask(Generic[R]):
     """Solve each ``(index, record)`` item with one engine, in a worker; ``render`` the outcome there.
 
@@ -225,7 +225,7 @@ def solve_records(
         yield from pool.map(items)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # no generated methods it does not use: start-up
 class SolveJob:
     """``sudoku solve`` as a batch job: one engine, one record per puzzle in the form ``render`` makes."""
 

@@ -12,7 +12,7 @@ from typing import TextIO
 __all__ = ["Console", "Progress", "Tally", "same_terminal"]
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # no generated methods it does not use: start-up
 class Tally:
     """Counts of a batch's answers (``solved``, ``unsolvable``, ... or ``unique``, ``several``, ...).
 

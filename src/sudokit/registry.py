@@ -538,7 +538,7 @@ def _extras(ep: EntryPointLike) -> tuple[str, ...]:
     return tuple(extras) if extras is not None else _split_extras(ep.value.partition("[")[2])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # no generated methods it does not use: start-up
 class _DescribeTask:
     """Load and describe one engine per item, in a worker process (an import may hang or end the process)."""
 

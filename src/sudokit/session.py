@@ -94,7 +94,7 @@ class Job(Protocol):
         ...
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # no generated methods it does not use: start-up
 class OutputFile:
     """The ``--output`` file: opened, checked and locked before anything is written to it."""
 
@@ -200,7 +200,7 @@ def _same_file(output: os.stat_result, arg: str) -> bool:
     return os.path.samestat(output, other)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # no generated methods it does not use: start-up
 class Session:
     """A batch over ``inputs`` (puzzles, files, ``-``): records to ``output`` (a path) or ``out``.
 

@@ -287,7 +287,7 @@ def _one_line(message: str) -> str:
 # --- the caller's side -----------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # no generated methods it does not use: start-up
 class _Worker(Generic[I]):
     """The caller's handle on one worker process."""
 
@@ -531,6 +531,11 @@ class WorkerPool(Generic[I, R]):
         if kill:
             _signal(worker.pid, signal.SIGKILL)
         os.close(worker.commands)  # its end of input: an idle worker leaves
+        if not kill:  # wait for it to go: its end of the results pipe closes as it exits (no polling delay)
+            import select
+
+            with contextlib.suppress(OSError, ValueError):
+                select.select([worker.results], [], [], 1.0)
         status = _reap(worker.pid, 0.0 if kill else 1.0)
         if status is None:
             _signal(worker.pid, signal.SIGKILL)
@@ -657,7 +662,7 @@ def _signal(pid: int, signum: int) -> None:
 def _reap(pid: int, timeout: float | None) -> int | None:
     """The wait status of child ``pid`` once it ends within ``timeout`` seconds (None: wait), else None."""
     end = None if timeout is None else time.monotonic() + timeout
-    delay = 0.0005
+    delay = 0.0001
     while True:
         try:
             done, status = os.waitpid(pid, 0 if end is None else os.WNOHANG)
