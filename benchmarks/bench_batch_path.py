@@ -11,8 +11,8 @@ Every figure is a whole ``sudoku solve FILE -f line --jobs N -q -O OUT`` process
 * scaling: ``-s numba --jobs 2`` against ``--jobs 1``, both on the whole file; target >= 1.7x.
 * steady state: the same two on ``--times`` copies of the file; the extra puzzles over the extra
   time give the rates past the start-up (each worker loads numba itself, about 1.3 s of CPU).
-* memory: the peak resident size of the batch, parent and workers added up (sampled from /proc
-  every 20 ms), and the largest single process (``getrusage`` of the children), on the copies and
+* memory: the peak resident size of a ``--jobs 1`` batch, parent and worker added up (sampled from
+  /proc every 20 ms), and the largest single process (``getrusage`` of the children), on the copies and
   on the first 5,000 puzzles; flat means ratios near 1.0 for ~40x the input.
 
 Wall time is what a user waits for, but on a shared machine other processes take cores from the
@@ -166,10 +166,12 @@ def main() -> None:
             f"{cpu_one / extra * 1e6:.1f} us with 1 worker, {cpu_two / extra * 1e6:.1f} us with 2 "
             f"({cpu_two / cpu_one:.2f}x: what 2 free cores would lose to the second worker)"
         )
-        small = run_batch(head(args.file, 5000, tmp), "numba", 2, tmp)
-        big = run_batch(more, "numba", 2, tmp)
+        # One worker for both sizes: with two, a short run may end before its second worker has loaded
+        # numba (that worker is then killed), and the sum would count one numba process against two.
+        small = run_batch(head(args.file, 5000, tmp), "numba", 1, tmp)
+        big = run_batch(more, "numba", 1, tmp)
         print(
-            f"memory     numba --jobs 2, {small['records']:.0f} puzzles: {small['rss_sum'] / 1024:6.1f} MiB "
+            f"memory     numba --jobs 1, {small['records']:.0f} puzzles: {small['rss_sum'] / 1024:6.1f} MiB "
             f"(largest process {small['rss_max'] / 1024:5.1f} MiB); {big['records']:.0f} puzzles: "
             f"{big['rss_sum'] / 1024:6.1f} MiB ({big['rss_max'] / 1024:5.1f} MiB); ratio "
             f"{big['rss_sum'] / small['rss_sum']:4.2f} ({big['rss_max'] / small['rss_max']:4.2f}) for "

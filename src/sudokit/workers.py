@@ -350,8 +350,8 @@ class WorkerPool(Generic[I, R]):
 
     def close(self, *, kill: bool = False) -> None:
         """End every worker: let idle ones finish (or kill them all with ``kill``), and reap them."""
-        for worker in list(self._workers.values()):
-            self._end(worker, kill=kill or worker.chunk is not None)
+        for worker in list(self._workers.values()):  # one still loading has nothing of ours: not waited for
+            self._end(worker, kill=kill or worker.chunk is not None or not worker.ready)
         if self._selector is not None:
             self._selector.close()
             self._selector = None
@@ -448,13 +448,17 @@ class WorkerPool(Generic[I, R]):
         return self.jobs * _CHUNKS_AHEAD_PER_WORKER * chunk_size
 
     def _idle_worker(self) -> _Worker[I] | None:
-        """A ready worker without a chunk, or a new one if there is room; None if all are busy."""
+        """A ready worker without a chunk; None if all are busy or loading (a new one starts if there is room).
+
+        A new worker takes work once it has loaded: a chunk given to it as it starts would wait for its
+        load (numba's takes a second) while the other workers run out of work.
+        """
         for worker in self._workers.values():
             if worker.chunk is None and worker.ready:
                 return worker
         if not self._workers or (len(self._workers) < self.jobs and any(w.ready for w in self._workers.values())):
             # More workers only once one has loaded: an engine that cannot load fails once, not ``jobs`` times.
-            return self._spawn()
+            self._spawn()
         return None
 
     def _assign(self, worker: _Worker[I], chunk: list[tuple[int, I]]) -> None:
