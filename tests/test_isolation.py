@@ -426,9 +426,9 @@ class SlowAfterTheFirst:
 
 
 def test_work_waits_for_a_ready_worker_not_for_one_still_loading(tmp_path: Path) -> None:
-    """Chunks go to workers that have loaded; one still loading when the work is done is killed at once.
+    """A ready worker takes the chunk of one still loading; one still loading when the work is done is killed.
 
-    The pool once gave a chunk to each new worker as it started: with --jobs 2 a short numba file
+    The pool once wrote a chunk to each new worker as it started: with --jobs 2 a short numba file
     waited for the second worker to load numba (1.3 s) while the first sat idle, then for up to 1 s
     more at the end, which made it slower than with --jobs 1 (0.73x).
     """

@@ -297,6 +297,7 @@ class _Worker(Generic[I]):
     results: int  # our end of its result pipe (non-blocking)
     ready: bool = False
     chunk: list[tuple[int, I]] | None = None
+    sent: bool = False  # its chunk is written to it (a worker still loading gets its chunk once ready)
     frames: _Frames = field(default_factory=_Frames)
     outgoing: bytearray = field(default_factory=bytearray)
 
@@ -397,6 +398,7 @@ class WorkerPool(Generic[I, R]):
                         exhausted, input_error = self._draw(source, queue, drawn, count)
                         drawn += len(queue) - before
                     self._assign(worker, [queue.popleft() for _ in range(min(chunk_size, len(queue)))])
+                self._steal()
                 if exhausted and not queue and yielded == drawn:
                     break
                 for kind, _worker, payload in self._wait(self._next_deadline()):
@@ -448,24 +450,44 @@ class WorkerPool(Generic[I, R]):
         return self.jobs * _CHUNKS_AHEAD_PER_WORKER * chunk_size
 
     def _idle_worker(self) -> _Worker[I] | None:
-        """A ready worker without a chunk; None if all are busy or loading (a new one starts if there is room).
-
-        A new worker takes work once it has loaded: a chunk given to it as it starts would wait for its
-        load (numba's takes a second) while the other workers run out of work.
-        """
+        """A ready worker without a chunk, or a new one if there is room; None if all are busy."""
         for worker in self._workers.values():
             if worker.chunk is None and worker.ready:
                 return worker
         if not self._workers or (len(self._workers) < self.jobs and any(w.ready for w in self._workers.values())):
             # More workers only once one has loaded: an engine that cannot load fails once, not ``jobs`` times.
-            self._spawn()
+            return self._spawn()
         return None
 
     def _assign(self, worker: _Worker[I], chunk: list[tuple[int, I]]) -> None:
+        """Give ``chunk`` to ``worker``: written to it now if it is ready, else once it is (see ``_steal``)."""
         worker.chunk = chunk
-        data = pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)
+        worker.sent = False
+        if worker.ready:
+            self._send(worker)
+
+    def _send(self, worker: _Worker[I]) -> None:
+        data = pickle.dumps(worker.chunk, protocol=pickle.HIGHEST_PROTOCOL)
         worker.outgoing += _HEADER.pack(len(data)) + data
+        worker.sent = True
         self._flush(worker)
+
+    def _steal(self) -> None:
+        """Move the chunks of workers still loading to ready workers left without work.
+
+        A new worker is given a chunk as it starts, so that several can start at once; but its load may
+        take long (numba's import takes a second): a ready worker runs out of work meanwhile takes it.
+        """
+        waiting = [w for w in self._workers.values() if not w.ready and w.chunk is not None and not w.sent]
+        if not waiting:
+            return
+        for worker in self._workers.values():
+            if not waiting:
+                return
+            if worker.ready and worker.chunk is None:
+                loading = waiting.pop()
+                self._assign(worker, loading.chunk)  # type: ignore[arg-type]
+                loading.chunk = None
 
     # --- processes ----------------------------------------------------------------------------
 
@@ -615,6 +637,8 @@ class WorkerPool(Generic[I, R]):
                 worker.ready = True
                 if len(message) > 1 and message[1] is not None:
                     self.info = message[1]
+                if worker.chunk is not None and not worker.sent:
+                    self._send(worker)
             elif kind == "done":
                 events.append(("done", worker, (worker.chunk or [], message[1], message[2])))
                 worker.chunk = None
