@@ -557,12 +557,15 @@ class WorkerPool(Generic[I, R]):
         if kill:
             _signal(worker.pid, signal.SIGKILL)
         os.close(worker.commands)  # its end of input: an idle worker leaves
-        if not kill:  # wait for it to go: its end of the results pipe closes as it exits (no polling delay)
+        grace = 0.0
+        if not kill:  # a second to go: its end of the results pipe closes as it exits (seen at once, no polling)
             import select
 
+            end = time.monotonic() + 1.0
             with contextlib.suppress(OSError, ValueError):
                 select.select([worker.results], [], [], 1.0)
-        status = _reap(worker.pid, 0.0 if kill else 1.0)
+            grace = max(0.0, end - time.monotonic())
+        status = _reap(worker.pid, grace)
         if status is None:
             _signal(worker.pid, signal.SIGKILL)
             status = _reap(worker.pid, None)
