@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 
 from sudokit import Grid, Shape, is_solution, solution_problem
+from sudokit.verify import verify_many
 
 from .conftest import BOXES, sized
 
@@ -130,15 +132,12 @@ def permutations_everywhere(cells: list[int], shape: Shape) -> bool:
     return all({cells[i] for i in unit} == digits for unit in units)
 
 
-@pytest.mark.parametrize("box", SHAPES)
-def test_the_fast_check_agrees_with_the_definition_on_damaged_grids(box: str) -> None:
-    """is_solution (the fast check) against the definition, on 600 grids a shape (60 from 25x25 up)."""
-    shape = Shape.parse(box)
+def damaged_grids(shape: Shape) -> list[list[int]]:
+    """A filled grid of ``shape`` damaged in six ways, taking turns: 600 grids (60 from 25x25 up)."""
     n = shape.n
-    rng = random.Random(box)
+    rng = random.Random(str(shape))
     good = a_solution(shape)
-    empty = Grid.empty(shape)
-    seen = set()
+    grids = []
     for trial in range(600 if n <= 16 else 60):
         cells = list(good)
         kind = trial % 6
@@ -160,7 +159,41 @@ def test_the_fast_check_agrees_with_the_definition_on_damaged_grids(box: str) ->
         else:  # one row replaced by a random permutation
             r = rng.randrange(n)
             cells[r * n : (r + 1) * n] = rng.sample(range(1, n + 1), n)
+        grids.append(cells)
+    return grids
+
+
+@pytest.mark.parametrize("box", SHAPES)
+def test_the_fast_check_agrees_with_the_definition_on_damaged_grids(box: str) -> None:
+    """is_solution (the fast check) against the definition, on damaged grids."""
+    shape = Shape.parse(box)
+    empty = Grid.empty(shape)
+    seen = set()
+    for cells in damaged_grids(shape):
         expected = permutations_everywhere(cells, shape)
         seen.add(expected)
-        assert is_solution(empty, with_cells(empty, cells)) is expected, (box, kind, cells)
+        assert is_solution(empty, with_cells(empty, cells)) is expected, (box, cells)
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize("numpy", [True, False], ids=["numpy", "without-numpy"])
+@pytest.mark.parametrize("box", ["2x2", "2x3", "3x3", "3x4", "4x4", "5x5", "6x6", "8x8"])
+def test_the_block_check_agrees_with_the_definition(box: str, numpy: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """verify_many (the batch path's check: numpy over a block, else the fast check) on damaged grids and givens."""
+    if numpy:
+        pytest.importorskip("numpy")
+    else:
+        monkeypatch.setitem(sys.modules, "numpy", None)  # its import fails
+    shape = Shape.parse(box)
+    good = a_solution(shape)
+    puzzle = [v if i % 3 == 0 else 0 for i, v in enumerate(good)]  # every third cell a given
+    grids = [good, *damaged_grids(shape)]  # the grid itself solves the puzzle; relabelled ones change its givens
+    k = len(grids)
+    found = verify_many(bytes(puzzle) * k, b"".join(bytes(cells) for cells in grids), k, shape)
+    expected = [
+        permutations_everywhere(cells, shape) and all(cells[i] == v for i, v in enumerate(puzzle) if v)
+        for cells in grids
+    ]
+    assert found == expected
+    assert True in expected and False in expected
+    assert any(permutations_everywhere(cells, shape) and not ok for cells, ok in zip(grids, expected, strict=True))

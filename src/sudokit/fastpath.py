@@ -46,7 +46,6 @@ __all__ = [
     "plain_sides",
     "read_items",
     "solve_block",
-    "verify_many",
 ]
 
 #: The most plain lines one block holds: large enough that a block costs the parent next to nothing per
@@ -522,6 +521,8 @@ def _answers(
         )
     problems: dict[int, str] = {}
     late = None if time_limit is None else watchdog_seconds(time_limit)
+    from sudokit.verify import verify_many
+
     valid = verify_many(cells, raw, k, shape)
     every = (
         status.count(0) == k  # all solved, each with a checked solution, a count in range, in time:
@@ -587,46 +588,6 @@ def _problem(status: int, count: int, exact: int, solution: bytes, valid: bool, 
     if found and not valid:
         return "WRONG"  # worded by result_problem, which sees the grids
     return None
-
-
-def verify_many(cells: bytes, solutions: bytes, k: int, shape: Shape) -> list[bool]:
-    """For each of k puzzles, whether its solution (n*n bytes, all 0 for none) keeps the givens and fills every unit.
-
-    Independent of every engine: numpy over the whole block where numpy is installed, else the
-    checker of :mod:`sudokit.verify` a puzzle at a time. A puzzle without a solution is False.
-    """
-    n, size = shape.n, shape.size
-    if n <= 36 and len(cells) == len(solutions) == k * size:
-        try:
-            import numpy as np
-        except ImportError:
-            pass
-        else:
-            return _verify_numpy(np, cells, solutions, k, shape)
-    from sudokit.verify import _GIVENS, _solves, _units
-
-    units = _units(shape.box_rows, shape.box_cols)
-    out = []
-    for i in range(k):
-        puzzle = cells[i * size : (i + 1) * size]
-        givens = (int.from_bytes(puzzle.translate(_GIVENS), "big"), int.from_bytes(puzzle, "big"), n)
-        out.append(_solves(solutions[i * size : (i + 1) * size], units, givens))
-    return out
-
-
-def _verify_numpy(np: Any, cells: bytes, solutions: bytes, k: int, shape: Shape) -> list[bool]:
-    n, br, bc = shape.n, shape.box_rows, shape.box_cols
-    s = np.frombuffer(solutions, np.uint8).reshape(k, n, n)
-    c = np.frombuffer(cells, np.uint8).reshape(k, n, n)
-    ok = ((c == 0) | (c == s)).all(axis=(1, 2)) & ((s >= 1) & (s <= n)).all(axis=(1, 2))
-    kind = np.int32 if n <= 24 else np.int64  # n powers of two below 2**n add up without overflow
-    bits = np.left_shift(kind(1), np.where(s > 0, s - 1, 0).astype(kind))
-    full = (1 << n) - 1  # n distinct powers of two sum to it; n powers with a repeat never do
-    ok &= (bits.sum(axis=2) == full).all(axis=1)
-    ok &= (bits.sum(axis=1) == full).all(axis=1)
-    boxes = bits.reshape(k, n // br, br, n // bc, bc).sum(axis=(2, 4))
-    ok &= (boxes == full).all(axis=(1, 2))
-    return ok.tolist()
 
 
 # --- records ---------------------------------------------------------------------------------------

@@ -14,11 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from sudokit.grid import Grid
 from sudokit.strategy import Result, Status
 
-__all__ = ["is_solution", "result_problem", "solution_problem"]
+if TYPE_CHECKING:
+    from sudokit.shape import Shape
+
+__all__ = ["is_solution", "result_problem", "solution_problem", "verify_many"]
 
 #: The fast check's plan for a box shape (see ``_units``).
 _Units = tuple[int, tuple[bytes, ...], int, int, int, int, int, int, int, int, int]
@@ -179,19 +183,24 @@ def _solutions_problem(solutions: tuple[Grid, ...] | list[Grid], puzzle: Grid) -
     return None
 
 
-def _givens(puzzle: Grid) -> tuple[int, int, int] | None:
-    """The puzzle's givens as (mask, value) ints over its bytes, and its side; None where bytes() cannot hold it."""
+def _givens(puzzle: Grid) -> tuple[int, int] | None:
+    """The puzzle's givens as ``_givens_of`` gives them; None where bytes() cannot hold its cells."""
     try:
         raw = bytes(puzzle.cells)
     except (TypeError, ValueError):
         return None
-    return int.from_bytes(raw.translate(_GIVENS), "big"), int.from_bytes(raw, "big"), puzzle.shape.n
+    return _givens_of(raw)
 
 
-def _solves(cells: tuple[int, ...] | bytes, units: _Units, givens: tuple[int, int, int]) -> bool:
+def _givens_of(raw: bytes) -> tuple[int, int]:
+    """A puzzle's cells (a byte each, 0 blank) as the mask of its givens and their values, ints over the bytes."""
+    return int.from_bytes(raw.translate(_GIVENS), "big"), int.from_bytes(raw, "big")
+
+
+def _solves(cells: tuple[int, ...] | bytes, units: _Units, givens: tuple[int, int]) -> bool:
     """The fast check: every unit a permutation of 1..n and every given kept (cells: n*n of them)."""
     planes, tables, row_comb, box_comb, cols, row_mask, box_mask, col_mask, rows_full, boxes_full, cols_full = units
-    mask, value, _ = givens
+    mask, value = givens
     try:
         raw = bytes(cells)  # refuses what is not an int 0..255
     except (TypeError, ValueError):
@@ -250,6 +259,42 @@ def _units(box_rows: int, box_cols: int) -> _Units:
         comb(box_ends, full),
         comb(range(n), full),
     )
+
+
+def verify_many(cells: bytes, solutions: bytes, k: int, shape: Shape) -> list[bool]:
+    """For each of k puzzles, whether its solution (n*n bytes, all 0 for none) keeps the givens and fills every unit.
+
+    Independent of every engine: numpy over the whole block where numpy is installed, else the
+    fast check of this module a puzzle at a time. A puzzle without a solution is False.
+    """
+    n, size = shape.n, shape.size
+    if n <= 36 and len(cells) == len(solutions) == k * size:
+        try:
+            import numpy as np
+        except ImportError:
+            pass
+        else:
+            return _verify_numpy(np, cells, solutions, k, shape)
+    units = _units(shape.box_rows, shape.box_cols)
+    return [
+        _solves(solutions[i * size : (i + 1) * size], units, _givens_of(cells[i * size : (i + 1) * size]))
+        for i in range(k)
+    ]
+
+
+def _verify_numpy(np: Any, cells: bytes, solutions: bytes, k: int, shape: Shape) -> list[bool]:
+    n, br, bc = shape.n, shape.box_rows, shape.box_cols
+    s = np.frombuffer(solutions, np.uint8).reshape(k, n, n)
+    c = np.frombuffer(cells, np.uint8).reshape(k, n, n)
+    ok = ((c == 0) | (c == s)).all(axis=(1, 2)) & ((s >= 1) & (s <= n)).all(axis=(1, 2))
+    kind = np.int32 if n <= 24 else np.int64  # n powers of two below 2**n add up without overflow
+    bits = np.left_shift(kind(1), np.where(s > 0, s - 1, 0).astype(kind))
+    full = (1 << n) - 1  # n distinct powers of two sum to it; n powers with a repeat never do
+    ok &= (bits.sum(axis=2) == full).all(axis=1)
+    ok &= (bits.sum(axis=1) == full).all(axis=1)
+    boxes = bits.reshape(k, n // br, br, n // bc, bc).sum(axis=(2, 4))
+    ok &= (boxes == full).all(axis=(1, 2))
+    return ok.tolist()
 
 
 def _solutions(k: int) -> str:

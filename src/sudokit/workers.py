@@ -297,7 +297,6 @@ class _Worker(Generic[I]):
     results: int  # our end of its result pipe (non-blocking)
     ready: bool = False
     chunk: list[tuple[int, I]] | None = None
-    sent: bool = False  # its chunk is written to it (a worker still loading gets its chunk once ready)
     frames: _Frames = field(default_factory=_Frames)
     outgoing: bytearray = field(default_factory=bytearray)
 
@@ -460,16 +459,17 @@ class WorkerPool(Generic[I, R]):
         return None
 
     def _assign(self, worker: _Worker[I], chunk: list[tuple[int, I]]) -> None:
-        """Give ``chunk`` to ``worker``: written to it now if it is ready, else once it is (see ``_steal``)."""
+        """Give ``chunk`` to ``worker``: written to it now if it is ready, else once it is (see ``_steal``).
+
+        So a worker's chunk has been written to it exactly when the worker is ready.
+        """
         worker.chunk = chunk
-        worker.sent = False
         if worker.ready:
             self._send(worker)
 
     def _send(self, worker: _Worker[I]) -> None:
         data = pickle.dumps(worker.chunk, protocol=pickle.HIGHEST_PROTOCOL)
         worker.outgoing += _HEADER.pack(len(data)) + data
-        worker.sent = True
         self._flush(worker)
 
     def _steal(self) -> None:
@@ -478,7 +478,7 @@ class WorkerPool(Generic[I, R]):
         A new worker is given a chunk as it starts, so that several can start at once; but its load may
         take long (numba's import takes a second): a ready worker runs out of work meanwhile takes it.
         """
-        waiting = [w for w in self._workers.values() if not w.ready and w.chunk is not None and not w.sent]
+        waiting = [w for w in self._workers.values() if not w.ready and w.chunk is not None]
         if not waiting:
             return
         for worker in self._workers.values():
@@ -640,7 +640,7 @@ class WorkerPool(Generic[I, R]):
                 worker.ready = True
                 if len(message) > 1 and message[1] is not None:
                     self.info = message[1]
-                if worker.chunk is not None and not worker.sent:
+                if worker.chunk is not None:  # given while it loaded: written now
                     self._send(worker)
             elif kind == "done":
                 events.append(("done", worker, (worker.chunk or [], message[1], message[2])))
