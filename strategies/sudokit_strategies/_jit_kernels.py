@@ -83,8 +83,6 @@ PHASE_START, PHASE_NODE, PHASE_FOUND, PHASE_NEXT, PHASE_RESUME = 0, 1, 2, 3, 4  
 STAT_NAMES = ("nodes", "guesses", "backtracks", "max_depth", "naked_singles", "hidden_singles")
 BIG_STAT_NAMES = (*STAT_NAMES, "locked_candidates", "probes", "failed_literals")
 I_GUESSES, I_BACKTRACKS, I_MAX_DEPTH, I_NAKED, I_HIDDEN, I_LOCKED, I_PROBES, I_FAILED = range(I_NODES + 1, N_CTL)
-#: Boards of this side and more get locked candidates and the look-ahead (as ``backtrack``'s ``inference="auto"``).
-BIG_SIDE = 16
 # What the look-ahead answers.
 AHEAD_OK, AHEAD_CONTRADICTION, AHEAD_TIMEOUT = 0, 1, 2
 # The clock words (``clk``, float64).

@@ -77,9 +77,6 @@ _LEARN_AFTER = 100
 _DECAY = 0.95  # the learning search's activities decay by this at each conflict (VSIDS)
 _RESTART_UNIT = 100  # conflicts: the restarts are this times the Luby sequence
 _FIRST_REDUCE, _MORE_REDUCE = 2000, 1000  # learned clauses kept before halving them, and the step after each
-#: The learning search deduces locked candidates too: measured on the 25x25 of puzzles/sizes, up to half the
-#: conflicts for a step 25 % slower.
-_LEARN_LOCKED = True
 _PLAIN_DEADLINE_EVERY = 4095  # the plain order's nodes take ~1 us: look at the clock every 4096
 
 
@@ -166,12 +163,14 @@ class BacktrackStrategy:
             search = _BigSearch
         else:
             search = _Search
-        engine = search(puzzle, limit, deadline, limit if keep is None else keep)
-        if search is _BigSearch and self.inference != "strong":  # clause learning: at once, or from 25x25 up
-            if self.inference == "learn":
-                engine.learn_after = 0  # type: ignore[attr-defined]
-            elif puzzle.n >= _LEARN_SIDE:
-                engine.learn_after = _LEARN_AFTER  # type: ignore[attr-defined]
+        keep = limit if keep is None else keep
+        if search is _BigSearch:  # clause learning: at once, or from 25x25 up
+            learn_after = 0 if self.inference == "learn" else None
+            if self.inference == "auto" and puzzle.n >= _LEARN_SIDE:
+                learn_after = _LEARN_AFTER
+            engine: _Base = _BigSearch(puzzle, limit, deadline, keep, learn_after)
+        else:
+            engine = search(puzzle, limit, deadline, keep)
         status = Status.SOLVED
         exact = False
         old_limit = sys.getrecursionlimit()
@@ -254,6 +253,13 @@ class _Search(_Base):
         return {**super().stats(), "naked_singles": self.naked, "hidden_singles": self.hidden}
 
     def run(self) -> None:
+        state = self.root()
+        if state is not None:
+            self.search(state, 0)
+
+    def root(self) -> tuple[list[int], ...] | None:
+        """The state with the givens placed (and the naked singles they leave), every unit to scan; None
+        when the givens contradict each other through their consequences."""
         full, size = self.full, len(self.puzzle.cells)
         # The used tables: one mask per row, column and box of the digits placed there.
         rows, cols, boxes = [0] * self.n, [0] * self.n, [0] * self.n
@@ -262,9 +268,9 @@ class _Search(_Base):
         state = (cand, values, rows, cols, boxes)
         for i, v in enumerate(self.puzzle.cells):
             if v and not self.assign(state, i, 1 << (v - 1)):
-                return  # the givens contradict each other through their consequences
+                return None
         self.dirty = (1 << len(self.units)) - 1
-        self.search(state, 0)
+        return state
 
     def assign(self, state: tuple[list[int], ...], i: int, bit: int) -> bool:
         """Place ``bit`` at cell ``i``, remove it from the peers, and place every naked single that follows."""
@@ -446,13 +452,15 @@ class _BigSearch(_Search):
     they ruled out (failed literals); the singles counted include those placed in the tries.
     """
 
-    def __init__(self, puzzle: Grid, limit: int, deadline: float | None, keep: int) -> None:
+    def __init__(
+        self, puzzle: Grid, limit: int, deadline: float | None, keep: int, learn_after: int | None = None
+    ) -> None:
         super().__init__(puzzle, limit, deadline, keep)
         self.find_locked, self.rests = _locked_finder(puzzle.shape)
         self.weight = [0] * len(puzzle.cells)  # failed guesses per cell: among the fewest candidates, the most failed
         self.eliminated = self.probes = self.failed_literals = 0
-        #: Failed guesses without a solution before clause learning takes over (None: never; the strategy sets it).
-        self.learn_after: int | None = None
+        #: Failed guesses without a solution before clause learning takes over (None: never).
+        self.learn_after = learn_after
         self.learner: _Learner | None = None
 
     def stats(self) -> dict[str, int]:
@@ -481,13 +489,8 @@ class _BigSearch(_Search):
         if self.learn_after is None:
             super().run()
             return
-        n, size = self.n, len(self.puzzle.cells)
-        state = ([self.full] * size, [0] * size, [0] * n, [0] * n, [0] * n)
-        for i, v in enumerate(self.puzzle.cells):
-            if v and not self.assign(state, i, 1 << (v - 1)):
-                return  # the givens contradict each other through their consequences
-        self.dirty = (1 << len(self.units)) - 1
-        if not self.settle(state):
+        state = self.root()
+        if state is None or not self.settle(state):
             return
         root = (state[0][:], state[1][:])
         if self.learn_after:
@@ -766,7 +769,6 @@ class _Learner:
             tables.segments,
         )
         watches = self.watches
-        locked = _LEARN_LOCKED
         widest = tables.widest
         cells = len(cand)
         here = len(self.levels)
@@ -803,7 +805,9 @@ class _Learner:
                             reason[w] = -1 - cells - pu
                             trail.append(2 * w)
                         continue
-                    if not locked or m.bit_count() > widest:
+                    # Locked candidates: measured on the 25x25 of puzzles/sizes, up to half the conflicts for
+                    # a step 25 % slower.
+                    if m.bit_count() > widest:
                         continue  # more places than a segment holds
                     low = m & -m
                     for inside, other, outside, group in segments[pu // n][low.bit_length() - 1]:

@@ -35,7 +35,9 @@ from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any, Literal
 
 from sudokit import Capabilities, Grid, Result, Shape, Status
-from sudokit_strategies.backtrack import box_line_segments  # the same segments in the same order: node for node
+
+# The same segments in the same order, and the same board size for them: node for node as backtrack.
+from sudokit_strategies.backtrack import _BIG_SIDE, box_line_segments
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,8 +56,6 @@ for _needed in ("numba", "llvmlite", "numpy"):
 _SLICE_SECONDS = 0.05
 #: Solutions held by the kernel before Python takes them (counting with ``keep`` above this drains it).
 _SOLUTION_BUFFER = 16
-#: Boards of this side and more get locked candidates and the look-ahead (``inference="auto"``), as in ``backtrack``.
-_BIG_SIDE = 16
 #: Depth of the stack of states at first (doubled whenever a search goes deeper).
 _FIRST_DEPTH = 32
 _MAX_LIMIT = 1 << 62
@@ -127,20 +127,20 @@ class NumbaStrategy:
             raise ValueError("numba takes classic puzzles only")
         shape = puzzle.shape
         work = self._work(shape)
+        k = work.k
         kept: list[tuple[int, ...]] = []
         work.puzzle_bytes[:] = bytes(puzzle.cells)  # into the one-puzzle array the kernel reads
         keep = limit if keep is None else keep
         if time_limit is None and limit <= _MAX_LIMIT and 0 <= keep <= limit:  # the common case, in one call
             control = work.ctl
-            control[0] = control[1] = 0  # puzzle 0, from its start
-            if work.k.search(work.puzzle, limit, keep, -1.0, _SLICE_SECONDS, *work.arrays, *work.single.arrays):
+            control[k.I_PUZZLE] = control[k.I_PHASE] = 0  # puzzle 0, from its start
+            if k.search(work.puzzle, limit, keep, -1.0, _SLICE_SECONDS, *work.arrays, *work.single.arrays):
                 work.run(work.puzzle, limit, keep, None, start, work.single, kept, resume=True)
         else:
             work.run(work.puzzle, limit, keep, time_limit, start, work.single, kept)
         ctl = work.ctl.tolist()  # the finished puzzle's answer and counters stay in the control words
-        k = work.k
         stored = ctl[k.I_STORED]
-        if stored:  # the solutions the kernel still holds
+        if stored:  # what one call left in the kernel's buffer (run() drains it itself)
             work.take(kept, stored)
         return Result(  # positional: status, puzzle, strategy, solutions, count, exact, stats, elapsed
             _STATUSES[ctl[k.I_STATUS]],
