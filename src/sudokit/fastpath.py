@@ -334,7 +334,7 @@ class Many:
 
 #: bytes.translate tables of a side: a symbol to its value (255 for any other byte), a value to its symbol.
 @cache
-def _tables(n: int) -> tuple[bytes, bytes, dict[int, int]]:
+def _tables(n: int) -> tuple[bytes, bytes]:
     value = bytearray([255] * 256)
     for ch in ".0":
         value[ord(ch)] = 0
@@ -345,8 +345,7 @@ def _tables(n: int) -> tuple[bytes, bytes, dict[int, int]]:
     symbol[0] = ord(".")
     for v, ch in enumerate(ALPHABET[:n], 1):
         symbol[v] = ord(ch)
-    normal = {ord("0"): "."} | {ord(ch.lower()): ch for ch in ALPHABET[9:n]}
-    return bytes(value), bytes(symbol), normal
+    return bytes(value), bytes(symbol)
 
 
 @dataclass(frozen=True, slots=True)
@@ -491,7 +490,7 @@ def _answers(
     from sudokit.api import watchdog_seconds
 
     n, size, k = shape.n, shape.size, len(puzzles)
-    value, symbol, normal = _tables(n)
+    value, symbol = _tables(n)
     joined = "".join(puzzles)
     try:
         cells = joined.encode("ascii").translate(value)
@@ -543,7 +542,7 @@ def _answers(
         if problem is not None:
             problems[i] = problem
     text = raw.translate(symbol).decode("ascii")
-    normalized = joined.translate(normal)
+    normalized = cells.translate(symbol).decode("ascii")  # the puzzles as to_line() prints them
     lines = [normalized[i * size : (i + 1) * size] for i in range(k)]
     return _Answers(shape, lines, text, status, count, exact, elapsed, stats, problems, cells, raw)
 
