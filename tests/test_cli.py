@@ -477,3 +477,60 @@ def test_a_command_built_alone_behaves_as_in_the_whole_app() -> None:
     assert len(app.registered_commands) == 8  # the copies left the app whole
     for args in ([], ["--help"], ["-V", "solve"], ["solv"], ["--", "solve"]):
         assert _app_for(args) is app
+
+
+# --- output flags: the same refusals, word for word, in the same order ------------------------------
+
+RESUME_NO_OUTPUT = "--resume needs --output FILE: the file to continue"
+FORCE_AND_RESUME = "--force replaces the output and --resume continues it: choose one"
+FORCE_NO_OUTPUT = "--force goes with --output FILE: it allows replacing that file"
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["solve", "P", "--resume"], RESUME_NO_OUTPUT),
+        (["solve", "P", "--resume", "--force", "-f", "pretty"], RESUME_NO_OUTPUT),
+        (
+            ["solve", "P", "--resume", "--force", "-O", "OUT"],
+            "--resume needs --format line, json or csv: records it can check against the input, not pretty",
+        ),
+        (["solve", "P", "--resume", "--force", "-f", "json", "-O", "OUT"], FORCE_AND_RESUME),
+        (["solve", "P", "--force"], FORCE_NO_OUTPUT),
+        (["rate", "P", "--resume", "--force"], RESUME_NO_OUTPUT),
+        (["rate", "P", "--force"], FORCE_NO_OUTPUT),
+        (
+            ["rate", "P", "--resume", "--force", "-O", "OUT.Parquet"],
+            "--output OUT.Parquet: Parquet files are written from the csv records of 'sudoku solve -f csv' only",
+        ),
+        (["generate", "--resume", "--force", "-f", "pretty"], RESUME_NO_OUTPUT),
+        (
+            ["generate", "--resume", "--force", "-O", "OUT"],
+            "--resume needs --format json or csv: records that carry their seed, not line",
+        ),
+        (
+            ["generate", "--resume", "--force", "-f", "csv", "-O", "OUT"],
+            "--resume needs the --seed of the run it continues (the same seed, the same puzzles)",
+        ),
+        (["generate", "--resume", "--force", "-f", "json", "--seed", "1", "-O", "OUT"], FORCE_AND_RESUME),
+        (["generate", "--force", "-f", "json"], FORCE_NO_OUTPUT),
+        (
+            ["generate", "-f", "csv", "--seed", "1", "--resume", "-O", "OUT.PARQUET"],
+            "--output OUT.PARQUET: Parquet files are written from csv records (-f csv), without --resume",
+        ),
+        (
+            ["generate", "--seed", "1", "-O", "OUT.parquet"],
+            "--output OUT.parquet: Parquet files are written from csv records (-f csv), without --resume",
+        ),
+    ],
+)
+def test_output_flag_refusals_are_word_for_word_and_first_things_first(
+    tmp_path: Path, leetcode: str, args: list[str], says: str
+) -> None:
+    """--resume, --force, a Parquet --output: solve, rate and generate refuse them with these lines, in this order."""
+    out = str(tmp_path / "out")
+    args = [leetcode if arg == "P" else arg.replace("OUT", out) for arg in args]
+    result = sudoku(*args)
+    assert result.exit_code == 2, result.stderr
+    assert result.stdout == ""
+    assert result.stderr == f"sudoku: error: {says.replace('OUT', out)}\n"

@@ -262,6 +262,27 @@ def _jobs(jobs: int | None, batch: bool) -> int:
     return jobs
 
 
+def _check_output_flags(output: Path | None, force: bool, resume: bool, refusal: str | None) -> None:
+    """Exit with a usage error for --resume without --output FILE or that the command refuses (``refusal``,
+    its reason, or None), and for --force with --resume or without --output FILE."""
+    if resume:
+        if output is None:
+            _fail("--resume needs --output FILE: the file to continue")
+        if refusal is not None:
+            _fail(refusal)
+    if force and resume:
+        _fail("--force replaces the output and --resume continues it: choose one")
+    if force and output is None:
+        _fail("--force goes with --output FILE: it allows replacing that file")
+
+
+def _parquet_output(output: Path | None) -> bool:
+    """True for an --output FILE that is written as Parquet (``*.parquet``), as ``sudokit.datasets`` decides."""
+    from sudokit.reader import is_table
+
+    return output is not None and is_table(output) == "parquet"
+
+
 def _run(
     puzzles: list[str],
     job: "Job",
@@ -279,16 +300,12 @@ def _run(
     """Run a batch session and exit with its status (``tables``: how *.csv and *.parquet inputs are read)."""
     from sudokit.session import Session
 
-    if tables is None and output is not None and output.name.lower().endswith(".parquet"):
+    if tables is None and _parquet_output(output):
         _fail(f"--output {output}: Parquet files are written from the csv records of 'sudoku solve -f csv' only")
-    if resume and output is None:
-        _fail("--resume needs --output FILE: the file to continue")
-    if resume and job.fmt in ("pretty", "fpuzzles"):
-        _fail(f"--resume needs --format line, json or csv: records it can check against the input, not {job.fmt}")
-    if force and resume:
-        _fail("--force replaces the output and --resume continues it: choose one")
-    if force and output is None:
-        _fail("--force goes with --output FILE: it allows replacing that file")
+    refusal = None
+    if job.fmt in ("pretty", "fpuzzles"):
+        refusal = f"--resume needs --format line, json or csv: records it can check against the input, not {job.fmt}"
+    _check_output_flags(output, force, resume, refusal)
     if "-" in puzzles and 0 in CLOSED:
         _fail("standard input is closed: there are no puzzles to read from -")
     pool = _executor(executor, scheduler, jobs)
@@ -1331,17 +1348,12 @@ def generate(
     from sudokit.generation import default_engine
     from sudokit.generation import generate as make_stream
 
-    if resume:
-        if output is None:
-            _fail("--resume needs --output FILE: the file to continue")
-        if fmt not in (GenerateFormat.json, GenerateFormat.csv):
-            _fail(f"--resume needs --format json or csv: records that carry their seed, not {fmt.value}")
-        if seed is None:
-            _fail("--resume needs the --seed of the run it continues (the same seed, the same puzzles)")
-        if force:
-            _fail("--force replaces the output and --resume continues it: choose one")
-    if force and output is None:
-        _fail("--force goes with --output FILE: it allows replacing that file")
+    refusal = None
+    if fmt not in (GenerateFormat.json, GenerateFormat.csv):
+        refusal = f"--resume needs --format json or csv: records that carry their seed, not {fmt.value}"
+    elif seed is None:
+        refusal = "--resume needs the --seed of the run it continues (the same seed, the same puzzles)"
+    _check_output_flags(output, force, resume, refusal)
     shape = _shape(box)
     assert shape is not None
     name = engine or default_engine(shape)
@@ -1393,7 +1405,7 @@ def _generate_run(
 
     if output is None and 1 in CLOSED:
         _fail("standard output is closed: nothing can be written (use --output FILE)")
-    if output is not None and output.name.lower().endswith(".parquet") and (fmt is not GenerateFormat.csv or resume):
+    if _parquet_output(output) and (fmt is not GenerateFormat.csv or resume):
         # Parquet takes csv records (a header, then rows) and cannot be continued: line text would be misread.
         _fail(f"--output {output}: Parquet files are written from csv records (-f csv), without --resume")
     console = Console(None if 2 in CLOSED else sys.stderr)

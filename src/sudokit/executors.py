@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
 from sudokit.errors import StrategyError, StrategyLoadError, SudokitError
-from sudokit.workers import Task
+from sudokit.workers import Task, _one_line
 
 __all__ = [
     "CONNECT_TIMEOUT",
@@ -227,10 +227,6 @@ def _async_raise(ident: int, exc: type[BaseException] | None) -> None:
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(exc) if exc else None)
 
 
-def _one_line(message: str) -> str:
-    return " ".join(message.split())
-
-
 # --- the caller's side -----------------------------------------------------------------------------
 
 
@@ -285,7 +281,7 @@ class DaskPool(Generic[I, R]):
         except (OSError, TimeoutError) as err:
             self.close()
             raise ExecutorError(f"{where} has no workers (waited {self.timeout:g} s): {_why(err)}") from None
-        self.threads = max(1, sum(self.client.nthreads().values()))
+        self.threads = _threads(self.client)
         future = self.client.submit(_load, self.token, self.blob, pure=False, key=f"sudokit-load-{self.token}")
         try:
             self.info = future.result()
@@ -315,13 +311,12 @@ class DaskPool(Generic[I, R]):
         client = self.client
         source = iter(items)
         numbers = itertools.count()
-        chunks: dict[int, list[I]] = {}  # by chunk number: its items, until its results are yielded
+        chunks: dict[int, list[I]] = {}  # by chunk number: its items, until its results are yielded (the window)
         futures: dict[Any, int] = {}  # chunk number of each future in flight
         done: dict[int, list[R]] = {}
         window = self.threads * _CHUNKS_AHEAD_PER_THREAD
         look_again = time.monotonic() + _LOOK_AGAIN
         size = FIRST_CHUNK
-        ahead = 0  # chunks drawn and not yet yielded
         yielded = 0  # chunk number to yield next
         exhausted = False
         input_error: BaseException | None = None
@@ -332,21 +327,19 @@ class DaskPool(Generic[I, R]):
                     yield from done.pop(yielded)
                     chunks.pop(yielded, None)
                     yielded += 1
-                    ahead -= 1
-                while not exhausted and ahead < window:
+                while not exhausted and len(chunks) < window:
                     chunk, exhausted, input_error = _draw(source, size)
                     if not chunk:
                         break
                     number = next(numbers)
                     chunks[number] = chunk
-                    ahead += 1
                     future = self._submit(chunk, number)
                     futures[future] = number
                     waiting.add(future)
-                if exhausted and ahead == 0:
+                if exhausted and not chunks:
                     break
                 if time.monotonic() >= look_again:  # workers may have come or gone
-                    self.threads = max(1, sum(client.nthreads().values()))
+                    self.threads = _threads(client)
                     window = self.threads * _CHUNKS_AHEAD_PER_THREAD
                     look_again = time.monotonic() + _LOOK_AGAIN
                 future = next(waiting)
@@ -419,6 +412,11 @@ def _draw(source: Iterator[I], count: int) -> tuple[list[I], bool, BaseException
         except Exception as err:  # the input failed: finish what was read, then raise
             return chunk, True, err
     return chunk, False, None
+
+
+def _threads(client: Any) -> int:
+    """Worker threads of the cluster ``client`` is connected to (at least 1)."""
+    return max(1, sum(client.nthreads().values()))
 
 
 def _killed_worker(err: BaseException) -> bool:
