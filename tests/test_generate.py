@@ -201,4 +201,7 @@ def test_a_level_asked_is_the_level_rated(level: str) -> None:
 
 
 def test_levels_are_the_ratings_names() -> None:
+    from sudokit.rating import LEVELS as RATED_LEVELS
+
     assert LEVELS == ("easy", "medium", "hard", "unfair", "extreme")
+    assert tuple(level.lower() for level in RATED_LEVELS) == LEVELS

@@ -44,7 +44,6 @@ from typing import TYPE_CHECKING
 
 from sudokit.errors import BoxShapeError, StrategyError
 from sudokit.grid import Grid
-from sudokit.rating import LEVELS as RATED_LEVELS
 from sudokit.shape import Shape
 from sudokit.strategy import Status, Strategy, capabilities_of
 
@@ -57,8 +56,9 @@ __all__ = ["LEVELS", "SYMMETRIES", "PuzzleStream", "default_engine", "generate",
 
 #: The symmetries the givens can have.
 SYMMETRIES = ("none", "rot180", "rot90", "mirror")
-#: The levels ``level`` takes (``sudokit.rating``'s, in order), lower case.
-LEVELS = tuple(level.lower() for level in RATED_LEVELS)
+#: The levels ``level`` takes (``sudokit.rating.LEVELS``, in order), lower case. Spelled out so that importing
+#: this module does not import ``sudokit.rating`` (and ``sudokit.logic``); tests/test_generate.py checks they agree.
+LEVELS = ("easy", "medium", "hard", "unfair", "extreme")
 #: From this board side up, ``sat`` counts faster than ``backtrack`` (benchmarks/bench_generate.py).
 SAT_FROM_SIDE = 16
 

@@ -897,16 +897,9 @@ def _bug_plus_1(s: Candidates) -> Step | None:
 # --- single-digit patterns ----------------------------------------------------------------------------
 
 
-#: The last pencil marks searched for two-link patterns and the first step of each kind found there.
-_two_links_seen: list[tuple[object, dict[str, Step]]] = [((), {})]
-
-
-def _two_links_all(s: Candidates) -> dict[str, Step]:
-    """The first skyscraper, 2-string kite and turbot fish of these pencil marks, by kind (one search for all)."""
-    key = (s.shape, tuple(s.masks))
-    seen_key, seen = _two_links_seen[0]
-    if seen_key == key:
-        return seen
+def _two_links(s: Candidates) -> Step | None:
+    """Two strong links of one digit whose near ends see each other: a skyscraper, else a 2-string kite, else
+    a turbot fish (the first of that kind found; one search for the three)."""
     geo = s.geo
     n = geo.n
     masks = s.masks
@@ -946,17 +939,10 @@ def _two_links_all(s: Candidates) -> dict[str, Step]:
                             f"{_removed(elims, n)}",
                             eliminations=elims,
                         )
-    _two_links_seen[0] = (key, found)
-    return found
-
-
-def _two_links(kind: str) -> Callable[[Candidates], Step | None]:
-    """Two strong links of one digit whose near ends see each other: skyscraper, 2-string kite or turbot fish."""
-
-    def find(s: Candidates) -> Step | None:
-        return _two_links_all(s).get(kind)
-
-    return find
+                        if kind == "skyscraper":
+                            return found[kind]  # the kind that comes first: no need to search on
+    kite = found.get("2-string kite")
+    return kite if kite is not None else found.get("turbot fish")
 
 
 def _empty_rectangle(s: Candidates) -> Step | None:
@@ -1096,9 +1082,7 @@ _FINDERS: tuple[Callable[[Candidates], Step | None], ...] = (
     _fish(4),
     _remote_pair,
     _bug_plus_1,
-    _two_links("skyscraper"),
-    _two_links("2-string kite"),
-    _two_links("turbot fish"),
+    _two_links,  # skyscraper, then 2-string kite, then turbot fish
     _empty_rectangle,
     _w_wing,
     _xy_wing,
