@@ -30,8 +30,10 @@ import sys
 import tempfile
 import threading
 import time
-from itertools import islice
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from batch_scaling import head  # the first lines of a file, in a file of their own
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 
@@ -94,13 +96,6 @@ def best(path: Path, strategy: str, jobs: int, folder: str, repeat: int) -> dict
     """The run with the shortest wall time of ``repeat``."""
     runs = [run_batch(path, strategy, jobs, folder) for _ in range(repeat)]
     return min(runs, key=lambda r: r["wall"])
-
-
-def head(path: Path, count: int, folder: str) -> Path:
-    target = Path(folder) / f"{path.stem}-{count}.txt"
-    with open(path) as source, open(target, "w") as sink:
-        sink.writelines(islice(source, count))
-    return target
 
 
 def shown(name: str, run: dict[str, float]) -> str:

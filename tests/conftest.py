@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import site
 import subprocess
 import sys
 import sysconfig
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -93,6 +96,38 @@ def sudoku(*args: str, input: str | None = None):  # type: ignore[no-untyped-def
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     return result
+
+
+def refused(result: object, *parts: str) -> None:
+    """Exit 2 and one line on stderr naming every part."""
+    assert result.exit_code == 2, result.stdout + result.stderr  # type: ignore[attr-defined]
+    [line] = result.stderr.strip().splitlines()  # type: ignore[attr-defined]
+    assert line.startswith("sudoku: error: "), line
+    for part in parts:
+        assert part in line, line
+
+
+def wait_for_records(out: Path, process: subprocess.Popen[Any], least: int = 20, seconds: float = 60) -> None:
+    """Poll ``out`` until it holds ``least`` records (the batch is under way); fail if the batch ends first.
+
+    The batch ``process`` runs on (it is for the caller to interrupt, and to end in a ``finally``).
+    """
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and process.poll() is None:
+        if out.exists() and out.read_bytes().count(b"\n") >= least:
+            return
+        time.sleep(0.002)
+    if process.poll() is None:
+        raise AssertionError(f"{out} has fewer than {least} records after {seconds:g} s")
+    _, err = process.communicate()
+    raise AssertionError(f"the batch ended (exit {process.returncode}) before it could be interrupted: {err!r}")
+
+
+def assert_complete_records(out: Path) -> list[dict[str, object]]:
+    """OUT holds whole JSON records only: every line parses, and the file ends with a newline (or is empty)."""
+    data = out.read_bytes()
+    assert data == b"" or data.endswith(b"\n"), data[-200:]
+    return [json.loads(line) for line in data.decode().splitlines()]
 
 
 def venv_with(root: Path, sources: list[Path]) -> Path:

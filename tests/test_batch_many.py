@@ -31,7 +31,7 @@ from sudokit.session import Session
 from sudokit.workers import WorkerPool
 from tests.plugins.many import Batched, Exits, Liar, Raises
 
-from .conftest import PUZZLES, SIZES, puzzles
+from .conftest import PUZZLES, SIZES, assert_complete_records, counted, puzzles, wait_for_records
 
 pytest.importorskip("numba")
 
@@ -203,7 +203,7 @@ def test_the_engine_offers_the_batch_method_and_the_session_takes_it() -> None:
 def test_batch_answers_are_each_puzzles_own() -> None:
     """``solve_many`` answers (count, exact, status, first solution) as ``solve`` does, puzzle by puzzle."""
     engine = get_strategy("numba")
-    grids = [Grid.parse(p) for p in puzzles("top95.txt")[:30] + [p for p, _ in _counted()][:20]]
+    grids = [Grid.parse(p) for p in puzzles("top95.txt")[:30] + [p for p, _ in counted()][:20]]
     for limit in (1, 2, 50):
         outcomes = list(solve_records(_records(grids), engine, limit=limit, keep=1))
         for outcome, grid in zip(outcomes, grids, strict=True):
@@ -212,10 +212,6 @@ def test_batch_answers_are_each_puzzles_own() -> None:
             assert (result.status, result.count, result.exact) == (alone.status, alone.count, alone.exact)
             assert result.solution == alone.solution
             assert dict(result.stats) == dict(alone.stats)
-
-
-def _counted() -> list[tuple[str, str]]:
-    return [tuple(line.split(":")) for line in (PUZZLES / "counts.txt").read_text().splitlines()]  # type: ignore[misc]
 
 
 def _records(grids: list[Grid]) -> list[Record]:
@@ -336,11 +332,7 @@ def test_sigint_mid_file_then_resume_gives_the_uninterrupted_output(tmp_path: Pa
     command = [sys.executable, "-m", "sudokit", "solve", str(source), "-s", "numba", "-j", "1", "-f", "json"]
     process = subprocess.Popen([*command, "-O", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 60
-        while process.poll() is None and time.monotonic() < deadline:
-            if out.exists() and out.stat().st_size:
-                break
-            time.sleep(0.002)
+        wait_for_records(out, process, least=1)
         process.send_signal(signal.SIGINT)
         _, stderr = process.communicate(timeout=60)
     finally:
@@ -349,9 +341,9 @@ def test_sigint_mid_file_then_resume_gives_the_uninterrupted_output(tmp_path: Pa
             process.wait()
     assert process.returncode == 130, stderr
     assert stderr.startswith("sudoku: interrupted after ") and f"--resume --output {out}" in stderr
-    written = out.read_text().splitlines()
+    written = assert_complete_records(out)  # whole records only, the last one ended by its newline
     assert 0 < len(written) < len(CLUES), "not interrupted mid-file"
-    assert [json.loads(line)["line"] for line in written] == list(range(1, len(written) + 1))
+    assert [r["line"] for r in written] == list(range(1, len(written) + 1))
 
     done = subprocess.run([*command, "-O", str(out), "--resume"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

@@ -26,7 +26,7 @@ from sudokit.executors import DaskPool
 from sudokit.output import RecordFormat
 from sudokit.reader import read_arguments
 
-from .conftest import PUZZLES, sudoku
+from .conftest import PUZZLES, sudoku, wait_for_records
 
 try:
     import distributed
@@ -108,6 +108,11 @@ def test_the_batch_path_of_a_compiled_engine_runs_on_the_cluster(
     cluster: str, mixed: Path, local_line: tuple[int, str]
 ) -> None:
     pytest.importorskip("numba")
+    job = SolveJob("numba", {}, RecordFormat("line", limit=1), time_limit=60)
+    assert job.blocks
+    with DaskPool(job.task(), cluster) as pool:
+        pool.start()
+        assert pool.info == {"many": True}  # the engine, loaded on a worker, offers its batch method: blocks go
     remote = sudoku("solve", str(mixed), "-s", "numba", "-f", "line", *dask_args(cluster))
     assert remote.exit_code == local_line[0], remote.stderr
     assert remote.stdout == local_line[1]  # backtrack's records, locally: the puzzles have one solution each
@@ -244,12 +249,14 @@ def test_ctrl_c_cancels_the_run_and_leaves_the_cluster_usable(cluster: str, tmp_
     out = tmp_path / "out.txt"
     command = [sys.executable, "-m", "sudokit", "solve", str(big), "-f", "line", "-O", str(out), *dask_args(cluster)]
     process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while not (out.exists() and out.read_bytes().count(b"\n") >= 50):
-        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
-        time.sleep(0.01)
-    process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=30)
+    try:
+        wait_for_records(out, process, least=50)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
     assert process.returncode == 130, err
     assert b"interrupted after" in err and b"--resume" in err and b"Traceback" not in err
     written = out.read_text()

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from sudokit import solve
-from tests.conftest import counted, puzzles, sudoku
+from tests.conftest import counted, puzzles, refused, sudoku
 
 pq = pytest.importorskip("pyarrow.parquet")
 import pyarrow as pa  # noqa: E402
@@ -66,15 +66,6 @@ def write_csv(path: Path, header: list[str], rows: list[list[str]]) -> Path:
 
 def records(text: str) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(text)))
-
-
-def refused(result: object, *parts: str) -> None:
-    """Exit 2 and one line on stderr naming every part."""
-    assert result.exit_code == 2, result.stdout + result.stderr  # type: ignore[attr-defined]
-    [line] = result.stderr.strip().splitlines()  # type: ignore[attr-defined]
-    assert line.startswith("sudoku: error: "), line
-    for part in parts:
-        assert part in line, line
 
 
 @pytest.fixture(scope="module")

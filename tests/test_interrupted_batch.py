@@ -23,7 +23,7 @@ import pytest
 from sudokit import Grid, is_solution
 from tests.conftest import sudoku
 
-from .conftest import PUZZLES
+from .conftest import PUZZLES, assert_complete_records, wait_for_records
 from .test_time_limits import marked, marker_env, settle, with_cmdline
 
 COUNT = 5000  # about 1.5 s of work on two cores: time to kill it half-way and more
@@ -42,23 +42,6 @@ def clues(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
 def command(source: Path, out: Path) -> list[str]:
     """The batch: two worker processes, JSON records into ``out``."""
     return [sys.executable, "-m", "sudokit", "solve", str(source), "--jobs", "2", "-f", "json", "--output", str(out)]
-
-
-def wait_for_records(out: Path, process: subprocess.Popen[str], least: int = 20) -> None:
-    """Poll OUT until it holds ``least`` records (the batch is under way), or the batch ends."""
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and process.poll() is None:
-        if out.exists() and out.read_bytes().count(b"\n") >= least:
-            return
-        time.sleep(0.005)
-    raise AssertionError(f"the batch ended (exit {process.poll()}) before it could be interrupted")
-
-
-def assert_complete_records(out: Path) -> list[dict[str, object]]:
-    """OUT holds whole JSON records only: every line parses, and the file ends with a newline (or is empty)."""
-    data = out.read_bytes()
-    assert data == b"" or data.endswith(b"\n"), data[-200:]
-    return [json.loads(line) for line in data.decode().splitlines()]
 
 
 def assert_finished(out: Path, puzzles: list[str]) -> None:

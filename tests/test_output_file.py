@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid
-from tests.conftest import PUZZLES, puzzles, sudoku
+from tests.conftest import PUZZLES, puzzles, refused, sudoku
 
 from .test_big_inputs import sudoku_rss
 
@@ -38,15 +38,6 @@ def write(path: Path, lines: list[str]) -> Path:
 @pytest.fixture
 def easy(tmp_path: Path) -> Path:
     return write(tmp_path / "easy.txt", EASY)
-
-
-def refused(result: object, *parts: str) -> None:
-    """Exit 2 and one line on stderr naming every part."""
-    assert result.exit_code == 2, result.stdout + result.stderr  # type: ignore[attr-defined]
-    [line] = result.stderr.strip().splitlines()  # type: ignore[attr-defined]
-    assert line.startswith("sudoku: error: ")
-    for part in parts:
-        assert part in line, line
 
 
 # --- never the input ------------------------------------------------------------------------------------
