@@ -13,7 +13,7 @@ import operator
 import signal
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -31,13 +31,17 @@ except ImportError:  # pragma: no cover - an interpreter without it
 
 __all__ = [
     "DEFAULT_COUNT_LIMIT",
+    "MAX_ELAPSED",
+    "Answer",
     "EngineOverranError",
     "PuzzleLike",
+    "answer_of",
     "as_grid",
     "available_strategies",
     "count_solutions",
     "get_strategy",
     "normalize_time_limit",
+    "result_of",
     "run",
     "solve",
     "solve_sudoku",
@@ -137,7 +141,13 @@ class EngineOverranError(BaseException):
 
 
 def run(
-    strategy: Strategy, puzzle: Grid, *, limit: int = 1, keep: int | None = None, time_limit: float | None = None
+    strategy: Strategy,
+    puzzle: Grid,
+    *,
+    limit: int = 1,
+    keep: int | None = None,
+    time_limit: float | None = None,
+    _problem: Callable[..., str | None] = result_problem,
 ) -> Result:
     """Run one engine on one puzzle and vouch for its answer: a lie, a crash or an overrun is an ``error`` result.
 
@@ -150,6 +160,13 @@ def run(
     ``error`` however it came. Ctrl-C raises ``KeyboardInterrupt`` as always, but one the engine
     raises itself (or any other ``BaseException``) is its failure. Raises ``TypeError`` and
     ``ValueError`` for bad arguments, as ``solve`` does.
+
+    What comes back is made here from the engine's answer read once, as plain data: its grids are
+    new ``Grid`` objects of the cells that were checked (a subclass that prints other cells, or
+    solutions that change once read, cannot survive), its ``strategy`` is ``strategy.name`` as read
+    before the call, and its ``elapsed`` is the engine's only when it lies between 0 and the time
+    measured around the call. ``_problem`` is not an option: it is the check, bound when sudokit is
+    imported, so that an engine that replaces ``result_problem`` in its process does not change it.
     """
     limit = _whole("limit", limit)
     keep = None if keep is None else min(_whole("keep", keep), limit)
@@ -197,9 +214,10 @@ def run(
     if failure is not None:
         return _failed(puzzle, name, took, failure)
     try:
-        problem = result_problem(result, puzzle, limit=limit, keep=keep if passes_keep else None)
+        result = _fresh(result, puzzle)  # every part read once, grids remade from their cells: what is checked is kept
+        problem = _problem(result, puzzle, limit=limit, keep=keep if passes_keep else None)
         if problem is None and result.status is not Status.ERROR:
-            return _vouched(result, name, took, keep)
+            return _vouched(result, puzzle, name, took, keep)
     except Exception as err:  # parts of the answer that raise when looked at (an __eq__, a mapping's items())
         problem = f"returned a result that cannot be checked: {_described(err)}"
     return _failed(puzzle, name, took, problem or result.error or "")
@@ -338,25 +356,129 @@ def _failed(puzzle: Grid, name: str, took: float, message: str) -> Result:
     return Result(Status.ERROR, puzzle, name, elapsed=took, error=error)
 
 
-def _vouched(result: Result, name: str, took: float, keep: int | None) -> Result:
-    """A consistent result made safe to pass on: JSON-safe stats, a real elapsed time, ``keep`` solutions."""
-    changes: dict[str, Any] = {}
-    stats = _plain_stats(result.stats)
-    if stats is not result.stats:
-        changes["stats"] = stats
+def _fresh(result: object, puzzle: Grid) -> Any:
+    """A new ``Result`` of the parts of ``result``, each read once; its grids new ones of their cells (as bytes).
+
+    What is not a ``Result``, and parts that are not what they should be (a solution that is no
+    grid, cells that are not digits), are passed on as they are, for the check to word.
+    """
+    if not isinstance(result, Result):
+        return result
+    status, owner, solutions, count = result.status, result.puzzle, result.solutions, result.count
+    exact, stats, elapsed, error = result.exact, result.stats, result.elapsed, result.error
+    if isinstance(solutions, tuple | list):
+        shape = puzzle.shape
+        grids = []
+        for grid in tuple(solutions):  # iterated once: the grids checked are the grids kept
+            if isinstance(grid, Grid):
+                cells = grid.cells
+                try:
+                    raw = bytes(cells)  # the cells' own values, whatever their type says of itself
+                except (TypeError, ValueError):
+                    pass  # not digits: the check says so
+                else:
+                    if len(raw) == shape.size and grid.shape == shape:  # else the check says what is wrong
+                        grid = Grid(tuple(raw), shape, validate=False)
+            grids.append(grid)
+        solutions = tuple(grids)
+    if isinstance(stats, Mapping):
+        stats = dict(stats)
+    return Result(status, owner, "", solutions, count, exact, stats, elapsed, error)
+
+
+def _vouched(result: Result, puzzle: Grid, name: str, took: float, keep: int | None) -> Result:
+    """A consistent fresh result to pass on: this puzzle and name, JSON-safe stats, a real time, ``keep`` solutions."""
     elapsed = result.elapsed
-    if type(elapsed) is not float or not 0.0 <= elapsed < math.inf:
-        changes["elapsed"] = took
+    if type(elapsed) is not float or not 0.0 <= elapsed <= took:  # no solve takes longer than the call around it
+        elapsed = took
     solutions = result.solutions
     if keep is not None and len(solutions) > keep:
         solutions = solutions[:keep]
-    if type(solutions) is not tuple:
-        solutions = tuple(solutions)
-    if solutions is not result.solutions:
-        changes["solutions"] = solutions
-    if type(result.strategy) is not str:
-        changes["strategy"] = name
-    return replace(result, **changes) if changes else result
+    stats = _plain_stats(result.stats)
+    count = int.__index__(result.count)  # an int, not a subclass that prints another number
+    return Result(result.status, puzzle, name, solutions, count, result.exact, stats, elapsed, result.error)
+
+
+#: A result as plain data, what crosses a process boundary: (status, the solutions' cells as bytes, count,
+#: exact, elapsed, stats as (key, value) pairs, error). Made by ``answer_of``, read back by ``result_of``.
+Answer = tuple[str, tuple[bytes, ...], int, bool, float, tuple[tuple[str, int | float | str], ...], str | None]
+#: The longest elapsed time an answer may carry (about 31 years): longer is no time measured.
+MAX_ELAPSED = 1e9
+_STATUSES = {status.value: status for status in Status}
+
+
+def answer_of(result: Result) -> Answer:
+    """A result of ``run`` as plain data (builtins only): what a worker process sends for the caller to check.
+
+    An error's message goes without the engine's name that begins it: ``result_of`` names the engine.
+    """
+    cells = tuple(bytes(grid.cells) for grid in result.solutions)
+    stats = tuple(result.stats.items())
+    error = result.error
+    if error is not None:
+        error = error.removeprefix(f"strategy {result.strategy!r} ").removeprefix("failed: ")
+    return (result.status.value, cells, result.count, result.exact, result.elapsed, stats, error)
+
+
+def result_of(
+    answer: object,
+    puzzle: Grid,
+    name: str,
+    *,
+    limit: int,
+    keep: int | None = None,
+    _problem: Callable[..., str | None] = result_problem,
+) -> Result:
+    """The result that ``answer`` (from ``answer_of``, in another process) holds, made and checked here.
+
+    Nothing of the answer is trusted: it must be plain data of the right types, and the ``Result``
+    is made of it by this process (new grids of the puzzle's shape, the caller's ``puzzle`` and
+    ``name``) and checked as ``run`` checks an engine's; an answer that is not, or fails the check,
+    is an ``error`` result naming ``name``. ``limit`` and ``keep`` are what the engine was asked for.
+    ``_problem`` is not an option: the check, bound when sudokit is imported.
+    """
+    unread = _unreadable(answer, puzzle.shape.size)
+    if unread is not None:
+        return _failed(puzzle, name, 0.0, f"returned an answer that cannot be read: {unread}")
+    text, cells, count, exact, elapsed, stats, error = answer  # type: ignore[misc]
+    status = _STATUSES[text]
+    if status is Status.ERROR:
+        return _failed(puzzle, name, elapsed, error)
+    if status is Status.UNSUPPORTED:
+        return Result(status, puzzle, name, elapsed=elapsed, error=" ".join(f"strategy {name!r} {error}".split()))
+    shape = puzzle.shape
+    solutions = tuple(Grid(tuple(raw), shape, validate=False) for raw in cells)
+    result = Result(status, puzzle, name, solutions, count, exact, dict(stats), elapsed, error)
+    problem = _problem(result, puzzle, limit=limit, keep=keep)
+    return result if problem is None else _failed(puzzle, name, elapsed, problem)
+
+
+def _unreadable(answer: object, size: int) -> str | None:
+    """None when ``answer`` is an ``Answer`` of plain builtins for a board of ``size`` cells; else what is wrong."""
+    if type(answer) is not tuple or len(answer) != 7:
+        return f"{type(answer).__name__}, not a tuple of 7"
+    text, cells, count, exact, elapsed, stats, error = answer
+    if type(text) is not str or text not in _STATUSES:
+        return f"status {text!r:.40}"
+    if type(cells) is not tuple or any(type(raw) is not bytes or len(raw) != size for raw in cells):
+        return "solutions that are not grids of the puzzle's size"
+    if type(count) is not int or type(exact) is not bool:
+        return "a count or exact of another type"
+    if type(elapsed) is not float or not 0.0 <= elapsed <= MAX_ELAPSED:
+        return f"elapsed {elapsed!r:.40}"
+    if type(stats) is not tuple or not all(type(pair) is tuple and len(pair) == 2 for pair in stats):
+        return "stats that are not (name, value) pairs"
+    for key, value in stats:
+        kind = type(value)
+        if type(key) is not str or not (kind is int or kind is str or kind is bool or kind is float):
+            return f"stats {key!r:.40}: a value of type {kind.__name__}"
+        if kind is float and not math.isfinite(value):
+            return f"stats {key!r:.40}: {value!r}"
+    if error is not None and (type(error) is not str or not error.strip()):
+        return f"error {error!r:.40}"
+    if (error is None) is (text in ("error", "unsupported")):
+        return f"status {text} with error {error!r:.40}"
+    return None
 
 
 def _plain_stats(stats: Mapping[Any, Any]) -> Mapping[str, int | float | str]:
@@ -426,7 +548,10 @@ def solve(
         from sudokit.batch import run_isolated
 
         return run_isolated(strategy, grid, limit=limit, keep=keep, time_limit=time_limit, options=options)
-    return run(get_strategy(strategy, **options), grid, limit=limit, keep=keep, time_limit=time_limit)
+    result = run(get_strategy(strategy, **options), grid, limit=limit, keep=keep, time_limit=time_limit)
+    if isinstance(strategy, str) and result.strategy != strategy:  # the name asked for, not the one it calls itself
+        result = replace(result, strategy=strategy)
+    return result
 
 
 def count_solutions(

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from sudokit.api import get_strategy, normalize_time_limit, run, watchdog_seconds
+from sudokit.api import Answer, answer_of, get_strategy, normalize_time_limit, result_of, run, watchdog_seconds
 from sudokit.errors import InvalidPuzzleError, StrategyLoadError
 from sudokit.grid import Grid
 from sudokit.progress import Tally
@@ -34,6 +34,8 @@ __all__ = [
 ]
 
 INVALID = "invalid"
+#: What a worker's failure on an item is, as plain data: ``(FAILED, problem)``.
+FAILED = "failed"
 #: Seconds after the in-process watchdog (``watchdog_seconds``) before a worker is killed from outside.
 KILL_GRACE = 1.0
 
@@ -88,15 +90,13 @@ def _identity(outcome: Outcome) -> Any:
     return outcome
 
 
-def _engine_name(engine: object) -> str:
-    """The name the results of ``engine`` carry, as ``run`` names it."""
-    name = getattr(engine, "name", None)
-    return name if isinstance(name, str) else type(engine).__name__
-
-
 @dataclass(frozen=True, eq=False, repr=False)  # no generated methods it does not use: start-up
 class SolveTask(Generic[R]):
-    """Solve each ``(index, record)`` item with one engine, in a worker; ``render`` the outcome there.
+    """Solve each ``(index, record)`` item with one engine, in a worker; check and ``render`` the outcome in the caller.
+
+    The worker sends its answer back as plain data (:meth:`start`), and :meth:`finish` makes, checks
+    and renders the outcome in the caller's process: nothing the engine does in its own process can
+    change the check, or print anything but what was checked.
 
     ``strategy`` is a registered name (built in each worker with ``options``) or a Strategy object.
     """
@@ -122,36 +122,75 @@ class SolveTask(Generic[R]):
         return None if self.time_limit is None else watchdog_seconds(self.time_limit) + KILL_GRACE
 
     def start(self, mark: Callable[[int], None]) -> Callable[[tuple[int, Any]], Any]:
-        """Build the engine (in the worker) and return the function that solves one item.
+        """Build the engine (in the worker) and return the function that answers one item, as plain data.
 
         An item is ``(index, record)``, or, for an engine with ``solve_many``, ``(index, block)``
-        with a :class:`sudokit.fastpath.Block` or a list of plain records: its records come back as
-        one :class:`sudokit.fastpath.Many`. The function's ``info`` says whether the engine offers
-        ``solve_many`` (the pool reports it to the caller).
+        with a :class:`sudokit.fastpath.Block` or a list of plain records. Its answer is plain data
+        only (:data:`sudokit.api.Answer`; None for a record that does not parse): :meth:`finish`
+        makes the outcome of it in the caller's process, checks it there and renders it. The
+        function's ``info`` says whether the engine offers ``solve_many`` (the pool reports it to
+        the caller).
         """
         engine = get_strategy(self.strategy, **self.options)
-        limit, keep, time_limit, box, render = self.limit, self.keep, self.time_limit, self.box, self.render
-        name = _engine_name(engine)
+        limit, keep, time_limit, box = self.limit, self.keep, self.time_limit, self.box
 
-        def solve_one(index: int, record: Record) -> R:
-            return render(solve_record(index, record, engine, limit=limit, keep=keep, time_limit=time_limit, box=box))
+        def answer_one(record: Record) -> Answer | None:
+            try:
+                grid = record.parse(box)
+            except InvalidPuzzleError:
+                return None  # the caller parses it too, and says why
+            return answer_of(run(engine, grid, limit=limit, keep=keep, time_limit=time_limit))
 
-        def solve_item(item: tuple[int, Any]) -> Any:
-            index, what = item
+        def answer_item(item: tuple[int, Any]) -> Any:
+            what = item[1]
             if type(what) is Record:
-                return solve_one(index, what)
-            from sudokit.fastpath import Block, solve_block
+                return answer_one(what)
+            from sudokit.fastpath import Block, answer_block
 
             if type(what) is Block:
-                entries, source = what.entries(), what.source
+                entries, records = what.entries(), None
             else:  # a list of plain records (the library)
-                entries = [(r.text, r.line, r.note) for r in what]
-                source = list(what)
-            kwargs = {"limit": limit, "keep": keep, "time_limit": time_limit, "box": box, "render": render}
-            return solve_block(index, entries, source, engine, name, fallback=solve_one, **kwargs)
+                entries, records = [(r.text, r.line, r.note) for r in what], list(what)
+            return answer_block(
+                entries,
+                records,
+                engine,
+                what.source if records is None else "",
+                box,
+                limit,
+                keep,
+                time_limit,
+                self.render,
+                answer_one,
+            )
 
-        solve_item.info = {"many": offers_many(engine)}  # type: ignore[attr-defined]
-        return solve_item
+        answer_item.info = {"many": offers_many(engine)}  # type: ignore[attr-defined]
+        return answer_item
+
+    def finish(self, item: tuple[int, Any], answer: Any) -> Any:
+        """The rendered outcome of an item (each of a block's), made here of its worker's plain answer and checked.
+
+        The puzzle is this process's own parse of the record, the engine's name the one asked for,
+        and the result is made of the answer by :func:`sudokit.api.result_of` (plain data or an
+        error), so that nothing the engine's process did can reach the output unchecked.
+        """
+        index, record = item
+        if type(answer) is tuple and len(answer) == 2 and answer[0] == FAILED and type(answer[1]) is str:
+            return self._failed(item, answer[1])
+        if type(record) is not Record:
+            from sudokit.fastpath import finish_block
+
+            return finish_block(index, record, answer, self, self.finish_one)
+        return self.finish_one(index, record, answer)
+
+    def finish_one(self, index: int, record: Record, answer: Any) -> Any:
+        """The rendered outcome of one record from its worker's plain answer (see :meth:`finish`)."""
+        try:
+            grid = record.parse(self.box)
+        except InvalidPuzzleError as err:
+            return self.render(Outcome(index, record, invalid=str(err)))
+        result = result_of(answer, grid, self.name, limit=self.limit, keep=self.keep)
+        return self.render(Outcome(index, record, grid, result))
 
     def budget_of(self, item: tuple[int, Any]) -> float | None:
         """Seconds an item may run before its worker is killed: a block has its puzzles' time together."""
@@ -165,6 +204,10 @@ class SolveTask(Generic[R]):
         return puzzles * watchdog_seconds(self.time_limit) + KILL_GRACE  # type: ignore[arg-type]
 
     def failed(self, item: tuple[int, Any], problem: str) -> Any:
+        """What a worker's failure on an item is, as plain data: :meth:`finish` makes its ``error`` outcomes."""
+        return (FAILED, problem)
+
+    def _failed(self, item: tuple[int, Any], problem: str) -> Any:
         """The ``error`` outcome of a puzzle whose worker died or was killed, rendered (each of a block's)."""
         index, record = item
         if type(record) is not Record:
@@ -172,7 +215,7 @@ class SolveTask(Generic[R]):
 
             records = record.records() if type(record) is Block else record
             how = f"{problem} (in a batch of {len(records)} puzzles)"
-            return Many(index, [self.failed((index + i, r), how) for i, r in enumerate(records)])
+            return Many(index, [self._failed((index + i, r), how) for i, r in enumerate(records)])
         try:
             grid = record.parse(self.box)
         except InvalidPuzzleError as err:
@@ -200,6 +243,9 @@ def solve_records(
     options: Mapping[str, Any] | None = None,
 ) -> Iterator[R]:
     """``render(outcome)`` of every record, in input order, solved in ``jobs`` killable worker processes.
+
+    Each answer comes back from its worker as plain data and is checked, and ``render`` called, in
+    this process (see :class:`SolveTask`).
 
     A record that does not parse is an ``invalid`` outcome; an engine that crashes its process or
     overruns its time limit (the worker is killed ``KILL_GRACE`` s after the in-process watchdog)

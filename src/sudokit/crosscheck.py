@@ -26,16 +26,20 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Any
 
 from sudokit.api import (
     DEFAULT_COUNT_LIMIT,
     PuzzleLike,
+    answer_of,
     as_grid,
     get_strategy,
     normalize_time_limit,
+    result_of,
     run,
     watchdog_seconds,
 )
+from sudokit.batch import FAILED
 from sudokit.errors import InvalidPuzzleError, StrategyError, UnknownStrategyError
 from sudokit.grid import Grid
 from sudokit.output import Rendered, record_key
@@ -585,6 +589,8 @@ def _duration(seconds: float) -> str:
 
 #: A work item of a check: (record number, its grid or None when it is not a puzzle, engine number).
 CheckItem = tuple[int, Grid | None, int]
+#: A worker's answer for an engine that could not be loaded there: ``(UNLOADED, why)``.
+UNLOADED = "unloaded"
 
 
 @dataclass
@@ -603,8 +609,12 @@ class CheckTask:
 
         return None if self.time_limit is None else watchdog_seconds(self.time_limit) + KILL_GRACE
 
-    def start(self, mark: Callable[[int], None]) -> Callable[[CheckItem], Result | str | None]:
-        """Load every engine (in the worker); the function that runs one engine on one puzzle."""
+    def start(self, mark: Callable[[int], None]) -> Callable[[CheckItem], Any]:
+        """Load every engine (in the worker); the function that runs one engine on one puzzle, answering plain data.
+
+        The answer is :func:`sudokit.api.answer_of` of the result, or ``(UNLOADED, why)``; :meth:`finish`
+        makes the result of it in the caller's process and checks it there.
+        """
         loaded: list[Strategy | str] = []
         for k, spec in enumerate(self.engines):
             if k in self.dropped:
@@ -615,18 +625,37 @@ class CheckTask:
             loaded.append(engine.strategy if engine.strategy is not None else str(engine.error))
         limit, keep, time_limit = self.limit, _keep(self.limit), self.time_limit
 
-        def check_one(item: CheckItem) -> Result | str | None:
+        def check_one(item: CheckItem) -> Any:
             _, grid, k = item
             if grid is None:
                 return None
             engine = loaded[k]
             if isinstance(engine, str):
-                return engine  # why it could not be loaded
-            return run(engine, grid, limit=limit, keep=keep, time_limit=time_limit)
+                return (UNLOADED, engine)  # why it could not be loaded
+            return answer_of(run(engine, grid, limit=limit, keep=keep, time_limit=time_limit))
 
         return check_one
 
-    def failed(self, item: CheckItem, problem: str) -> Result | str | None:
+    def finish(self, item: CheckItem, answer: Any) -> Result | str | None:
+        """The result of an item, made here of its worker's plain answer and checked (see ``SolveTask.finish``).
+
+        None for a record that is not a puzzle, a str for an engine that could not be loaded.
+        """
+        _, grid, k = item
+        if grid is None:
+            return None
+        if type(answer) is tuple and len(answer) == 2 and type(answer[1]) is str:
+            if answer[0] == UNLOADED:
+                return answer[1]
+            if answer[0] == FAILED:
+                return self._failed(item, answer[1])
+        return result_of(answer, grid, self.engines[k].label, limit=self.limit, keep=_keep(self.limit))
+
+    def failed(self, item: CheckItem, problem: str) -> Any:
+        """What a worker's failure on an item is, as plain data: :meth:`finish` makes its ``error`` result."""
+        return (FAILED, problem)
+
+    def _failed(self, item: CheckItem, problem: str) -> Result | None:
         """The ``error`` result of an engine whose worker died or was killed on this puzzle."""
         _, grid, k = item
         if grid is None:

@@ -355,7 +355,10 @@ class DaskPool(Generic[I, R]):
                     seconds = None
                 finally:
                     future.release()
-                done[number] = results
+                finish = getattr(self.task, "finish", None)  # run here, on what the cluster sent (see Task)
+                done[number] = (
+                    results if finish is None else [finish(*pair) for pair in zip(chunks[number], results, strict=True)]
+                )
                 if seconds is not None and results:
                     per_item = seconds / len(results)
                     size = max(1, min(MAX_CHUNK, int(TARGET_CHUNK_SECONDS / max(per_item, 1e-6))))

@@ -5,9 +5,10 @@ process reads a file in large pieces and cuts it, with one regular expression, i
 lines (a whole classic puzzle of symbols on one line, ``puzzle:note`` too) and the rest. A run of
 plain lines travels to a worker as one :class:`Block` of text; everything else is read by
 :func:`sudokit.reader.iter_records` as before and solved one puzzle at a time. In the worker a block
-becomes one cell buffer per box shape, one ``solve_many`` call, one check of every answer (the same
-guarantee as :func:`sudokit.verify.result_problem`), and the text of its records: the parent writes
-that text as it comes, without a Python object per puzzle.
+becomes one cell buffer per box shape and one ``solve_many`` call, whose buffers go back as plain
+data (:func:`answer_block`); the parent checks every answer against its own reading of the block
+(the same guarantee as :func:`sudokit.verify.result_problem`) and makes the text of its records from
+the checked data (:func:`finish_block`), without a Python object per puzzle.
 
 Every line a block holds would be a record of its own for the reader too: a plain line (n*n symbols
 of a board of side 9 to 22, nothing else on it but a ``:note``) ends any multi-line record before it
@@ -33,6 +34,7 @@ from sudokit.errors import BoxShapeError, InvalidPuzzleError
 from sudokit.reader import Record, _stat, bounded_lines, is_table, iter_records, read_arguments
 from sudokit.shape import ALPHABET, Shape
 from sudokit.strategy import MANY_STATUS, Result, Status, capabilities_of
+from sudokit.verify import result_problem, verify_many
 
 __all__ = [
     "BLOCK_LINES",
@@ -40,12 +42,13 @@ __all__ = [
     "Many",
     "Resumable",
     "TextForm",
+    "answer_block",
     "enabled",
     "expand_blocks",
+    "finish_block",
     "group_records",
     "plain_sides",
     "read_items",
-    "solve_block",
 ]
 
 #: The most plain lines one block holds: large enough that a block costs the parent next to nothing per
@@ -397,36 +400,30 @@ def _object_render_ok(render: object) -> bool:
     return not isinstance(render, RecordFormat) or render.fmt != "pretty"
 
 
-def solve_block(
-    index: int,
+def answer_block(
     entries: list[tuple[str, int | None, str | None]],
-    source: str | list[Record],
+    records: list[Record] | None,
     engine: Any,
-    name: str,
-    *,
+    source: str,
+    box: Shape | None,
     limit: int,
     keep: int | None,
     time_limit: float | None,
-    box: Shape | None,
     render: Callable[[Any], Any],
-    fallback: Callable[[int, Record], Any],
-) -> Many:
-    """The records of plain puzzles ``entries`` (puzzle, line, note), the first being record ``index``.
+    answer_one: Callable[[Record], Any],
+) -> tuple[tuple[Any, ...], ...]:
+    """In the worker: the plain answers of plain puzzles ``entries`` (puzzle, line, note), for :func:`finish_block`.
 
-    ``source`` is the input they came from, or the records themselves (a caller's list, whose records
-    the outcomes keep); ``fallback(index, record)`` renders a puzzle the way today's path does, for
-    what ``solve_many`` does not take.
+    One part per group of puzzles of one size, in the order of their first puzzle: ``("many", ...)``,
+    the buffers of one ``solve_many`` call read as plain data (or ``("unread", why, seconds)``), or
+    ``("each", answers)``, ``answer_one(record)`` of each puzzle, for what ``solve_many`` does not
+    take. Nothing is checked or rendered here: the caller does both, with its own code.
     """
-    k = len(entries)
-    records = source if isinstance(source, list) else None
     text_form = TextForm.of(render)
     object_ok = _keeps_one(keep, render.limit if hasattr(render, "limit") else limit)
-    out: list[Any] = [None] * k
-    groups: dict[int, list[int]] = {}
-    for i, (puzzle, _, _) in enumerate(entries):
-        groups.setdefault(len(puzzle), []).append(i)
+    parts: list[tuple[Any, ...]] = []
     caps = None
-    for size, members in groups.items():
+    for size, members in _groups(entries).items():
         n = math.isqrt(size)
         try:
             shape = box if box is not None else Shape.for_side(n)
@@ -435,17 +432,65 @@ def solve_block(
             claimed = caps.supports(shape)
         except Exception:
             claimed = False
-        answers = None
+        raw = None
         if claimed and (text_form is not None or object_ok):
-            answers = _answers(engine, name, [entries[i][0] for i in members], shape, limit, time_limit)
-        if answers is None:
+            raw = _raw_answers(engine, [entries[i][0] for i in members], shape, limit, time_limit)
+        if raw is None:
+            each = []
             for i in members:
                 puzzle, line, note = entries[i]
+                each.append(answer_one(records[i] if records is not None else Record(puzzle, source, line, note)))
+            raw = ("each", tuple(each))
+        parts.append(raw)
+    return tuple(parts)
+
+
+def _groups(entries: list[tuple[str, int | None, str | None]]) -> dict[int, list[int]]:
+    """The puzzles of a block by size (their number of cells), in the order of each size's first."""
+    groups: dict[int, list[int]] = {}
+    for i, (puzzle, _, _) in enumerate(entries):
+        groups.setdefault(len(puzzle), []).append(i)
+    return groups
+
+
+def finish_block(
+    index: int, block: Block | list[Record], answer: Any, task: Any, finish_one: Callable[..., Any]
+) -> Many:
+    """In the caller: the records of a block, made of its worker's plain answer (:func:`answer_block`) and checked here.
+
+    ``task`` is the :class:`sudokit.batch.SolveTask` (its limit, keep, time limit, box, render and the
+    engine's name as asked for); ``finish_one(index, record, answer)`` makes the record of one puzzle
+    answered alone. Each ``solve_many`` answer is checked by :func:`sudokit.verify.verify_many` against
+    this process's own reading of the block, and the records are made of the checked data alone.
+    """
+    if type(block) is Block:
+        entries, source = block.entries(), block.source
+        records = None
+    else:
+        entries = [(r.text, r.line, r.note) for r in block]
+        source, records = block, block
+    k = len(entries)
+    limit, keep, time_limit, box, render = task.limit, task.keep, task.time_limit, task.box, task.render
+    name = task.name
+    text_form = TextForm.of(render)
+    out: list[Any] = [None] * k
+    groups = _groups(entries)
+    parts = answer if type(answer) is tuple and len(answer) == len(groups) else (None,) * len(groups)
+    for (size, members), part in zip(groups.items(), parts, strict=True):
+        if type(part) is tuple and len(part) == 2 and part[0] == "each":
+            each = part[1] if type(part[1]) is tuple and len(part[1]) == len(members) else (None,) * len(members)
+            for i, one in zip(members, each, strict=True):
+                puzzle, line, note = entries[i]
                 record = records[i] if records is not None else Record(puzzle, str(source), line, note)
-                out[i] = fallback(index + i, record)
-        else:
-            for j, i in enumerate(members):
-                out[i] = (answers, j)
+                out[i] = finish_one(index + i, record, one)
+            continue
+        try:
+            shape = box if box is not None else Shape.for_side(math.isqrt(size))
+        except (BoxShapeError, ValueError):
+            shape = Shape.of(1, math.isqrt(size))  # no default box: every answer fails to read below
+        answers = _checked(part, [entries[i][0] for i in members], shape, limit, time_limit)
+        for j, i in enumerate(members):
+            out[i] = (answers, j)
     if text_form is not None and len(groups) == 1 and type(out[0]) is tuple:
         whole = _whole(out[0][0], text_form, entries, source)
         if whole is not None:
@@ -481,19 +526,21 @@ class _Answers:
     raw_solutions: bytes
 
 
-def _answers(
-    engine: Any, name: str, puzzles: list[str], shape: Shape, limit: int, time_limit: float | None
-) -> _Answers | None:
-    """``engine.solve_many`` on the puzzles, every answer checked; None when it cannot be used (then one by one)."""
+def _raw_answers(
+    engine: Any, puzzles: list[str], shape: Shape, limit: int, time_limit: float | None
+) -> tuple[Any, ...] | None:
+    """In the worker: ``engine.solve_many`` on the puzzles, its buffers read as plain data; None when it cannot be used.
+
+    ``("many", status, count, exact, solutions, elapsed, stats, seconds)``: bytes, a tuple of ints,
+    bytes, bytes, a tuple of floats, ``((key, ints), ...)`` and the time of the call; or
+    ``("unread", why, seconds)`` for buffers that cannot be read. Checked by :func:`_checked`, in the caller.
+    """
     import time
 
-    from sudokit.api import watchdog_seconds
-
     n, size, k = shape.n, shape.size, len(puzzles)
-    value, symbol = _tables(n)
-    joined = "".join(puzzles)
+    value, _ = _tables(n)
     try:
-        cells = joined.encode("ascii").translate(value)
+        cells = "".join(puzzles).encode("ascii").translate(value)
     except UnicodeEncodeError:
         return None
     if 255 in cells:
@@ -505,35 +552,63 @@ def _answers(
         return None  # each puzzle alone says how the engine fails, as today's path would
     took = time.perf_counter() - start
     try:
-        status = _values(result.status, k, "status")
-        count = _values(result.count, k, "count")
-        exact = _values(result.exact, k, "exact")
-        elapsed = [float(e) for e in _values(result.elapsed, k, "elapsed")]
+        status = tuple(int(v) for v in _values(result.status, k, "status"))
+        count = tuple(int(v) for v in _values(result.count, k, "count"))
+        exact = tuple(int(v) for v in _values(result.exact, k, "exact"))
+        elapsed = tuple(float(e) for e in _values(result.elapsed, k, "elapsed"))
         raw = bytes(memoryview(result.solutions).cast("B"))
         if len(raw) != k * size:
             raise ValueError(f"solutions holds {len(raw)} bytes, not {k * size}")
-        stats = [(str(key), [int(v) for v in _values(values, k, f"stats[{key!r}]")]) for key, values in _items(result)]
-    except Exception as err:
-        problem = f"returned ManyResults that cannot be read: {type(err).__name__}: {err}"
-        return _Answers(
-            shape, [], "", [1] * k, [0] * k, [1] * k, [took / k] * k, [], dict.fromkeys(range(k), problem), cells, b""
+        stats = tuple(
+            (str(key), tuple(int(v) for v in _values(values, k, f"stats[{key!r}]"))) for key, values in _items(result)
         )
+    except Exception as err:
+        return ("unread", f"{type(err).__name__}: {err}", took)
+    return ("many", status, count, exact, raw, elapsed, stats, took)
+
+
+def _checked(
+    part: Any,
+    puzzles: list[str],
+    shape: Shape,
+    limit: int,
+    time_limit: float | None,
+    _verify_many: Callable[[bytes, bytes, int, Shape], list[bool]] = verify_many,
+) -> _Answers:
+    """In the caller: the answers of one ``solve_many`` call (from :func:`_raw_answers`), each checked here.
+
+    The puzzles are this process's own reading of the block's lines; an answer that is not plain data
+    of the right size is a problem of every puzzle. ``_verify_many`` is not an option: the check, bound
+    when this module is imported (an engine run in this process cannot replace it).
+    """
+    from sudokit.api import watchdog_seconds
+
+    n, size, k = shape.n, shape.size, len(puzzles)
+    value, symbol = _tables(n)
+    cells = "".join(puzzles).encode("ascii", "replace").translate(value)
+    unread = _unread(part, k, size) if 255 not in cells and len(cells) == k * size else "puzzles it was not given"
+    if unread is not None:
+        took = part[-1] if type(part) is tuple and part and type(part[-1]) is float else 0.0
+        took = took if 0.0 <= took <= 1e9 else 0.0
+        problem = f"returned ManyResults that cannot be read: {unread}"
+        problems = dict.fromkeys(range(k), problem)
+        return _Answers(shape, [], "", [1] * k, [0] * k, [1] * k, [took / k] * k, [], problems, cells, b"")
+    _, status_raw, count_raw, exact_raw, raw, elapsed_raw, stats_raw, took = part
+    status, count, exact, elapsed = list(status_raw), list(count_raw), list(exact_raw), list(elapsed_raw)
+    stats = [(key, list(values)) for key, values in stats_raw]
     problems: dict[int, str] = {}
     late = None if time_limit is None else watchdog_seconds(time_limit)
-    from sudokit.verify import verify_many
-
-    valid = verify_many(cells, raw, k, shape)
+    valid = _verify_many(cells, raw, k, shape)
     every = (
         status.count(0) == k  # all solved, each with a checked solution, a count in range, in time:
         and all(valid)
         and 1 <= min(count) <= max(count) <= limit
         and set(exact) <= {0, 1}
-        and 0.0 <= min(elapsed) <= max(elapsed) <= (math.inf if late is None else late)
-        and max(elapsed) < math.inf
+        and 0.0 <= min(elapsed) <= max(elapsed) <= min(took, math.inf if late is None else late)
     )
     for i in () if every else range(k):  # else each answer on its own
         e = elapsed[i]
-        if not (0.0 <= e < math.inf):
+        if not (0.0 <= e <= took):  # no puzzle takes longer than the whole call (1e308 s, NaN, -1)
             elapsed[i] = e = took / k
         if late is not None and e > late:
             problem: str | None = f"returned after {e:.1f} s, past its time limit of {time_limit:g} s"
@@ -545,6 +620,30 @@ def _answers(
     normalized = cells.translate(symbol).decode("ascii")  # the puzzles as to_line() prints them
     lines = [normalized[i * size : (i + 1) * size] for i in range(k)]
     return _Answers(shape, lines, text, status, count, exact, elapsed, stats, problems, cells, raw)
+
+
+def _unread(part: Any, k: int, size: int) -> str | None:
+    """None when ``part`` is a ``("many", ...)`` answer of plain data for k puzzles of ``size`` cells; else why not."""
+    if type(part) is tuple and len(part) == 3 and part[0] == "unread" and type(part[1]) is str:
+        return part[1]
+    if type(part) is not tuple or len(part) != 8 or part[0] != "many":
+        return "not a batch answer"
+    _, status, count, exact, raw, elapsed, stats, took = part
+    for what, values in (("status", status), ("count", count), ("exact", exact)):
+        if type(values) is not tuple or len(values) != k or any(type(v) is not int for v in values):
+            return f"{what} that is not {k} whole numbers"
+    if type(raw) is not bytes or len(raw) != k * size:
+        return "solutions of another kind or size"
+    if type(elapsed) is not tuple or len(elapsed) != k or any(type(e) is not float for e in elapsed):
+        return "elapsed times that are not k numbers"
+    if type(took) is not float or not 0.0 <= took <= 1e9:
+        return "no time measured"
+    for pair in stats if type(stats) is tuple else [None]:
+        if type(pair) is not tuple or len(pair) != 2 or type(pair[0]) is not str or type(pair[1]) is not tuple:
+            return "stats that are not (name, values) pairs"
+        if len(pair[1]) != k or any(type(v) is not int for v in pair[1]):
+            return f"stats[{pair[0]!r}] that are not k whole numbers"
+    return None
 
 
 def _values(buffer: Any, k: int, what: str) -> list[Any]:
@@ -694,17 +793,16 @@ def _outcome(
     return Outcome(index, record, grid, result)
 
 
-def _worded(found: _Answers, j: int, grid: Any) -> str:
-    """``result_problem``'s words for a solution that is wrong (it sees the grids)."""
+def _worded(found: _Answers, j: int, grid: Any, _problem: Callable[..., str | None] = result_problem) -> str:
+    """``result_problem``'s words for a wrong solution (it sees the grids); bound at import, as in ``_checked``."""
     from sudokit.grid import Grid
-    from sudokit.verify import result_problem
 
     size = found.shape.size
     solution = Grid(tuple(found.raw_solutions[j * size : (j + 1) * size]), found.shape, validate=False)
     status = MANY_STATUS[found.status[j]]
     count = found.count[j]
     result = Result(status, grid, "", (solution,), count, bool(found.exact[j]), {}, found.elapsed[j])
-    problem = result_problem(result, grid, limit=max(count, 1), keep=1)
+    problem = _problem(result, grid, limit=max(count, 1), keep=1)
     return problem or "returned a solution that does not solve the puzzle"
 
 

@@ -111,7 +111,10 @@ class Task(Protocol[I, R]):
     ``start`` runs in a new worker: it loads what the items need, calling ``mark(phase)`` before each
     engine it loads (so that a load that kills the worker is pinned on that engine), and returns the
     function that turns an item into its result; that function's ``info`` attribute, if any (it must
-    pickle), becomes the pool's ``info`` once a worker is ready. Results and items must pickle.
+    pickle), becomes the pool's ``info`` once a worker is ready. Results and items must pickle. A task
+    may also have ``finish(item, result)``, run in the caller's process on each result a worker sent
+    and on each ``failed`` one: what the pool yields is then its return (a task that does not trust
+    its workers' results checks them there).
     """
 
     budget: float | None
@@ -360,10 +363,13 @@ class WorkerPool(Generic[I, R]):
 
     def map(self, items: Iterable[I]) -> Iterator[R]:
         """The result of every item, in order. An error reading ``items`` comes after the results before it."""
+        finish = self._finish
         if not self.isolate:
             self.start()
-            assert self._run is not None
-            yield from map(self._run, items)
+            run = self._run
+            assert run is not None
+            for item in items:
+                yield finish(item, run(item))
             return
         source = iter(items)
         queue: deque[tuple[int, I]] = deque()  # items to hand out: given back by a lost worker, or drawn
@@ -403,8 +409,8 @@ class WorkerPool(Generic[I, R]):
                 for kind, _worker, payload in self._wait(self._next_deadline()):
                     if kind == "done":
                         chunk, results, seconds = payload
-                        for (number, _), result in zip(chunk, results, strict=True):
-                            done[number] = result
+                        for (number, item), result in zip(chunk, results, strict=True):
+                            done[number] = finish(item, result)
                         per_item = seconds / max(1, len(results))
                         chunk_size = max(1, min(_MAX_CHUNK, int(TARGET_CHUNK_SECONDS / max(per_item, 1e-6))))
                     elif kind == "requeue":
@@ -414,12 +420,13 @@ class WorkerPool(Generic[I, R]):
                         blamed = any(number == culprit for number, _ in chunk)
                         for number, item in chunk:
                             if number == culprit:
-                                done[number] = self.task.failed(item, why)
+                                done[number] = finish(item, self.task.failed(item, why))
                                 continue
                             if not blamed:  # it died between items: each of them may be the cause
                                 tries[number] = tries.get(number, 0) + 1
                                 if tries[number] >= MAX_RETRIES:
-                                    done[number] = self.task.failed(item, f"{why} ({tries[number]} times)")
+                                    failed = self.task.failed(item, f"{why} ({tries[number]} times)")
+                                    done[number] = finish(item, failed)
                                     continue
                             queue.append((number, item))
                         queue = deque(sorted(queue, key=lambda pair: pair[0]))
@@ -428,6 +435,12 @@ class WorkerPool(Generic[I, R]):
         except BaseException:
             self.close(kill=True)
             raise
+
+    @property
+    def _finish(self) -> Callable[[Any, Any], Any]:
+        """The task's ``finish(item, result)``, run here on what a worker sent; else the result as it came."""
+        finish = getattr(self.task, "finish", None)
+        return finish if finish is not None else _as_sent
 
     @staticmethod
     def _draw(
@@ -674,6 +687,10 @@ class WorkerPool(Generic[I, R]):
                 events.append(("requeue", worker, worker.chunk))
         elif worker.chunk:
             events.append(("lost", worker, (worker.chunk, number if state == _WORKING else None, how)))
+
+
+def _as_sent(item: object, result: object) -> object:
+    return result
 
 
 def _flush_std() -> None:
