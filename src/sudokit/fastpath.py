@@ -622,6 +622,9 @@ def _checked(
     return _Answers(shape, lines, text, status, count, exact, elapsed, stats, problems, cells, raw)
 
 
+_INT, _FLOAT = {int}, {float}
+
+
 def _unread(part: Any, k: int, size: int) -> str | None:
     """None when ``part`` is a ``("many", ...)`` answer of plain data for k puzzles of ``size`` cells; else why not."""
     if type(part) is tuple and len(part) == 3 and part[0] == "unread" and type(part[1]) is str:
@@ -630,18 +633,18 @@ def _unread(part: Any, k: int, size: int) -> str | None:
         return "not a batch answer"
     _, status, count, exact, raw, elapsed, stats, took = part
     for what, values in (("status", status), ("count", count), ("exact", exact)):
-        if type(values) is not tuple or len(values) != k or any(type(v) is not int for v in values):
+        if type(values) is not tuple or len(values) != k or not set(map(type, values)) <= _INT:
             return f"{what} that is not {k} whole numbers"
     if type(raw) is not bytes or len(raw) != k * size:
         return "solutions of another kind or size"
-    if type(elapsed) is not tuple or len(elapsed) != k or any(type(e) is not float for e in elapsed):
+    if type(elapsed) is not tuple or len(elapsed) != k or not set(map(type, elapsed)) <= _FLOAT:
         return "elapsed times that are not k numbers"
     if type(took) is not float or not 0.0 <= took <= 1e9:
         return "no time measured"
     for pair in stats if type(stats) is tuple else [None]:
         if type(pair) is not tuple or len(pair) != 2 or type(pair[0]) is not str or type(pair[1]) is not tuple:
             return "stats that are not (name, values) pairs"
-        if len(pair[1]) != k or any(type(v) is not int for v in pair[1]):
+        if len(pair[1]) != k or not set(map(type, pair[1])) <= _INT:
             return f"stats[{pair[0]!r}] that are not k whole numbers"
     return None
 

@@ -374,16 +374,13 @@ class WorkerPool(Generic[I, R]):
         source = iter(items)
         queue: deque[tuple[int, I]] = deque()  # items to hand out: given back by a lost worker, or drawn
         tries: dict[int, int] = {}
-        done: dict[int, R] = {}
+        done: dict[int, tuple[I, Any]] = {}  # (item, what its worker sent), finished as it is yielded
         drawn = yielded = 0
         exhausted = False
         input_error: BaseException | None = None
         chunk_size = 1
         try:
             while True:
-                while yielded in done:
-                    yield done.pop(yielded)
-                    yielded += 1
                 # Hand out work: items given back first, then new ones while the window (drawn but not yet
                 # yielded) has room. A new worker starts only for work in hand.
                 while True:
@@ -404,13 +401,18 @@ class WorkerPool(Generic[I, R]):
                         drawn += len(queue) - before
                     self._assign(worker, [queue.popleft() for _ in range(min(chunk_size, len(queue)))])
                 self._steal()
+                if yielded in done:  # finished here once the workers have work: they solve on meanwhile
+                    while yielded in done:
+                        yield finish(*done.pop(yielded))
+                        yielded += 1
+                    continue  # the window has room again: hand out more before waiting
                 if exhausted and not queue and yielded == drawn:
                     break
                 for kind, _worker, payload in self._wait(self._next_deadline()):
                     if kind == "done":
                         chunk, results, seconds = payload
                         for (number, item), result in zip(chunk, results, strict=True):
-                            done[number] = finish(item, result)
+                            done[number] = (item, result)
                         per_item = seconds / max(1, len(results))
                         chunk_size = max(1, min(_MAX_CHUNK, int(TARGET_CHUNK_SECONDS / max(per_item, 1e-6))))
                     elif kind == "requeue":
@@ -420,13 +422,12 @@ class WorkerPool(Generic[I, R]):
                         blamed = any(number == culprit for number, _ in chunk)
                         for number, item in chunk:
                             if number == culprit:
-                                done[number] = finish(item, self.task.failed(item, why))
+                                done[number] = (item, self.task.failed(item, why))
                                 continue
                             if not blamed:  # it died between items: each of them may be the cause
                                 tries[number] = tries.get(number, 0) + 1
                                 if tries[number] >= MAX_RETRIES:
-                                    failed = self.task.failed(item, f"{why} ({tries[number]} times)")
-                                    done[number] = finish(item, failed)
+                                    done[number] = (item, self.task.failed(item, f"{why} ({tries[number]} times)"))
                                     continue
                             queue.append((number, item))
                         queue = deque(sorted(queue, key=lambda pair: pair[0]))
