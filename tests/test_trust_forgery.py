@@ -27,6 +27,7 @@ import sudokit.api
 import sudokit.registry
 import sudokit.verify
 from sudokit import Grid, Status, is_solution, solve
+from sudokit.api import answer_of, result_of
 from sudokit.batch import SolveTask, solve_records
 from sudokit.fastpath import Many
 from sudokit.links import fpuzzles_link
@@ -246,3 +247,42 @@ def test_the_check_holds_in_the_engines_own_process() -> None:
     for outcome in [one, *block.parts]:
         assert outcome.status == "error" and outcome.result.solutions == ()
         assert outcome.error.startswith("strategy 'patches-the-check' failed: returned an invalid grid")
+
+
+class _Int(int):
+    """An int that prints another number."""
+
+    def __repr__(self) -> str:
+        return "7"
+
+    __str__ = __repr__
+
+
+@pytest.mark.parametrize(
+    ("part", "value", "problem"),
+    [
+        (0, "SOLVED", "returned an answer that cannot be read: status 'SOLVED'"),
+        (1, [b"x" * 81], "returned an answer that cannot be read: solutions that are not grids"),
+        (1, (bytearray(81),), "returned an answer that cannot be read: solutions that are not grids"),
+        (1, (b"\x01" * 80,), "returned an answer that cannot be read: solutions that are not grids"),
+        (1, "wrong", "returned an invalid grid (solution 1 of 1)"),
+        (2, _Int(1), "returned an answer that cannot be read: a count or exact of another type"),
+        (3, 1, "returned an answer that cannot be read: a count or exact of another type"),
+        (4, math.inf, "returned an answer that cannot be read: elapsed inf"),
+        (4, math.nan, "returned an answer that cannot be read: elapsed nan"),
+        (4, 1e308, "returned an answer that cannot be read: elapsed 1e+308"),
+        (5, (("nodes", object()),), "returned an answer that cannot be read: stats 'nodes': a value of type object"),
+        (5, (("rate", math.inf),), "returned an answer that cannot be read: stats 'rate': inf"),
+        (6, "boom", "returned an answer that cannot be read: status solved with error 'boom'"),
+    ],
+)
+def test_the_caller_takes_plain_data_of_the_right_types_only(part: int, value: object, problem: str) -> None:
+    """What a worker sends is checked in the caller: any part that is not plain data, or not a solution, is an error."""
+    grid, solution = truth(PUZZLES[0])
+    good = answer_of(solve(grid, "backtrack"))
+    assert result_of(good, grid, "x", limit=1).solution == solution
+    if value == "wrong":
+        value = (bytes(swapped(solution.cells)),)
+    result = result_of(tuple(value if i == part else v for i, v in enumerate(good)), grid, "x", limit=1)
+    assert result.status is Status.ERROR and result.solutions == ()
+    assert result.error is not None and result.error.startswith(f"strategy 'x' failed: {problem}"), result.error
