@@ -214,7 +214,7 @@ def run(
     if failure is not None:
         return _failed(puzzle, name, took, failure)
     try:
-        result = _fresh(result, puzzle)  # every part read once, grids remade from their cells: what is checked is kept
+        result = _fresh(result, puzzle, name)  # each part read once, grids made anew: what is checked is kept
         problem = _problem(result, puzzle, limit=limit, keep=keep if passes_keep else None)
         if problem is None and result.status is not Status.ERROR:
             return _vouched(result, puzzle, name, took, keep)
@@ -356,8 +356,8 @@ def _failed(puzzle: Grid, name: str, took: float, message: str) -> Result:
     return Result(Status.ERROR, puzzle, name, elapsed=took, error=error)
 
 
-def _fresh(result: object, puzzle: Grid) -> Any:
-    """A new ``Result`` of the parts of ``result``, each read once; its grids new ones of their cells (as bytes).
+def _fresh(result: object, puzzle: Grid, name: str) -> Any:
+    """A new ``Result`` of the parts of ``result``, each read once, named ``name``; its grids new ones of their cells.
 
     What is not a ``Result``, and parts that are not what they should be (a solution that is no
     grid, cells that are not digits), are passed on as they are, for the check to word.
@@ -367,23 +367,36 @@ def _fresh(result: object, puzzle: Grid) -> Any:
     status, owner, solutions, count = result.status, result.puzzle, result.solutions, result.count
     exact, stats, elapsed, error = result.exact, result.stats, result.elapsed, result.error
     if isinstance(solutions, tuple | list):
-        shape = puzzle.shape
-        grids = []
-        for grid in tuple(solutions):  # iterated once: the grids checked are the grids kept
-            if isinstance(grid, Grid):
-                cells = grid.cells
-                try:
-                    raw = bytes(cells)  # the cells' own values, whatever their type says of itself
-                except (TypeError, ValueError):
-                    pass  # not digits: the check says so
-                else:
-                    if len(raw) == shape.size and grid.shape == shape:  # else the check says what is wrong
-                        grid = Grid(tuple(raw), shape, validate=False)
-            grids.append(grid)
-        solutions = tuple(grids)
-    if isinstance(stats, Mapping):
+        shape = puzzle.shape  # iterated once: the grids checked are the grids kept
+        solutions = tuple(_fresh_grid(grid, shape) if isinstance(grid, Grid) else grid for grid in tuple(solutions))
+    if type(stats) is dict or isinstance(stats, Mapping):
         stats = dict(stats)
-    return Result(status, owner, "", solutions, count, exact, stats, elapsed, error)
+    return Result(status, puzzle if owner is puzzle else owner, name, solutions, count, exact, stats, elapsed, error)
+
+
+def _fresh_grid(grid: Grid, shape: Shape) -> Grid | str:
+    """A new plain ``Grid`` of ``grid``'s cells and shape, each read once (``shape`` when it is the same).
+
+    The cells are read from the tuple or list itself, not through what a subclass says of it, and
+    made bytes: their own values, however they print. Values that are not digits stay as they are
+    for the check to word (ints, floats, strs; any other kind by its name); cells that are no tuple
+    or list give a text, which the check refuses as no grid.
+    """
+    cells, own = grid.cells, grid.shape
+    if isinstance(cells, tuple):
+        cells = tuple.__getitem__(cells, slice(None))
+    elif isinstance(cells, list):
+        cells = tuple(list.__getitem__(cells, slice(None)))
+    else:
+        return f"a grid whose cells are a {type(cells).__name__}"
+    if own is not shape:
+        own = Shape.of(own.box_rows, own.box_cols) if type(own) is not Shape else own
+        own = shape if own == shape else own
+    try:
+        return Grid(tuple(bytes(cells)), own, validate=False)
+    except (TypeError, ValueError):  # not all digits (or of another size): the check says what is wrong
+        values = tuple(v if type(v) in (int, float, str) else f"<{type(v).__name__}>" for v in cells)
+        return Grid(values, own, validate=False)  # type: ignore[arg-type]
 
 
 def _vouched(result: Result, puzzle: Grid, name: str, took: float, keep: int | None) -> Result:
@@ -395,7 +408,17 @@ def _vouched(result: Result, puzzle: Grid, name: str, took: float, keep: int | N
     if keep is not None and len(solutions) > keep:
         solutions = solutions[:keep]
     stats = _plain_stats(result.stats)
-    count = int.__index__(result.count)  # an int, not a subclass that prints another number
+    count = result.count
+    if type(count) is not int:
+        count = int.__index__(count)  # an int, not a subclass that prints another number
+    if (
+        result.puzzle is puzzle
+        and elapsed is result.elapsed
+        and solutions is result.solutions
+        and stats is result.stats
+        and count is result.count
+    ):
+        return result  # made by _fresh: nothing to change
     return Result(result.status, puzzle, name, solutions, count, result.exact, stats, elapsed, result.error)
 
 
