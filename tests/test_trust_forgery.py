@@ -45,6 +45,7 @@ PLUGINS = {
     "patches-the-check": f"{FORGERS}:PatchesTheCheck",
     "impostor": f"{FORGERS}:Impostor",
     "huge-elapsed": f"{FORGERS}:HugeElapsed",
+    "endless-cells": f"{FORGERS}:EndlessCells",
     "backtrack": "sudokit_strategies.backtrack:BacktrackStrategy",
 }
 LIARS = ["lies-in-print", "shifty-solutions", "patches-the-check"]
@@ -286,3 +287,12 @@ def test_the_caller_takes_plain_data_of_the_right_types_only(part: int, value: o
     result = result_of(tuple(value if i == part else v for i, v in enumerate(good)), grid, "x", limit=1)
     assert result.status is Status.ERROR and result.solutions == ()
     assert result.error is not None and result.error.startswith(f"strategy 'x' failed: {problem}"), result.error
+
+
+@pytest.mark.parametrize("isolate", [False, True], ids=["in-process", "isolated"])
+def test_cells_are_read_from_their_storage_not_by_iterating_them(isolate: bool) -> None:
+    """A grid whose cells iterate without end (here: a million values, then an error) is read in bounded time."""
+    _, solution = truth(PUZZLES[0])
+    result = solve(PUZZLES[0], "endless-cells", isolate=isolate)
+    assert result.status is Status.SOLVED, result.error
+    assert result.solutions == (solution,) and type(result.solution) is Grid

@@ -148,3 +148,36 @@ class HugeElapsed(_Forger):
         result = super().solve_many(cells, shape, **options)
         k = len(result.status)
         return replace(result, elapsed=array.array("d", [1e308] * k))
+
+
+class Endless(list):  # type: ignore[type-arg]
+    """Cells whose iteration never ends (it gives up, with an error, after a million values)."""
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        for k in range(10**6):
+            yield k % 9 + 1
+        raise RuntimeError("iterated a million values")
+
+
+_CELLS = Grid.__dict__["cells"]  # the slot where a Grid keeps its cells
+
+
+def _endless(grid: Grid) -> Endless:
+    return Endless(_CELLS.__get__(grid))
+
+
+class EndlessGrid(Grid):
+    """A grid whose ``cells`` are ``Endless``: its own storage holds the true solution."""
+
+    __slots__ = ()
+    cells = property(_endless, _CELLS.__set__)  # type: ignore[assignment]
+
+
+class EndlessCells(_Forger):
+    """Answers right, but each solution's cells iterate without end."""
+
+    name = "endless-cells"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None):  # type: ignore[no-untyped-def]
+        right = super().solve(puzzle, limit=limit, time_limit=time_limit)
+        return replace(right, solutions=tuple(EndlessGrid(g.cells, g.shape, validate=False) for g in right.solutions))
