@@ -21,7 +21,7 @@ from sudokit.shape import Shape
 from sudokit.strategy import Status, Strategy
 from sudokit.workers import WorkerPool
 
-__all__ = ["BenchRow", "BenchTask", "benchmark", "pick", "plot_times"]
+__all__ = ["BenchRow", "BenchTask", "benchmark", "pick", "plot_problem", "plot_times"]
 
 
 @dataclass
@@ -271,6 +271,44 @@ def plot_times(rows: Sequence[BenchRow], path: str | Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+def plot_problem(path: str | Path) -> str | None:
+    """Why ``plot_times`` could not write ``path``, or None: to be asked before a benchmark, not after it.
+
+    The name must end in a format matplotlib writes (``.png``, ``.svg``, ``.pdf``...): matplotlib
+    refuses any other once the figure is drawn, and it writes a name without one to ``NAME.png``.
+    The folder must exist and the file be one that can be opened for writing: an existing file is
+    opened to append (and left as it was), a new one is created and removed again. What fails only
+    when the plot is written (a full disk) is ``plot_times``'s ``OSError``. Needs matplotlib.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # what plot_times draws with
+
+    path = Path(path)
+    formats = sorted(FigureCanvasAgg.get_supported_filetypes())
+    suffix = path.suffix.lower().removeprefix(".")
+    if suffix not in formats:
+        kinds = ", ".join(f".{f}" for f in formats)
+        if suffix:
+            return f"cannot write {path}: --plot writes {kinds} files, not .{suffix}"
+        return f"cannot write {path}: --plot needs a file name ending in one of {kinds}"
+    try:
+        if not path.parent.is_dir():
+            return f"cannot write {path}: no such directory {path.parent}"
+        if path.is_dir():
+            return f"cannot write {path}: it is a directory"
+        if path.exists():
+            with open(path, "ab"):
+                pass
+        else:
+            with open(path, "xb"):
+                pass
+            path.unlink()
+    except FileExistsError:
+        pass  # made meanwhile, by someone else: writing it later will say
+    except OSError as err:
+        return f"cannot write {path}: {err.strerror or err}"
+    return None
 
 
 #: How to install what ``--plot`` needs, for pip and uv users.

@@ -729,7 +729,7 @@ def bench(
 
     A timed-out puzzle counts at the time it was stopped (the mean is then a lower bound).
     """
-    from sudokit.bench import PLOT_INSTALL, benchmark, plot_times
+    from sudokit.bench import PLOT_INSTALL, benchmark, plot_problem, plot_times
     from sudokit.progress import Console, Progress
 
     if first is not None and sample is not None:
@@ -741,8 +741,9 @@ def bench(
             import matplotlib  # noqa: F401
         except ImportError:
             _fail(f"--plot needs matplotlib: {PLOT_INSTALL}")
-        if not plot.parent.is_dir():  # say so now, not after the whole benchmark has run
-            _fail(f"cannot write {plot}: no such directory {plot.parent}")
+        problem = plot_problem(plot)  # say so now, not after the whole benchmark has run
+        if problem is not None:
+            _fail(problem)
     names = [s.strip() for s in strategies.split(",") if s.strip()] if strategies else default_registry().ready_names()
     if not names:
         _fail("no engines to run: name them with --strategies a,b or install one")
@@ -793,8 +794,9 @@ def bench(
     if plot is not None:
         try:
             plot_times(rows, plot)
-        except OSError as err:
-            _fail(f"cannot write {plot}: {err.strerror or err}")
+        except (OSError, ValueError) as err:  # a full disk; a format matplotlib cannot write after all
+            why = getattr(err, "strerror", None) or err
+            _fail(" ".join(f"cannot write {plot}: {why}".split()))
         _say(f"plot written to {plot}")
 
 
