@@ -15,7 +15,7 @@ from sudokit import get_strategy
 from sudokit.bench import BenchRow, benchmark
 from tests.conftest import sudoku
 
-from .conftest import PUZZLES, counted, puzzles
+from .conftest import PUZZLES, counted, puzzles, refused
 
 COLUMNS = ["data", "set", "engine", "puzzles", "solved", "timeouts", "mean", "ms", "median", "p95", "max", "puzzles/s"]
 ROW_KEYS = {
@@ -212,6 +212,25 @@ def test_bench_plot_whose_write_fails_is_an_error_not_written(tmp_path: Path) ->
     assert result.exit_code == 2
     assert len(result.stdout.splitlines()) == 2  # the table came first
     assert_one_line_error(result.stderr, f"cannot write {chart}", "No space left on device")
+
+
+def test_bench_reads_tables_as_solve_does(tmp_path: Path) -> None:
+    """A Parquet file was read as text (5 rows made 22 invalid 'puzzles'), a CSV file's header was a puzzle."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    easy = puzzles("easy50.txt")
+    pq.write_table(pa.table({"id": list(range(5)), "quizzes": easy[:5]}), tmp_path / "kaggle.parquet")
+    (tmp_path / "mine.csv").write_text("id,grid,solution\n" + "".join(f"{k},{p},\n" for k, p in enumerate(easy[:3])))
+    files = [str(tmp_path / "kaggle.parquet"), str(tmp_path / "mine.csv")]
+    refused(sudoku("bench", *files, "-s", "backtrack"), "mine.csv", "no puzzle column", "'grid'")  # before any run
+    kaggle = sudoku("bench", files[0], "-s", "backtrack", "-f", "json")  # the puzzle column found by its header
+    mine = sudoku("bench", files[1], "-s", "backtrack", "-f", "json", "--column", "grid")
+    rows = [json.loads(line) for result in (kaggle, mine) for line in result.stdout.splitlines()]
+    assert [(r["data_set"], r["puzzles"], r["solved"], r["invalid"]) for r in rows] == [
+        ("kaggle", 5, 5, 0),
+        ("mine", 3, 3, 0),
+    ]
 
 
 def test_bench_unknown_strategy_exits_2() -> None:

@@ -724,6 +724,7 @@ def bench(
         typer.Option("--option", "-o", metavar="ENGINE.KEY=VALUE", help="An engine's option, e.g. cp-sat.workers=2."),
     ] = None,
     quiet: Quiet = False,
+    column: Column = None,
 ) -> None:
     """Run each engine over each file, one puzzle at a time in a worker process, and tabulate the times.
 
@@ -736,6 +737,7 @@ def bench(
         _fail("--first and --sample both choose the puzzles: give one")
     if seed is not None and sample is None:
         _fail("--seed is the seed of --sample: it goes with --sample N")
+    tables = _tables([str(f) for f in files], column, None, compare=False)  # each table has its puzzle column
     if plot is not None:
         try:
             import matplotlib  # noqa: F401
@@ -772,6 +774,7 @@ def bench(
             box=_shape(box),
             options=options,
             progress=progress,
+            tables=None if tables is None else tables.options,
         )
     except (SudokitError, OSError) as err:
         console.close()
