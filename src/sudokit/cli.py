@@ -1241,9 +1241,8 @@ class _GenerateTask:
 
         mark(0)
         strategy = get_strategy(self.engine)
-        rater: Any = None
         if self.level is not None:
-            from sudokit.rating import rate as rater
+            import sudokit.rating  # noqa: F401 - loaded with the engine, not with the first puzzle
 
         def make(item: tuple[int, int]) -> dict[str, Any]:
             from sudokit.formats import format_line
@@ -1267,15 +1266,14 @@ class _GenerateTask:
             done = {"index": index, "puzzle_seed": seed, "attempts": stream.attempts, "checks": stream.checks}
             if puzzle is None:
                 return {**done, "status": "timeout", "seconds": stream.elapsed}
-            solved = strategy.solve(puzzle, limit=1)
-            rating = rater(puzzle) if rater is not None else None
+            solution, rating = stream.solution, stream.rating  # proved by the stream's checked counts
             return {
                 **done,
                 "status": "made",
                 "puzzle": puzzle.to_line(),
                 "cells": puzzle.cells,
-                "solution": None if solved.solution is None else format_line(self.shape, solved.solution.cells),
-                "solution_cells": None if solved.solution is None else solved.solution.cells,
+                "solution": None if solution is None else format_line(self.shape, solution.cells),
+                "solution_cells": None if solution is None else solution.cells,
                 "givens": puzzle.count_givens(),
                 "level": None if rating is None else str(rating.level),
                 "score": None if rating is None else rating.score,
