@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import pytest
@@ -220,3 +221,19 @@ def test_hint_and_explain_take_the_time_limit_of_solve() -> None:
         refused = sudoku(command, "-t", "-1", EASY)
         assert refused.exit_code == 2 and "--time-limit" in refused.stderr
         assert sudoku(command, "-t", "none", EASY).exit_code == 0
+
+
+def test_a_count_to_two_that_runs_out_of_time_is_a_timeout_record_not_a_solution(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sudokit.registry
+    from sudokit.registry import ENTRY_POINT_GROUP, Registry
+
+    # As backtrack on a hard 25x25: one solution found, then the time ran out looking for a second.
+    slow = EntryPoint("backtrack", "tests.plugins.hostile:StopsAfterOne", ENTRY_POINT_GROUP)
+    monkeypatch.setattr(sudokit.registry, "_default", Registry(eps=[slow]))
+    line = sudoku("rate", "-j", "1", HARD)
+    assert line.exit_code == 1 and line.stdout == f"{HARD}:timeout\n", line.stdout
+    record = json.loads(sudoku("rate", "-j", "1", "-f", "json", HARD).stdout)
+    assert record["status"] == "timeout" and record["level"] is None and "time limit" in record["error"]
+    assert sudoku("rate", "-j", "1", "-f", "pretty", HARD).stdout.startswith("timeout: ")

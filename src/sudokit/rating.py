@@ -409,15 +409,18 @@ def _rated(outcome: Outcome, time_limit: float | None = None) -> tuple[Rating | 
     if not grid.is_classic:
         why = f"rating handles classic puzzles only, not one with {', '.join(sorted(grid.kinds))} rules"
         return None, replace(outcome, result=replace(result, status=Status.UNSUPPORTED, error=why, solutions=())), None
-    if result.status is not Status.SOLVED:
-        return None, outcome, None
+    late = "no rating within the time limit" + ("" if time_limit is None else f" of {time_limit:g} s")
     if result.count >= 2:
         return None, outcome, ("several", f"{NOT_UNIQUE}: no rating")
+    if result.status is Status.TIMEOUT:  # perhaps one solution found, but uniqueness undecided
+        return None, outcome, ("timeout", f"{late} (backtrack did not finish counting the solutions to 2)")
+    if result.status is not Status.SOLVED:
+        return None, outcome, None
     deadline = None if time_limit is None else time.monotonic() + max(0.0, time_limit - result.elapsed)
     try:
         return _rate(grid, result, deadline=deadline)[1], outcome, None
     except TimeLimitError:
-        return None, outcome, ("timeout", f"no rating within the time limit of {time_limit:g} s")
+        return None, outcome, ("timeout", late)
     except ValueError as err:
         return None, replace(outcome, result=replace(result, status=Status.ERROR, error=f"cannot rate: {err}")), None
 
