@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from functools import cache
 from pathlib import Path
 
@@ -144,6 +145,16 @@ def test_a_puzzle_not_made_in_time_is_reported() -> None:
     done = sudoku("generate", "--box", "5x5", "-t", "0.2", "--seed", "1")
     assert done.exit_code == 1 and done.stdout == ""
     assert "puzzle 1 (seed " in done.stderr and "not made within 0.2 s" in done.stderr
+
+
+def test_a_level_not_reached_in_time_says_what_the_attempts_were_rated() -> None:
+    # seed 1's first 225 attempts on 6x6 are 216 easy and 8 hard: none extreme in 0.3 s
+    done = sudoku("generate", "--box", "2x3", "--level", "extreme", "-t", "0.3", "--seed", "1")
+    assert done.exit_code == 1 and done.stdout == ""
+    [line, _summary] = done.stderr.splitlines()
+    rated = r"(, \d+ (easy|medium|hard|unfair))*"
+    said = rf"sudoku: puzzle 1 \(seed \d+\) not made within 0\.3 s \(\d+ attempts{rated}, none extreme\)"
+    assert re.fullmatch(said, line), line
 
 
 @pytest.mark.parametrize("box", ["2x2", "1x4"])

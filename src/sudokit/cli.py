@@ -1265,7 +1265,7 @@ class _GenerateTask:
                 return {"index": index, "puzzle_seed": seed, "status": "error", "error": str(err)}
             done = {"index": index, "puzzle_seed": seed, "attempts": stream.attempts, "checks": stream.checks}
             if puzzle is None:
-                return {**done, "status": "timeout", "seconds": stream.elapsed}
+                return {**done, "status": "timeout", "seconds": stream.elapsed, "levels": dict(stream.levels)}
             solution, rating = stream.solution, stream.rating  # proved by the stream's checked counts
             return {
                 **done,
@@ -1467,9 +1467,14 @@ def _generate_run(
                     made += 1
                 elif result["status"] == "timeout":
                     timeouts += 1
+                    rated = ""
+                    if task.level is not None:  # what the attempts were rated instead
+                        seen = result.get("levels") or {}
+                        rated = "".join(f", {seen[lv.value]} {lv.value}" for lv in Level if seen.get(lv.value))
+                        rated = f"{rated}, none {task.level}"
                     console.say(
                         f"sudoku: puzzle {result['index']} (seed {result['puzzle_seed']}) not made within "
-                        f"{task.time_limit:g} s ({result['attempts']} attempts)"
+                        f"{task.time_limit:g} s ({result['attempts']} attempts{rated})"
                     )
                 else:
                     errors += 1
