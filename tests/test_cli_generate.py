@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from functools import cache
 from pathlib import Path
 
@@ -140,10 +141,28 @@ def test_output_file_is_written_and_not_replaced_without_force(tmp_path: Path) -
 
 
 def test_a_puzzle_not_made_in_time_is_reported() -> None:
-    # a 4x4 board never needs more than singles: no puzzle of it is extreme, so none is made in time
-    done = sudoku("generate", "--box", "2x2", "--level", "extreme", "-t", "0.2", "--seed", "1")
+    # a 25x25 puzzle takes seconds to make: none is made in 0.2 s
+    done = sudoku("generate", "--box", "5x5", "-t", "0.2", "--seed", "1")
     assert done.exit_code == 1 and done.stdout == ""
     assert "puzzle 1 (seed " in done.stderr and "not made within 0.2 s" in done.stderr
+
+
+def test_a_level_not_reached_in_time_says_what_the_attempts_were_rated() -> None:
+    # seed 1's first 225 attempts on 6x6 are 216 easy and 8 hard: none extreme in 0.3 s
+    done = sudoku("generate", "--box", "2x3", "--level", "extreme", "-t", "0.3", "--seed", "1")
+    assert done.exit_code == 1 and done.stdout == ""
+    [line, _summary] = done.stderr.splitlines()
+    rated = r"(, \d+ (easy|medium|hard|unfair))*"
+    said = rf"sudoku: puzzle 1 \(seed \d+\) not made within 0\.3 s \(\d+ attempts{rated}, none extreme\)"
+    assert re.fullmatch(said, line), line
+
+
+@pytest.mark.parametrize("box", ["2x2", "1x4"])
+def test_a_level_no_puzzle_of_the_board_reaches_is_refused_at_once(box: str) -> None:
+    # every 4x4 puzzle is solved by singles (tests/test_generate.py): before, each puzzle spun through its time limit
+    done = sudoku("generate", "--box", box, "--level", "hard", "--count", "3", "--seed", "1")
+    assert done.exit_code == 2 and done.stdout == ""
+    assert done.stderr == "sudoku: error: level hard: no puzzle on a 4x4 board reaches it (levels reached: easy)\n"
 
 
 @pytest.mark.parametrize(

@@ -1037,22 +1037,25 @@ def hint(
             "--color", help="The cells involved in colour: auto (on a terminal, unless NO_COLOR), always, never."
         ),
     ] = None,
+    time_limit: TimeLimit = "60",
 ) -> None:
     """Show the next step a person would take: the easiest technique that makes progress.
 
     Prints the step's one-sentence explanation, then the grid with the cells involved in brackets
     and their candidates. When no technique applies the step is "needs search". A classic puzzle of
-    any box shape.
+    any box shape, with exactly one solution (backtrack counts to 2 first, within --time-limit, as
+    'sudoku solve --unique' does): a step may assume there is one.
 
-    Exit status: 0 a step (or the puzzle is complete), 1 the puzzle has no solution, 2 invalid input.
+    Exit status: 0 a step (or the puzzle is complete), 1 the puzzle has no solution or several, or
+    timed out, 2 invalid input.
     """
-    from sudokit.logic import Candidates, steps
+    from sudokit.logic import Candidates
 
     if color is not None and fmt is StepFormat.json:
         _fail("--color colours the grid of --format pretty: json has none")
     grid = _one_puzzle(puzzle, _shape(box))
+    step = _logic_answer(grid, "hint", time_limit)
     state = Candidates(grid)
-    step = next(steps(state), None)
     n = grid.n
     if fmt is StepFormat.json:
         if step is None:
@@ -1083,27 +1086,47 @@ def hint(
                 "candidates: "
                 + "; ".join(f"r{c // n + 1}c{c % n + 1} {{{','.join(map(str, state.candidates(c)))}}}" for c in blanks)
             )
-    if step is not None and step.technique == "contradiction":
+
+
+def _logic_answer(grid: Any, command: str, time_limit: float | None) -> Any:
+    """The hint (a Step or None) or the rated path of ``grid``, made in a worker within ``time_limit``.
+
+    A puzzle without a solution or with several, and a timeout, are one line on stderr and exit
+    status 1 (as 'sudoku solve --unique' and a timeout of 'sudoku solve'); an engine that fails, 2.
+    """
+    from sudokit.rating import NOT_UNIQUE, run_logic
+
+    try:
+        kind, answer = run_logic(grid, explain=command == "explain", time_limit=time_limit)
+    except SudokitError as err:
+        _fail(str(err))
+    if kind == "refused":
+        noun = "explanation" if command == "explain" else command
+        _say(f"sudoku: {answer}: no {noun}" if answer == NOT_UNIQUE else f"sudoku: {answer}")
         raise typer.Exit(1)
+    if kind == "timeout":
+        _say(f"sudoku: timeout: {answer} (--time-limit SECONDS: more time)")
+        raise typer.Exit(1)
+    if kind == "error":
+        _fail(answer)
+    return answer
 
 
 @app.command(short_help="Explain the whole logical path of a puzzle, step by step, and rate it.")
-def explain(puzzle: OnePuzzle, fmt: StepsFormat = StepFormat.pretty, box: Box = None) -> None:
+def explain(
+    puzzle: OnePuzzle, fmt: StepsFormat = StepFormat.pretty, box: Box = None, time_limit: TimeLimit = "60"
+) -> None:
     """Print every step of the easiest-first logical path, one numbered line each, then the rating.
 
     Where every technique stalls, a "needs search" step places the solution's digit in one cell and
     the logic goes on (as 'sudoku rate' scores it). json: one object a step, then {"rating": ...}.
+    The puzzle must have exactly one solution (backtrack counts to 2 first); the whole explanation
+    runs within --time-limit.
 
-    Exit status: 0 explained, 1 the puzzle has no solution, 2 invalid input.
+    Exit status: 0 explained, 1 the puzzle has no solution or several, or timed out, 2 invalid input.
     """
-    from sudokit.rating import rated_steps
-
     grid = _one_puzzle(puzzle, _shape(box))
-    try:
-        path, rating = rated_steps(grid)
-    except ValueError as err:
-        _say(f"sudoku: {err}")
-        raise typer.Exit(1) from None
+    path, rating = _logic_answer(grid, "explain", time_limit)
     n = grid.n
     for k, step in enumerate(path, 1):
         if fmt is StepFormat.json:
@@ -1139,18 +1162,22 @@ def rate(
 
     The score sums HoDoKu's base score of each step of the easiest-first logical path; the level is
     the hardest technique's, raised while the score exceeds the level's maximum (800, 1000, 1600,
-    1800). Each puzzle is first solved by backtrack (within --time-limit), whose guesses measure the
-    search a puzzle beyond the techniques needs. Every input puzzle gets one record, in input order;
-    batches work as with 'sudoku solve'. Variant puzzles are 'unsupported'.
+    1800). Each puzzle is first solved by backtrack, counting to 2: one with several solutions is not
+    rated (its record says several, as 'sudoku solve --unique' does); backtrack's guesses measure the
+    search a puzzle beyond the techniques needs. Counting and rating run within --time-limit. Every
+    input puzzle gets one record, in input order; batches work as with 'sudoku solve'. Variant
+    puzzles are 'unsupported'.
 
-    Exit status: 0 all rated, 1 some puzzle has no solution or timed out, 2 invalid input or unsupported.
+    Exit status: 0 all rated, 1 some puzzle has no solution or several, or timed out, 2 invalid input
+    or unsupported.
     """
     from sudokit.batch import SolveJob
     from sudokit.rating import RateFormat as Render
 
     shape = _shape(box)
     batch = _is_batch(puzzles)
-    job = SolveJob("backtrack", {}, Render(fmt.value, header=batch), time_limit=time_limit, box=shape)  # type: ignore[arg-type]
+    render = Render(fmt.value, header=batch, time_limit=time_limit)
+    job = SolveJob("backtrack", {}, render, time_limit=time_limit, box=shape)  # type: ignore[arg-type]
     _run(puzzles, job, box=shape, jobs=jobs, output=output, force=force, resume=resume, quiet=quiet)
 
 
@@ -1219,9 +1246,8 @@ class _GenerateTask:
 
         mark(0)
         strategy = get_strategy(self.engine)
-        rater: Any = None
         if self.level is not None:
-            from sudokit.rating import rate as rater
+            import sudokit.rating  # noqa: F401 - loaded with the engine, not with the first puzzle
 
         def make(item: tuple[int, int]) -> dict[str, Any]:
             from sudokit.formats import format_line
@@ -1244,16 +1270,15 @@ class _GenerateTask:
                 return {"index": index, "puzzle_seed": seed, "status": "error", "error": str(err)}
             done = {"index": index, "puzzle_seed": seed, "attempts": stream.attempts, "checks": stream.checks}
             if puzzle is None:
-                return {**done, "status": "timeout", "seconds": stream.elapsed}
-            solved = strategy.solve(puzzle, limit=1)
-            rating = rater(puzzle) if rater is not None else None
+                return {**done, "status": "timeout", "seconds": stream.elapsed, "levels": dict(stream.levels)}
+            solution, rating = stream.solution, stream.rating  # proved by the stream's checked counts
             return {
                 **done,
                 "status": "made",
                 "puzzle": puzzle.to_line(),
                 "cells": puzzle.cells,
-                "solution": None if solved.solution is None else format_line(self.shape, solved.solution.cells),
-                "solution_cells": None if solved.solution is None else solved.solution.cells,
+                "solution": None if solution is None else format_line(self.shape, solution.cells),
+                "solution_cells": None if solution is None else solution.cells,
                 "givens": puzzle.count_givens(),
                 "level": None if rating is None else str(rating.level),
                 "score": None if rating is None else rating.score,
@@ -1447,9 +1472,14 @@ def _generate_run(
                     made += 1
                 elif result["status"] == "timeout":
                     timeouts += 1
+                    rated = ""
+                    if task.level is not None:  # what the attempts were rated instead
+                        seen = result.get("levels") or {}
+                        rated = "".join(f", {seen[lv.value]} {lv.value}" for lv in Level if seen.get(lv.value))
+                        rated = f"{rated}, none {task.level}"
                     console.say(
                         f"sudoku: puzzle {result['index']} (seed {result['puzzle_seed']}) not made within "
-                        f"{task.time_limit:g} s ({result['attempts']} attempts)"
+                        f"{task.time_limit:g} s ({result['attempts']} attempts{rated})"
                     )
                 else:
                     errors += 1

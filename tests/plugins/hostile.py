@@ -215,6 +215,16 @@ class OddStats(_Plugin):
         return replace(_answer(puzzle, limit, self.name), stats=stats, elapsed=math.nan)
 
 
+class StopsAfterOne(_Plugin):
+    """Finds the right first solution, then says time ran out before the count to ``limit`` ended (a slow count)."""
+
+    name = "stops-after-one"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        right = _answer(puzzle, 1, self.name)
+        return replace(right, status=Status.TIMEOUT, count=1, exact=False) if limit > 1 else right
+
+
 # --- engines that defeat the watchdog in process ------------------------------------------------------
 
 
