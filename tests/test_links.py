@@ -635,3 +635,13 @@ def test_a_long_link_that_is_no_puzzle_is_given_up_on_in_bounded_time() -> None:
 def test_data_longer_than_any_puzzle_is_refused_unread() -> None:
     with pytest.raises(LinkError, match=f"{MAX_LINK_DATA + 4:,} characters of puzzle data"):
         parse_link(FPUZZLES_URL + "N4Ig" + "A" * MAX_LINK_DATA)
+
+
+def test_sudokupad_data_with_a_string_left_open_is_read_in_linear_time() -> None:
+    """SudokuPad's short JSON with 20,000 escaped quotes in a string never closed: each quote was a new start of
+    a string scanned to the end (6 s); now one pass, and an error saying the JSON is not valid."""
+    link = "https://sudokupad.app/scl" + compress_to_base64('{a:"' + '\\"' * 20_000 + "}")
+    start = time.process_time()
+    with pytest.raises(LinkError, match="SudokuPad: the puzzle data.*not valid JSON"):
+        parse_link(link)
+    assert time.process_time() - start < 1  # some 0.01 s

@@ -1083,7 +1083,8 @@ _SCL_KEYS = {
     "d": "duration",
     "d2": "d",
 }
-_SCL_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+# A string (one left open runs to the end: each quote is looked at once, so a text of many is linear).
+_SCL_STRING = re.compile(r'"(?:[^"\\]|\\.)*+"?')
 _SCL_KEY = re.compile(r"([,{\[])([a-zA-Z0-9]+):")
 _SCL_EMPTY = re.compile(r"([,{\[])(?=[,}\]])")
 _SCL_TRUE_FALSE = re.compile(r":([tf])(?=[,}\]])")
