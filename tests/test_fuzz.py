@@ -476,6 +476,7 @@ HOSTILE_FPUZZLES = {
     "drawn cage lines 5": fpuzzles_payload(cage=[{"lines": 5}]),
     "drawn line of a number": fpuzzles_payload(line=[{"lines": [5]}]),
     "direction a list": fpuzzles_payload(littlekillersum=[{"cell": "R0C0", "direction": ["DR"], "value": "5"}]),
+    "drawn line with a cell name of 5,000 characters": fpuzzles_payload(line=[{"lines": [["x" * 5000, "R1C1"]]}]),
 }
 #: SudokuPad payloads likewise.
 HOSTILE_SUDOKUPAD = {
@@ -508,6 +509,7 @@ HOSTILE = (
     [pytest.param(link_of(p), id=f"f-puzzles {k}") for k, p in HOSTILE_FPUZZLES.items()]
     + [pytest.param(link_of(p, sudokupad=True), id=f"SudokuPad {k}") for k, p in HOSTILE_SUDOKUPAD.items()]
     + [pytest.param(text, id=f"json {k}") for k, text in HOSTILE_JSON.items()]
+    + [pytest.param("https://www.f-puzzles.com/?id=" + "a" * 5000, id="f-puzzles short id of 5,000 characters")]
 )
 
 
@@ -515,7 +517,7 @@ HOSTILE = (
 def test_a_hostile_variant_payload_is_one_short_line_naming_it(text: str) -> None:
     with pytest.raises(InvalidPuzzleError) as caught:
         Grid.parse(text)
-    assert len(one_line(caught.value)) < 200, str(caught.value)
+    assert len(one_line(caught.value)) < 300, str(caught.value)  # however long what it quotes
 
 
 @pytest.mark.parametrize("box", ["1" + "0" * 5000 + "x1", "²x3", "3x" + "9" * 5000, "x" * 100_000])
@@ -548,7 +550,7 @@ def test_a_batch_of_hostile_payloads_keeps_every_record_in_order(tmp_path: Path)
     assert [int(e.removeprefix(f"sudoku: error: {path}:").split(":")[0]) for e in errors] == list(
         range(2, len(lines), 2)
     )
-    assert all(len(e) < 300 for e in errors), max(errors, key=len)
+    assert all(len(e) < len(str(path)) + 350 for e in errors), max(errors, key=len)
 
 
 #: What a hostile payload puts in place of a value: look-alike and overlong numbers, wrong types, deep nesting.

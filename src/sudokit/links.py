@@ -210,7 +210,7 @@ def _parse_url(url: str) -> Grid:
         short = _query(parts.query, "id")
         if short:
             raise LinkError(
-                f"f-puzzles: the link names its puzzle by the short id {unquote(short)!r}, which only f-puzzles' "
+                f"f-puzzles: the link names its puzzle by the short id {_cut(unquote(short))!r}, which only f-puzzles' "
                 "server can resolve, and sudokit does not use the network: copy the puzzle's long link (?load=...)"
             )
         raise LinkError("f-puzzles: the link holds no puzzle (no ?load=...)")
@@ -793,7 +793,8 @@ def _drawn(line: object, ruled: set[tuple[str, ...]]) -> bool:
 def _cells_text(cells: object) -> str:
     if not isinstance(cells, list) or not cells:
         return "no cells"
-    return f"{cells[0]}..{cells[-1]}" if len(cells) > 1 else str(cells[0])
+    first, last = _cut(str(cells[0]), 20), _cut(str(cells[-1]), 20)
+    return f"{first}..{last}" if len(cells) > 1 else first
 
 
 def _shape_and_regions(shape: Shape, region_of: Sequence[int]) -> tuple[Shape, list[list[int]] | None]:
