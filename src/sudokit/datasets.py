@@ -32,7 +32,7 @@ import csv
 import os
 import stat
 import zlib
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -146,12 +146,12 @@ class _Lines:
         self.lines = bounded_lines(handle)
         self.number = 0
         self.taken: list[tuple[int, str | None]] = []  # (number, line), None for a line too long
-        self.again: list[tuple[int, str | None]] = []
+        self.again: deque[tuple[int, str | None]] = deque()
 
     def __iter__(self) -> Iterator[str]:
         while True:
             if self.again:
-                number, line = self.again.pop(0)
+                number, line = self.again.popleft()
             else:
                 raw = next(self.lines, None)
                 if raw is None:
@@ -208,7 +208,7 @@ def _csv_rows(path: str) -> Iterator[tuple[int, list[str] | None, str | None]]:
             if len(lines.taken) > 1 and (row is None or (width is not None and len(row) != width)):
                 column = _open_quote(first) if first is not None else 1
                 yield start, None, f"not a CSV row: the quote at column {column} does not close on its line"
-                lines.again[:0] = lines.taken[1:]
+                lines.again.extendleft(reversed(lines.taken[1:]))
                 rows = csv.reader(lines, strict=True)  # the lines it took go to a new reader, row by row
                 continue
             if row is None:
