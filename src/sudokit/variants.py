@@ -85,7 +85,7 @@ MAX_JSON_DEPTH = 64
 MAX_JSON_NUMBER = 32
 # A JSON string (possessive: linear time, an unclosed one runs to the end), a bracket, or a run of number
 # characters longer than MAX_JSON_NUMBER outside strings.
-_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*+"?|[\[\]{}]|[-+.0-9eE]{' + str(MAX_JSON_NUMBER + 1) + ",}")
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*+"?|[\[\]{}]|[-+.0-9eE]{' + str(MAX_JSON_NUMBER + 1) + ",}", re.DOTALL)
 
 
 class VariantError(InvalidPuzzleError):
