@@ -642,6 +642,6 @@ def test_sudokupad_data_with_a_string_left_open_is_read_in_linear_time() -> None
     a string scanned to the end (6 s); now one pass, and an error saying the JSON is not valid."""
     link = "https://sudokupad.app/scl" + compress_to_base64('{a:"' + '\\"' * 20_000 + "}")
     start = time.process_time()
-    with pytest.raises(LinkError, match="SudokuPad: the puzzle data.*not valid JSON"):
+    with pytest.raises(LinkError, match=r"SudokuPad: the puzzle data.*not valid JSON"):
         parse_link(link)
     assert time.process_time() - start < 1  # some 0.01 s
