@@ -18,7 +18,7 @@ from sudokit.progress import Tally
 from sudokit.reader import Record
 from sudokit.shape import Shape
 from sudokit.strategy import Result, Status, Strategy, offers_many
-from sudokit.workers import WorkerPool
+from sudokit.workers import WorkerPool, _one_line
 
 if TYPE_CHECKING:
     from sudokit.output import RecordFormat, Rendered
@@ -177,6 +177,9 @@ class SolveTask(Generic[R]):
             grid = record.parse(self.box)
         except InvalidPuzzleError as err:
             return self.render(Outcome(index, record, invalid=str(err)))
+        except Exception as err:  # a bug of ours in reading it: this record fails, the batch goes on
+            why = _one_line(f"cannot be read: internal error: {type(err).__name__}: {err}")
+            return self.render(Outcome(index, record, invalid=why))
         if self.time_limit is not None and problem.startswith("still running"):
             problem = f"{problem} (time limit {self.time_limit:g} s)"
         error = " ".join(f"strategy {self.name!r} failed: {problem}".split())
@@ -201,6 +204,9 @@ def solve_records(
 ) -> Iterator[R]:
     """``render(outcome)`` of every record, in input order, solved in ``jobs`` killable worker processes.
 
+    ``records`` is an iterable of :class:`~sudokit.reader.Record` (as :func:`sudokit.reader.read_file`
+    gives them): a ``TypeError`` for a text or another object in their place, raised at once for
+    ``records`` itself, and in its turn for an item, after the outcomes of the records before it.
     A record that does not parse is an ``invalid`` outcome; an engine that crashes its process or
     overruns its time limit (the worker is killed ``KILL_GRACE`` s after the in-process watchdog)
     gives an ``error`` outcome, and the batch goes on. The input is read lazily. Raises
@@ -208,13 +214,30 @@ def solve_records(
     offers ``solve_many`` (and one solution kept: ``limit`` 1 or ``keep`` 1), runs of plain one-line
     classic puzzles are solved by one call each (:mod:`sudokit.fastpath`), with the same outcomes.
     """
+    if isinstance(records, str | bytes | Record) or not isinstance(records, Iterable):
+        raise TypeError(f"records must be an iterable of sudokit Record objects, not {records!r:.60}")
     task = SolveTask(strategy, dict(options or {}), limit, keep, normalize_time_limit(time_limit), box, render)
+    return _solve_records(task, records, jobs, box, limit == 1 or keep == 1)
+
+
+def _records_only(records: Iterable[Any]) -> Iterator[Record]:
+    """``records``, each checked to be a Record (a worker takes anything else for a block of them)."""
+    for k, record in enumerate(records):
+        if type(record) is not Record:
+            shown = f"{type(record).__name__} {record!r:.40}"
+            raise TypeError(f"records must be sudokit Record objects, but the one at index {k} is {shown}")
+        yield record
+
+
+def _solve_records(
+    task: SolveTask[R], records: Iterable[Record], jobs: int, box: Shape | None, one: bool
+) -> Iterator[R]:
     with WorkerPool(task, jobs) as pool:
         pool.start()
-        items: Iterable[tuple[int, Any]] = enumerate(records)
+        items: Iterable[tuple[int, Any]] = enumerate(_records_only(records))
         from sudokit.fastpath import Many, enabled, group_records
 
-        if (pool.info or {}).get("many") and (limit == 1 or keep == 1) and enabled():
+        if (pool.info or {}).get("many") and one and enabled():
             items = group_records(items, box)  # runs of plain puzzles: one solve_many call each
             for result in pool.map(items):
                 if type(result) is Many:
