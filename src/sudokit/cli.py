@@ -1452,6 +1452,7 @@ def _generate_run(
                 console.update(made + timeouts + errors, timeouts + errors, failures="not made")
         if target is not None and stream is not None:
             stream.close()
+            target.commit()
     except KeyboardInterrupt:
         console.close()
         go_on = ""
@@ -1476,6 +1477,9 @@ def _generate_run(
             else:
                 with contextlib.suppress(OSError, ValueError):
                     stream.close()
+                with contextlib.suppress(OutputError):
+                    target.commit()
+                target.close()
     if not quiet:
         seconds = time.perf_counter() - start
         rate = made / seconds if seconds > 0 else 0.0
