@@ -5,6 +5,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import signal
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -12,7 +15,7 @@ import pytest
 
 from sudokit import Grid, get_strategy
 from sudokit.shape import Shape
-from tests.conftest import sudoku
+from tests.conftest import assert_complete_records, sudoku, wait_for_records
 
 
 @cache
@@ -202,6 +205,8 @@ def test_resume_refuses_a_file_of_another_run_and_leaves_it_untouched(tmp_path: 
         (["--seed", "14", "--count", "3"], "--seed 13, not 14"),
         (["--seed", "13", "--count", "1"], "beyond --count 1"),
         (["--seed", "13", "--count", "3", "--level", "easy"], "--level"),
+        (["--seed", "13", "--count", "3", "--symmetry", "rot180"], "made with --symmetry none, not rot180"),
+        (["--seed", "13", "--count", "3", "--minimal"], "made with no --minimal, not --minimal"),
         (["--seed", "13", "--count", "3", "-f", "csv"], "not the csv header"),
         (["--count", "3"], "--seed"),
         (["--seed", "13", "--count", "3", "-f", "line"], "json or csv"),
@@ -211,6 +216,51 @@ def test_resume_refuses_a_file_of_another_run_and_leaves_it_untouched(tmp_path: 
         assert done.exit_code == 2 and done.stdout == "", (args, done.stderr)
         assert len(done.stderr.splitlines()) == 1 and says in done.stderr, (args, done.stderr)
         assert out.read_text() == text
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_resume_refuses_records_that_do_not_say_their_symmetry_and_minimality(tmp_path: Path, fmt: str) -> None:
+    """Records of an older sudokit carry no symmetry and minimal: whether they are this run's cannot be told."""
+    out = tmp_path / f"made.{fmt}"
+    args = ("generate", "--box", "2x3", "--seed", "13", "-f", fmt, "-O", str(out))
+    assert sudoku(*args, "--count", "2", "--minimal").exit_code == 0
+    if fmt == "json":
+        made = [json.loads(line) for line in out.read_text().splitlines()]
+        assert [(r["symmetry"], r["minimal"]) for r in made] == [("none", True)] * 2
+        old = "".join(json.dumps({k: v for k, v in r.items() if k not in ("symmetry", "minimal")}) + "\n" for r in made)
+    else:
+        rows = list(csv.reader(io.StringIO(out.read_text())))
+        assert rows[0][-2:] == ["symmetry", "minimal"] and [r[-2:] for r in rows[1:]] == [["none", "true"]] * 2
+        old = "".join(",".join(r[:-2]) + "\n" for r in rows)
+    out.write_text(old)
+    done = sudoku(*args, "--count", "3", "--minimal", "--resume")
+    assert done.exit_code == 2 and out.read_text() == old
+    says = "line 1 does not say the --symmetry and --minimal it was made with" if fmt == "json" else "csv header"
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"sudoku: error: cannot resume {out}: ") and says in line, line
+
+
+def test_an_interrupted_resumed_run_counts_the_puzzles_of_the_whole_file(tmp_path: Path) -> None:
+    """After Ctrl-C a resumed run says how many puzzles the file holds, not how many it made itself."""
+    out = tmp_path / "made.json"
+    args = [sys.executable, "-m", "sudokit", "generate", "--box", "2x2", "--seed", "5", "-f", "json", "-O", str(out)]
+    assert subprocess.run([*args, "-n", "30", "-q"], capture_output=True, timeout=60).returncode == 0
+    process = subprocess.Popen([*args, "-n", "10000000", "--resume", "-j", "1"], stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for_records(out, process, least=60)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130, stderr
+    held = len(assert_complete_records(out))
+    assert held >= 60
+    assert stderr.splitlines()[-1] == (
+        f"sudoku: interrupted after {held} puzzles; every record written is complete "
+        f"(continue with --resume --seed 5 --output {out})"
+    )
 
 
 @pytest.mark.parametrize("fmt", ["line", "json"])
