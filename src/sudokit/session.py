@@ -333,12 +333,17 @@ class Session:
                 records = read_arguments(self.inputs, box=self.box, tables=self.tables)
             keep = 0
             if target is not None and self.resume:
+                expected = self.job.expected
+
+                def key(record: Record) -> tuple[tuple[str, str | None, int | None], Record]:
+                    return expected(record), record
+
                 if blocks:
-                    resumable = Resumable(records, self.job.expected)
+                    resumable = Resumable(records, key)
                     skipped, keep = self._check_resume(target, resumable.keys())
                     records = resumable.rest()
                 else:
-                    skipped, keep = self._check_resume(target, (self.job.expected(r) for r in records))
+                    skipped, keep = self._check_resume(target, (key(r) for r in records))
             with (self.pool or WorkerPool)(self.job.task(), self.jobs) as pool:
                 pool.start()  # a bad engine or option fails here, before the output is touched
                 if blocks and not (getattr(pool, "info", None) or {}).get("many"):
@@ -389,13 +394,17 @@ class Session:
         return self.job.exit_status()
 
     def _check_resume(
-        self, target: OutputFile, expected: Iterator[tuple[str, str | None, int | None]]
+        self, target: OutputFile, expected: Iterator[tuple[tuple[str, str | None, int | None], Record]]
     ) -> tuple[int, int]:
-        """How many records the output already holds (checked against the input's keys), and where they end."""
+        """How many records the output already holds (checked against the input's keys and the job's records),
+        and where they end."""
         name = os.fspath(target.path)
+        fits = getattr(self.job, "fits", None)  # the records this very job writes: their kind, fields, engine
         try:
             with target.reader() as handle:
-                return resume_point(handle, name, self.job.fmt, expected, header=self.job.header, kind=self.job.kind)
+                return resume_point(
+                    handle, name, self.job.fmt, expected, header=self.job.header, kind=self.job.kind, fits=fits
+                )
         except OSError as err:
             raise ResumeError(f"cannot resume {name}: {err.strerror or err}") from None
 
