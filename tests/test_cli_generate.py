@@ -8,6 +8,7 @@ import json
 import signal
 import subprocess
 import sys
+import time
 from functools import cache
 from pathlib import Path
 
@@ -283,3 +284,33 @@ def test_parquet_output_of_csv_records_holds_every_puzzle(tmp_path: Path) -> Non
     expected = list(csv.DictReader(io.StringIO(sudoku("generate", "-n", "3", "--seed", "1", "-f", "csv").stdout)))
     assert [r["puzzle"] for r in rows] == [r["puzzle"] for r in expected]
     assert [r["solution"] for r in rows] == [r["solution"] for r in expected]
+
+
+def test_a_killed_forced_run_keeps_its_records_in_place_of_the_old_file(tmp_path: Path) -> None:
+    """SIGTERM stops generate as Ctrl-C does (exit 143, the line saying how far it got): with --force the
+    records made so far replace the old file (written beside it until then), and nothing is left beside."""
+    out = tmp_path / "made.json"
+    out.write_text("an old record\n")
+    args = [sys.executable, "-m", "sudokit", "generate", "--box", "2x2", "--seed", "3", "-f", "json", "-j", "1"]
+    process = subprocess.Popen([*args, "-n", "10000000", "-O", str(out), "--force"], stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(6000):  # until the new file beside OUT holds records, or 60 s
+            parts = [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
+            if (parts and parts[0].read_bytes().count(b"\n") >= 20) or process.poll() is not None:
+                break
+            time.sleep(0.01)
+        assert out.read_text() == "an old record\n", "the old file was cut before the run ended"
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 143, stderr
+    made = assert_complete_records(out)
+    assert len(made) >= 20 and [r["index"] for r in made] == list(range(1, len(made) + 1))
+    assert stderr.splitlines()[-1] == (
+        f"sudoku: interrupted after {len(made)} puzzles; every record written is complete "
+        f"(continue with --resume --seed 3 --output {out})"
+    )
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]

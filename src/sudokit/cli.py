@@ -1416,7 +1416,7 @@ def _generate_run(
 
     from sudokit.output import OutputError, RecordWriter
     from sudokit.progress import Console, Progress, same_terminal
-    from sudokit.session import OutputFile
+    from sudokit.session import EXIT_TERMINATED, OutputFile, on_sigterm, restore_sigterm, writable
     from sudokit.workers import WorkerPool
 
     if output is None and 1 in CLOSED:
@@ -1430,6 +1430,7 @@ def _generate_run(
     made = timeouts = errors = attempts = 0
     done = keep = kept = 0  # with --resume: the last puzzle the file holds, where its records end, how many
     start = time.perf_counter()
+    previous = on_sigterm()  # a kill stops the run as Ctrl-C does: the records written are kept (and committed)
     try:
         if target is not None:
             target.open([])
@@ -1469,14 +1470,15 @@ def _generate_run(
         if target is not None and stream is not None:
             stream.close()
             target.commit()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         console.close()
         go_on = ""
         if stream is not None and target is not None and fmt in (GenerateFormat.json, GenerateFormat.csv):
             go_on = f" (continue with --resume --seed {seed} --output {output})"
         total = kept + made  # the file's puzzles: those it held already, and this run's
-        console.say(f"sudoku: interrupted after {total} puzzles; every record written is complete{go_on}")
-        raise typer.Exit(130) from None
+        if writable(console.err):  # a pipe nobody reads any more would block the message forever
+            console.say(f"sudoku: interrupted after {total} puzzles; every record written is complete{go_on}")
+        raise typer.Exit(EXIT_TERMINATED if type(stop) is not KeyboardInterrupt else 130) from None
     except BrokenPipeError:
         _silence_stdout()
         raise typer.Exit(141) from None
@@ -1487,6 +1489,7 @@ def _generate_run(
             message = message.replace(", --resume continues it", "")
         _fail(message)
     finally:
+        restore_sigterm(previous)
         console.close()
         if target is not None:
             if stream is None:

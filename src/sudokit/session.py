@@ -36,7 +36,17 @@ from sudokit.reader import Record, TableOptions, check_arguments, estimate_recor
 from sudokit.shape import Shape
 from sudokit.workers import Task, WorkerPool
 
-__all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "EXIT_TERMINATED", "Job", "OutputFile", "Session"]
+__all__ = [
+    "EXIT_BROKEN_PIPE",
+    "EXIT_INTERRUPTED",
+    "EXIT_TERMINATED",
+    "Job",
+    "OutputFile",
+    "Session",
+    "on_sigterm",
+    "restore_sigterm",
+    "writable",
+]
 
 EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports a process ended by SIGINT
 EXIT_TERMINATED = 143  # a kill (SIGTERM)
@@ -310,7 +320,7 @@ class Session:
         target = OutputFile(self.output, self.force, self.resume) if self.output is not None else None
         stream: TextIO | None = None
         skipped = 0
-        previous = _on_sigterm()
+        previous = on_sigterm()
         try:
             check_arguments(self.inputs)  # a missing or unreadable file fails before any work
             if target is None and self.out is None:
@@ -361,7 +371,7 @@ class Session:
             self.console.close()
             go_on = f" (continue with --resume --output {target.path})" if target is not None and stream else ""
             done = skipped + self.job.done
-            if _writable(self.err):  # a pipe nobody reads any more would block the message forever
+            if writable(self.err):  # a pipe nobody reads any more would block the message forever
                 self.console.say(
                     f"{self.prog}: interrupted after {done} puzzles; every record written is complete{go_on}"
                 )
@@ -376,7 +386,7 @@ class Session:
         except SudokitError as err:  # bad input or usage, an engine that cannot load, an input failing midway
             return self.fail(_message(err))
         finally:
-            _restore_sigterm(previous)
+            restore_sigterm(previous)
             self.console.close()
             if target is not None:
                 if stream is None:
@@ -492,7 +502,7 @@ def _terminate(signum: int, frame: object) -> None:
     raise _Terminated
 
 
-def _writable(stream: TextIO | None, seconds: float = 1.0) -> bool:
+def writable(stream: TextIO | None, seconds: float = 1.0) -> bool:
     """Whether a line can be written to ``stream`` within ``seconds`` (a full pipe that nobody reads: no)."""
     if stream is None:
         return False
@@ -508,7 +518,7 @@ def _writable(stream: TextIO | None, seconds: float = 1.0) -> bool:
         return True
 
 
-def _on_sigterm() -> Any:
+def on_sigterm() -> Any:
     """Make SIGTERM stop the batch as Ctrl-C does (main thread only); the handler it replaced."""
     try:
         return signal.signal(signal.SIGTERM, _terminate)
@@ -516,7 +526,8 @@ def _on_sigterm() -> Any:
         return None
 
 
-def _restore_sigterm(previous: Any) -> None:
+def restore_sigterm(previous: Any) -> None:
+    """Put back the SIGTERM handler :func:`on_sigterm` replaced."""
     if previous is not None:
         with contextlib.suppress(ValueError, TypeError):
             signal.signal(signal.SIGTERM, previous)
