@@ -260,6 +260,7 @@ class SolveJob:
     box: Shape | None = None
     kind: str = "status"
     tally: Tally = field(default_factory=Tally)
+    _parsed: tuple[Record, Grid | None] | None = field(default=None, init=False)  #: the last record expected()
 
     def __post_init__(self) -> None:
         if self.render.unique:
@@ -323,9 +324,25 @@ class SolveJob:
 
     def expected(self, record: Record) -> tuple[str, str | None, int | None]:
         """(puzzle, source, line) as this job's record of ``record`` names it."""
-        from sudokit.output import record_key
+        from sudokit.output import parsed_key
 
-        return record_key(record, self.box)
+        key, grid = parsed_key(record, self.box)
+        self._parsed = (record, grid)  # for fits(), called next on the same record: parsed once
+        return key
+
+    def fits(self, text: str, record: Record, key: tuple[str, str | None, int | None]) -> str | None:
+        """Why ``text``, read back for ``--resume``, is not the record this job writes for ``record`` (None: it is)."""
+        from sudokit.output import parsed_key
+
+        engine, known = None, None
+        if isinstance(self.strategy, str):
+            from sudokit.registry import default_registry
+
+            # A record names its engine as the engine names itself, which a plugin's registered name may not be.
+            engine, known = self.strategy, default_registry().names()
+        parsed = self._parsed
+        grid = parsed[1] if parsed is not None and parsed[0] is record else parsed_key(record, self.box)[1]
+        return self.render.fits(text, record, key, grid, box=self.box, strategy=engine, engines=known)
 
     def count(self, rendered: Rendered) -> None:
         """Count one record in the summary."""

@@ -1206,8 +1206,22 @@ class Level(StrEnum):
     extreme = "extreme"
 
 
-#: The csv columns of ``sudoku generate`` (level and score are empty without --level).
-GENERATE_FIELDS = ("index", "seed", "puzzle_seed", "box", "puzzle", "solution", "givens", "level", "score", "attempts")
+#: The csv columns of ``sudoku generate`` (level and score are empty without --level; symmetry and minimal
+#: say the options the puzzle was made with, which --resume checks).
+GENERATE_FIELDS = (
+    "index",
+    "seed",
+    "puzzle_seed",
+    "box",
+    "puzzle",
+    "solution",
+    "givens",
+    "level",
+    "score",
+    "attempts",
+    "symmetry",
+    "minimal",
+)
 #: Seconds a worker may run past a puzzle's time limit before it is killed (the engines stop on their own first).
 _GENERATE_GRACE = 10.0
 
@@ -1296,8 +1310,8 @@ class _GenerateTask:
         raise StrategyError(f"engine {self.engine!r} could not load: {problem}")
 
 
-def _generated_text(made: dict[str, Any], fmt: GenerateFormat, seed: int, shape: Shape) -> str:
-    """One generated puzzle's record in ``fmt``."""
+def _generated_text(made: dict[str, Any], fmt: GenerateFormat, seed: int, shape: Shape, task: _GenerateTask) -> str:
+    """One generated puzzle's record in ``fmt`` (``task``: the options it was made with)."""
     import json
 
     from sudokit.formats import format_pretty
@@ -1314,6 +1328,8 @@ def _generated_text(made: dict[str, Any], fmt: GenerateFormat, seed: int, shape:
         "level": made["level"],
         "score": made["score"],
         "attempts": made["attempts"],
+        "symmetry": task.symmetry,
+        "minimal": task.minimal,
     }
     if fmt is GenerateFormat.line:
         return made["puzzle"]
@@ -1430,7 +1446,7 @@ def _generate_run(
 
     from sudokit.output import OutputError, RecordWriter
     from sudokit.progress import Console, Progress, same_terminal
-    from sudokit.session import OutputFile
+    from sudokit.session import EXIT_TERMINATED, OutputFile, on_sigterm, restore_sigterm, writable
     from sudokit.workers import WorkerPool
 
     if output is None and 1 in CLOSED:
@@ -1442,13 +1458,14 @@ def _generate_run(
     target = OutputFile(output, force, resume) if output is not None else None
     stream: TextIO | None = None
     made = timeouts = errors = attempts = 0
-    done = keep = 0  # with --resume: the last puzzle the file holds, and where its complete records end
+    done = keep = kept = 0  # with --resume: the last puzzle the file holds, where its records end, how many
     start = time.perf_counter()
+    previous = on_sigterm()  # a kill stops the run as Ctrl-C does: the records written are kept (and committed)
     try:
         if target is not None:
             target.open([])
             if resume:
-                done, keep = _generate_resume_point(target, fmt, seed, shape, task.level, count)
+                done, keep, kept = _generate_resume_point(target, fmt, seed, shape, task, count)
         with WorkerPool(task, jobs) as pool:
             pool.start()  # an engine that cannot load fails here, before the output is touched
             if target is not None:
@@ -1467,7 +1484,7 @@ def _generate_run(
                 attempts += result.get("attempts", 0)
                 if result["status"] == "made":
                     console.before_record()
-                    text = _generated_text(result, fmt, seed, shape)
+                    text = _generated_text(result, fmt, seed, shape, task)
                     writer.write(text if made == 0 or fmt is not GenerateFormat.pretty else "\n" + text)
                     made += 1
                 elif result["status"] == "timeout":
@@ -1487,13 +1504,16 @@ def _generate_run(
                 console.update(made + timeouts + errors, timeouts + errors, failures="not made")
         if target is not None and stream is not None:
             stream.close()
-    except KeyboardInterrupt:
+            target.commit()
+    except KeyboardInterrupt as stop:
         console.close()
         go_on = ""
         if stream is not None and target is not None and fmt in (GenerateFormat.json, GenerateFormat.csv):
             go_on = f" (continue with --resume --seed {seed} --output {output})"
-        console.say(f"sudoku: interrupted after {made} puzzles; every record written is complete{go_on}")
-        raise typer.Exit(130) from None
+        total = kept + made  # the file's puzzles: those it held already, and this run's
+        if writable(console.err):  # a pipe nobody reads any more would block the message forever
+            console.say(f"sudoku: interrupted after {total} puzzles; every record written is complete{go_on}")
+        raise typer.Exit(EXIT_TERMINATED if type(stop) is not KeyboardInterrupt else 130) from None
     except BrokenPipeError:
         _silence_stdout()
         raise typer.Exit(141) from None
@@ -1504,6 +1524,7 @@ def _generate_run(
             message = message.replace(", --resume continues it", "")
         _fail(message)
     finally:
+        restore_sigterm(previous)
         console.close()
         if target is not None:
             if stream is None:
@@ -1511,6 +1532,9 @@ def _generate_run(
             else:
                 with contextlib.suppress(OSError, ValueError):
                     stream.close()
+                with contextlib.suppress(OutputError):
+                    target.commit()
+                target.close()
     if not quiet:
         seconds = time.perf_counter() - start
         rate = made / seconds if seconds > 0 else 0.0
@@ -1526,13 +1550,15 @@ def _generate_run(
 
 
 def _generate_resume_point(
-    target: Any, fmt: GenerateFormat, seed: int, shape: Shape, level: str | None, count: int
-) -> tuple[int, int]:
-    """The last puzzle an output file of ``sudoku generate`` holds, and the offset where its complete records end.
+    target: Any, fmt: GenerateFormat, seed: int, shape: Shape, task: _GenerateTask, count: int
+) -> tuple[int, int, int]:
+    """The last puzzle an output file of ``sudoku generate`` holds, the offset where its complete records end,
+    and how many records it holds.
 
-    Every complete record must be one this run makes (the same seed, box and level; puzzles in order,
-    a puzzle not made in time skipped); a last line without its newline is torn, to be cut off and made
-    again. Raises ``ResumeError`` naming the file and the line otherwise; nothing is written.
+    Every complete record must be one this run makes (the same seed, box, level, symmetry and
+    minimality; puzzles in order, a puzzle not made in time skipped); a last line without its newline
+    is torn, to be cut off and made again. Raises ``ResumeError`` naming the file and the line
+    otherwise; nothing is written.
     """
     import csv
     import json
@@ -1540,7 +1566,8 @@ def _generate_resume_point(
     from sudokit.output import ResumeError
 
     name = os.fspath(target.path)
-    last = end = number = 0
+    level = task.level
+    last = end = number = records = 0
     header = ",".join(GENERATE_FIELDS)
     try:
         handle = target.reader()
@@ -1571,6 +1598,19 @@ def _generate_resume_point(
                 its_puzzle_seed, box, its_level = int(data["puzzle_seed"]), str(data["box"]), data["level"] or None
             except (ValueError, KeyError, TypeError) as err:
                 raise ResumeError(f"cannot resume {name}: line {number} is not a {fmt.value} record ({err})") from None
+            if "symmetry" not in data or "minimal" not in data:
+                raise ResumeError(
+                    f"cannot resume {name}: line {number} does not say the --symmetry and --minimal it was made with "
+                    "(an older sudokit wrote it): whether this run makes the same puzzles cannot be checked"
+                )
+            its_symmetry, its_minimal = data["symmetry"], data["minimal"] in (True, "true")
+            if its_symmetry != task.symmetry:
+                raise ResumeError(
+                    f"cannot resume {name}: line {number} was made with --symmetry {its_symmetry}, not {task.symmetry}"
+                )
+            if its_minimal != task.minimal or data["minimal"] not in (True, False, "true", "false"):
+                was, now = ("--minimal" if m else "no --minimal" for m in (its_minimal, task.minimal))
+                raise ResumeError(f"cannot resume {name}: line {number} was made with {was}, not {now}")
             if its_seed != seed:
                 raise ResumeError(f"cannot resume {name}: line {number} was made with --seed {its_seed}, not {seed}")
             if box != str(shape):
@@ -1586,8 +1626,8 @@ def _generate_resume_point(
                     f"cannot resume {name}: line {number} is puzzle {index}, not one of puzzles {last + 1} to {count} "
                     f"of this run"
                 )
-            last, end = index, handle.tell()
-    return last, end
+            last, end, records = index, handle.tell(), records + 1
+    return last, end, records
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # type: ignore[no-untyped-def]

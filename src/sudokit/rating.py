@@ -312,6 +312,10 @@ def _rate(grid: Grid, solved: Result | None = None, *, deadline: float | None = 
 
 #: The columns ``--format csv`` adds after solve's.
 CSV_EXTRA = ("level", "score", "hardest", "guesses", "solved_by_logic")
+#: The fields ``--format json`` adds to solve's.
+_JSON_EXTRA = ("level", "score", "hardest", "techniques", "solved_by_logic", "guesses")
+#: The line answers of a puzzle not rated.
+_NOT_RATED = ("invalid", "unsolvable", "timeout", "error", "unsupported")
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,6 +395,54 @@ class RateFormat:
         else:
             text = f"{outcome.puzzle_text}:{rating.level}:{rating.score}"
         return Rendered(rendered.index, status, text, rendered.messages, rendered.note, answer)
+
+    def fits(
+        self,
+        text: str,
+        record: Any,
+        key: Any,
+        grid: Any,
+        *,
+        box: Any = None,
+        strategy: str | None = None,
+        engines: Any = None,
+    ) -> str | None:
+        """Why ``text``, read back for ``--resume``, is not the record ``sudoku rate`` writes for ``record`` (or None).
+
+        ``grid`` is the record's puzzle (None: it does not parse), ``engines`` unused (rate runs backtrack).
+        A line record is ``level:score`` or the status of a puzzle not rated; json and csv records are
+        checked as ``sudoku solve``'s (:meth:`sudokit.output.RecordFormat.fits`) with the rating's fields.
+        """
+        from sudokit.output import CSV_FIELDS, RecordFormat
+
+        if self.fmt == "line":
+            answer = text[len(key[0]) + 1 :]
+            level, sep, score = answer.partition(":")
+            if sep and level in LEVELS and score.isdigit():
+                return None
+            if not sep and answer in _NOT_RATED:
+                return None
+            return f"{answer[:37]!r} is not a rating (level:score) nor the status of a puzzle not rated"
+        base = RecordFormat(self.fmt)
+        if self.fmt == "json":
+            import json
+
+            data = json.loads(text)
+            missing = [k for k in _JSON_EXTRA if k not in data]
+            if missing:
+                return f"it has no {', '.join(missing)}: not a record of 'sudoku rate'"
+            solve = {k: v for k, v in data.items() if k not in _JSON_EXTRA}
+            return base.fits(json.dumps(solve), record, key, grid, box=box, strategy="backtrack")
+        if self.fmt == "csv":
+            import csv
+
+            rows = list(csv.reader(text.splitlines(keepends=True)))
+            if not rows or len(rows[0]) != len(CSV_FIELDS) + len(CSV_EXTRA):
+                return "not a row of 'sudoku rate'"
+            from sudokit.output import csv_row
+
+            return base.fits(csv_row(rows[0][: len(CSV_FIELDS)]), record, key, grid, box=box, strategy="backtrack")
+        return None
 
 
 def _rated(outcome: Outcome, time_limit: float | None = None) -> tuple[Rating | None, Outcome, tuple[str, str] | None]:
