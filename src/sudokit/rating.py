@@ -423,7 +423,7 @@ class RateFormat:
             if not sep and answer in _NOT_RATED:
                 return None
             return f"{answer[:37]!r} is not a rating (level:score) nor the status of a puzzle not rated"
-        base = RecordFormat(self.fmt)
+        base = RecordFormat(self.fmt, limit=self.limit)  # the count to 2 shows in each record
         if self.fmt == "json":
             import json
 
