@@ -13,6 +13,7 @@ registry for CLI runs in this process, and through a real ``*.dist-info/entry_po
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -50,6 +51,7 @@ PLUGINS = {
     "starts-a-thread": f"{KILLERS}:StartsAThread",
     "reads-stdin": f"{KILLERS}:ReadsStdin",
     "clears-the-timer": f"{KILLERS}:ClearsTheTimerForever",
+    "forks-then-exits": f"{KILLERS}:ForksThenExits",
     "raises-keyboard-interrupt": f"{HOSTILE}:RaisesKeyboardInterrupt",
     "odd-stats": f"{HOSTILE}:OddStats",
     "hangs-on-import": "tests.plugins.hangs_on_import:Engine",
@@ -318,6 +320,43 @@ def test_the_real_command_survives_a_segfaulting_engine(installed: dict[str, str
     done = subprocess.run(args, capture_output=True, text=True, env=installed, timeout=60)
     assert done.returncode == 2, done.stderr
     assert [r["status"] for r in records(done.stdout)] == ["error", "solved"] * 3
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("limit", ["0", "20"])
+def test_an_engine_that_forks_then_ends_its_process_costs_only_its_puzzle(
+    installed: dict[str, str], mixed: Batch, tmp_path: Path, limit: str
+) -> None:
+    """Its child holds the results pipe open: the worker's end is seen all the same, at once, and the child is killed.
+
+    Before: with -t 0 the batch waited for ever; with a limit each such puzzle waited its whole budget and
+    was said to be "still running"."""
+    children = tmp_path / "children"
+    env = {**installed, "SUDOKIT_TEST_CHILDREN": str(children)}
+    args = [sys.executable, "-m", "sudokit", "solve", str(mixed.path), "-s", "forks-then-exits", "-f", "json"]
+    try:
+        done = subprocess.run([*args, "-t", limit], capture_output=True, text=True, env=env, timeout=60)
+        assert done.returncode == 2, done.stderr
+        found = records(done.stdout)
+        assert [r["status"] for r in found] == ["error", "solved"] * 3
+        assert {r["error"] for r in found[::2]} == {
+            "strategy 'forks-then-exits' failed: its worker process ended (exit status 3)"
+        }
+        pids = [int(line) for line in children.read_text().split()]
+        assert len(pids) == 3
+        settle(lambda: not any(_alive(pid) for pid in pids))  # nothing left behind
+    finally:
+        for pid in [int(line) for line in children.read_text().split()] if children.exists() else []:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
 
 
 # --- how many workers ----------------------------------------------------------------------------------
