@@ -59,6 +59,19 @@ def test_an_engine_past_the_memory_limit_costs_only_its_puzzle(
 
 
 @pytest.mark.skipif(not Path("/proc/self/statm").exists() or not workers.CAN_ISOLATE, reason="needs Linux /proc")
+def test_what_a_worker_shares_with_its_caller_is_not_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A caller holding 400 MB forks workers whose resident memory holds it too: at a 300 MB limit they solve."""
+    monkeypatch.setenv("SUDOKIT_MEMORY_LIMIT", "300M")
+    path = tmp_path / "given.txt"
+    path.write_text("\n".join(GIVEN_FIRST) + "\n")
+    held = bytearray(400 << 20)  # every page written: resident here, and in each forked worker
+    result = sudoku("solve", str(path), "-s", "eats-memory", "-f", "json", "-j", "2")
+    del held
+    assert [json.loads(line)["status"] for line in result.stdout.splitlines()] == ["solved", "solved"], result.stderr
+    assert result.exit_code == 0
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists() or not workers.CAN_ISOLATE, reason="needs Linux /proc")
 def test_a_lone_puzzle_past_the_memory_limit_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SUDOKIT_MEMORY_LIMIT", "0.25G")
     result = sudoku("solve", "-s", "eats-memory", BLANK_FIRST[0])

@@ -14,7 +14,8 @@ the one place where sudokit isolates engines, and it guarantees:
   item made of parts (a block of puzzles) notes each part it starts, and each part has the budget.
 * **memory limits that hold.** A worker whose resident memory passes ``memory_limit`` (the environment
   variable ``SUDOKIT_MEMORY_LIMIT``; by default half the machine's memory shared among the workers, at
-  most 4 GB each) is killed and its item fails, before it can take the machine's memory.
+  most 4 GB each) is killed and its item fails, before it can take the machine's memory. What it
+  shares with the caller since the fork (the caller's resident memory then) is not counted.
 * **a worker's end is seen.** Each worker leads a process group of its own; when it ends, whatever it
   forked is killed with it, so a child holding the results pipe open cannot hide that it is gone.
 * **loading that cannot hang or crash the caller.** Workers load the engines (``task.start``); a
@@ -412,6 +413,7 @@ class _Worker(Generic[I]):
     chunk: list[tuple[int, I]] | None = None
     frames: _Frames = field(default_factory=_Frames)
     outgoing: bytearray = field(default_factory=bytearray)
+    shared: int = 0  # bytes of the caller's memory it was forked with (in its resident memory, not its own)
 
 
 class WorkerPool(Generic[I, R]):
@@ -658,6 +660,7 @@ class WorkerPool(Generic[I, R]):
         others = [fd for w in self._workers.values() for fd in (w.commands, w.results)]
         _flush_std()  # else the worker's copy of a buffered line is written twice
         _libc()
+        shared = (resident_memory(os.getpid()) or 0) if self.memory is not None else 0
         pid = os.fork()
         if pid == 0:  # the worker: never returns into the caller's code
             status = 0
@@ -675,7 +678,7 @@ class WorkerPool(Generic[I, R]):
         os.close(result_write)
         os.set_blocking(command_write, False)
         os.set_blocking(result_read, False)
-        worker: _Worker[I] = _Worker(pid, slot, command_write, result_read)
+        worker: _Worker[I] = _Worker(pid, slot, command_write, result_read, shared=shared)
         self.spawned += 1
         self._workers[pid] = worker
         self._selector.register(result_read, selectors.EVENT_READ, worker)
@@ -838,7 +841,7 @@ class WorkerPool(Generic[I, R]):
         """
         if self.memory is not None:
             used = resident_memory(worker.pid)
-            if used is not None and used > self.memory:
+            if used is not None and used - worker.shared > self.memory:
                 self._lost(worker, f"used more than {describe_size(self.memory)}", events)
                 return
         if _exited(worker.pid):
