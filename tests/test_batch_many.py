@@ -29,7 +29,7 @@ from sudokit.output import RecordFormat
 from sudokit.reader import Record, read_arguments
 from sudokit.session import Session
 from sudokit.workers import WorkerPool
-from tests.plugins.many import Batched, Exits, ExitsAlways, Liar, Raises, SleepsInBatch
+from tests.plugins.many import Batched, Exits, ExitsAlways, Liar, Raises, SleepsInBatch, SlowBatch
 
 from .conftest import PUZZLES, SIZES, assert_complete_records, counted, puzzles, wait_for_records
 
@@ -238,7 +238,7 @@ def test_library_outcomes_are_the_per_puzzle_ones(mixed: Path, monkeypatch: pyte
 def test_a_wrong_batch_answer_is_an_error_record_naming_the_engine(tmp_path: Path) -> None:
     path = tmp_path / "some.txt"
     path.write_text("\n".join(CLUES[:12]) + "\n")
-    status, out, err = session([path], Liar(), fmt="json")
+    status, out, err = session([path], Liar(), fmt="json", time_limit=None)  # no limit: one call, not slices
     records = [json.loads(line) for line in out.splitlines()]
     assert status == 2
     assert [r["line"] for r in records] == list(range(1, 13))
@@ -303,6 +303,18 @@ def test_a_batch_method_past_its_puzzles_time_limits_is_not_believed(tmp_path: P
     assert [r["line"] for r in records] == list(range(1, 21))
     assert [r["status"] for r in records] == ["solved"] * 20, err
     assert [r["stats"]["batched"] for r in records] == [0] * 20  # no answer of the late batch call
+    assert status == 0 and "Traceback" not in err
+
+
+def test_a_slow_batch_method_within_its_puzzles_time_limits_is_believed(tmp_path: Path) -> None:
+    """0.25 s a puzzle at -t 1: 5 s for 20, more than one puzzle's budget (4.1 s), yet no call is killed: the
+    block goes to ``solve_many`` in slices sized from the time it takes, and every answer comes from it."""
+    path = tmp_path / "twenty.txt"
+    path.write_text("\n".join(CLUES[:20]) + "\n")
+    status, out, err = session([path], SlowBatch(), fmt="json", stats=True, time_limit=1.0)
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["status"] for r in records] == ["solved"] * 20, err
+    assert [r["stats"]["batched"] for r in records] == [1] * 20
     assert status == 0 and "Traceback" not in err
 
 

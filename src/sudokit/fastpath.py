@@ -57,9 +57,10 @@ BLOCK_LINES = 2048
 #: Characters read from an input at a time.
 READ_SIZE = 1 << 18
 #: With a time limit, ``solve_many`` takes a block's puzzles in slices of about this many seconds (the
-#: first of ``FIRST_SLICE`` puzzles): each slice has one puzzle's time, as the worker pool enforces it.
+#: first of ``FIRST_SLICE`` puzzles, each at most 8 times the one before): each slice has one puzzle's
+#: time, as the worker pool enforces it.
 SLICE_SECONDS = 0.5
-FIRST_SLICE = 256
+FIRST_SLICE = 1
 #: The longest ``:note`` a plain line may carry (a longer line goes through the reader).
 MAX_NOTE = 4096
 #: A run of lines that are not plain longer than this goes to the reader for the rest of its input (kept

@@ -136,15 +136,16 @@ class SleepsInBatch(Batched):
     name = "sleeps-in-batch"
     description = "a solve_many that sleeps past its puzzles' time limits and says it did not"
     SLEEP = 40.0
+    PER_PUZZLE = 0.0  # seconds more for each puzzle
 
     def solve_many(  # type: ignore[override]
         self, cells: memoryview, shape: Shape, *, limit: int = 1, time_limit: float | None = None
     ) -> ManyResults:
         import time
 
-        time.sleep(self.SLEEP)
         found = super().solve_many(cells, shape, limit=limit, time_limit=time_limit)
         k = len(found.status)
+        time.sleep(self.SLEEP + self.PER_PUZZLE * k)
         return ManyResults(
             found.status,
             found.count,
@@ -159,3 +160,12 @@ class SleepsInBatch(Batched):
 
         result = super().solve(puzzle, limit=limit, time_limit=time_limit)
         return replace(result, stats={**result.stats, "batched": 0})
+
+
+class SlowBatch(SleepsInBatch):
+    """``solve_many`` takes 0.25 s a puzzle, well within a time limit of 1 s each: slow, not late."""
+
+    name = "slow-batch"
+    description = "a solve_many that takes a quarter of a second a puzzle"
+    SLEEP = 0.0
+    PER_PUZZLE = 0.25
