@@ -52,6 +52,7 @@ PLUGINS = {
     "reads-stdin": f"{KILLERS}:ReadsStdin",
     "clears-the-timer": f"{KILLERS}:ClearsTheTimerForever",
     "forks-then-exits": f"{KILLERS}:ForksThenExits",
+    "leaves-a-child": f"{KILLERS}:LeavesAChild",
     "raises-keyboard-interrupt": f"{HOSTILE}:RaisesKeyboardInterrupt",
     "odd-stats": f"{HOSTILE}:OddStats",
     "hangs-on-import": "tests.plugins.hangs_on_import:Engine",
@@ -353,6 +354,27 @@ def test_an_engine_that_forks_then_ends_its_process_costs_only_its_puzzle(
         pids = [int(line) for line in children.read_text().split()]
         assert len(pids) == 3
         settle(lambda: not any(_alive(pid) for pid in pids))  # nothing left behind
+    finally:
+        for pid in [int(line) for line in children.read_text().split()] if children.exists() else []:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_processes_an_engine_forks_do_not_outlive_the_batch(
+    installed: dict[str, str], mixed: Batch, tmp_path: Path, jobs: str
+) -> None:
+    children = tmp_path / "children"
+    env = {**installed, "SUDOKIT_TEST_CHILDREN": str(children)}
+    args = [sys.executable, "-m", "sudokit", "solve", str(mixed.path), "-s", "leaves-a-child", "-f", "json"]
+    try:
+        done = subprocess.run([*args, "-j", jobs], capture_output=True, text=True, env=env, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert [r["status"] for r in records(done.stdout)] == ["solved"] * 6
+        pids = [int(line) for line in children.read_text().split()]
+        assert len(pids) == 6
+        settle(lambda: not any(_alive(pid) for pid in pids))
     finally:
         for pid in [int(line) for line in children.read_text().split()] if children.exists() else []:
             with contextlib.suppress(OSError):

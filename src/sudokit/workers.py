@@ -723,9 +723,13 @@ class WorkerPool(Generic[I, R]):
             import select
 
             end = time.monotonic() + 1.0
-            with contextlib.suppress(OSError, ValueError):
-                select.select([worker.results], [], [], 1.0)
-            _wait_exit(worker.pid, max(0.0, end - time.monotonic()))  # a child of it may hold the pipe open
+            while (left := end - time.monotonic()) > 0:  # a process it forked may hold the pipe: look at it too
+                with contextlib.suppress(OSError, ValueError):
+                    if select.select([worker.results], [], [], min(left, _CHECK))[0]:
+                        break
+                if _exited(worker.pid):
+                    break
+            _wait_exit(worker.pid, max(0.0, end - time.monotonic()))
         _kill_group(worker.pid)  # still running after its second, or a process it forked
         status = _reap(worker.pid, None)
         os.close(worker.results)
