@@ -2,7 +2,7 @@
 
 An engine past the memory limit (``SUDOKIT_MEMORY_LIMIT``) has its worker killed: its puzzle is an
 ``error`` record that says so, the batch goes on. The hostile engine is a test double
-(tests/plugins/hostile.py) that takes 1.6 GB a second and bounds itself at 1.5 GB more than it had,
+(tests/plugins/hostile.py) that takes 0.3 GB a second and bounds itself at 1.5 GB more than it had,
 so that a pool that failed to stop it could not take the machine either.
 """
 

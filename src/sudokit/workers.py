@@ -15,7 +15,7 @@ the one place where sudokit isolates engines, and it guarantees:
 * **memory limits that hold.** A worker whose resident memory passes ``memory_limit`` (the environment
   variable ``SUDOKIT_MEMORY_LIMIT``; by default half the machine's memory shared among the workers, at
   most 4 GB each) is killed and its item fails, before it can take the machine's memory. What it
-  shares with the caller since the fork (the caller's resident memory then) is not counted.
+  shares with the caller since the fork (the caller's memory then, but files) is not counted.
 * **a worker's end is seen.** Each worker leads a process group of its own; when it ends, whatever it
   forked is killed with it, so a child holding the results pipe open cannot hide that it is gone.
 * **loading that cannot hang or crash the caller.** Workers load the engines (``task.start``); a
@@ -158,11 +158,15 @@ def describe_size(size: int) -> str:
     return f"{size / (1 << 30):.1f} GB" if size >= 1 << 30 else f"{size / (1 << 20):.0f} MB"
 
 
-def resident_memory(pid: int) -> int | None:
-    """Bytes of process ``pid`` in memory (Linux: /proc), or None where that cannot be read."""
+def resident_memory(pid: int, *, anonymous: bool = False) -> int | None:
+    """Bytes of process ``pid`` in memory (Linux: /proc), or None where that cannot be read.
+
+    ``anonymous``: without the pages of files (which a forked process does not inherit mapped).
+    """
     try:
         with open(f"/proc/{pid}/statm", "rb") as handle:
-            return int(handle.read().split()[1]) * _PAGE_SIZE
+            fields = handle.read().split()
+        return (int(fields[1]) - (int(fields[2]) if anonymous else 0)) * _PAGE_SIZE
     except (OSError, ValueError, IndexError):
         return None
 
@@ -660,7 +664,7 @@ class WorkerPool(Generic[I, R]):
         others = [fd for w in self._workers.values() for fd in (w.commands, w.results)]
         _flush_std()  # else the worker's copy of a buffered line is written twice
         _libc()
-        shared = (resident_memory(os.getpid()) or 0) if self.memory is not None else 0
+        shared = (resident_memory(os.getpid(), anonymous=True) or 0) if self.memory is not None else 0
         pid = os.fork()
         if pid == 0:  # the worker: never returns into the caller's code
             status = 0

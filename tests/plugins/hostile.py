@@ -314,7 +314,7 @@ class SwallowsCtrlC(_Plugin):
 
 
 class EatsMemory(_Plugin):
-    """Takes memory fast (16 MB each 10 ms, each page touched) on a puzzle whose first cell is blank; answers others.
+    """Takes memory fast (16 MB each 50 ms, each page touched) on a puzzle whose first cell is blank; answers others.
 
     Its own bound, so that a test of the pool's cannot take the machine: its address space may grow 1.5 GB
     past what it was (past that, a MemoryError, not a kill).
@@ -335,7 +335,7 @@ class EatsMemory(_Plugin):
         eaten = []
         while True:
             eaten.append(bytearray(16 << 20))  # zeroed: every page written
-            time.sleep(0.01)
+            time.sleep(0.05)
 
 
 # --- engines that raise what is not an Exception ---------------------------------------------------------
