@@ -452,6 +452,7 @@ def solve_block(
         alone = members  # the puzzles left to fallback, one by one
         if claimed and (text_form is not None or object_ok):
             alone = []
+            found: list[_Answers] = []
             at, count = 0, len(members) if time_limit is None else FIRST_SLICE
             while at < len(members):
                 piece = members[at : at + count]
@@ -462,21 +463,52 @@ def solve_block(
                 if answers is None:
                     alone.extend(piece)
                 else:
+                    found.append(answers)
                     for j, i in enumerate(piece):
                         out[i] = (answers, j)
                 at += len(piece)
                 per = took / len(piece)
                 count = max(1, min(8 * len(piece), int(SLICE_SECONDS / per) if per > 0 else 8 * len(piece)))
+            joined = _joined(found) if len(found) > 1 and not alone else None
+            if joined is not None:  # the slices' answers as one call's: written at once when all is well
+                for j, i in enumerate(members):
+                    out[i] = (joined, j)
         for i in alone:
             mark(i)
             puzzle, line, note = entries[i]
             record = records[i] if records is not None else Record(puzzle, str(source), line, note)
             out[i] = fallback(index + i, record)
-    if text_form is not None and len(groups) == 1 and type(out[0]) is tuple and out[-1] == (out[0][0], k - 1):
+    one_call = type(out[0]) is tuple and type(out[-1]) is tuple and out[-1][0] is out[0][0]  # not slices
+    if text_form is not None and len(groups) == 1 and one_call:
         whole = _whole(out[0][0], text_form, entries, source)
         if whole is not None:
             return Many(index, [whole], {"solved": k})
     return _assemble(index, entries, source, out, text_form, render, name, limit, keep, box)
+
+
+def _joined(found: list[_Answers]) -> _Answers | None:
+    """The answers of consecutive slices as those of one call; None when one could not be read (kept apart)."""
+    keys = [k for k, _ in found[0].stats]
+    if any(len(f.puzzles) != len(f.status) or [k for k, _ in f.stats] != keys for f in found):
+        return None
+    problems: dict[int, str] = {}
+    at = 0
+    for f in found:
+        problems.update((at + j, problem) for j, problem in f.problems.items())
+        at += len(f.status)
+    return _Answers(
+        found[0].shape,
+        [p for f in found for p in f.puzzles],
+        "".join(f.solutions for f in found),
+        [v for f in found for v in f.status],
+        [v for f in found for v in f.count],
+        [v for f in found for v in f.exact],
+        [v for f in found for v in f.elapsed],
+        [(key, [v for f in found for v in f.stats[n][1]]) for n, key in enumerate(keys)],
+        problems,
+        b"".join(f.cells for f in found),
+        b"".join(f.raw_solutions for f in found),
+    )
 
 
 def _unmarked(part: int) -> None:
