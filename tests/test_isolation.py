@@ -381,6 +381,50 @@ def test_the_processes_an_engine_forks_do_not_outlive_the_batch(
                 os.kill(pid, signal.SIGKILL)
 
 
+@pytest.mark.skipif(not hasattr(os, "openpty") or sys.platform != "linux", reason="needs a pseudo-terminal")
+def test_an_engine_printing_to_a_terminal_that_stops_background_writers_is_not_stopped(
+    installed: dict[str, str], mixed: Batch
+) -> None:
+    """Workers lead process groups of their own, not the terminal's foreground one: with ``stty tostop`` a
+    stray print of theirs would stop them (SIGTTOU) were it not ignored; the command runs on a terminal."""
+    import fcntl
+    import termios
+
+    master, slave = os.openpty()
+    attrs = termios.tcgetattr(slave)
+    attrs[3] |= termios.TOSTOP
+    termios.tcsetattr(slave, termios.TCSANOW, attrs)
+    args = [sys.executable, "-m", "sudokit", "solve", str(mixed.path), "-s", "prints", "-f", "line", "-t", "2"]
+    process = subprocess.Popen(
+        args,
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=installed,
+        start_new_session=True,
+        preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),  # the terminal is its own, in the foreground
+    )
+    os.close(slave)
+    output = b""
+    try:
+        while True:
+            try:
+                data = os.read(master, 1 << 16)
+            except OSError:  # the terminal's last writer is gone
+                break
+            if not data:
+                break
+            output += data
+        assert process.wait(timeout=60) == 0, output.decode(errors="replace")
+    finally:
+        os.close(master)
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    text = output.decode(errors="replace")
+    assert text.count("chatter from the engine") == 6 and "error" not in text, text
+
+
 # --- how many workers ----------------------------------------------------------------------------------
 
 

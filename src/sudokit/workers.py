@@ -295,6 +295,8 @@ def _detach(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's: it ends us
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)  # a group of our own: what we fork is killed with us (the parent does the same)
+    if hasattr(signal, "SIGTTOU"):  # not the terminal's foreground group: a stray print must not stop us
+        signal.signal(signal.SIGTTOU, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGALRM", "SIGHUP", "SIGQUIT"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
