@@ -93,6 +93,20 @@ def test_a_memory_limit_that_is_not_a_size_is_a_one_line_error(monkeypatch: pyte
     )
 
 
+@pytest.mark.parametrize("args", [["strategies", "--load"], ["check", "-s", "backtrack"], ["generate", "-n", "1"]])
+def test_every_command_with_workers_says_a_bad_memory_limit_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    monkeypatch.setenv("SUDOKIT_MEMORY_LIMIT", "lots")
+    if args[0] == "check":
+        args = [*args, puzzles("easy50.txt")[0]]
+    result = sudoku(*args)
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines()[-1] == (
+        "sudoku: error: SUDOKIT_MEMORY_LIMIT='lots' is not a memory size of 1M or more (say 4G, 300M or 0 for no limit)"
+    )
+
+
 def test_memory_limit_sizes(monkeypatch: pytest.MonkeyPatch) -> None:
     from sudokit.workers import MAX_DEFAULT_MEMORY, MIN_DEFAULT_MEMORY, MemoryLimitError, memory_limit
 
