@@ -148,13 +148,16 @@ class SolveTask(Generic[R]):
                 entries = [(r.text, r.line, r.note) for r in what]
                 source = list(what)
             kwargs = {"limit": limit, "keep": keep, "time_limit": time_limit, "box": box, "render": render}
-            return solve_block(index, entries, source, engine, name, fallback=solve_one, **kwargs)
+            return solve_block(index, entries, source, engine, name, fallback=solve_one, mark=mark, **kwargs)
 
         solve_item.info = {"many": offers_many(engine)}  # type: ignore[attr-defined]
         return solve_item
 
     def budget_of(self, item: tuple[int, Any]) -> float | None:
-        """Seconds an item may run before its worker is killed: a block has its puzzles' time together."""
+        """Seconds an item may run before its worker is killed: a block has its puzzles' time together.
+
+        For an executor that cannot tell a block's parts apart; the worker pool takes :meth:`part_budget`.
+        """
         budget = self.budget
         what = item[1]
         if budget is None or type(what) is Record:
@@ -163,6 +166,31 @@ class SolveTask(Generic[R]):
 
         puzzles = what.lines if type(what) is Block else len(what)
         return puzzles * watchdog_seconds(self.time_limit) + KILL_GRACE  # type: ignore[arg-type]
+
+    def part_budget(self, item: tuple[int, Any]) -> float | None:
+        """Seconds each part of an item may run before its worker is killed: one puzzle's budget.
+
+        A block's worker marks each part it starts (a ``solve_many`` call for a slice of its puzzles, or
+        one puzzle alone), so a block never holds the batch longer than one puzzle may; one that
+        overruns is split and its puzzles run one by one (:meth:`split`).
+        """
+        return self.budget
+
+    def split(self, item: tuple[int, Any]) -> list[tuple[int, Record]] | None:
+        """A block's puzzles as items of their own, run one by one once its worker was lost on it; else None."""
+        index, what = item
+        if type(what) is Record:
+            return None
+        from sudokit.fastpath import Block
+
+        records = what.records() if type(what) is Block else list(what)
+        return [(index + i, record) for i, record in enumerate(records)]
+
+    def join(self, item: tuple[int, Any], results: list[Any]) -> Any:
+        """The records of a block whose puzzles were run one by one (:meth:`split`), as one block's."""
+        from sudokit.fastpath import Many
+
+        return Many(item[0], list(results))
 
     def failed(self, item: tuple[int, Any], problem: str) -> Any:
         """The ``error`` outcome of a puzzle whose worker died or was killed, rendered (each of a block's)."""

@@ -888,7 +888,10 @@ def strategies(
     """
     from sudokit.registry import load_isolated
 
-    rows = load_isolated(default_registry()) if load else default_registry().info()
+    try:
+        rows = load_isolated(default_registry()) if load else default_registry().info()
+    except SudokitError as err:  # the environment's SUDOKIT_MEMORY_LIMIT is not a size
+        _fail(" ".join(str(err).split()))
     if fmt is ListFormat.json:
         import json
 

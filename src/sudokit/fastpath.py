@@ -24,6 +24,7 @@ import math
 import os
 import re
 import stat
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import cache
@@ -36,6 +37,8 @@ from sudokit.strategy import MANY_STATUS, Result, Status, capabilities_of
 
 __all__ = [
     "BLOCK_LINES",
+    "FIRST_SLICE",
+    "SLICE_SECONDS",
     "Block",
     "Many",
     "Resumable",
@@ -53,6 +56,11 @@ __all__ = [
 BLOCK_LINES = 2048
 #: Characters read from an input at a time.
 READ_SIZE = 1 << 18
+#: With a time limit, ``solve_many`` takes a block's puzzles in slices of about this many seconds (the
+#: first of ``FIRST_SLICE`` puzzles, each at most 8 times the one before): each slice has one puzzle's
+#: time, as the worker pool enforces it.
+SLICE_SECONDS = 0.5
+FIRST_SLICE = 1
 #: The longest ``:note`` a plain line may carry (a longer line goes through the reader).
 MAX_NOTE = 4096
 #: A run of lines that are not plain longer than this goes to the reader for the rest of its input (kept
@@ -410,13 +418,19 @@ def solve_block(
     box: Shape | None,
     render: Callable[[Any], Any],
     fallback: Callable[[int, Record], Any],
+    mark: Callable[[int], None] | None = None,
 ) -> Many:
     """The records of plain puzzles ``entries`` (puzzle, line, note), the first being record ``index``.
 
     ``source`` is the input they came from, or the records themselves (a caller's list, whose records
     the outcomes keep); ``fallback(index, record)`` renders a puzzle the way today's path does, for
-    what ``solve_many`` does not take.
+    what ``solve_many`` does not take. ``mark(part)`` is called as each part starts (the worker pool's
+    ``mark``: the block's budget starts again): ``-1`` before each ``solve_many`` call, ``i`` before
+    puzzle ``i`` goes alone to ``fallback``. With a time limit, ``solve_many`` takes the puzzles in
+    slices sized to take about ``SLICE_SECONDS`` each, so that no call needs more than one puzzle's time.
     """
+    if mark is None:
+        mark = _unmarked
     k = len(entries)
     records = source if isinstance(source, list) else None
     text_form = TextForm.of(render)
@@ -435,22 +449,70 @@ def solve_block(
             claimed = caps.supports(shape)
         except Exception:
             claimed = False
-        answers = None
+        alone = members  # the puzzles left to fallback, one by one
         if claimed and (text_form is not None or object_ok):
-            answers = _answers(engine, name, [entries[i][0] for i in members], shape, limit, time_limit)
-        if answers is None:
-            for i in members:
-                puzzle, line, note = entries[i]
-                record = records[i] if records is not None else Record(puzzle, str(source), line, note)
-                out[i] = fallback(index + i, record)
-        else:
-            for j, i in enumerate(members):
-                out[i] = (answers, j)
-    if text_form is not None and len(groups) == 1 and type(out[0]) is tuple:
+            alone = []
+            found: list[_Answers] = []
+            at, count = 0, len(members) if time_limit is None else FIRST_SLICE
+            while at < len(members):
+                piece = members[at : at + count]
+                mark(-1)
+                start = time.perf_counter()
+                answers = _answers(engine, name, [entries[i][0] for i in piece], shape, limit, time_limit)
+                took = time.perf_counter() - start
+                if answers is None:
+                    alone.extend(piece)
+                else:
+                    found.append(answers)
+                    for j, i in enumerate(piece):
+                        out[i] = (answers, j)
+                at += len(piece)
+                per = took / len(piece)
+                count = max(1, min(8 * len(piece), int(SLICE_SECONDS / per) if per > 0 else 8 * len(piece)))
+            joined = _joined(found) if len(found) > 1 and not alone else None
+            if joined is not None:  # the slices' answers as one call's: written at once when all is well
+                for j, i in enumerate(members):
+                    out[i] = (joined, j)
+        for i in alone:
+            mark(i)
+            puzzle, line, note = entries[i]
+            record = records[i] if records is not None else Record(puzzle, str(source), line, note)
+            out[i] = fallback(index + i, record)
+    one_call = type(out[0]) is tuple and type(out[-1]) is tuple and out[-1][0] is out[0][0]  # not slices
+    if text_form is not None and len(groups) == 1 and one_call:
         whole = _whole(out[0][0], text_form, entries, source)
         if whole is not None:
             return Many(index, [whole], {"solved": k})
     return _assemble(index, entries, source, out, text_form, render, name, limit, keep, box)
+
+
+def _joined(found: list[_Answers]) -> _Answers | None:
+    """The answers of consecutive slices as those of one call; None when one could not be read (kept apart)."""
+    keys = [k for k, _ in found[0].stats]
+    if any(len(f.puzzles) != len(f.status) or [k for k, _ in f.stats] != keys for f in found):
+        return None
+    problems: dict[int, str] = {}
+    at = 0
+    for f in found:
+        problems.update((at + j, problem) for j, problem in f.problems.items())
+        at += len(f.status)
+    return _Answers(
+        found[0].shape,
+        [p for f in found for p in f.puzzles],
+        "".join(f.solutions for f in found),
+        [v for f in found for v in f.status],
+        [v for f in found for v in f.count],
+        [v for f in found for v in f.exact],
+        [v for f in found for v in f.elapsed],
+        [(key, [v for f in found for v in f.stats[n][1]]) for n, key in enumerate(keys)],
+        problems,
+        b"".join(f.cells for f in found),
+        b"".join(f.raw_solutions for f in found),
+    )
+
+
+def _unmarked(part: int) -> None:
+    """No worker pool to tell which part of a block runs."""
 
 
 def _whole(found: _Answers, form: TextForm, entries: list[Any], source: Any) -> str | None:
@@ -485,8 +547,6 @@ def _answers(
     engine: Any, name: str, puzzles: list[str], shape: Shape, limit: int, time_limit: float | None
 ) -> _Answers | None:
     """``engine.solve_many`` on the puzzles, every answer checked; None when it cannot be used (then one by one)."""
-    import time
-
     from sudokit.api import watchdog_seconds
 
     n, size, k = shape.n, shape.size, len(puzzles)
@@ -504,6 +564,9 @@ def _answers(
     except Exception:
         return None  # each puzzle alone says how the engine fails, as today's path would
     took = time.perf_counter() - start
+    late = None if time_limit is None else watchdog_seconds(time_limit)
+    if late is not None and took > late:
+        return None  # measured, not as it says: too late for one of them at least; each goes alone
     try:
         status = _values(result.status, k, "status")
         count = _values(result.count, k, "count")
@@ -519,7 +582,6 @@ def _answers(
             shape, [], "", [1] * k, [0] * k, [1] * k, [took / k] * k, [], dict.fromkeys(range(k), problem), cells, b""
         )
     problems: dict[int, str] = {}
-    late = None if time_limit is None else watchdog_seconds(time_limit)
     from sudokit.verify import verify_many
 
     valid = verify_many(cells, raw, k, shape)
