@@ -472,3 +472,25 @@ def test_solve_records_passes_on_an_input_error() -> None:
         for _ in results:
             pass
     assert_no_workers_left()
+
+
+def test_solve_records_refuses_what_is_not_records() -> None:
+    """A text in place of the records once recursed without end; an int among them failed inside the pool."""
+    with pytest.raises(TypeError, match="an iterable of sudokit Record objects, not 'abc'"):
+        solve_records("abc")  # type: ignore[arg-type]
+    good = [Record(text, "api", k) for k, text in enumerate(puzzles("easy50.txt")[:2], 1)]
+    results = solve_records([good[0], 5, good[1]], "backtrack", render=solution_of)  # type: ignore[list-item]
+    assert next(results)[0] == 0  # the record before it has its outcome
+    with pytest.raises(TypeError, match="the one at index 1 is int 5"):
+        next(results)
+    assert_no_workers_left()
+
+
+def test_a_record_that_cannot_be_read_at_all_is_one_invalid_outcome() -> None:
+    """A record whose reading raises what is no parse error (here its text is no str) still gets its outcome."""
+    texts = puzzles("easy50.txt")[:2]
+    records = [Record(texts[0], "api", 1), Record(5, "api", 2), Record(texts[1], "api", 3)]  # type: ignore[arg-type]
+    outcomes = list(solve_records(records, "backtrack"))
+    assert [o.status for o in outcomes] == ["solved", "invalid", "solved"]
+    assert outcomes[1].error is not None and "TypeError" in outcomes[1].error and "\n" not in outcomes[1].error
+    assert_no_workers_left()

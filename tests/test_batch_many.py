@@ -29,7 +29,7 @@ from sudokit.output import RecordFormat
 from sudokit.reader import Record, read_arguments
 from sudokit.session import Session
 from sudokit.workers import WorkerPool
-from tests.plugins.many import Batched, Exits, Liar, Raises
+from tests.plugins.many import Batched, Exits, ExitsAlways, Liar, Raises, SleepsInBatch, SlowBatch
 
 from .conftest import PUZZLES, SIZES, assert_complete_records, counted, puzzles, wait_for_records
 
@@ -238,7 +238,7 @@ def test_library_outcomes_are_the_per_puzzle_ones(mixed: Path, monkeypatch: pyte
 def test_a_wrong_batch_answer_is_an_error_record_naming_the_engine(tmp_path: Path) -> None:
     path = tmp_path / "some.txt"
     path.write_text("\n".join(CLUES[:12]) + "\n")
-    status, out, err = session([path], Liar(), fmt="json")
+    status, out, err = session([path], Liar(), fmt="json", time_limit=None)  # no limit: one call, not slices
     records = [json.loads(line) for line in out.splitlines()]
     assert status == 2
     assert [r["line"] for r in records] == list(range(1, 13))
@@ -267,20 +267,55 @@ def test_a_batch_method_that_raises_leaves_each_puzzle_to_solve(mixed: Path) -> 
     assert fast[1] == slow[1] and fast[0] == slow[0] == 2
 
 
-def test_a_batch_that_ends_its_worker_fails_its_puzzles_and_the_batch_goes_on(tmp_path: Path) -> None:
+def test_a_batch_that_ends_its_worker_is_run_again_one_by_one(tmp_path: Path) -> None:
+    """Only ``solve_many`` dies on the poison: the block's puzzles go one by one to ``solve``, and are all solved."""
     path = tmp_path / "poison.txt"
     path.write_text("\n".join([*CLUES[:3], "." * 81, CLUES[3], "bad", *CLUES[4:8]]) + "\n")
     status, out, err = session([path], Exits(), fmt="json", jobs=2)
     records = [json.loads(line) for line in out.splitlines()]
+    assert status == 2  # the invalid line
+    assert [r["line"] for r in records] == list(range(1, 11))
+    assert [r["status"] for r in records] == ["solved"] * 5 + ["invalid"] + ["solved"] * 4
+    assert "Traceback" not in err
+
+
+def test_a_batch_that_ends_its_worker_costs_only_the_puzzle_that_did_it(tmp_path: Path) -> None:
+    """The poison ends the worker alone too: it is the one error record; the rest of its block is solved."""
+    path = tmp_path / "poison.txt"
+    path.write_text("\n".join([*CLUES[:3], "." * 81, CLUES[3], "bad", *CLUES[4:8]]) + "\n")
+    status, out, err = session([path], ExitsAlways(), fmt="json", jobs=2)
+    records = [json.loads(line) for line in out.splitlines()]
     assert status == 2
     assert [r["line"] for r in records] == list(range(1, 11))
-    assert [r["status"] for r in records] == ["error"] * 5 + ["invalid"] + ["solved"] * 4
-    assert all(
-        r["error"].startswith("strategy 'exits' failed: its worker process ended (exit status 3)")
-        and r["error"].endswith("(in a batch of 5 puzzles)")
-        for r in records[:5]
-    )
+    assert [r["status"] for r in records] == ["solved"] * 3 + ["error", "solved", "invalid"] + ["solved"] * 4
+    assert records[3]["error"] == "strategy 'exits-always' failed: its worker process ended (exit status 3)"
+    assert all(is_solution(Grid.parse(r["puzzle"]), Grid.parse(r["solution"])) for r in records if r["solution"])
     assert "Traceback" not in err
+
+
+def test_a_batch_method_past_its_puzzles_time_limits_is_not_believed(tmp_path: Path) -> None:
+    """``solve_many`` sleeps 40 s on 20 puzzles at -t 1 and says it took no time: its worker is killed after one
+    puzzle's budget, and the puzzles go one by one to the honest ``solve`` (before: all 20 answers taken)."""
+    path = tmp_path / "twenty.txt"
+    path.write_text("\n".join(CLUES[:20]) + "\n")
+    status, out, err = session([path], SleepsInBatch(), fmt="json", stats=True, time_limit=1.0)
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["line"] for r in records] == list(range(1, 21))
+    assert [r["status"] for r in records] == ["solved"] * 20, err
+    assert [r["stats"]["batched"] for r in records] == [0] * 20  # no answer of the late batch call
+    assert status == 0 and "Traceback" not in err
+
+
+def test_a_slow_batch_method_within_its_puzzles_time_limits_is_believed(tmp_path: Path) -> None:
+    """0.25 s a puzzle at -t 1: 5 s for 20, more than one puzzle's budget (4.1 s), yet no call is killed: the
+    block goes to ``solve_many`` in slices sized from the time it takes, and every answer comes from it."""
+    path = tmp_path / "twenty.txt"
+    path.write_text("\n".join(CLUES[:20]) + "\n")
+    status, out, err = session([path], SlowBatch(), fmt="json", stats=True, time_limit=1.0)
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["status"] for r in records] == ["solved"] * 20, err
+    assert [r["stats"]["batched"] for r in records] == [1] * 20
+    assert status == 0 and "Traceback" not in err
 
 
 # --- time limits ----------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from sudokit import get_strategy
 from sudokit.bench import BenchRow, benchmark
 from tests.conftest import sudoku
 
-from .conftest import PUZZLES, counted, puzzles
+from .conftest import PUZZLES, counted, puzzles, refused
 
 COLUMNS = ["data", "set", "engine", "puzzles", "solved", "timeouts", "mean", "ms", "median", "p95", "max", "puzzles/s"]
 ROW_KEYS = {
@@ -179,13 +179,58 @@ def test_bench_plot_to_a_missing_directory_fails_before_running(tmp_path: Path) 
     assert_one_line_error(result.stderr, "cannot write", "no-such-directory")
 
 
-def test_bench_plot_that_cannot_be_saved_is_a_one_line_error(tmp_path: Path) -> None:
+def test_bench_plot_that_cannot_be_created_fails_before_running(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     chart = tmp_path / ("x" * 300 + ".png")  # a name longer than any file system allows
     result = sudoku("bench", str(PUZZLES / "top95.txt"), "-s", "backtrack", "--first", "2", "--plot", str(chart))
     assert result.exit_code == 2
+    assert result.stdout == ""  # no benchmark ran
+    assert_one_line_error(result.stderr, "cannot write", "name too long")
+
+
+@pytest.mark.parametrize("name", ["chart.txt", "chart"])
+def test_bench_plot_in_a_format_matplotlib_lacks_fails_before_running(tmp_path: Path, name: str) -> None:
+    """.txt made matplotlib raise once the benchmark had run (a traceback, exit 1); a name without an
+    extension was written to NAME.png while sudoku said 'plot written to NAME'."""
+    pytest.importorskip("matplotlib")
+    existing = tmp_path / "kept.txt"
+    existing.write_text("mine\n")
+    chart = existing if name == "chart.txt" else tmp_path / name
+    result = sudoku("bench", str(PUZZLES / "top95.txt"), "-s", "backtrack", "--first", "2", "--plot", str(chart))
+    assert result.exit_code == 2
+    assert result.stdout == ""  # no benchmark ran
+    assert_one_line_error(result.stderr, f"cannot write {chart}: --plot ", ".png", ".svg", ".pdf")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.txt"] and existing.read_text() == "mine\n"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, where every write fails")
+def test_bench_plot_whose_write_fails_is_an_error_not_written(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    chart = tmp_path / "chart.png"
+    chart.symlink_to("/dev/full")  # opens for writing, as a file on a full disk does; every write fails
+    result = sudoku("bench", str(PUZZLES / "top95.txt"), "-s", "backtrack", "--first", "2", "--plot", str(chart))
+    assert result.exit_code == 2
     assert len(result.stdout.splitlines()) == 2  # the table came first
-    assert_one_line_error(result.stderr, "cannot write")
+    assert_one_line_error(result.stderr, f"cannot write {chart}", "No space left on device")
+
+
+def test_bench_reads_tables_as_solve_does(tmp_path: Path) -> None:
+    """A Parquet file was read as text (5 rows made 22 invalid 'puzzles'), a CSV file's header was a puzzle."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    easy = puzzles("easy50.txt")
+    pq.write_table(pa.table({"id": list(range(5)), "quizzes": easy[:5]}), tmp_path / "kaggle.parquet")
+    (tmp_path / "mine.csv").write_text("id,grid,solution\n" + "".join(f"{k},{p},\n" for k, p in enumerate(easy[:3])))
+    files = [str(tmp_path / "kaggle.parquet"), str(tmp_path / "mine.csv")]
+    refused(sudoku("bench", *files, "-s", "backtrack"), "mine.csv", "no puzzle column", "'grid'")  # before any run
+    kaggle = sudoku("bench", files[0], "-s", "backtrack", "-f", "json")  # the puzzle column found by its header
+    mine = sudoku("bench", files[1], "-s", "backtrack", "-f", "json", "--column", "grid")
+    rows = [json.loads(line) for result in (kaggle, mine) for line in result.stdout.splitlines()]
+    assert [(r["data_set"], r["puzzles"], r["solved"], r["invalid"]) for r in rows] == [
+        ("kaggle", 5, 5, 0),
+        ("mine", 3, 3, 0),
+    ]
 
 
 def test_bench_unknown_strategy_exits_2() -> None:

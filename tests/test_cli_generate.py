@@ -5,6 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
+import signal
+import subprocess
+import sys
+import time
 from functools import cache
 from pathlib import Path
 
@@ -12,7 +17,7 @@ import pytest
 
 from sudokit import Grid, get_strategy
 from sudokit.shape import Shape
-from tests.conftest import sudoku
+from tests.conftest import assert_complete_records, sudoku, wait_for_records
 
 
 @cache
@@ -140,10 +145,28 @@ def test_output_file_is_written_and_not_replaced_without_force(tmp_path: Path) -
 
 
 def test_a_puzzle_not_made_in_time_is_reported() -> None:
-    # a 4x4 board never needs more than singles: no puzzle of it is extreme, so none is made in time
-    done = sudoku("generate", "--box", "2x2", "--level", "extreme", "-t", "0.2", "--seed", "1")
+    # a 25x25 puzzle takes seconds to make: none is made in 0.2 s
+    done = sudoku("generate", "--box", "5x5", "-t", "0.2", "--seed", "1")
     assert done.exit_code == 1 and done.stdout == ""
     assert "puzzle 1 (seed " in done.stderr and "not made within 0.2 s" in done.stderr
+
+
+def test_a_level_not_reached_in_time_says_what_the_attempts_were_rated() -> None:
+    # seed 1's first 225 attempts on 6x6 are 216 easy and 8 hard: none extreme in 0.3 s
+    done = sudoku("generate", "--box", "2x3", "--level", "extreme", "-t", "0.3", "--seed", "1")
+    assert done.exit_code == 1 and done.stdout == ""
+    [line, _summary] = done.stderr.splitlines()
+    rated = r"(, \d+ (easy|medium|hard|unfair))*"
+    said = rf"sudoku: puzzle 1 \(seed \d+\) not made within 0\.3 s \(\d+ attempts{rated}, none extreme\)"
+    assert re.fullmatch(said, line), line
+
+
+@pytest.mark.parametrize("box", ["2x2", "1x4"])
+def test_a_level_no_puzzle_of_the_board_reaches_is_refused_at_once(box: str) -> None:
+    # every 4x4 puzzle is solved by singles (tests/test_generate.py): before, each puzzle spun through its time limit
+    done = sudoku("generate", "--box", box, "--level", "hard", "--count", "3", "--seed", "1")
+    assert done.exit_code == 2 and done.stdout == ""
+    assert done.stderr == "sudoku: error: level hard: no puzzle on a 4x4 board reaches it (levels reached: easy)\n"
 
 
 @pytest.mark.parametrize(
@@ -202,6 +225,8 @@ def test_resume_refuses_a_file_of_another_run_and_leaves_it_untouched(tmp_path: 
         (["--seed", "14", "--count", "3"], "--seed 13, not 14"),
         (["--seed", "13", "--count", "1"], "beyond --count 1"),
         (["--seed", "13", "--count", "3", "--level", "easy"], "--level"),
+        (["--seed", "13", "--count", "3", "--symmetry", "rot180"], "made with --symmetry none, not rot180"),
+        (["--seed", "13", "--count", "3", "--minimal"], "made with no --minimal, not --minimal"),
         (["--seed", "13", "--count", "3", "-f", "csv"], "not the csv header"),
         (["--count", "3"], "--seed"),
         (["--seed", "13", "--count", "3", "-f", "line"], "json or csv"),
@@ -211,6 +236,51 @@ def test_resume_refuses_a_file_of_another_run_and_leaves_it_untouched(tmp_path: 
         assert done.exit_code == 2 and done.stdout == "", (args, done.stderr)
         assert len(done.stderr.splitlines()) == 1 and says in done.stderr, (args, done.stderr)
         assert out.read_text() == text
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_resume_refuses_records_that_do_not_say_their_symmetry_and_minimality(tmp_path: Path, fmt: str) -> None:
+    """Records of an older sudokit carry no symmetry and minimal: whether they are this run's cannot be told."""
+    out = tmp_path / f"made.{fmt}"
+    args = ("generate", "--box", "2x3", "--seed", "13", "-f", fmt, "-O", str(out))
+    assert sudoku(*args, "--count", "2", "--minimal").exit_code == 0
+    if fmt == "json":
+        made = [json.loads(line) for line in out.read_text().splitlines()]
+        assert [(r["symmetry"], r["minimal"]) for r in made] == [("none", True)] * 2
+        old = "".join(json.dumps({k: v for k, v in r.items() if k not in ("symmetry", "minimal")}) + "\n" for r in made)
+    else:
+        rows = list(csv.reader(io.StringIO(out.read_text())))
+        assert rows[0][-2:] == ["symmetry", "minimal"] and [r[-2:] for r in rows[1:]] == [["none", "true"]] * 2
+        old = "".join(",".join(r[:-2]) + "\n" for r in rows)
+    out.write_text(old)
+    done = sudoku(*args, "--count", "3", "--minimal", "--resume")
+    assert done.exit_code == 2 and out.read_text() == old
+    says = "line 1 does not say the --symmetry and --minimal it was made with" if fmt == "json" else "csv header"
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"sudoku: error: cannot resume {out}: ") and says in line, line
+
+
+def test_an_interrupted_resumed_run_counts_the_puzzles_of_the_whole_file(tmp_path: Path) -> None:
+    """After Ctrl-C a resumed run says how many puzzles the file holds, not how many it made itself."""
+    out = tmp_path / "made.json"
+    args = [sys.executable, "-m", "sudokit", "generate", "--box", "2x2", "--seed", "5", "-f", "json", "-O", str(out)]
+    assert subprocess.run([*args, "-n", "30", "-q"], capture_output=True, timeout=60).returncode == 0
+    process = subprocess.Popen([*args, "-n", "10000000", "--resume", "-j", "1"], stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for_records(out, process, least=60)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130, stderr
+    held = len(assert_complete_records(out))
+    assert held >= 60
+    assert stderr.splitlines()[-1] == (
+        f"sudoku: interrupted after {held} puzzles; every record written is complete "
+        f"(continue with --resume --seed 5 --output {out})"
+    )
 
 
 @pytest.mark.parametrize("fmt", ["line", "json"])
@@ -233,3 +303,33 @@ def test_parquet_output_of_csv_records_holds_every_puzzle(tmp_path: Path) -> Non
     expected = list(csv.DictReader(io.StringIO(sudoku("generate", "-n", "3", "--seed", "1", "-f", "csv").stdout)))
     assert [r["puzzle"] for r in rows] == [r["puzzle"] for r in expected]
     assert [r["solution"] for r in rows] == [r["solution"] for r in expected]
+
+
+def test_a_killed_forced_run_keeps_its_records_in_place_of_the_old_file(tmp_path: Path) -> None:
+    """SIGTERM stops generate as Ctrl-C does (exit 143, the line saying how far it got): with --force the
+    records made so far replace the old file (written beside it until then), and nothing is left beside."""
+    out = tmp_path / "made.json"
+    out.write_text("an old record\n")
+    args = [sys.executable, "-m", "sudokit", "generate", "--box", "2x2", "--seed", "3", "-f", "json", "-j", "1"]
+    process = subprocess.Popen([*args, "-n", "10000000", "-O", str(out), "--force"], stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(6000):  # until the new file beside OUT holds records, or 60 s
+            parts = [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
+            if (parts and parts[0].read_bytes().count(b"\n") >= 20) or process.poll() is not None:
+                break
+            time.sleep(0.01)
+        assert out.read_text() == "an old record\n", "the old file was cut before the run ended"
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 143, stderr
+    made = assert_complete_records(out)
+    assert len(made) >= 20 and [r["index"] for r in made] == list(range(1, len(made) + 1))
+    assert stderr.splitlines()[-1] == (
+        f"sudoku: interrupted after {len(made)} puzzles; every record written is complete "
+        f"(continue with --resume --seed 3 --output {out})"
+    )
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]

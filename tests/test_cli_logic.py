@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import time
+from importlib.metadata import EntryPoint
 from pathlib import Path
+
+import pytest
 
 from sudokit import Grid, solve
 from sudokit.logic import hint as next_step
 from sudokit.rating import CSV_EXTRA, LEVELS, rate, rated_steps
 from sudokit.variants import Diagonal, to_json
 
-from .conftest import puzzles, sudoku
+from .conftest import puzzles, sized, sudoku
 
 HARD = puzzles("hardest.txt")[2]  # needs search after a few chains
 EASY = puzzles("easy50.txt")[0]
@@ -153,3 +157,83 @@ def test_rate_pretty_shows_each_puzzle_grid_and_its_rating_and_failures_as_solve
     alone = sudoku("rate", "-f", "pretty", HARD)  # a lone puzzle: no header line
     assert alone.exit_code == 0 and alone.stdout == blocks[3].split("\n", 1)[1] + "\n"
     assert sudoku("rate", "-f", "pretty", "--resume", "-O", str(tmp_path / "o.txt"), HARD).exit_code == 2
+
+
+# counts.txt: 357 solutions (the techniques' unique rectangles made it "Extreme:4310" before it was refused).
+SEVERAL = "....5..4...8.1.5..4......12.7.5.2.8....6.3....4.1.9...25.....98..1.2.6...8.....2."
+UNSOLVABLE = ".3.....8...9...5....75.92..7..1.5..8.2..9..3.9..4.2..1..42571....2...8...7.....9."
+
+
+@pytest.mark.parametrize("puzzle", [SEVERAL, "." * 81], ids=["357-solutions", "empty"])
+def test_a_puzzle_with_several_solutions_is_not_rated_explained_or_hinted(puzzle: str) -> None:
+    line = sudoku("rate", puzzle)
+    assert line.exit_code == 1 and line.stdout == f"{puzzle}:several\n", line.stdout + line.stderr
+    record = json.loads(sudoku("rate", "-f", "json", puzzle).stdout)
+    assert record["level"] is None and record["score"] is None and record["techniques"] is None
+    assert record["count"] == 2 and record["error"] == "the puzzle has more than one solution: no rating"
+    pretty = sudoku("rate", "-f", "pretty", puzzle)
+    assert pretty.exit_code == 1 and pretty.stdout == "several: the puzzle has more than one solution: no rating\n"
+    for command, noun in (("explain", "explanation"), ("hint", "hint")):
+        for fmt in ("pretty", "json"):
+            done = sudoku(command, "-f", fmt, puzzle)
+            assert done.exit_code == 1 and done.stdout == "", done.stdout
+            assert done.stderr == f"sudoku: the puzzle has more than one solution: no {noun}\n"
+
+
+def test_a_puzzle_without_a_solution_gets_no_hint_and_exit_status_one() -> None:
+    for command in ("hint", "explain"):
+        done = sudoku(command, UNSOLVABLE)
+        assert done.exit_code == 1 and done.stdout == "", done.stdout
+        assert done.stderr == "sudoku: the puzzle has no solution\n"
+
+
+def test_a_batch_counts_puzzles_with_several_solutions_apart(tmp_path: Path) -> None:
+    file = tmp_path / "mixed.txt"
+    file.write_text(f"{EASY}\n{SEVERAL}\n{UNSOLVABLE}\n")
+    done = sudoku("rate", "-j", "1", str(file))
+    assert done.exit_code == 1
+    answers = [line.rsplit(":", 1)[1] for line in done.stdout.splitlines()]
+    assert answers == [str(rate(EASY).score), "several", "unsolvable"]
+    assert "1 solved, 1 unsolvable, 1 not unique" in done.stderr
+
+
+BIG_HARD = sized("5x5")[0][0].to_line()  # backtrack needs tens of seconds to count it to 2
+EMPTY_49 = "." * 49 * 49  # the logic alone ran past 100 s and 585 MB before there was a limit
+
+
+@pytest.mark.parametrize("puzzle", [BIG_HARD, EMPTY_49], ids=["hard-25x25", "empty-49x49"])
+def test_hint_explain_and_rate_stop_at_the_time_limit_as_a_timeout(puzzle: str) -> None:
+    for command in ("explain", "hint"):
+        for fmt in ("pretty", "json"):
+            start = time.monotonic()
+            done = sudoku(command, "-f", fmt, "-t", "0.5", puzzle)
+            assert time.monotonic() - start < 30  # a wide margin: without the limit this ran for minutes
+            assert done.exit_code == 1 and done.stdout == "", done.stdout
+            assert done.stderr.startswith("sudoku: timeout: ") and done.stderr.count("\n") == 1, done.stderr
+            assert "0.5 s" in done.stderr
+    rated = sudoku("rate", "-t", "0.5", puzzle)
+    assert rated.exit_code == 1 and rated.stdout.endswith(":timeout\n")
+
+
+def test_hint_and_explain_take_the_time_limit_of_solve() -> None:
+    for command in ("hint", "explain"):
+        assert "--time-limit" in sudoku(command, "--help").stdout
+        refused = sudoku(command, "-t", "-1", EASY)
+        assert refused.exit_code == 2 and "--time-limit" in refused.stderr
+        assert sudoku(command, "-t", "none", EASY).exit_code == 0
+
+
+def test_a_count_to_two_that_runs_out_of_time_is_a_timeout_record_not_a_solution(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sudokit.registry
+    from sudokit.registry import ENTRY_POINT_GROUP, Registry
+
+    # As backtrack on a hard 25x25: one solution found, then the time ran out looking for a second.
+    slow = EntryPoint("backtrack", "tests.plugins.hostile:StopsAfterOne", ENTRY_POINT_GROUP)
+    monkeypatch.setattr(sudokit.registry, "_default", Registry(eps=[slow]))
+    line = sudoku("rate", "-j", "1", HARD)
+    assert line.exit_code == 1 and line.stdout == f"{HARD}:timeout\n", line.stdout
+    record = json.loads(sudoku("rate", "-j", "1", "-f", "json", HARD).stdout)
+    assert record["status"] == "timeout" and record["level"] is None and "time limit" in record["error"]
+    assert sudoku("rate", "-j", "1", "-f", "pretty", HARD).stdout.startswith("timeout: ")

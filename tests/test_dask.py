@@ -7,10 +7,12 @@ unreachable scheduler are one-line errors with exit status 2.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -285,6 +287,61 @@ def test_an_unreachable_scheduler_is_a_one_line_error(
     assert result.stderr.count("\n") == 1, result.stderr
     assert result.stderr.startswith("sudoku: error: cannot connect to the Dask scheduler at tcp://127.0.0.1:9")
     assert capfd.readouterr() == ("", "")  # and nothing else, from Dask's loggers or anywhere
+
+
+@contextlib.contextmanager
+def fake_scheduler(answer: bytes | None) -> Iterator[str]:
+    """A real socket on 127.0.0.1 that accepts connections and never answers (``answer`` None) or
+    answers ``answer`` and then nothing; its address. None of it is Dask."""
+    server = socket.create_server(("127.0.0.1", 0))
+    accepted: list[socket.socket] = []
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = server.accept()
+                accepted.append(conn)  # kept open: the client waits on it
+                if answer is not None:
+                    conn.sendall(answer)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        server.close()
+        for conn in accepted:
+            conn.close()
+
+
+def closed_port() -> str:
+    """An address on 127.0.0.1 where nothing listens: connections are refused."""
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        return f"tcp://127.0.0.1:{probe.getsockname()[1]}"
+
+
+@pytest.mark.parametrize(
+    ("answer", "why"),
+    [
+        (None, "it did not answer Dask's handshake within 1 s"),  # held Client() for ever
+        (b"HTTP/1.1 400 Bad Request\r\n\r\n" * 4, "its answer is not Dask's"),  # a traceback, exit 1
+        ("refused", "Timed out trying to connect"),
+    ],
+    ids=["silent", "not-dask", "refused"],
+)
+def test_a_scheduler_that_is_not_one_is_a_one_line_error_in_bounded_time(answer: bytes | str | None, why: str) -> None:
+    needs_dask()
+    env = {**os.environ, "SUDOKIT_DASK_TIMEOUT": "1"}
+    with contextlib.ExitStack() as stack:
+        address = closed_port() if answer == "refused" else stack.enter_context(fake_scheduler(answer))
+        command = [sys.executable, "-m", "sudokit", "solve", str(PUZZLES / "leetcode37.txt"), *dask_args(address)]
+        try:
+            proc = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env, check=False)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"sudoku still connecting to {address} after 60 s with a 1 s timeout")
+    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+    # one line, and nothing after it at exit (the half-made client's __del__ printed a TimeoutError traceback)
+    [line] = proc.stderr.splitlines()
+    assert line.startswith(f"sudoku: error: cannot connect to the Dask scheduler at {address}: {why}"), line
 
 
 @pytest.mark.parametrize(

@@ -183,6 +183,27 @@ def test_bad_rows_are_invalid_records_naming_file_line_and_column(
     assert "expected solutions: 3 same, 0 differ" in result.stderr
 
 
+@pytest.mark.parametrize("closes", [False, True], ids=["never-closed", "closed-lines-later"])
+def test_a_quote_left_open_costs_its_own_line_only(tmp_path: Path, solved: list[tuple[str, str]], closes: bool) -> None:
+    """A stray quote once swallowed every row after it into one invalid record: now its line alone is invalid,
+    saying where the quote opens, and each line after it is a record of its own, as a user counts rows."""
+    (p1, s1), (p2, s2), (p3, s3) = solved[:3]
+    if closes:  # it closes two lines on, leaving a row of three fields: still the quote's fault
+        text, column, last = f'quizzes,solutions\n{p1},"{s1}\n{p2},{s2}\n{p3}",{s3}\n', len(p1) + 2, "invalid"  # p3"
+    else:
+        text, column, last = f'quizzes,solutions\n"{p1},{s1}\n{p2},{s2}\n{p3},{s3}\n', 1, "solved"
+    path = tmp_path / "set.csv"
+    path.write_text(text)
+    result = sudoku("solve", str(path), "-f", "csv", "-j", "1")
+    assert result.exit_code == 2
+    out = records(result.stdout)
+    assert [r["line"] for r in out] == ["2", "3", "4"]
+    assert [r["status"] for r in out] == ["invalid", "solved", last]
+    assert out[1]["expected"] == "same"
+    message = f"{path}:2, column quizzes: not a CSV row: the quote at column {column} does not close on its line"
+    assert f"sudoku: error: {message}\n" in result.stderr
+
+
 def test_refusals_are_one_line_usage_errors(tmp_path: Path, solved: list[tuple[str, str]]) -> None:
     path = write_csv(tmp_path / "set.csv", ["id", "puzzle", "solution"], [["1", *solved[0]]])
     text = tmp_path / "set.txt"

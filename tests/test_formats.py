@@ -246,6 +246,30 @@ def test_digit_out_of_range(text: str, row: int, column: int, digit: int) -> Non
     assert message == f"row {row}, column {column}: {shown} is out of range for a {n}x{n} board (1-{n})"
 
 
+@pytest.mark.parametrize(
+    ("text", "row", "column", "digit"),
+    [
+        (" ".join(["-1"] + ["0"] * 80), 1, 1, -1),
+        (" ".join(["0"] * 17 + ["-12"] + ["0"] * 238), 2, 2, -12),
+        ("1 0 0 0\n0 0 -3 0\n0 0 0 0\n0 0 0 0", 2, 3, -3),
+    ],
+    ids=["-1-on-9x9", "-12-on-16x16", "-3-on-4x4-rows"],
+)
+def test_a_negative_integer_is_out_of_range_not_a_digit_after_a_separator(
+    text: str, row: int, column: int, digit: int
+) -> None:
+    """``-`` is a separator of the pretty form; in the integer form it once made ``-1`` a given 1."""
+    with pytest.raises(DigitOutOfRangeError) as caught:
+        Grid.parse(text)
+    n = isqrt(len(text.split()))
+    assert (
+        one_line(caught.value)
+        == f"row {row}, column {column}: digit {digit} is out of range for a {n}x{n} board (1-{n})"
+    )
+    assert (caught.value.row, caught.value.column, caught.value.digit) == (row, column, digit)
+    assert Grid.parse(text.replace("-", "")).cells[(row - 1) * n + column - 1] == -digit  # as it was read before
+
+
 @pytest.mark.parametrize(("symbol", "value"), [("W", 32), ("w", 32), ("A", 10), ("Z", 35)])
 def test_a_letter_out_of_range_is_named_as_written(leetcode: str, symbol: str, value: int) -> None:
     rows = [list(leetcode[r * 9 : r * 9 + 9]) for r in range(9)]

@@ -13,6 +13,7 @@ import json
 import os
 import random
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -26,11 +27,13 @@ from hypothesis import strategies as st
 from sudokit import Grid, InvalidPuzzleError, Shape, is_solution
 from sudokit.cli import app
 from sudokit.errors import BadCharacterError
+from sudokit.links import FPUZZLES_URL, MAX_EXPANSION
+from sudokit.lzstring import compress_to_base64, decompress_from_base64
 from sudokit.reader import MAX_LINE, Record, bounded_lines, iter_records
 from sudokit.shape import ALPHABET
 from tests.conftest import cli_runner
 
-from .conftest import puzzles
+from .conftest import ROOT, puzzles
 
 #: Every box shape of a board from 4x4 to 25x25 (including the 1xC shapes, whose boxes are rows).
 SHAPES = [Shape.of(r, c) for r in range(1, 9) for c in range(1, 9) if 4 <= r * c <= 25]
@@ -426,3 +429,240 @@ def test_standard_input_in_a_real_process(stdin: bytes) -> None:
     assert len(errors) == 1
     if stdin.strip(b"\xef\xbb\xbf\r\n") == b"":
         assert errors == ["sudoku: error: no puzzles in the input"]
+
+
+# --- hostile variant payloads: links, JSON, box shapes ----------------------------------------------------
+
+#: A number far longer than any puzzle's: ``int()`` refuses it past 4,300 digits and is slow well before.
+HUGE = "9" * 5000
+SCL_REGIONS = [[[r // 2 * 2 + i // 2, r % 2 * 2 + i % 2] for i in range(4)] for r in range(4)]
+
+
+def fpuzzles_payload(given: object = None, **keys: object) -> dict[str, object]:
+    """A 4x4 f-puzzles puzzle with ``keys``; r1c1 a given of ``given`` when one is named."""
+    grid: list[list[dict[str, object]]] = [[{} for _ in range(4)] for _ in range(4)]
+    if given is not None:
+        grid[0][0] = {"value": given, "given": True}
+    return {"size": 4, "grid": grid, **keys}
+
+
+def sudokupad_payload(given: object = None, **keys: object) -> dict[str, object]:
+    """A 4x4 puzzle in SudokuPad's own format with ``keys``; r1c1 holds ``given`` when one is named."""
+    cells: list[list[dict[str, object]]] = [[{} for _ in range(4)] for _ in range(4)]
+    if given is not None:
+        cells[0][0] = {"value": given}
+    return {"cells": cells, "regions": SCL_REGIONS, **keys}
+
+
+def link_of(payload: dict[str, object], *, sudokupad: bool = False) -> str:
+    """The payload's link: ``@HUGE@`` in its JSON becomes a bare number of 5,000 digits."""
+    text = json.dumps(payload, separators=(",", ":")).replace('"@HUGE@"', HUGE)
+    start = "https://sudokupad.app/scl" if sudokupad else "https://www.f-puzzles.com/?load="
+    return start + compress_to_base64(text)
+
+
+PAIR = ["R1C1", "R1C2"]
+#: f-puzzles payloads that each ended in a traceback (one killed the whole batch), by what is wrong.
+HOSTILE_FPUZZLES = {
+    "given ²": fpuzzles_payload("²"),
+    "given of 5,000 digits": fpuzzles_payload(HUGE),
+    "given a bare number of 5,000 digits": fpuzzles_payload("@HUGE@"),
+    "total ²": fpuzzles_payload(killercage=[{"cells": PAIR, "value": "²"}]),
+    "total of 5,000 digits": fpuzzles_payload(killercage=[{"cells": PAIR, "value": HUGE}]),
+    "sandwich of 5,000 digits": fpuzzles_payload(sandwichsum=[{"cell": "R0C1", "value": HUGE}]),
+    "whisper difference ²": fpuzzles_payload(whispers=[{"lines": [PAIR], "value": "²"}]),
+    "cell of 5,000 digits": fpuzzles_payload(killercage=[{"cells": [f"R{HUGE}C1"], "value": "3"}]),
+    "lines 5": fpuzzles_payload(thermometer=[{"lines": 5}]),
+    "drawn cage lines 5": fpuzzles_payload(cage=[{"lines": 5}]),
+    "drawn line of a number": fpuzzles_payload(line=[{"lines": [5]}]),
+    "direction a list": fpuzzles_payload(littlekillersum=[{"cell": "R0C0", "direction": ["DR"], "value": "5"}]),
+    "drawn line with a cell name of 5,000 characters": fpuzzles_payload(line=[{"lines": [["x" * 5000, "R1C1"]]}]),
+}
+#: SudokuPad payloads likewise.
+HOSTILE_SUDOKUPAD = {
+    "lines not a list": sudokupad_payload(lines=5),
+    "global not a list": sudokupad_payload(**{"global": 5}),
+    "global rule a list": sudokupad_payload(**{"global": [["antiknight"]]}),
+    "cages not a list": sudokupad_payload(cages=5),
+    "regions not a list": sudokupad_payload(regions=5),
+    "a region not a list": sudokupad_payload(regions=[5, 5, 5, 5]),
+    "cage cells not a list": sudokupad_payload(cages=[{"cells": 5, "unique": True}]),
+    "given ²": sudokupad_payload("²"),
+    "total of 5,000 digits": sudokupad_payload(cages=[{"cells": [[0, 0], [0, 1]], "unique": True, "sum": HUGE}]),
+}
+EMPTY_4X4 = '"givens": "' + "." * 16 + '"'
+#: sudokit's own JSON likewise (the last nested past the JSON parser's recursion).
+HOSTILE_JSON = {
+    "total over 4,300 digits": "{"
+    + EMPTY_4X4
+    + ', "constraints": [{"kind": "killer", "cells": ["r1c1"], "total": '
+    + "9" * 4400
+    + "}]}",
+    "cell of 5,000 digits": "{" + EMPTY_4X4 + ', "constraints": [{"kind": "killer", "cells": ["r' + HUGE + 'c1"]}]}',
+    "box of 5,000 digits": '{"box": "1' + "0" * 5000 + 'x1", ' + EMPTY_4X4 + "}",
+    "box ²": '{"box": "²x2", ' + EMPTY_4X4 + "}",
+    "regions 5": "{" + EMPTY_4X4 + ', "regions": 5}',
+    "nested 30,000 deep": "{" + EMPTY_4X4 + ', "regions": ' + "[" * 30_000 + "]" * 30_000 + "}",
+    "objects nested 30,000 deep": '{"a": ' * 30_000 + "1" + "}" * 30_000,
+}
+HOSTILE = (
+    [pytest.param(link_of(p), id=f"f-puzzles {k}") for k, p in HOSTILE_FPUZZLES.items()]
+    + [pytest.param(link_of(p, sudokupad=True), id=f"SudokuPad {k}") for k, p in HOSTILE_SUDOKUPAD.items()]
+    + [pytest.param(text, id=f"json {k}") for k, text in HOSTILE_JSON.items()]
+    + [pytest.param("https://www.f-puzzles.com/?id=" + "a" * 5000, id="f-puzzles short id of 5,000 characters")]
+)
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_a_hostile_variant_payload_is_one_short_line_naming_it(text: str) -> None:
+    with pytest.raises(InvalidPuzzleError) as caught:
+        Grid.parse(text)
+    assert len(one_line(caught.value)) < 300, str(caught.value)  # however long what it quotes
+
+
+@pytest.mark.parametrize("box", ["1" + "0" * 5000 + "x1", "²x3", "3x" + "9" * 5000, "x" * 100_000])
+def test_a_hostile_box_shape_is_one_short_line(box: str) -> None:
+    with pytest.raises(InvalidPuzzleError) as caught:
+        Shape.parse(box)
+    assert len(one_line(caught.value)) < 200
+    result = invoke(["solve", "--box", box, "." * 81])
+    assert result.exit_code == 2 and len(error_lines(result.stderr)) == 1
+
+
+def test_a_batch_of_hostile_payloads_keeps_every_record_in_order(tmp_path: Path) -> None:
+    """Each hostile line is one invalid record between good puzzles: none ends the batch or takes another."""
+    good = puzzles("easy50.txt")
+    hostile = [p.values[0] for p in HOSTILE]
+    lines = [good[0]]
+    for k, text in enumerate(hostile, 1):
+        lines += [text, good[k]]
+    path = tmp_path / "hostile.txt"
+    path.write_text("\n".join(lines) + "\n")
+    proc = sudoku_process("solve", str(path), "-f", "json", "-j", "1")
+    err = proc.stderr.decode()
+    assert "Traceback" not in err, err[-3000:]
+    assert proc.returncode == 2
+    records = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+    assert [(r["line"], r["status"]) for r in records] == [
+        (k, "solved" if k % 2 else "invalid") for k in range(1, len(lines) + 1)
+    ]
+    errors = error_lines(err)
+    assert [int(e.removeprefix(f"sudoku: error: {path}:").split(":")[0]) for e in errors] == list(
+        range(2, len(lines), 2)
+    )
+    assert all(len(e) < len(str(path)) + 350 for e in errors), max(errors, key=len)
+
+
+#: What a hostile payload puts in place of a value: look-alike and overlong numbers, wrong types, deep nesting.
+HOSTILE_VALUES: list[object] = [
+    "²", "\u0663", "@HUGE@", HUGE, "R" + HUGE + "C1", "r1c" + HUGE, -1, 0, 5, 1.5, 1e308, True, None, "",
+    [], {}, [5], [[["x"]]], {"a": [1]}, ["DR"], "@DEEP@", "1" + "0" * 400 + "x1", "R0C0", [[0, 0], [99, 99]],
+]  # fmt: skip
+#: Keys a hostile payload may add: every rule key f-puzzles and SudokuPad data and sudokit's JSON read.
+HOSTILE_KEYS = [
+    "killercage", "littlekillersum", "sandwichsum", "thermometer", "arrow", "difference", "ratio", "xv",
+    "renban", "whispers", "slowthermometer", "extraregion", "odd", "even", "palindrome", "negative",
+    "nonconsecutive", "cage", "line", "circle", "lines", "global", "cages", "regions", "box", "constraints",
+]  # fmt: skip
+
+
+def mutated(value: object, rng: random.Random) -> object:
+    """``value`` with one place in it (an object's value, a list's item, or itself) made hostile."""
+    if isinstance(value, dict) and value and rng.random() < 0.85:
+        key = rng.choice([*value, rng.choice(HOSTILE_KEYS)])
+        return {**value, key: mutated(value.get(key), rng)}
+    if isinstance(value, list) and value and rng.random() < 0.85:
+        i = rng.randrange(len(value))
+        return [*value[:i], mutated(value[i], rng), *value[i + 1 :]]
+    return rng.choice(HOSTILE_VALUES)
+
+
+def hostile_text(payload: object) -> str:
+    """The payload's JSON, ``@HUGE@`` a bare number of 5,000 digits and ``@DEEP@`` arrays 5,000 deep."""
+    text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    return text.replace('"@HUGE@"', HUGE).replace('"@DEEP@"', "[" * 5000 + "]" * 5000)
+
+
+def generated_hostile_lines(count: int, seed: int) -> list[str]:
+    """``count`` hostile lines: mutated real f-puzzles links, SudokuPad puzzles and sudokit JSON, and bombs."""
+    from tests.test_lzstring import lz_bomb
+
+    rng = random.Random(seed)
+    links = (ROOT / "puzzles/variants/links.txt").read_text().splitlines()
+    data = [link.removeprefix(FPUZZLES_URL) for link in links if link.startswith(FPUZZLES_URL)]
+    fpuzzles = [json.loads(decompress_from_base64(d)) for d in data[:8]]
+    corpus = [json.loads(t) for t in (ROOT / "puzzles/variants/corpus.txt").read_text().splitlines() if t[:1] == "{"]
+    sudokupad = [sudokupad_payload(2, cages=[{"cells": [[0, 0], [0, 1]], "unique": True, "sum": 3}])]
+    sudokupad.append(sudokupad_payload(**{"global": ["antiknight"]}))
+    lines = []
+    for k in range(count):
+        kind = k % 4
+        if kind == 0:
+            lines.append(FPUZZLES_URL + compress_to_base64(hostile_text(mutated(rng.choice(fpuzzles), rng))))
+        elif kind == 1:
+            payload = hostile_text(mutated(rng.choice(sudokupad), rng))
+            lines.append("https://sudokupad.app/scl" + compress_to_base64(payload))
+        elif kind == 2:
+            lines.append(hostile_text(mutated(rng.choice(corpus), rng)))
+        else:  # a bomb: a few thousand characters of data standing for millions (the last one, for 400 million)
+            data = lz_bomb(28_000 if k == count - 1 else rng.randrange(3_000, 8_000))
+            lines.append(
+                rng.choice([FPUZZLES_URL, "https://sudokupad.app/scl", "https://sudokupad.app/fpuzzles"]) + data
+            )
+    return lines
+
+
+def capped_memory() -> None:
+    """In a child before it runs: 1 GB of address space, 60 s of CPU."""
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    resource.setrlimit(resource.RLIMIT_CPU, (60, 60))
+
+
+def test_generated_hostile_links_and_json_in_bounded_memory_and_cpu_time(tmp_path: Path) -> None:
+    """Some 100 hostile links and JSON lines through the real CLI, its memory capped at 1 GB (a 60 KB bomb once
+    took a gigabyte and 40 s): a record each, in order, one short error line for each that fails, exit 2, no
+    traceback, and in all a few seconds of CPU time (measured as CPU time of the process and its workers)."""
+    lines = generated_hostile_lines(100, seed=21)
+    path = tmp_path / "hostile.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(
+        [sys.executable, "-m", "sudokit", "solve", str(path), "-f", "json", "-j", "1", "-t", "0.5"],
+        capture_output=True,
+        timeout=300,
+        preexec_fn=capped_memory,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    err = proc.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err and "MemoryError" not in err, err[-3000:]
+    assert proc.returncode == 2, err[-3000:]
+    records = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+    assert [r["line"] for r in records] == list(range(1, len(lines) + 1))
+    failed = [r for r in records if r["status"] in ("invalid", "error")]
+    assert len(failed) >= len(lines) // 4  # the bombs at least
+    errors = error_lines(err)
+    assert len(errors) == len(failed)
+    assert all(len(e) < len(str(path)) + 400 for e in errors), max(errors, key=len)
+    assert cpu < 15, f"{cpu:.1f} s of CPU for {len(lines)} lines"  # some 1 s, where the 60 KB bomb alone took 8
+
+
+def test_a_bomb_as_an_argument_is_one_line_in_bounded_memory() -> None:
+    """A 120 KB link standing for 1.3 billion characters, given as the argument (once a MemoryError traceback)."""
+    from tests.test_lzstring import lz_bomb
+
+    link = FPUZZLES_URL + lz_bomb(52_000)
+    assert 100_000 < len(link) < 130_000  # under the 128 KB an argument may have
+    proc = subprocess.run(
+        [sys.executable, "-m", "sudokit", "solve", "-f", "line", link],
+        capture_output=True,
+        timeout=120,
+        preexec_fn=capped_memory,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, err[-2000:]
+    [line] = error_lines(err)
+    assert f"expands past {MAX_EXPANSION:,} characters" in line

@@ -8,7 +8,7 @@ from itertools import islice
 import pytest
 
 from sudokit import Capabilities, Grid, get_strategy
-from sudokit.generation import LEVELS, default_engine, generate, symmetry_orbits
+from sudokit.generation import LEVELS, default_engine, generate, reachable_levels, symmetry_orbits
 from sudokit.shape import Shape
 
 
@@ -205,3 +205,89 @@ def test_levels_are_the_ratings_names() -> None:
 
     assert LEVELS == ("easy", "medium", "hard", "unfair", "extreme")
     assert tuple(level.lower() for level in RATED_LEVELS) == LEVELS
+
+
+def minimal_puzzles_of_side_4(box: str) -> list[tuple[Grid, Grid]]:
+    """Every minimal puzzle with one solution on a 4x4 board of ``box``, up to symmetry: (puzzle, solution).
+
+    A puzzle of givens S of grid G has another solution H exactly when S lies inside the cells where G
+    and H agree; so over every grid G up to symmetry and every set S (numpy: 2^16 sets at once). The
+    symmetries keep what singles can do: relabelling digits (first row 1234); with 1x4 (4x1) boxes,
+    the rows (columns) are the boxes and go in any order too (first column (row) 1234 as well).
+    """
+    import numpy as np
+
+    shape = Shape.parse(box)
+    grids: list[tuple[int, ...]] = []
+    cells = [0] * 16
+
+    def fill(i: int) -> None:
+        if i == 16:
+            grids.append(tuple(cells))
+            return
+        for d in range(1, 5):
+            if all(cells[j] != d for j in shape.peers[i] if j < i):
+                cells[i] = d
+                fill(i + 1)
+        cells[i] = 0
+
+    fill(0)
+    assert len(grids) == (288 if box == "2x2" else 576)
+    first_row, first_column = (0, 1, 2, 3), (0, 4, 8, 12)
+    fixed = {"2x2": [first_row], "1x4": [first_row, first_column], "4x1": [first_column, first_row]}[box]
+    every = np.array(grids, dtype=np.int64)
+    sets = np.arange(1 << 16, dtype=np.int64)
+    bits = np.int64(1) << np.arange(16, dtype=np.int64)
+    found = []
+    for grid in (g for g in grids if all([g[i] for i in line] == [1, 2, 3, 4] for line in fixed)):
+        agree = ((every == np.array(grid)) * bits).sum(axis=1)
+        unique = np.ones(1 << 16, dtype=bool)
+        for mask in agree[agree != (1 << 16) - 1]:
+            unique &= (sets & ~mask) != 0
+        minimal = unique.copy()
+        for bit in bits:
+            minimal &= ((sets & bit) == 0) | ~unique[sets & ~bit]
+        for chosen in np.nonzero(minimal)[0]:
+            puzzle = Grid([v if chosen >> i & 1 else 0 for i, v in enumerate(grid)], shape)
+            found.append((puzzle, Grid(list(grid), shape)))
+    return found
+
+
+@pytest.mark.parametrize("box", ["2x2", "1x4", "4x1"])
+def test_every_four_by_four_puzzle_is_easy_so_other_levels_are_refused(box: str) -> None:
+    from sudokit.rating import _rate
+    from sudokit.strategy import Result, Status
+
+    # Singles that solve a puzzle solve it with more givens too, so the minimal puzzles decide the levels reached.
+    found = minimal_puzzles_of_side_4(box)
+    assert len(found) > 500
+    for puzzle, solution in found:
+        known = Result(Status.SOLVED, puzzle, "enumeration", (solution,), 1, True)
+        assert _rate(puzzle, known)[1].level == "Easy", puzzle.to_line()
+    assert reachable_levels(box) == ("easy",) and reachable_levels("2x3") == reachable_levels("3x3") == LEVELS
+    for level in LEVELS[1:]:
+        with pytest.raises(ValueError, match=f"level {level}: no puzzle on a 4x4 board reaches it"):
+            generate(box, level=level)
+    assert len(list(generate(box, count=2, seed=1, level="easy"))) == 2
+
+
+def test_the_engines_answers_are_checked() -> None:
+    from sudokit.errors import StrategyError
+    from tests.plugins.hostile import WrongGrid
+
+    # Its "solution" repeats a digit in a row: before, generate took its counts as they came.
+    with pytest.raises(StrategyError, match="wrong-grid"):
+        next(generate("2x2", seed=1, engine=WrongGrid()))
+
+
+def test_each_puzzle_comes_with_its_solution_and_rating() -> None:
+    from sudokit.rating import rate
+    from sudokit.verify import is_solution
+
+    stream = generate("3x3", seed=2, level="hard")
+    puzzle = next(stream)
+    assert stream.solution is not None and is_solution(puzzle, stream.solution)
+    assert_unique(puzzle)
+    rated = rate(puzzle)
+    assert stream.rating is not None and stream.rating.level == rated.level == "Hard"
+    assert (stream.rating.score, stream.rating.techniques) == (rated.score, rated.techniques)

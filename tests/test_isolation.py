@@ -13,6 +13,7 @@ registry for CLI runs in this process, and through a real ``*.dist-info/entry_po
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -50,6 +51,8 @@ PLUGINS = {
     "starts-a-thread": f"{KILLERS}:StartsAThread",
     "reads-stdin": f"{KILLERS}:ReadsStdin",
     "clears-the-timer": f"{KILLERS}:ClearsTheTimerForever",
+    "forks-then-exits": f"{KILLERS}:ForksThenExits",
+    "leaves-a-child": f"{KILLERS}:LeavesAChild",
     "raises-keyboard-interrupt": f"{HOSTILE}:RaisesKeyboardInterrupt",
     "odd-stats": f"{HOSTILE}:OddStats",
     "hangs-on-import": "tests.plugins.hangs_on_import:Engine",
@@ -318,6 +321,108 @@ def test_the_real_command_survives_a_segfaulting_engine(installed: dict[str, str
     done = subprocess.run(args, capture_output=True, text=True, env=installed, timeout=60)
     assert done.returncode == 2, done.stderr
     assert [r["status"] for r in records(done.stdout)] == ["error", "solved"] * 3
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("limit", ["0", "20"])
+def test_an_engine_that_forks_then_ends_its_process_costs_only_its_puzzle(
+    installed: dict[str, str], mixed: Batch, tmp_path: Path, limit: str
+) -> None:
+    """Its child holds the results pipe open: the worker's end is seen all the same, at once, and the child is killed.
+
+    Before: with -t 0 the batch waited for ever; with a limit each such puzzle waited its whole budget and
+    was said to be "still running"."""
+    children = tmp_path / "children"
+    env = {**installed, "SUDOKIT_TEST_CHILDREN": str(children)}
+    args = [sys.executable, "-m", "sudokit", "solve", str(mixed.path), "-s", "forks-then-exits", "-f", "json"]
+    try:
+        done = subprocess.run([*args, "-t", limit], capture_output=True, text=True, env=env, timeout=60)
+        assert done.returncode == 2, done.stderr
+        found = records(done.stdout)
+        assert [r["status"] for r in found] == ["error", "solved"] * 3
+        assert {r["error"] for r in found[::2]} == {
+            "strategy 'forks-then-exits' failed: its worker process ended (exit status 3)"
+        }
+        pids = [int(line) for line in children.read_text().split()]
+        assert len(pids) == 3
+        settle(lambda: not any(_alive(pid) for pid in pids))  # nothing left behind
+    finally:
+        for pid in [int(line) for line in children.read_text().split()] if children.exists() else []:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_processes_an_engine_forks_do_not_outlive_the_batch(
+    installed: dict[str, str], mixed: Batch, tmp_path: Path, jobs: str
+) -> None:
+    children = tmp_path / "children"
+    env = {**installed, "SUDOKIT_TEST_CHILDREN": str(children)}
+    args = [sys.executable, "-m", "sudokit", "solve", str(mixed.path), "-s", "leaves-a-child", "-f", "json"]
+    try:
+        done = subprocess.run([*args, "-j", jobs], capture_output=True, text=True, env=env, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert [r["status"] for r in records(done.stdout)] == ["solved"] * 6
+        pids = [int(line) for line in children.read_text().split()]
+        assert len(pids) == 6
+        settle(lambda: not any(_alive(pid) for pid in pids))
+    finally:
+        for pid in [int(line) for line in children.read_text().split()] if children.exists() else []:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty") or sys.platform != "linux", reason="needs a pseudo-terminal")
+def test_an_engine_printing_to_a_terminal_that_stops_background_writers_is_not_stopped(
+    installed: dict[str, str], mixed: Batch
+) -> None:
+    """Workers lead process groups of their own, not the terminal's foreground one: with ``stty tostop`` a
+    stray print of theirs would stop them (SIGTTOU) were it not ignored; the command runs on a terminal."""
+    import fcntl
+    import termios
+
+    master, slave = os.openpty()
+    attrs = termios.tcgetattr(slave)
+    attrs[3] |= termios.TOSTOP
+    termios.tcsetattr(slave, termios.TCSANOW, attrs)
+    args = [sys.executable, "-m", "sudokit", "solve", str(mixed.path), "-s", "prints", "-f", "line", "-t", "2"]
+    process = subprocess.Popen(
+        args,
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=installed,
+        start_new_session=True,
+        preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),  # the terminal is its own, in the foreground
+    )
+    os.close(slave)
+    output = b""
+    try:
+        while True:
+            try:
+                data = os.read(master, 1 << 16)
+            except OSError:  # the terminal's last writer is gone
+                break
+            if not data:
+                break
+            output += data
+        assert process.wait(timeout=60) == 0, output.decode(errors="replace")
+    finally:
+        os.close(master)
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    text = output.decode(errors="replace")
+    assert text.count("chatter from the engine") == 6 and "error" not in text, text
 
 
 # --- how many workers ----------------------------------------------------------------------------------

@@ -6,6 +6,8 @@ import io
 import json
 import random
 import re
+import string
+import time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -16,6 +18,8 @@ from sudokit.errors import InvalidPuzzleError
 from sudokit.formats import format_pretty
 from sudokit.links import (
     FPUZZLES_URL,
+    MAX_EXPANSION,
+    MAX_LINK_DATA,
     LinkError,
     fpuzzles_link,
     is_link,
@@ -601,3 +605,43 @@ def test_a_jigsaw_solution_is_drawn_with_its_puzzles_regions() -> None:
     drawn = solution.to_pretty(givens=puzzle)
     assert drawn == format_pretty(solution.shape, solution.cells, region_of=puzzle.region_of) != solution.to_pretty()
     assert Grid.empty("2x2").with_rules(regions=regions).to_pretty() == Grid.empty("2x2").to_pretty()
+
+
+# --- bounded work: bombs and hopeless data ------------------------------------------------------------
+
+
+def test_a_link_that_expands_past_the_limit_is_refused_as_soon_as_it_does() -> None:
+    """4,500 codes in 10 KB stand for 10 million characters: given up on at MAX_EXPANSION, without retries."""
+    from tests.test_lzstring import lz_bomb
+
+    start = time.process_time()
+    for link in (FPUZZLES_URL + lz_bomb(4_500), "https://sudokupad.app/scl" + lz_bomb(4_500, "[")):
+        with pytest.raises(LinkError, match=f"expands past {MAX_EXPANSION:,} characters"):
+            parse_link(link)
+    assert time.process_time() - start < 1  # some 0.02 s; each of 400 tries with a '/' doubled took as long
+
+
+def test_a_long_link_that_is_no_puzzle_is_given_up_on_in_bounded_time() -> None:
+    """72 KB of data with 500 single '/': a few tries with one doubled (13 s when each of 400 was tried)."""
+    rng = random.Random(5)
+    data = compress_to_base64("".join(rng.choice(string.ascii_letters + '{}[]:,"') for _ in range(60_000)))
+    assert data.count("/") > 400
+    start = time.process_time()
+    with pytest.raises(LinkError, match="does not decompress to a puzzle"):
+        parse_link(FPUZZLES_URL + data)
+    assert time.process_time() - start < 2  # some 0.15 s
+
+
+def test_data_longer_than_any_puzzle_is_refused_unread() -> None:
+    with pytest.raises(LinkError, match=f"{MAX_LINK_DATA + 4:,} characters of puzzle data"):
+        parse_link(FPUZZLES_URL + "N4Ig" + "A" * MAX_LINK_DATA)
+
+
+def test_sudokupad_data_with_a_string_left_open_is_read_in_linear_time() -> None:
+    """SudokuPad's short JSON with 20,000 escaped quotes in a string never closed: each quote was a new start of
+    a string scanned to the end (6 s); now one pass, and an error saying the JSON is not valid."""
+    link = "https://sudokupad.app/scl" + compress_to_base64('{a:"' + '\\"' * 20_000 + "}")
+    start = time.process_time()
+    with pytest.raises(LinkError, match=r"SudokuPad: the puzzle data.*not valid JSON"):
+        parse_link(link)
+    assert time.process_time() - start < 1  # some 0.01 s

@@ -8,12 +8,13 @@ since they count code points where JavaScript counts UTF-16 code units.
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sudokit.lzstring import LZStringError, compress_to_base64, decompress_from_base64
+from sudokit.lzstring import ExpansionError, LZStringError, compress_to_base64, decompress_from_base64
 
 #: (text, compressToBase64(text)) as lz-string 1.5.0 under node wrote them.
 JAVASCRIPT = [
@@ -91,3 +92,61 @@ def test_types_are_checked() -> None:
         compress_to_base64(b"bytes")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         decompress_from_base64(None)  # type: ignore[arg-type]
+
+
+# --- decompression bombs ---------------------------------------------------------------------------------
+
+
+def lz_bomb(tokens: int, first: str = "{") -> str:
+    """lz-string data of ``tokens`` codes, each naming the entry not yet made (``w + w[0]``): the text grows
+    by one character a code, so it holds ``tokens**2 / 2`` characters in some ``2 * tokens`` of data.
+
+    Written from the format, bit by bit (least significant bit of a code first, six bits a character,
+    most significant first), not with the module's own writer.
+    """
+    bits: list[int] = []
+
+    def put(value: int, width: int) -> None:
+        bits.extend((value >> k) & 1 for k in range(width))
+
+    put(0, 2)  # an 8-bit literal
+    put(ord(first), 8)
+    width, enlarge_in, code = 3, 4, 4  # the dictionary holds codes 0..3 after the first literal
+    for _ in range(tokens):
+        put(code, width)
+        code += 1
+        enlarge_in -= 1
+        if enlarge_in == 0:
+            enlarge_in, width = 1 << width, width + 1
+    put(2, width)  # the end mark
+    bits.extend([0] * (-len(bits) % 6))
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    chars = [alphabet[int("".join(map(str, bits[k : k + 6])), 2)] for k in range(0, len(bits), 6)]
+    return "".join(chars) + "=" * (-len(chars) % 4)
+
+
+def test_a_bomb_decodes_to_its_square_without_a_limit() -> None:
+    """The helper is a real bomb: 2,000 codes in under 5,000 characters stand for 2 million."""
+    data = lz_bomb(2_000)
+    text = decompress_from_base64(data)
+    assert len(data) < 5_000 and len(text) == 2_001 * 2_002 // 2 and set(text) == {"{"}
+
+
+def test_max_length_gives_up_on_a_bomb_early() -> None:
+    """A 60 KB bomb stands for 400 million characters (a gigabyte and 20-40 s): refused after 4 million."""
+    data = lz_bomb(28_000)
+    assert len(data) < 70_000
+    start = time.process_time()
+    with pytest.raises(ExpansionError, match="expands past 4,000,000 characters"):
+        decompress_from_base64(data, max_length=4_000_000)
+    assert time.process_time() - start < 2  # some 0.02 s of CPU: it stops where the limit is passed
+
+
+@given(st.text(max_size=300))
+def test_max_length_is_the_text_length_exactly(text: str) -> None:
+    data = compress_to_base64(text)
+    length = len(text.encode("utf-16-le")) // 2  # JavaScript's length: UTF-16 code units
+    assert decompress_from_base64(data, max_length=length) == text
+    if length:
+        with pytest.raises(ExpansionError):
+            decompress_from_base64(data, max_length=length - 1)

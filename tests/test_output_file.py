@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from sudokit import Grid
+from sudokit import Grid, is_solution
+from sudokit.output import csv_header
 from tests.conftest import PUZZLES, puzzles, refused, sudoku
 
 from .test_big_inputs import sudoku_rss
@@ -76,6 +77,32 @@ def test_output_that_is_standard_input_is_refused(easy: Path) -> None:
     assert easy.read_bytes() == before
 
 
+def test_output_that_is_standard_input_through_a_pipe_is_read_whole(tmp_path: Path) -> None:
+    """``cat f | sudoku solve - -O f --force``: f is replaced only once the run has read it to its end.
+
+    5,000 puzzles (410 kB, more than cat reads ahead and the pipe holds): cutting f as the run starts
+    left the records of the first 1,599 puzzles of 20,000.
+    """
+    lines = [Grid.parse(p).to_line() for p in puzzles("easy50.txt")] * 100
+    both = write(tmp_path / "both.txt", lines)
+    command = f"cat {both} | {sys.executable} -m sudokit solve - -f line -q -O {both} --force"
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    records = both.read_text().splitlines()
+    assert [record.split(":")[0] for record in records] == lines
+    for record in records[:50]:
+        puzzle, solution = record.split(":")
+        assert is_solution(Grid.parse(puzzle), Grid.parse(solution))
+    assert sorted(tmp_path.iterdir()) == [both], "the new file was renamed over the old one, nothing left beside"
+
+
+def test_a_forced_run_that_cannot_start_leaves_the_old_file(tmp_path: Path, easy: Path) -> None:
+    out = write(tmp_path / "out.txt", ["old record"] * 3)
+    refused(sudoku("solve", str(easy), "-o", "color=red", "-f", "line", "-O", str(out), "--force"), "no option")
+    assert out.read_text() == "old record\n" * 3
+    assert sorted(tmp_path.iterdir()) == sorted([easy, out])
+
+
 # --- never clobbered ------------------------------------------------------------------------------------
 
 
@@ -123,6 +150,43 @@ def test_a_second_run_on_a_locked_output_is_refused(tmp_path: Path, easy: Path) 
         for extra in (["--force"], ["--resume"]):
             refused(sudoku("solve", str(easy), "-f", "json", "-O", str(out), *extra), str(out), "locked")
     assert out.read_text() == "a record being written\n"
+
+
+def test_a_run_that_loses_the_race_to_make_the_output_does_not_remove_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two runs start on an absent OUT: both find it absent, the other makes and locks it first.
+
+    The loser is refused ("locked") and must leave the file alone: it did not make it, although it
+    found it absent (it removed it as empty, and the winner went on writing into a removed file: 4
+    of 60 real pairs of runs). The other run's making of the file is put exactly between this run's
+    look and its open by wrapping ``os.open``; the file, the lock and the run's code are real.
+    """
+    out = tmp_path / "race.txt"
+    winner: list[int] = []
+    real_open = os.open
+
+    def other_run_first(path: object, flags: int, *args: object) -> int:
+        if os.fspath(path) == str(out) and not winner:  # type: ignore[arg-type]
+            fd = real_open(out, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o666)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            winner.append(fd)
+        return real_open(path, flags, *args)  # type: ignore[arg-type]
+
+    from sudokit.output import OutputError
+    from sudokit.session import OutputFile
+
+    monkeypatch.setattr(os, "open", other_run_first)
+    loser = OutputFile(out)
+    try:
+        with pytest.raises(OutputError, match="is being written by another run"):
+            loser.open([])
+        monkeypatch.undo()
+        assert winner and out.exists(), "the file the other run is writing was removed"
+        assert os.path.samestat(os.fstat(winner[0]), out.stat())
+    finally:
+        for fd in winner:
+            os.close(fd)
 
 
 def test_two_real_runs_on_one_output_never_interleave(tmp_path: Path) -> None:
@@ -206,6 +270,141 @@ def test_resume_of_an_output_with_more_records_than_the_input_is_refused(tmp_pat
     refused(sudoku("solve", str(shorter), "-f", "line", "-O", str(out), "--resume"), "more records than the input")
 
 
+# A run's records show what kind of run wrote them: a line record's answer (a solution, a count, a
+# uniqueness), a json record's fields, and in json and csv the engine and the count up to the limit.
+# Resumed by another kind of run, the file would end as records of two runs: refused, untouched.
+OTHER_RUNS = [
+    ("line", [], ["--count"], "is not a count of --count"),
+    ("line", ["--count"], [], "is not a solution of the puzzle"),
+    ("line", [], ["--unique"], "is not what --unique says"),
+    ("line", ["--unique"], ["--count"], "is not a count of --count"),
+    ("json", [], ["--count"], "count 1, exact false (this run stops at 10000 solutions"),
+    ("json", ["--count"], [], "count 1, exact true (this run stops at 1 solution"),
+    ("json", [], ["--unique"], "its fields are not this run's (without uniqueness)"),
+    ("json", [], ["--limit", "3"], "its fields are not this run's (without solutions)"),
+    ("json", [], ["-s", "python-constraint"], "it was solved by 'backtrack', not by 'python-constraint' (--strategy)"),
+    ("csv", ["-s", "python-constraint"], [], "solved by 'python-constraint', not by 'backtrack' (--strategy)"),
+    ("csv", [], ["--count"], "count 1, exact false"),
+]
+
+
+@pytest.mark.parametrize(("fmt", "first", "then", "says"), OTHER_RUNS)
+def test_resume_by_another_kind_of_run_is_refused(
+    tmp_path: Path, fmt: str, first: list[str], then: list[str], says: str
+) -> None:
+    source = write(tmp_path / "in.txt", EASY[:4])
+    out = tmp_path / f"out.{fmt}"
+    assert sudoku("solve", str(source), "-f", fmt, "-j", "1", "-q", "-O", str(out), *first).exit_code == 0
+    before = out.read_bytes()
+    write(source, EASY)  # more puzzles, then the same command with other options
+    result = sudoku("solve", str(source), "-f", fmt, "-j", "1", "-O", str(out), "--resume", *then)
+    refused(result, f"cannot resume {out}: line {2 if fmt == 'csv' else 1} is not a record this run writes", says)
+    assert out.read_bytes() == before
+
+
+def test_resume_with_another_box_is_refused(tmp_path: Path) -> None:
+    """A 6x6 puzzle read with 2x3 boxes or 3x2: the same text, and a solution of one is none of the other."""
+    six = [".1....3.4..1..6..3...1..6........45.", ".....2..6..5..53..4...6..1.....2...."]
+    source = write(tmp_path / "six.txt", six)
+    out = tmp_path / "out.txt"
+    assert sudoku("solve", str(source), "-f", "line", "--box", "2x3", "-q", "-O", str(out)).exit_code == 0
+    before = out.read_bytes()
+    result = sudoku("solve", str(source), "-f", "line", "--box", "3x2", "-O", str(out), "--resume")
+    refused(result, "line 1 is not a record this run writes", "is not a solution of the puzzle (box 3x2)")
+    assert out.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("command", "first", "then", "says"),
+    [
+        ("check", ["-s", "backtrack,python-constraint"], ["-s", "python-constraint,backtrack"], "--strategies"),
+        ("check", ["-s", "backtrack,python-constraint", "-f", "json"], ["-s", "backtrack", "-f", "json"], "compares"),
+        ("check", ["-s", "backtrack", "-f", "json"], ["-s", "backtrack", "-f", "json", "--count"], "--count, --limit"),
+        ("rate", [], [], "is not a rating"),
+    ],
+)
+def test_resume_of_check_and_rate_records_by_another_run_is_refused(
+    tmp_path: Path, command: str, first: list[str], then: list[str], says: str
+) -> None:
+    source = write(tmp_path / "in.txt", EASY[:4])
+    out = tmp_path / "out.txt"
+    made = sudoku("solve" if command == "rate" else command, str(source), "-f", "line", "-q", "-O", str(out), *first)
+    assert made.exit_code == 0, made.stderr
+    before = out.read_bytes()
+    write(source, EASY)
+    refused(sudoku(command, str(source), "-f", "line", "-O", str(out), "--resume", *then), "line 1", says)
+    assert out.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("command", "args", "fmt"),
+    [
+        ("solve", ["--count"], "line"),
+        ("solve", ["--unique"], "json"),
+        ("solve", ["--limit", "3"], "json"),
+        ("solve", ["-s", "python-constraint"], "csv"),
+        ("check", ["-s", "backtrack,python-constraint"], "line"),
+        ("check", ["-s", "backtrack,python-constraint", "--count"], "json"),
+        ("rate", [], "line"),
+        ("rate", [], "csv"),
+    ],
+)
+def test_every_kind_of_run_resumes_its_own_output(tmp_path: Path, command: str, args: list[str], fmt: str) -> None:
+    source = write(tmp_path / "in.txt", [*EASY[:4], "https://example.com/not:a:puzzle", *EASY[4:]])
+    out = tmp_path / f"out.{fmt}"
+    whole = sudoku(command, str(source), "-f", fmt, "-j", "1", "-q", "-O", str(out), *args)
+    assert whole.exit_code == 2, whole.stderr  # the line that is not a puzzle
+    lines = out.read_text().splitlines(keepends=True)
+    header = fmt == "csv"
+    out.write_text("".join(lines[: header + 5]) + lines[header + 5][:5])  # after the line that is not a puzzle: torn
+    again = sudoku(command, str(source), "-f", fmt, "-j", "1", "-O", str(out), "--resume", *args)
+    assert again.exit_code == 0, again.stderr  # the status of the puzzles this run did
+    assert "(resumed after 5 already written)" in again.stderr
+    assert len(out.read_text().splitlines()) == len(lines)
+
+
+def test_line_records_of_lines_that_hold_colons_resume(tmp_path: Path) -> None:
+    """The record of a line that is not a puzzle holds its text, colons and all (a link, a JSON object)."""
+    source = write(tmp_path / "in.txt", [EASY[0], "https://example.com/?load=x", '{"bad": json}', EASY[1], EASY[2]])
+    out = tmp_path / "out.txt"
+    assert sudoku("solve", str(source), "-f", "line", "-q", "-O", str(out)).exit_code == 2
+    full = out.read_text()
+    assert full.splitlines()[1:3] == ["https://example.com/?load=x:invalid", '{"bad": json}:invalid']
+    out.write_text("".join(full.splitlines(keepends=True)[:4]))
+    again = sudoku("solve", str(source), "-f", "line", "-O", str(out), "--resume")
+    assert "(resumed after 4 already written)" in again.stderr, again.stderr
+    assert out.read_text() == full
+
+
+@pytest.mark.parametrize("fmt", ["line", "json", "csv"])
+def test_resume_over_a_damaged_solution_is_refused(tmp_path: Path, easy: Path, fmt: str) -> None:
+    """Only the puzzle and where it came from were compared: a solution damaged in place was kept."""
+    out = finished(tmp_path, easy, fmt)
+    lines = out.read_bytes().splitlines(keepends=True)
+    k = 1 + (fmt == "csv")  # the second record
+    found = _solution_of(fmt, lines[k]).encode()
+    damaged = found[:-2] + found[-1:] + found[-2:-1] if fmt == "json" else found[:-3] + b"\x00\xff6"
+    assert damaged != found
+    lines[k] = lines[k].replace(found, damaged)
+    out.write_bytes(b"".join(lines))
+    before = out.read_bytes()
+    refused(
+        sudoku("solve", str(easy), "-f", fmt, "-O", str(out), "--resume"),
+        f"line {k + 1} is not a record this run writes",
+        "is not a solution of the puzzle",
+    )
+    assert out.read_bytes() == before
+
+
+def _solution_of(fmt: str, record: bytes) -> str:
+    text = record.decode().rstrip("\n")
+    if fmt == "line":
+        return text.split(":")[1]
+    if fmt == "json":
+        return str(json.loads(text)["solution"])
+    return next(csv.DictReader(io.StringIO(csv_header() + "\n" + text)))["solution"]
+
+
 def test_resume_continues_a_cut_output_of_this_run(tmp_path: Path, easy: Path) -> None:
     for fmt in ("line", "json", "csv"):
         out = finished(tmp_path, easy, fmt)
@@ -228,17 +427,33 @@ def strip_times(fmt: str, text: str) -> list[object]:
 
 
 def test_resume_reads_the_output_streamed(tmp_path: Path) -> None:
-    """A 100 MB output of this run's records: checked to its end without holding it in memory."""
+    """A 100 MB output of this run's records: checked to its end without holding it in memory.
+
+    Each record is a puzzle that timed out (no solution to check), with 2 kB of an engine's stats.
+    """
     clues = puzzles("17clue.txt")
     source = write(tmp_path / "clues.txt", clues)
-    out = tmp_path / "out.txt"
-    padding = "x" * 2000
+    out = tmp_path / "out.jsonl"
+    stats = {"trail": "x" * 2000}
     with out.open("w") as handle:
-        for text in clues:
-            handle.write(f"{Grid.parse(text).to_line()}:{padding}\n")
+        for number, text in enumerate(clues, 1):
+            record = {
+                "puzzle": Grid.parse(text).to_line(),
+                "strategy": "backtrack",
+                "status": "timeout",
+                "solution": None,
+                "count": 0,
+                "exact": False,
+                "elapsed_ms": 60000.0,
+                "stats": stats,
+                "error": None,
+                "source": str(source),
+                "line": number,
+            }
+            handle.write(json.dumps(record) + "\n")
     size = out.stat().st_size
     assert size > 100_000_000
-    done, rss = sudoku_rss("solve", str(source), "-f", "line", "-O", str(out), "--resume", "-j", "1")
+    done, rss = sudoku_rss("solve", str(source), "-f", "json", "-O", str(out), "--resume", "-j", "1")
     assert done.returncode == 0, done.stderr
     assert f"(resumed after {len(clues)} already written)" in done.stderr
     assert out.stat().st_size == size

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import json
+from importlib.metadata import EntryPoint
+
 import pytest
 
-from sudokit import Grid
-from sudokit.logic import steps
+from sudokit import Grid, get_strategy
+from sudokit.errors import StrategyError
+from sudokit.logic import hint, steps
 from sudokit.rating import (
     BASE_SCORES,
     LEVELS,
     NEEDS_SEARCH,
     SEARCH_PENALTY,
     TECHNIQUE_LEVELS,
+    RateFormat,
+    TimeLimitError,
+    first_step,
     level_of,
     rate,
     rated_steps,
@@ -131,3 +138,53 @@ def test_variants_and_unsolvable_puzzles_are_refused() -> None:
         rate(x4)
     with pytest.raises(ValueError, match="no solution"):
         rate(".3.....8...9...5....75.92..7..1.5..8.2..9..3.9..4.2..1..42571....2...8...7.....9.")
+
+
+# counts.txt: 357 solutions; the techniques (unique rectangles among them) used to rate it Extreme:4310.
+SEVERAL = "....5..4...8.1.5..4......12.7.5.2.8....6.3....4.1.9...25.....98..1.2.6...8.....2."
+
+
+@pytest.mark.parametrize("puzzle", [SEVERAL, "." * 81, "." * 16], ids=["357-solutions", "empty-9x9", "empty-4x4"])
+def test_a_puzzle_with_several_solutions_has_no_rating_path_or_hint(puzzle: str) -> None:
+    for call in (rate, rated_steps, first_step):
+        with pytest.raises(ValueError, match="more than one solution"):
+            call(puzzle)
+    assert hint(puzzle) is not None  # the bare step finder does not decide uniqueness: first_step does
+
+
+def test_the_time_limit_bounds_the_count_and_the_path() -> None:
+    hard25 = sized("5x5")[0][0]  # backtrack needs far more than 0.3 s to count it to 2
+    for call in (rate, rated_steps, first_step):
+        with pytest.raises(TimeLimitError):
+            call(hard25, time_limit=0.3)
+    easy = puzzles("easy50.txt")[0]
+    assert rate(easy, time_limit=60) == rate(easy)
+    with pytest.raises(ValueError, match="time_limit"):
+        rate(easy, time_limit=-1)
+
+
+def test_the_rate_record_gets_what_the_count_left_of_the_time_limit() -> None:
+    from sudokit.batch import solve_record
+    from sudokit.reader import Record
+
+    counted = solve_record(0, Record(BEYOND_LOGIC, "<argument>"), get_strategy("backtrack"), limit=2)
+    assert counted.result is not None and counted.result.count == 1
+    rated = json.loads(RateFormat("json", time_limit=60)(counted).text)
+    assert rated["status"] == "solved" and rated["level"] == rate(BEYOND_LOGIC).level
+    late = RateFormat("json", time_limit=counted.result.elapsed / 2)(counted)  # the count took it all
+    record = json.loads(late.text)
+    assert late.status == "timeout" and late.answer == "timeout"
+    assert record["status"] == "timeout" and record["level"] is None and "time limit" in record["error"]
+    assert RateFormat("line", time_limit=counted.result.elapsed / 2)(counted).text.endswith(":timeout")
+
+
+def test_the_search_digits_come_from_the_checked_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sudokit.registry
+    from sudokit.registry import ENTRY_POINT_GROUP, Registry
+
+    # A liar registered as backtrack: its "solution" repeats a digit in a row. Its answer must be refused.
+    liar = EntryPoint("backtrack", "tests.plugins.hostile:WrongGrid", ENTRY_POINT_GROUP)
+    monkeypatch.setattr(sudokit.registry, "_default", Registry(eps=[liar]))
+    for call in (rate, rated_steps, first_step):
+        with pytest.raises(StrategyError, match="wrong-grid"):
+            call(BEYOND_LOGIC)

@@ -17,11 +17,12 @@ from pathlib import Path
 
 import pytest
 
+import sudokit.registry
 from sudokit import Strategy, is_solution
 from sudokit.errors import StrategyError, StrategyLoadError, UnknownStrategyError
 from sudokit.registry import ENTRY_POINT_GROUP, Registry, StrategyWarning, default_registry, find_entry_points
 
-from .conftest import sized
+from .conftest import PUZZLES, sized, sudoku
 
 GOOD = "tests.plugins.good"
 TWIN = "tests.plugins.twin"
@@ -148,6 +149,26 @@ def test_unknown_name_lists_the_installed_ones() -> None:
     with pytest.raises(UnknownStrategyError, match=r"installed: none"):
         Registry(eps=[]).get("backtrack")
     assert issubclass(UnknownStrategyError, LookupError)
+
+
+def test_a_plugin_named_all_is_listed_as_unusable_and_never_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """'-s all' is the cross-check of every engine: a plugin registered as 'all' was listed as any other
+    and run by bench's and check's 'every engine', yet 'sudoku solve -s all' could never reach it."""
+    registry = Registry(eps=[ep("all", f"{GOOD}:Good"), ep("backtrack", OWN_BACKTRACK)])
+    monkeypatch.setattr(sudokit.registry, "_default", registry)
+    assert registry.names() == registry.ready_names() == ["backtrack"]
+    why = f"strategy 'all' ({GOOD}:Good) cannot be used: the name is reserved ('sudoku solve -s all' cross-checks"
+    for args, state in [(["strategies"], ""), (["strategies", "--load"], "FAILED  ")]:
+        listed = sudoku(*args)
+        assert listed.exit_code == 0, listed.stderr
+        first, second = listed.stdout.splitlines()
+        assert first.startswith(f"all        {state}{why}") and second.startswith("backtrack  ")
+    with pytest.raises(StrategyLoadError, match="the name is reserved"):
+        registry.get("all")
+    assert GOOD not in sys.modules  # listed from metadata, refused by name: never imported
+    bench = sudoku("bench", str(PUZZLES / "easy50.txt"), "--first", "1", "-f", "json")  # every engine
+    assert bench.exit_code == 0, bench.stderr
+    assert [json.loads(line)["strategy"] for line in bench.stdout.splitlines()] == ["backtrack"]
 
 
 def test_an_entry_point_that_is_not_a_factory() -> None:

@@ -12,6 +12,7 @@ import os
 import shlex
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -119,3 +120,67 @@ def test_a_fifo_is_an_input(tmp_path: Path) -> None:
     done = bash(f"(head -4 {PUZZLES / 'easy50.txt'} > {fifo} &) ; {SUDOKU} solve -f line {fifo}")
     assert done.returncode == 0, done.stderr
     assert len(done.stdout.splitlines()) == 4
+
+
+# --- --output a pipe: written only, so that it breaks when its reader goes ----------------------------
+
+
+def test_output_to_dev_stdout_in_a_pipeline_ends_when_the_reader_goes() -> None:
+    """``-O /dev/stdout | head -1``: the output was opened read-write, holding a read end of the pipe
+    itself, so the pipe never broke and the run hung once it was full."""
+    done = bash(f"set -o pipefail; {SUDOKU} solve -f line -q -O /dev/stdout {PUZZLES / '17clue.txt'} | head -1")
+    assert done.returncode == 141, done.stderr
+    assert done.stderr == ""
+    assert len(done.stdout.splitlines()) == 1
+
+
+def test_output_to_a_fifo_ends_when_the_reader_goes(tmp_path: Path) -> None:
+    fifo = tmp_path / "records.fifo"
+    os.mkfifo(fifo)
+    first = tmp_path / "first.txt"
+    done = bash(f"head -1 {fifo} > {first} & {SUDOKU} solve -f line -O {fifo} {PUZZLES / '17clue.txt'}")
+    assert done.returncode == 141, done.stderr
+    assert done.stderr == ""
+    puzzle, solution = first.read_text().strip().split(":")
+    assert is_solution(Grid.parse(puzzle), Grid.parse(solution))
+
+
+def test_killed_twice_while_its_output_and_stderr_are_stuck_it_ends_quietly(tmp_path: Path) -> None:
+    """A reader that holds the FIFO but reads nothing: the records, then the message (stderr is the same
+    pipe) would block. A kill ends the run all the same, and a second kill during that stop neither
+    breaks it off (exit 130, a traceback) nor is needed."""
+    import fcntl
+    import signal
+    import termios
+
+    fifo = tmp_path / "stuck.fifo"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # held, never read until the end
+    try:
+        with open(fifo, "wb") as stderr:
+            clues = str(PUZZLES / "17clue.txt")
+            args = [sys.executable, "-m", "sudokit", "solve", "-f", "line", "-O", str(fifo), clues]
+            process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=stderr)
+        try:
+            for _ in range(6000):  # until the pipe is full (the run is blocked writing a record), or 60 s
+                waiting = bytearray(4)
+                fcntl.ioctl(reader, termios.FIONREAD, waiting)
+                if int.from_bytes(waiting, sys.byteorder) >= 60_000 or process.poll() is not None:
+                    break
+                time.sleep(0.01)
+            assert process.poll() is None, "the run ended before its output was stuck"
+            process.send_signal(signal.SIGTERM)
+            time.sleep(0.2)
+            process.send_signal(signal.SIGTERM)
+            status = process.wait(timeout=30)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        data = b""
+        while chunk := os.read(reader, 1 << 16):
+            data += chunk
+    finally:
+        os.close(reader)
+    assert status == 143
+    assert b"Traceback" not in data and b"Exception" not in data

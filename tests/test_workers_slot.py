@@ -39,7 +39,7 @@ def test_a_slot_read_while_it_is_written_always_holds_a_real_time() -> None:
         seen = torn = 0
         end = time.monotonic() + 1.0
         while time.monotonic() < end:
-            state, number, since = _SLOT.unpack_from(slots, _SLOT.size)
+            state, number, _, since = _SLOT.unpack_from(slots, _SLOT.size)
             if state == _WORKING:
                 seen += 1
                 if not born - 1 <= since <= time.monotonic() + 1:

@@ -18,7 +18,7 @@ from sudokit.progress import Tally
 from sudokit.reader import Record
 from sudokit.shape import Shape
 from sudokit.strategy import Result, Status, Strategy, offers_many
-from sudokit.workers import WorkerPool
+from sudokit.workers import WorkerPool, _one_line
 
 if TYPE_CHECKING:
     from sudokit.output import RecordFormat, Rendered
@@ -162,6 +162,7 @@ class SolveTask(Generic[R]):
                 time_limit,
                 self.render,
                 answer_one,
+                mark,
             )
 
         answer_item.info = {"many": offers_many(engine)}  # type: ignore[attr-defined]
@@ -189,11 +190,17 @@ class SolveTask(Generic[R]):
             grid = record.parse(self.box)
         except InvalidPuzzleError as err:
             return self.render(Outcome(index, record, invalid=str(err)))
+        except Exception as err:  # a bug of ours in reading it: this record fails, the batch goes on
+            why = _one_line(f"cannot be read: internal error: {type(err).__name__}: {err}")
+            return self.render(Outcome(index, record, invalid=why))
         result = result_of(answer, grid, self.name, limit=self.limit, keep=self.keep)
         return self.render(Outcome(index, record, grid, result))
 
     def budget_of(self, item: tuple[int, Any]) -> float | None:
-        """Seconds an item may run before its worker is killed: a block has its puzzles' time together."""
+        """Seconds an item may run before its worker is killed: a block has its puzzles' time together.
+
+        For an executor that cannot tell a block's parts apart; the worker pool takes :meth:`part_budget`.
+        """
         budget = self.budget
         what = item[1]
         if budget is None or type(what) is Record:
@@ -202,6 +209,31 @@ class SolveTask(Generic[R]):
 
         puzzles = what.lines if type(what) is Block else len(what)
         return puzzles * watchdog_seconds(self.time_limit) + KILL_GRACE  # type: ignore[arg-type]
+
+    def part_budget(self, item: tuple[int, Any]) -> float | None:
+        """Seconds each part of an item may run before its worker is killed: one puzzle's budget.
+
+        A block's worker marks each part it starts (a ``solve_many`` call for a slice of its puzzles, or
+        one puzzle alone), so a block never holds the batch longer than one puzzle may; one that
+        overruns is split and its puzzles run one by one (:meth:`split`).
+        """
+        return self.budget
+
+    def split(self, item: tuple[int, Any]) -> list[tuple[int, Record]] | None:
+        """A block's puzzles as items of their own, run one by one once its worker was lost on it; else None."""
+        index, what = item
+        if type(what) is Record:
+            return None
+        from sudokit.fastpath import Block
+
+        records = what.records() if type(what) is Block else list(what)
+        return [(index + i, record) for i, record in enumerate(records)]
+
+    def join(self, item: tuple[int, Any], results: list[Any]) -> Any:
+        """The records of a block whose puzzles were run one by one (:meth:`split`), as one block's."""
+        from sudokit.fastpath import Many
+
+        return Many(item[0], list(results))
 
     def failed(self, item: tuple[int, Any], problem: str) -> Any:
         """What a worker's failure on an item is, as plain data: :meth:`finish` makes its ``error`` outcomes."""
@@ -220,6 +252,9 @@ class SolveTask(Generic[R]):
             grid = record.parse(self.box)
         except InvalidPuzzleError as err:
             return self.render(Outcome(index, record, invalid=str(err)))
+        except Exception as err:  # a bug of ours in reading it: this record fails, the batch goes on
+            why = _one_line(f"cannot be read: internal error: {type(err).__name__}: {err}")
+            return self.render(Outcome(index, record, invalid=why))
         if self.time_limit is not None and problem.startswith("still running"):
             problem = f"{problem} (time limit {self.time_limit:g} s)"
         error = " ".join(f"strategy {self.name!r} failed: {problem}".split())
@@ -245,8 +280,10 @@ def solve_records(
     """``render(outcome)`` of every record, in input order, solved in ``jobs`` killable worker processes.
 
     Each answer comes back from its worker as plain data and is checked, and ``render`` called, in
-    this process (see :class:`SolveTask`).
-
+    this process (see :class:`SolveTask`). ``records`` is an iterable of
+    :class:`~sudokit.reader.Record` (as :func:`sudokit.reader.read_file` gives them): a ``TypeError``
+    for a text or another object in their place, raised at once for ``records`` itself, and in its
+    turn for an item, after the outcomes of the records before it.
     A record that does not parse is an ``invalid`` outcome; an engine that crashes its process or
     overruns its time limit (the worker is killed ``KILL_GRACE`` s after the in-process watchdog)
     gives an ``error`` outcome, and the batch goes on. The input is read lazily. Raises
@@ -254,13 +291,30 @@ def solve_records(
     offers ``solve_many`` (and one solution kept: ``limit`` 1 or ``keep`` 1), runs of plain one-line
     classic puzzles are solved by one call each (:mod:`sudokit.fastpath`), with the same outcomes.
     """
+    if isinstance(records, str | bytes | Record) or not isinstance(records, Iterable):
+        raise TypeError(f"records must be an iterable of sudokit Record objects, not {records!r:.60}")
     task = SolveTask(strategy, dict(options or {}), limit, keep, normalize_time_limit(time_limit), box, render)
+    return _solve_records(task, records, jobs, box, limit == 1 or keep == 1)
+
+
+def _records_only(records: Iterable[Any]) -> Iterator[Record]:
+    """``records``, each checked to be a Record (a worker takes anything else for a block of them)."""
+    for k, record in enumerate(records):
+        if type(record) is not Record:
+            shown = f"{type(record).__name__} {record!r:.40}"
+            raise TypeError(f"records must be sudokit Record objects, but the one at index {k} is {shown}")
+        yield record
+
+
+def _solve_records(
+    task: SolveTask[R], records: Iterable[Record], jobs: int, box: Shape | None, one: bool
+) -> Iterator[R]:
     with WorkerPool(task, jobs) as pool:
         pool.start()
-        items: Iterable[tuple[int, Any]] = enumerate(records)
+        items: Iterable[tuple[int, Any]] = enumerate(_records_only(records))
         from sudokit.fastpath import Many, enabled, group_records
 
-        if (pool.info or {}).get("many") and (limit == 1 or keep == 1) and enabled():
+        if (pool.info or {}).get("many") and one and enabled():
             items = group_records(items, box)  # runs of plain puzzles: one solve_many call each
             for result in pool.map(items):
                 if type(result) is Many:
@@ -283,6 +337,7 @@ class SolveJob:
     box: Shape | None = None
     kind: str = "status"
     tally: Tally = field(default_factory=Tally)
+    _parsed: tuple[Record, Grid | None] | None = field(default=None, init=False)  #: the last record expected()
 
     def __post_init__(self) -> None:
         if self.render.unique:
@@ -346,9 +401,25 @@ class SolveJob:
 
     def expected(self, record: Record) -> tuple[str, str | None, int | None]:
         """(puzzle, source, line) as this job's record of ``record`` names it."""
-        from sudokit.output import record_key
+        from sudokit.output import parsed_key
 
-        return record_key(record, self.box)
+        key, grid = parsed_key(record, self.box)
+        self._parsed = (record, grid)  # for fits(), called next on the same record: parsed once
+        return key
+
+    def fits(self, text: str, record: Record, key: tuple[str, str | None, int | None]) -> str | None:
+        """Why ``text``, read back for ``--resume``, is not the record this job writes for ``record`` (None: it is)."""
+        from sudokit.output import parsed_key
+
+        engine, known = None, None
+        if isinstance(self.strategy, str):
+            from sudokit.registry import default_registry
+
+            # A record names its engine as the engine names itself, which a plugin's registered name may not be.
+            engine, known = self.strategy, default_registry().names()
+        parsed = self._parsed
+        grid = parsed[1] if parsed is not None and parsed[0] is record else parsed_key(record, self.box)[1]
+        return self.render.fits(text, record, key, grid, box=self.box, strategy=engine, engines=known)
 
     def count(self, rendered: Rendered) -> None:
         """Count one record in the summary."""

@@ -1,5 +1,8 @@
 """Benchmarking engines side by side: every engine over every file, one puzzle at a time.
 
+A file is read as ``sudoku solve`` reads it: a ``.csv`` or ``.parquet`` table a row a puzzle (the
+puzzle column by its header, or ``TableOptions.column``), any other file a puzzle a line.
+
 The solves run in one killable worker process (:mod:`sudokit.workers`), engine after engine over
 each file, so that an engine that crashes or hangs costs its own row an ``error``, not the run.
 """
@@ -16,12 +19,12 @@ from pathlib import Path
 from sudokit.api import get_strategy, normalize_time_limit, run, watchdog_seconds
 from sudokit.errors import InvalidPuzzleError, StrategyLoadError
 from sudokit.grid import Grid
-from sudokit.reader import Record, read_file
+from sudokit.reader import Record, TableOptions, is_table, read_file
 from sudokit.shape import Shape
 from sudokit.strategy import Status, Strategy
 from sudokit.workers import WorkerPool
 
-__all__ = ["BenchRow", "BenchTask", "benchmark", "pick", "plot_times"]
+__all__ = ["BenchRow", "BenchTask", "benchmark", "pick", "plot_problem", "plot_times"]
 
 
 @dataclass
@@ -172,18 +175,21 @@ def benchmark(
     box: Shape | None = None,
     options: Mapping[str, Mapping[str, object]] | None = None,
     progress: Callable[[int, int, int], None] | None = None,
+    tables: TableOptions | None = None,
 ) -> list[BenchRow]:
     """Run each engine on the puzzles of each file (all, ``first`` N or a random ``sample``); a row per pair.
 
-    The solves run one at a time in a killable worker process; ``progress(done, total, failed)`` is
-    called after each. Raises ``StrategyError`` if an engine cannot be loaded.
+    Table files (``.csv``, ``.parquet``) are read with ``tables`` (its ``column``; nothing is
+    compared). The solves run one at a time in a killable worker process; ``progress(done, total,
+    failed)`` is called after each. Raises ``StrategyError`` if an engine cannot be loaded, and
+    ``sudokit.datasets.DatasetError`` for a table without the puzzle column.
     """
     engines = list(strategies)
     time_limit = normalize_time_limit(time_limit)
     data: list[tuple[str, list[Grid], int]] = []
     for path in files:
         grids, invalid = [], 0
-        for record in pick(read_file(path, box=box), first=first, sample=sample, seed=seed):
+        for record in pick(_records(path, box, tables), first=first, sample=sample, seed=seed):
             try:
                 grids.append(record.parse(box))
             except InvalidPuzzleError:
@@ -220,6 +226,15 @@ def benchmark(
             if progress is not None:
                 progress(done, len(items), failed)
     return list(rows.values())
+
+
+def _records(path: str | Path, box: Shape | None, tables: TableOptions | None) -> Iterable[Record]:
+    """The records of a file, as ``sudoku solve`` reads it: a table a row a record, else a line a record."""
+    if is_table(path):
+        from sudokit.datasets import read_table  # here: only tables need it (and pyarrow, for Parquet)
+
+        return read_table(str(path), TableOptions(tables.column if tables else None, "none"))
+    return read_file(path, box=box)
 
 
 def plot_times(rows: Sequence[BenchRow], path: str | Path) -> None:
@@ -271,6 +286,44 @@ def plot_times(rows: Sequence[BenchRow], path: str | Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+def plot_problem(path: str | Path) -> str | None:
+    """Why ``plot_times`` could not write ``path``, or None: to be asked before a benchmark, not after it.
+
+    The name must end in a format matplotlib writes (``.png``, ``.svg``, ``.pdf``...): matplotlib
+    refuses any other once the figure is drawn, and it writes a name without one to ``NAME.png``.
+    The folder must exist and the file be one that can be opened for writing: an existing file is
+    opened to append (and left as it was), a new one is created and removed again. What fails only
+    when the plot is written (a full disk) is ``plot_times``'s ``OSError``. Needs matplotlib.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # what plot_times draws with
+
+    path = Path(path)
+    formats = sorted(FigureCanvasAgg.get_supported_filetypes())
+    suffix = path.suffix.lower().removeprefix(".")
+    if suffix not in formats:
+        kinds = ", ".join(f".{f}" for f in formats)
+        if suffix:
+            return f"cannot write {path}: --plot writes {kinds} files, not .{suffix}"
+        return f"cannot write {path}: --plot needs a file name ending in one of {kinds}"
+    try:
+        if not path.parent.is_dir():
+            return f"cannot write {path}: no such directory {path.parent}"
+        if path.is_dir():
+            return f"cannot write {path}: it is a directory"
+        if path.exists():
+            with open(path, "ab"):
+                pass
+        else:
+            with open(path, "xb"):
+                pass
+            path.unlink()
+    except FileExistsError:
+        pass  # made meanwhile, by someone else: writing it later will say
+    except OSError as err:
+        return f"cannot write {path}: {err.strerror or err}"
+    return None
 
 
 #: How to install what ``--plot`` needs, for pip and uv users.

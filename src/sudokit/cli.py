@@ -724,25 +724,28 @@ def bench(
         typer.Option("--option", "-o", metavar="ENGINE.KEY=VALUE", help="An engine's option, e.g. cp-sat.workers=2."),
     ] = None,
     quiet: Quiet = False,
+    column: Column = None,
 ) -> None:
     """Run each engine over each file, one puzzle at a time in a worker process, and tabulate the times.
 
     A timed-out puzzle counts at the time it was stopped (the mean is then a lower bound).
     """
-    from sudokit.bench import PLOT_INSTALL, benchmark, plot_times
+    from sudokit.bench import PLOT_INSTALL, benchmark, plot_problem, plot_times
     from sudokit.progress import Console, Progress
 
     if first is not None and sample is not None:
         _fail("--first and --sample both choose the puzzles: give one")
     if seed is not None and sample is None:
         _fail("--seed is the seed of --sample: it goes with --sample N")
+    tables = _tables([str(f) for f in files], column, None, compare=False)  # each table has its puzzle column
     if plot is not None:
         try:
             import matplotlib  # noqa: F401
         except ImportError:
             _fail(f"--plot needs matplotlib: {PLOT_INSTALL}")
-        if not plot.parent.is_dir():  # say so now, not after the whole benchmark has run
-            _fail(f"cannot write {plot}: no such directory {plot.parent}")
+        problem = plot_problem(plot)  # say so now, not after the whole benchmark has run
+        if problem is not None:
+            _fail(problem)
     names = [s.strip() for s in strategies.split(",") if s.strip()] if strategies else default_registry().ready_names()
     if not names:
         _fail("no engines to run: name them with --strategies a,b or install one")
@@ -771,6 +774,7 @@ def bench(
             box=_shape(box),
             options=options,
             progress=progress,
+            tables=None if tables is None else tables.options,
         )
     except (SudokitError, OSError) as err:
         console.close()
@@ -793,8 +797,9 @@ def bench(
     if plot is not None:
         try:
             plot_times(rows, plot)
-        except OSError as err:
-            _fail(f"cannot write {plot}: {err.strerror or err}")
+        except (OSError, ValueError) as err:  # a full disk; a format matplotlib cannot write after all
+            why = getattr(err, "strerror", None) or err
+            _fail(" ".join(f"cannot write {plot}: {why}".split()))
         _say(f"plot written to {plot}")
 
 
@@ -883,7 +888,10 @@ def strategies(
     """
     from sudokit.registry import load_isolated
 
-    rows = load_isolated(default_registry()) if load else default_registry().info()
+    try:
+        rows = load_isolated(default_registry()) if load else default_registry().info()
+    except SudokitError as err:  # the environment's SUDOKIT_MEMORY_LIMIT is not a size
+        _fail(" ".join(str(err).split()))
     if fmt is ListFormat.json:
         import json
 
@@ -1032,22 +1040,25 @@ def hint(
             "--color", help="The cells involved in colour: auto (on a terminal, unless NO_COLOR), always, never."
         ),
     ] = None,
+    time_limit: TimeLimit = "60",
 ) -> None:
     """Show the next step a person would take: the easiest technique that makes progress.
 
     Prints the step's one-sentence explanation, then the grid with the cells involved in brackets
     and their candidates. When no technique applies the step is "needs search". A classic puzzle of
-    any box shape.
+    any box shape, with exactly one solution (backtrack counts to 2 first, within --time-limit, as
+    'sudoku solve --unique' does): a step may assume there is one.
 
-    Exit status: 0 a step (or the puzzle is complete), 1 the puzzle has no solution, 2 invalid input.
+    Exit status: 0 a step (or the puzzle is complete), 1 the puzzle has no solution or several, or
+    timed out, 2 invalid input.
     """
-    from sudokit.logic import Candidates, steps
+    from sudokit.logic import Candidates
 
     if color is not None and fmt is StepFormat.json:
         _fail("--color colours the grid of --format pretty: json has none")
     grid = _one_puzzle(puzzle, _shape(box))
+    step = _logic_answer(grid, "hint", time_limit)
     state = Candidates(grid)
-    step = next(steps(state), None)
     n = grid.n
     if fmt is StepFormat.json:
         if step is None:
@@ -1078,27 +1089,47 @@ def hint(
                 "candidates: "
                 + "; ".join(f"r{c // n + 1}c{c % n + 1} {{{','.join(map(str, state.candidates(c)))}}}" for c in blanks)
             )
-    if step is not None and step.technique == "contradiction":
+
+
+def _logic_answer(grid: Any, command: str, time_limit: float | None) -> Any:
+    """The hint (a Step or None) or the rated path of ``grid``, made in a worker within ``time_limit``.
+
+    A puzzle without a solution or with several, and a timeout, are one line on stderr and exit
+    status 1 (as 'sudoku solve --unique' and a timeout of 'sudoku solve'); an engine that fails, 2.
+    """
+    from sudokit.rating import NOT_UNIQUE, run_logic
+
+    try:
+        kind, answer = run_logic(grid, explain=command == "explain", time_limit=time_limit)
+    except SudokitError as err:
+        _fail(str(err))
+    if kind == "refused":
+        noun = "explanation" if command == "explain" else command
+        _say(f"sudoku: {answer}: no {noun}" if answer == NOT_UNIQUE else f"sudoku: {answer}")
         raise typer.Exit(1)
+    if kind == "timeout":
+        _say(f"sudoku: timeout: {answer} (--time-limit SECONDS: more time)")
+        raise typer.Exit(1)
+    if kind == "error":
+        _fail(answer)
+    return answer
 
 
 @app.command(short_help="Explain the whole logical path of a puzzle, step by step, and rate it.")
-def explain(puzzle: OnePuzzle, fmt: StepsFormat = StepFormat.pretty, box: Box = None) -> None:
+def explain(
+    puzzle: OnePuzzle, fmt: StepsFormat = StepFormat.pretty, box: Box = None, time_limit: TimeLimit = "60"
+) -> None:
     """Print every step of the easiest-first logical path, one numbered line each, then the rating.
 
     Where every technique stalls, a "needs search" step places the solution's digit in one cell and
     the logic goes on (as 'sudoku rate' scores it). json: one object a step, then {"rating": ...}.
+    The puzzle must have exactly one solution (backtrack counts to 2 first); the whole explanation
+    runs within --time-limit.
 
-    Exit status: 0 explained, 1 the puzzle has no solution, 2 invalid input.
+    Exit status: 0 explained, 1 the puzzle has no solution or several, or timed out, 2 invalid input.
     """
-    from sudokit.rating import rated_steps
-
     grid = _one_puzzle(puzzle, _shape(box))
-    try:
-        path, rating = rated_steps(grid)
-    except ValueError as err:
-        _say(f"sudoku: {err}")
-        raise typer.Exit(1) from None
+    path, rating = _logic_answer(grid, "explain", time_limit)
     n = grid.n
     for k, step in enumerate(path, 1):
         if fmt is StepFormat.json:
@@ -1134,18 +1165,22 @@ def rate(
 
     The score sums HoDoKu's base score of each step of the easiest-first logical path; the level is
     the hardest technique's, raised while the score exceeds the level's maximum (800, 1000, 1600,
-    1800). Each puzzle is first solved by backtrack (within --time-limit), whose guesses measure the
-    search a puzzle beyond the techniques needs. Every input puzzle gets one record, in input order;
-    batches work as with 'sudoku solve'. Variant puzzles are 'unsupported'.
+    1800). Each puzzle is first solved by backtrack, counting to 2: one with several solutions is not
+    rated (its record says several, as 'sudoku solve --unique' does); backtrack's guesses measure the
+    search a puzzle beyond the techniques needs. Counting and rating run within --time-limit. Every
+    input puzzle gets one record, in input order; batches work as with 'sudoku solve'. Variant
+    puzzles are 'unsupported'.
 
-    Exit status: 0 all rated, 1 some puzzle has no solution or timed out, 2 invalid input or unsupported.
+    Exit status: 0 all rated, 1 some puzzle has no solution or several, or timed out, 2 invalid input
+    or unsupported.
     """
     from sudokit.batch import SolveJob
     from sudokit.rating import RateFormat as Render
 
     shape = _shape(box)
     batch = _is_batch(puzzles)
-    job = SolveJob("backtrack", {}, Render(fmt.value, header=batch), time_limit=time_limit, box=shape)  # type: ignore[arg-type]
+    render = Render(fmt.value, header=batch, time_limit=time_limit)
+    job = SolveJob("backtrack", {}, render, time_limit=time_limit, box=shape)  # type: ignore[arg-type]
     _run(puzzles, job, box=shape, jobs=jobs, output=output, force=force, resume=resume, quiet=quiet)
 
 
@@ -1174,8 +1209,22 @@ class Level(StrEnum):
     extreme = "extreme"
 
 
-#: The csv columns of ``sudoku generate`` (level and score are empty without --level).
-GENERATE_FIELDS = ("index", "seed", "puzzle_seed", "box", "puzzle", "solution", "givens", "level", "score", "attempts")
+#: The csv columns of ``sudoku generate`` (level and score are empty without --level; symmetry and minimal
+#: say the options the puzzle was made with, which --resume checks).
+GENERATE_FIELDS = (
+    "index",
+    "seed",
+    "puzzle_seed",
+    "box",
+    "puzzle",
+    "solution",
+    "givens",
+    "level",
+    "score",
+    "attempts",
+    "symmetry",
+    "minimal",
+)
 #: Seconds a worker may run past a puzzle's time limit before it is killed (the engines stop on their own first).
 _GENERATE_GRACE = 10.0
 
@@ -1214,9 +1263,8 @@ class _GenerateTask:
 
         mark(0)
         strategy = get_strategy(self.engine)
-        rater: Any = None
         if self.level is not None:
-            from sudokit.rating import rate as rater
+            import sudokit.rating  # noqa: F401 - loaded with the engine, not with the first puzzle
 
         def make(item: tuple[int, int]) -> dict[str, Any]:
             from sudokit.formats import format_line
@@ -1239,16 +1287,15 @@ class _GenerateTask:
                 return {"index": index, "puzzle_seed": seed, "status": "error", "error": str(err)}
             done = {"index": index, "puzzle_seed": seed, "attempts": stream.attempts, "checks": stream.checks}
             if puzzle is None:
-                return {**done, "status": "timeout", "seconds": stream.elapsed}
-            solved = strategy.solve(puzzle, limit=1)
-            rating = rater(puzzle) if rater is not None else None
+                return {**done, "status": "timeout", "seconds": stream.elapsed, "levels": dict(stream.levels)}
+            solution, rating = stream.solution, stream.rating  # proved by the stream's checked counts
             return {
                 **done,
                 "status": "made",
                 "puzzle": puzzle.to_line(),
                 "cells": puzzle.cells,
-                "solution": None if solved.solution is None else format_line(self.shape, solved.solution.cells),
-                "solution_cells": None if solved.solution is None else solved.solution.cells,
+                "solution": None if solution is None else format_line(self.shape, solution.cells),
+                "solution_cells": None if solution is None else solution.cells,
                 "givens": puzzle.count_givens(),
                 "level": None if rating is None else str(rating.level),
                 "score": None if rating is None else rating.score,
@@ -1266,8 +1313,8 @@ class _GenerateTask:
         raise StrategyError(f"engine {self.engine!r} could not load: {problem}")
 
 
-def _generated_text(made: dict[str, Any], fmt: GenerateFormat, seed: int, shape: Shape) -> str:
-    """One generated puzzle's record in ``fmt``."""
+def _generated_text(made: dict[str, Any], fmt: GenerateFormat, seed: int, shape: Shape, task: _GenerateTask) -> str:
+    """One generated puzzle's record in ``fmt`` (``task``: the options it was made with)."""
     import json
 
     from sudokit.formats import format_pretty
@@ -1284,6 +1331,8 @@ def _generated_text(made: dict[str, Any], fmt: GenerateFormat, seed: int, shape:
         "level": made["level"],
         "score": made["score"],
         "attempts": made["attempts"],
+        "symmetry": task.symmetry,
+        "minimal": task.minimal,
     }
     if fmt is GenerateFormat.line:
         return made["puzzle"]
@@ -1400,7 +1449,7 @@ def _generate_run(
 
     from sudokit.output import OutputError, RecordWriter
     from sudokit.progress import Console, Progress, same_terminal
-    from sudokit.session import OutputFile
+    from sudokit.session import EXIT_TERMINATED, OutputFile, on_sigterm, restore_sigterm, writable
     from sudokit.workers import WorkerPool
 
     if output is None and 1 in CLOSED:
@@ -1412,13 +1461,14 @@ def _generate_run(
     target = OutputFile(output, force, resume) if output is not None else None
     stream: TextIO | None = None
     made = timeouts = errors = attempts = 0
-    done = keep = 0  # with --resume: the last puzzle the file holds, and where its complete records end
+    done = keep = kept = 0  # with --resume: the last puzzle the file holds, where its records end, how many
     start = time.perf_counter()
+    previous = on_sigterm()  # a kill stops the run as Ctrl-C does: the records written are kept (and committed)
     try:
         if target is not None:
             target.open([])
             if resume:
-                done, keep = _generate_resume_point(target, fmt, seed, shape, task.level, count)
+                done, keep, kept = _generate_resume_point(target, fmt, seed, shape, task, count)
         with WorkerPool(task, jobs) as pool:
             pool.start()  # an engine that cannot load fails here, before the output is touched
             if target is not None:
@@ -1437,14 +1487,19 @@ def _generate_run(
                 attempts += result.get("attempts", 0)
                 if result["status"] == "made":
                     console.before_record()
-                    text = _generated_text(result, fmt, seed, shape)
+                    text = _generated_text(result, fmt, seed, shape, task)
                     writer.write(text if made == 0 or fmt is not GenerateFormat.pretty else "\n" + text)
                     made += 1
                 elif result["status"] == "timeout":
                     timeouts += 1
+                    rated = ""
+                    if task.level is not None:  # what the attempts were rated instead
+                        seen = result.get("levels") or {}
+                        rated = "".join(f", {seen[lv.value]} {lv.value}" for lv in Level if seen.get(lv.value))
+                        rated = f"{rated}, none {task.level}"
                     console.say(
                         f"sudoku: puzzle {result['index']} (seed {result['puzzle_seed']}) not made within "
-                        f"{task.time_limit:g} s ({result['attempts']} attempts)"
+                        f"{task.time_limit:g} s ({result['attempts']} attempts{rated})"
                     )
                 else:
                     errors += 1
@@ -1452,13 +1507,16 @@ def _generate_run(
                 console.update(made + timeouts + errors, timeouts + errors, failures="not made")
         if target is not None and stream is not None:
             stream.close()
-    except KeyboardInterrupt:
+            target.commit()
+    except KeyboardInterrupt as stop:
         console.close()
         go_on = ""
         if stream is not None and target is not None and fmt in (GenerateFormat.json, GenerateFormat.csv):
             go_on = f" (continue with --resume --seed {seed} --output {output})"
-        console.say(f"sudoku: interrupted after {made} puzzles; every record written is complete{go_on}")
-        raise typer.Exit(130) from None
+        total = kept + made  # the file's puzzles: those it held already, and this run's
+        if writable(console.err):  # a pipe nobody reads any more would block the message forever
+            console.say(f"sudoku: interrupted after {total} puzzles; every record written is complete{go_on}")
+        raise typer.Exit(EXIT_TERMINATED if type(stop) is not KeyboardInterrupt else 130) from None
     except BrokenPipeError:
         _silence_stdout()
         raise typer.Exit(141) from None
@@ -1469,6 +1527,7 @@ def _generate_run(
             message = message.replace(", --resume continues it", "")
         _fail(message)
     finally:
+        restore_sigterm(previous)
         console.close()
         if target is not None:
             if stream is None:
@@ -1476,6 +1535,9 @@ def _generate_run(
             else:
                 with contextlib.suppress(OSError, ValueError):
                     stream.close()
+                with contextlib.suppress(OutputError):
+                    target.commit()
+                target.close()
     if not quiet:
         seconds = time.perf_counter() - start
         rate = made / seconds if seconds > 0 else 0.0
@@ -1491,13 +1553,15 @@ def _generate_run(
 
 
 def _generate_resume_point(
-    target: Any, fmt: GenerateFormat, seed: int, shape: Shape, level: str | None, count: int
-) -> tuple[int, int]:
-    """The last puzzle an output file of ``sudoku generate`` holds, and the offset where its complete records end.
+    target: Any, fmt: GenerateFormat, seed: int, shape: Shape, task: _GenerateTask, count: int
+) -> tuple[int, int, int]:
+    """The last puzzle an output file of ``sudoku generate`` holds, the offset where its complete records end,
+    and how many records it holds.
 
-    Every complete record must be one this run makes (the same seed, box and level; puzzles in order,
-    a puzzle not made in time skipped); a last line without its newline is torn, to be cut off and made
-    again. Raises ``ResumeError`` naming the file and the line otherwise; nothing is written.
+    Every complete record must be one this run makes (the same seed, box, level, symmetry and
+    minimality; puzzles in order, a puzzle not made in time skipped); a last line without its newline
+    is torn, to be cut off and made again. Raises ``ResumeError`` naming the file and the line
+    otherwise; nothing is written.
     """
     import csv
     import json
@@ -1505,7 +1569,8 @@ def _generate_resume_point(
     from sudokit.output import ResumeError
 
     name = os.fspath(target.path)
-    last = end = number = 0
+    level = task.level
+    last = end = number = records = 0
     header = ",".join(GENERATE_FIELDS)
     try:
         handle = target.reader()
@@ -1536,6 +1601,19 @@ def _generate_resume_point(
                 its_puzzle_seed, box, its_level = int(data["puzzle_seed"]), str(data["box"]), data["level"] or None
             except (ValueError, KeyError, TypeError) as err:
                 raise ResumeError(f"cannot resume {name}: line {number} is not a {fmt.value} record ({err})") from None
+            if "symmetry" not in data or "minimal" not in data:
+                raise ResumeError(
+                    f"cannot resume {name}: line {number} does not say the --symmetry and --minimal it was made with "
+                    "(an older sudokit wrote it): whether this run makes the same puzzles cannot be checked"
+                )
+            its_symmetry, its_minimal = data["symmetry"], data["minimal"] in (True, "true")
+            if its_symmetry != task.symmetry:
+                raise ResumeError(
+                    f"cannot resume {name}: line {number} was made with --symmetry {its_symmetry}, not {task.symmetry}"
+                )
+            if its_minimal != task.minimal or data["minimal"] not in (True, False, "true", "false"):
+                was, now = ("--minimal" if m else "no --minimal" for m in (its_minimal, task.minimal))
+                raise ResumeError(f"cannot resume {name}: line {number} was made with {was}, not {now}")
             if its_seed != seed:
                 raise ResumeError(f"cannot resume {name}: line {number} was made with --seed {its_seed}, not {seed}")
             if box != str(shape):
@@ -1551,8 +1629,8 @@ def _generate_resume_point(
                     f"cannot resume {name}: line {number} is puzzle {index}, not one of puzzles {last + 1} to {count} "
                     f"of this run"
                 )
-            last, end = index, handle.tell()
-    return last, end
+            last, end, records = index, handle.tell(), records + 1
+    return last, end, records
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # type: ignore[no-untyped-def]

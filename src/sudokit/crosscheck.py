@@ -832,6 +832,34 @@ class CheckJob:
         """(puzzle, source, line) as this job's record of ``record`` names it."""
         return record_key(record, self.box)
 
+    def fits(self, text: str, record: Record, key: tuple[str, str | None, int | None]) -> str | None:
+        """Why ``text``, read back for ``--resume``, is not the record this check writes for ``record`` (or None).
+
+        The engines it names must be this run's, in order (``--strategies``), and a json record's
+        limit this run's (``--count``, ``--limit``).
+        """
+        labels = [spec.label for spec in self.engines]
+        if self.fmt == "line":
+            answer = text[len(key[0]) + 1 :]
+            if answer == Verdict.INVALID.value:
+                return None
+            _, _, tail = answer.partition(" ")
+            names = [part.partition("=")[0] for part in tail.split(" ")] if tail else []
+        elif self.fmt == "json":
+            data = json.loads(text)
+            if data.get("verdict") == Verdict.INVALID.value:
+                return None
+            if data.get("limit") != self.limit:
+                return f"it was checked up to {data.get('limit')!r:.20} solutions, not {self.limit} (--count, --limit)"
+            engines = data.get("engines")
+            names = [e.get("strategy") for e in engines if isinstance(e, dict)] if isinstance(engines, list) else []
+        else:
+            return None
+        if names != labels:
+            shown = ", ".join(str(n)[:30] for n in names) or "none"
+            return f"it compares {shown}, not {', '.join(labels)} (--strategies)"
+        return None
+
     def count(self, rendered: Rendered) -> None:
         """Counted already, as each outcome was made."""
 

@@ -32,7 +32,7 @@ import csv
 import os
 import stat
 import zlib
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -136,46 +136,89 @@ def _open_csv(path: str) -> TextIO:
 
 
 class _Lines:
-    """The lines of a CSV file for ``csv.reader``; a line over ``MAX_LINE`` characters is skipped, its number kept."""
+    """The lines of a CSV file for ``csv.reader``, numbered; a line over ``MAX_LINE`` characters is skipped.
+
+    ``taken`` holds the lines handed out for the row being read, and lines put in ``again`` are
+    handed out once more, before the rest of the file, to a new reader (a row that swallowed them).
+    """
 
     def __init__(self, handle: TextIO) -> None:
         self.lines = bounded_lines(handle)
         self.number = 0
-        self.too_long: list[int] = []
+        self.taken: list[tuple[int, str | None]] = []  # (number, line), None for a line too long
+        self.again: deque[tuple[int, str | None]] = deque()
 
     def __iter__(self) -> Iterator[str]:
-        for line in self.lines:
-            self.number += 1
-            if isinstance(line, str):
-                yield line
+        while True:
+            if self.again:
+                number, line = self.again.popleft()
             else:
-                self.too_long.append(self.number)
-                yield "\n"
+                raw = next(self.lines, None)
+                if raw is None:
+                    return
+                self.number += 1
+                number, line = self.number, raw if isinstance(raw, str) else None
+            self.taken.append((number, line))
+            yield "\n" if line is None else line
+
+
+def _open_quote(line: str) -> int:
+    """The column (1-based) of the quote that opens a field ``line`` leaves open (the first quote if none does)."""
+    start, quoted, at, i = True, False, 0, 0
+    while i < len(line):
+        ch = line[i]
+        if quoted:
+            if ch == '"':
+                if line[i + 1 : i + 2] == '"':
+                    i += 1  # a doubled quote inside the field
+                else:
+                    quoted = False
+        elif ch == '"' and start:
+            quoted, at = True, i
+        start = not quoted and ch == ","
+        i += 1
+    return (at if quoted else line.find('"')) + 1
 
 
 def _csv_rows(path: str) -> Iterator[tuple[int, list[str] | None, str | None]]:
-    """(line, fields, problem) of each row that is not blank; the header is the first."""
+    """(line, fields, problem) of each row that is not blank; the header is the first.
+
+    A row over several lines (a quoted field with line breaks in it) that is not a whole row of the
+    header's width comes of a quote left open: its first line is one invalid record, saying where the
+    quote opens, and the lines after it are read again as rows of their own, so that none is lost.
+    """
     with _open_csv(path) as handle:
         lines = _Lines(handle)
         rows = csv.reader(lines, strict=True)
+        width = None
         while True:
-            start = rows.line_num + 1
+            lines.taken.clear()
+            problem = None
             try:
-                row = next(rows)
+                row: list[str] | None = next(rows)
             except StopIteration:
                 return
             except (EOFError, OSError, zlib.error) as err:  # a damaged or cut .gz file, a failing disk
-                raise DatasetError(f"cannot read {path} after line {rows.line_num}: {err}") from None
+                raise DatasetError(f"cannot read {path} after line {lines.number}: {err}") from None
             except csv.Error as err:
-                yield start, None, f"not a CSV row: {err}"
-                if rows.line_num < start:
-                    return
+                row, problem = None, f"not a CSV row: {err}"
+            if not lines.taken:
+                return
+            start, first = lines.taken[0]
+            if len(lines.taken) > 1 and (row is None or (width is not None and len(row) != width)):
+                column = _open_quote(first) if first is not None else 1
+                yield start, None, f"not a CSV row: the quote at column {column} does not close on its line"
+                lines.again.extendleft(reversed(lines.taken[1:]))
+                rows = csv.reader(lines, strict=True)  # the lines it took go to a new reader, row by row
                 continue
-            if lines.too_long and lines.too_long[-1] >= start:
+            if row is None:
+                yield start, None, problem
+                continue
+            if any(line is None for _, line in lines.taken):
                 yield start, None, f"a line of more than {MAX_LINE:,} characters is not a puzzle"
-                lines.too_long.clear()
                 continue
             if row:
+                width = len(row) if width is None else width
                 yield start, row, None
 
 

@@ -268,14 +268,10 @@ class DaskPool(Generic[I, R]):
             return
         require_dask()
         import cloudpickle  # distributed's own: a task or engine class of a script's __main__ pickles by value
-        from distributed import Client
 
         self.blob = cloudpickle.dumps(self.task, protocol=pickle.HIGHEST_PROTOCOL)
         where = f"the Dask scheduler at {self.scheduler}"
-        try:
-            self.client = Client(self.scheduler, timeout=self.timeout, set_as_default=False)
-        except (OSError, TimeoutError, ValueError, TypeError) as err:
-            raise ExecutorError(_one_line(f"cannot connect to {where}: {_why(err)}")) from None
+        self.client = _connect(self.scheduler, self.timeout)
         try:
             self.client.wait_for_workers(1, timeout=self.timeout)
         except (OSError, TimeoutError) as err:
@@ -402,6 +398,40 @@ class DaskPool(Generic[I, R]):
                 future.release()
             results.append(result)
         return results
+
+
+def _connect(address: str, timeout: float) -> Any:
+    """A client connected to the scheduler at ``address``, within about ``timeout`` seconds in all.
+
+    ``Client(address, timeout=...)`` bounds the TCP connect, not the exchange that follows: a server
+    that accepts and never answers Dask's handshake held it for ever, and one that answered with
+    something else raised whatever its bytes made of the frame lengths (a ``MemoryError``). The whole
+    start is bounded here (a second beyond ``timeout``, so that Dask's own connect timeout, which
+    says more, comes first); a client that did not start is closed at once, while its event loop
+    runs, not by its ``__del__`` at exit, which waited for a loop already stopped and then printed
+    a ``TimeoutError`` traceback. Every failure is an ``ExecutorError`` of one line.
+    """
+    from distributed import Client
+
+    bound = timeout + 1.0
+
+    class BoundedClient(Client):
+        def start(self, **kwargs: Any) -> None:
+            try:
+                super().start(callback_timeout=bound, **kwargs)  # distributed.utils.sync: wait_for
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    self.close(timeout=1.0)
+                self.status = "closed"  # __del__ has nothing left to do
+                raise
+
+    try:
+        return BoundedClient(address, timeout=timeout, set_as_default=False)
+    except OSError as err:
+        why = f"it did not answer Dask's handshake within {timeout:g} s" if isinstance(err, TimeoutError) else _why(err)
+    except Exception as err:  # a server that answers but not as Dask does
+        why = _one_line(f"its answer is not Dask's ({type(err).__name__}: {_why(err)})")
+    raise ExecutorError(_one_line(f"cannot connect to the Dask scheduler at {address}: {why}"))
 
 
 def _draw(source: Iterator[I], count: int) -> tuple[list[I], bool, BaseException | None]:

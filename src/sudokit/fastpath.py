@@ -25,6 +25,7 @@ import math
 import os
 import re
 import stat
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import cache
@@ -38,6 +39,8 @@ from sudokit.verify import result_problem, verify_many
 
 __all__ = [
     "BLOCK_LINES",
+    "FIRST_SLICE",
+    "SLICE_SECONDS",
     "Block",
     "Many",
     "Resumable",
@@ -56,6 +59,11 @@ __all__ = [
 BLOCK_LINES = 2048
 #: Characters read from an input at a time.
 READ_SIZE = 1 << 18
+#: With a time limit, ``solve_many`` takes a block's puzzles in slices of about this many seconds (the
+#: first of ``FIRST_SLICE`` puzzles, each at most 8 times the one before): each slice has one puzzle's
+#: time, as the worker pool enforces it.
+SLICE_SECONDS = 0.5
+FIRST_SLICE = 1
 #: The longest ``:note`` a plain line may carry (a longer line goes through the reader).
 MAX_NOTE = 4096
 #: A run of lines that are not plain longer than this goes to the reader for the rest of its input (kept
@@ -411,18 +419,36 @@ def answer_block(
     time_limit: float | None,
     render: Callable[[Any], Any],
     answer_one: Callable[[Record], Any],
+    mark: Callable[[int], None] | None = None,
 ) -> tuple[tuple[Any, ...], ...]:
     """In the worker: the plain answers of plain puzzles ``entries`` (puzzle, line, note), for :func:`finish_block`.
 
-    One part per group of puzzles of one size, in the order of their first puzzle: ``("many", ...)``,
-    the buffers of one ``solve_many`` call read as plain data (or ``("unread", why, seconds)``), or
-    ``("each", answers)``, ``answer_one(record)`` of each puzzle, for what ``solve_many`` does not
-    take. Nothing is checked or rendered here: the caller does both, with its own code.
+    One part per group of puzzles of one size, in the order of their first puzzle: ``("each",
+    answers)``, ``answer_one(record)`` of each puzzle, for what ``solve_many`` does not take; or
+    ``("slices", slices, alone)``: ``slices`` are ``(at, n, answer)``, the answer of one ``solve_many``
+    call on the group's puzzles ``at`` to ``at + n`` read as plain data (:func:`_raw_answers`), and
+    ``alone`` are ``(at, answer)``, ``answer_one`` of a puzzle that a call could not answer in time.
+    Nothing is checked or rendered here: the caller does both, with its own code. ``mark(part)`` is
+    called as each part starts (the worker pool's ``mark``: the block's budget starts again): ``-1``
+    before each ``solve_many`` call, ``i`` before puzzle ``i`` goes alone to ``answer_one``. With a time
+    limit, ``solve_many`` takes the puzzles in slices sized to take about ``SLICE_SECONDS`` each, so
+    that no call needs more than one puzzle's time; a call measured past one puzzle's limit is not
+    taken (its puzzles go alone).
     """
+    from sudokit.api import watchdog_seconds
+
+    if mark is None:
+        mark = _unmarked
+    late = None if time_limit is None else watchdog_seconds(time_limit)
     text_form = TextForm.of(render)
     object_ok = _keeps_one(keep, render.limit if hasattr(render, "limit") else limit)
     parts: list[tuple[Any, ...]] = []
     caps = None
+
+    def record_of(i: int) -> Record:
+        puzzle, line, note = entries[i]
+        return records[i] if records is not None else Record(puzzle, source, line, note)
+
     for size, members in _groups(entries).items():
         n = math.isqrt(size)
         try:
@@ -432,16 +458,34 @@ def answer_block(
             claimed = caps.supports(shape)
         except Exception:
             claimed = False
-        raw = None
-        if claimed and (text_form is not None or object_ok):
-            raw = _raw_answers(engine, [entries[i][0] for i in members], shape, limit, time_limit)
-        if raw is None:
+        if not (claimed and (text_form is not None or object_ok)):
             each = []
             for i in members:
-                puzzle, line, note = entries[i]
-                each.append(answer_one(records[i] if records is not None else Record(puzzle, source, line, note)))
-            raw = ("each", tuple(each))
-        parts.append(raw)
+                mark(i)
+                each.append(answer_one(record_of(i)))
+            parts.append(("each", tuple(each)))
+            continue
+        slices: list[tuple[int, int, Any]] = []
+        left: list[int] = []  # positions in members of the puzzles that go alone
+        at, count = 0, len(members) if time_limit is None else FIRST_SLICE
+        while at < len(members):
+            piece = members[at : at + count]
+            mark(-1)
+            start = time.perf_counter()
+            raw = _raw_answers(engine, [entries[i][0] for i in piece], shape, limit, time_limit)
+            took = time.perf_counter() - start
+            if raw is None or (late is not None and took > late):
+                left.extend(range(at, at + len(piece)))  # measured, not as it says: each goes alone
+            else:
+                slices.append((at, len(piece), raw))
+            at += len(piece)
+            per = took / len(piece)
+            count = max(1, min(8 * len(piece), int(SLICE_SECONDS / per) if per > 0 else 8 * len(piece)))
+        alone = []
+        for j in left:
+            mark(members[j])
+            alone.append((j, answer_one(record_of(members[j]))))
+        parts.append(("slices", tuple(slices), tuple(alone)))
     return tuple(parts)
 
 
@@ -451,6 +495,30 @@ def _groups(entries: list[tuple[str, int | None, str | None]]) -> dict[int, list
     for i, (puzzle, _, _) in enumerate(entries):
         groups.setdefault(len(puzzle), []).append(i)
     return groups
+
+
+def _covering(part: Any, members: int) -> tuple[list[tuple[int, int, Any]], list[tuple[int, Any]]] | None:
+    """A ``("slices", ...)`` part's slices and lone answers, when they cover ``members`` puzzles once each."""
+    if type(part) is not tuple or len(part) != 3 or part[0] != "slices":
+        return None
+    slices, alone = part[1], part[2]
+    if type(slices) is not tuple or type(alone) is not tuple:
+        return None
+    covered = [False] * members
+    for piece in slices:
+        if type(piece) is not tuple or len(piece) != 3 or type(piece[0]) is not int or type(piece[1]) is not int:
+            return None
+        at, n = piece[0], piece[1]
+        if not (at >= 0 and n >= 1 and at + n <= members) or any(covered[at : at + n]):
+            return None
+        covered[at : at + n] = [True] * n
+    for one in alone:
+        if type(one) is not tuple or len(one) != 2 or type(one[0]) is not int or not 0 <= one[0] < members:
+            return None
+        if covered[one[0]]:
+            return None
+        covered[one[0]] = True
+    return (list(slices), list(alone)) if all(covered) else None
 
 
 def finish_block(
@@ -476,26 +544,76 @@ def finish_block(
     out: list[Any] = [None] * k
     groups = _groups(entries)
     parts = answer if type(answer) is tuple and len(answer) == len(groups) else (None,) * len(groups)
+
+    def one(i: int, answered: Any) -> Any:
+        puzzle, line, note = entries[i]
+        record = records[i] if records is not None else Record(puzzle, str(source), line, note)
+        return finish_one(index + i, record, answered)
+
     for (size, members), part in zip(groups.items(), parts, strict=True):
         if type(part) is tuple and len(part) == 2 and part[0] == "each":
             each = part[1] if type(part[1]) is tuple and len(part[1]) == len(members) else (None,) * len(members)
-            for i, one in zip(members, each, strict=True):
-                puzzle, line, note = entries[i]
-                record = records[i] if records is not None else Record(puzzle, str(source), line, note)
-                out[i] = finish_one(index + i, record, one)
+            for i, answered in zip(members, each, strict=True):
+                out[i] = one(i, answered)
             continue
+        covering = _covering(part, len(members))
+        if covering is None:  # not an answer for these puzzles: each is an error of the engine's
+            for i in members:
+                out[i] = one(i, None)
+            continue
+        slices, alone = covering
         try:
             shape = box if box is not None else Shape.for_side(math.isqrt(size))
         except (BoxShapeError, ValueError):
             shape = Shape.of(1, math.isqrt(size))  # no default box: every answer fails to read below
-        answers = _checked(part, [entries[i][0] for i in members], shape, limit, time_limit)
-        for j, i in enumerate(members):
-            out[i] = (answers, j)
-    if text_form is not None and len(groups) == 1 and type(out[0]) is tuple:
+        found: list[_Answers] = []
+        for at, n, raw in sorted(slices, key=lambda piece: piece[0]):
+            piece = members[at : at + n]
+            answers = _checked(raw, [entries[i][0] for i in piece], shape, limit, time_limit)
+            found.append(answers)
+            for j, i in enumerate(piece):
+                out[i] = (answers, j)
+        for at, answered in alone:
+            out[members[at]] = one(members[at], answered)
+        joined = _joined(found) if len(found) > 1 and not alone else None
+        if joined is not None:  # the slices' answers as one call's: written at once when all is well
+            for j, i in enumerate(members):
+                out[i] = (joined, j)
+    one_call = type(out[0]) is tuple and type(out[-1]) is tuple and out[-1][0] is out[0][0]  # not slices
+    if text_form is not None and len(groups) == 1 and one_call:
         whole = _whole(out[0][0], text_form, entries, source)
         if whole is not None:
             return Many(index, [whole], {"solved": k})
     return _assemble(index, entries, source, out, text_form, render, name, limit, keep, box)
+
+
+def _joined(found: list[_Answers]) -> _Answers | None:
+    """The answers of consecutive slices as those of one call; None when one could not be read (kept apart)."""
+    keys = [k for k, _ in found[0].stats]
+    if any(len(f.puzzles) != len(f.status) or [k for k, _ in f.stats] != keys for f in found):
+        return None
+    problems: dict[int, str] = {}
+    at = 0
+    for f in found:
+        problems.update((at + j, problem) for j, problem in f.problems.items())
+        at += len(f.status)
+    return _Answers(
+        found[0].shape,
+        [p for f in found for p in f.puzzles],
+        "".join(f.solutions for f in found),
+        [v for f in found for v in f.status],
+        [v for f in found for v in f.count],
+        [v for f in found for v in f.exact],
+        [v for f in found for v in f.elapsed],
+        [(key, [v for f in found for v in f.stats[n][1]]) for n, key in enumerate(keys)],
+        problems,
+        b"".join(f.cells for f in found),
+        b"".join(f.raw_solutions for f in found),
+    )
+
+
+def _unmarked(part: int) -> None:
+    """No worker pool to tell which part of a block runs."""
 
 
 def _whole(found: _Answers, form: TextForm, entries: list[Any], source: Any) -> str | None:
@@ -535,7 +653,6 @@ def _raw_answers(
     bytes, bytes, a tuple of floats, ``((key, ints), ...)`` and the time of the call; or
     ``("unread", why, seconds)`` for buffers that cannot be read. Checked by :func:`_checked`, in the caller.
     """
-    import time
 
     n, size, k = shape.n, shape.size, len(puzzles)
     value, _ = _tables(n)

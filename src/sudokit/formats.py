@@ -31,6 +31,7 @@ BLANKS = ".0"
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 _SEPARATOR_TABLE = str.maketrans(SEPARATORS, " " * len(SEPARATORS))
 _INTEGER = re.compile(r"[0-9]+")
+_SIGNED = re.compile(r"-?[0-9]+")
 _VALUE = {ch: i + 1 for i, ch in enumerate(ALPHABET)} | {ch.lower(): i + 1 for i, ch in enumerate(ALPHABET)}
 _VALUE |= {b: 0 for b in BLANKS}
 _RED = "\x1b[1;31m"
@@ -44,6 +45,8 @@ def parse_cells(text: str, box: Shape | None = None) -> tuple[Shape, tuple[int, 
         raise WrongCellCountError("empty puzzle: no cells")
     if text.startswith("["):
         return _parse_json(text, box)
+    if "-" in text:
+        _refuse_negative(text)
     tokens = text.translate(_SEPARATOR_TABLE).split()
     if len(tokens) > 1 and any(len(t) > 1 for t in tokens) and all(_INTEGER.fullmatch(t) for t in tokens):
         n = isqrt(len(tokens))
@@ -52,6 +55,25 @@ def parse_cells(text: str, box: Shape | None = None) -> tuple[Shape, tuple[int, 
         if n * n == len(tokens) and all(len(t) <= len(str(n)) for t in tokens):
             return _checked(n, [int(t) for t in tokens], box)
     return _parse_symbols("".join(tokens), box)
+
+
+def _refuse_negative(text: str) -> None:
+    """Whitespace-separated integers with a negative one (``0 -1 0 ...``): out of range, not a 1 after a separator."""
+    words = [w for w in text.split() if w.strip(SEPARATORS)]  # a border line of separators alone is no cell
+    if len(words) < 16 or not all(_SIGNED.fullmatch(w) for w in words):
+        return
+    n = isqrt(len(words))
+    for i, word in enumerate(words):
+        if word[0] == "-" and n * n == len(words):
+            digits = word[1:].lstrip("0") or "0"
+            value = -int(digits) if len(digits) <= 9 else None  # int() of thousands of digits is slow
+            shown = f"-{digits}" if value is not None else f"-{digits[:9]}..."
+            raise DigitOutOfRangeError(
+                f"digit {shown} is out of range for a {n}x{n} board (1-{n})",
+                row=i // n + 1,
+                column=i % n + 1,
+                digit=value,
+            )
 
 
 def _parse_symbols(symbols: str, box: Shape | None) -> tuple[Shape, tuple[int, ...]]:

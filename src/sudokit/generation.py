@@ -28,7 +28,11 @@ whatever the engine, the machine or the timing):
    board side), which saves most of the engine's hardest counts (the last ones, on the sparsest
    puzzles) and leaves a few more givens; the puzzle is unique either way.
 4. With ``level``, the puzzle is rated (``sudokit.rating.rate``) and kept only when its level is
-   the one asked for; otherwise a new one is made. ``PuzzleStream.attempts`` counts them.
+   the one asked for; otherwise a new one is made. ``PuzzleStream.attempts`` counts them. A level
+   that no puzzle of the board reaches is refused at once (:func:`reachable_levels`).
+
+Every engine call goes through :func:`sudokit.api.run`, which checks the answer: a full grid that is
+not a solution, or a count that does not hold, is an engine failure (``StrategyError``), never a puzzle.
 
 The engine that counts is a parameter; by default (``default_engine``) ``backtrack`` below 16x16 and
 ``sat`` from 16x16 up when PySAT is installed, as benchmarks/bench_generate.py measured (``sat``
@@ -45,14 +49,23 @@ from typing import TYPE_CHECKING
 from sudokit.errors import BoxShapeError, StrategyError
 from sudokit.grid import Grid
 from sudokit.shape import Shape
-from sudokit.strategy import Status, Strategy, capabilities_of
+from sudokit.strategy import Result, Status, Strategy, capabilities_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
     from sudokit.rating import Rating
 
-__all__ = ["LEVELS", "SYMMETRIES", "PuzzleStream", "default_engine", "generate", "symmetry_orbits"]
+__all__ = [
+    "LEVELS",
+    "SYMMETRIES",
+    "PuzzleStream",
+    "default_engine",
+    "generate",
+    "reachable_levels",
+    "symmetry_orbits",
+]
 
 #: The symmetries the givens can have.
 SYMMETRIES = ("none", "rot180", "rot90", "mirror")
@@ -112,7 +125,8 @@ class PuzzleStream(Iterator[Grid]):
     ``produced`` with ``level``: the ones at another level are dropped); ``checks`` how many counts
     the engine ran; ``free_checks`` how many removals were proved without it (naked singles);
     ``levels`` how many puzzles made were rated at each level (with ``level`` only); ``elapsed``
-    the seconds spent making them.
+    the seconds spent making them. ``solution`` is the last puzzle's solution, ``rating`` its
+    rating (with ``level`` only).
     """
 
     def __init__(
@@ -137,14 +151,19 @@ class PuzzleStream(Iterator[Grid]):
         if type(minimal) is not bool:
             raise ValueError(f"minimal must be True or False, not {minimal!r:.40}")
         self.level = _level(level)
+        if self.level is not None and self.level not in reachable_levels(self.shape):
+            raise ValueError(
+                f"level {self.level}: no puzzle on a {self.shape.n}x{self.shape.n} board reaches it "
+                f"(levels reached: {', '.join(reachable_levels(self.shape))})"
+            )
         self.time_limit = _time_limit(time_limit)
         self.strategy = _engine(default_engine(self.shape) if engine is None else engine, self.shape)
         self._filler = self.strategy if getattr(self.strategy, "name", None) == "backtrack" else _engine("backtrack")
-        self._rate: Callable[[Grid], Rating] | None = None
+        self._rate: Callable[..., tuple[list[Any], Rating]] | None = None
         if self.level is not None:
-            from sudokit.rating import rate
+            from sudokit.rating import _rate
 
-            self._rate = rate
+            self._rate = _rate
         self.count = count
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.symmetry = symmetry
@@ -156,6 +175,8 @@ class PuzzleStream(Iterator[Grid]):
         self.levels: dict[str, int] = {}
         self.elapsed = 0.0
         self.timed_out = False
+        self.solution: Grid | None = None
+        self.rating: Rating | None = None
 
     def __repr__(self) -> str:
         return (
@@ -175,13 +196,16 @@ class PuzzleStream(Iterator[Grid]):
         try:
             while True:
                 self.attempts += 1
-                puzzle = self._make()
-                if self._rate is None:
-                    break
-                got = self._rate(puzzle).level.lower()
-                self.levels[got] = self.levels.get(got, 0) + 1
-                if got == self.level:
-                    break
+                puzzle, solution = self._make()
+                rating = None
+                if self._rate is not None:
+                    rating = self._rated(puzzle, solution)
+                    got = rating.level.lower()
+                    self.levels[got] = self.levels.get(got, 0) + 1
+                    if got != self.level:
+                        continue
+                self.solution, self.rating = solution, rating
+                break
         except _OutOfTime:
             self.timed_out = True
             raise StopIteration from None
@@ -192,8 +216,24 @@ class PuzzleStream(Iterator[Grid]):
 
     # --- one puzzle ---------------------------------------------------------------------------
 
-    def _make(self) -> Grid:
-        """One unique puzzle (minimal when asked) from the next random full grid."""
+    def _rated(self, puzzle: Grid, solution: Grid) -> Rating:
+        """The rating of ``puzzle``, whose one solution is ``solution`` (proved by the counts), within the budget."""
+        from sudokit.rating import TimeLimitError
+
+        assert self._rate is not None
+        known = Result(Status.SOLVED, puzzle, self.strategy.name, (solution,), 1, True)
+        try:
+            return self._rate(puzzle, known, deadline=self._deadline_monotonic())[1]
+        except TimeLimitError:
+            raise _OutOfTime from None
+
+    def _deadline_monotonic(self) -> float | None:
+        """The budget's end on ``time.monotonic()``'s clock (the rating's), None without a budget."""
+        left = self._remaining()
+        return None if left is None else time.monotonic() + left
+
+    def _make(self) -> tuple[Grid, Grid]:
+        """One unique puzzle (minimal when asked) from the next random full grid, and its solution."""
         rng = self._random
         solution = self._full_grid()
         orbits = list(self.orbits)
@@ -213,7 +253,7 @@ class PuzzleStream(Iterator[Grid]):
             refused += 1
             if stop_after is not None and refused >= stop_after:
                 break
-        return Grid(cells, self.shape, validate=False)
+        return Grid(cells, self.shape, validate=False), Grid(solution, self.shape, validate=False)
 
     def _forced(self, cells: list[int], orbit: tuple[int, ...], peers: tuple[tuple[int, ...], ...], full: int) -> bool:
         """True when every cell of ``orbit`` (just blanked) has one digit left by its peers' givens: a naked single."""
@@ -232,7 +272,9 @@ class PuzzleStream(Iterator[Grid]):
     def _unique(self, cells: list[int]) -> bool:
         """True when the puzzle of ``cells`` has exactly one solution, counted by the engine to 2."""
         self.checks += 1
-        result = self.strategy.solve(Grid(cells, self.shape, validate=False), limit=2, time_limit=self._remaining())
+        result = _checked(
+            self.strategy, Grid(cells, self.shape, validate=False), limit=2, keep=1, time_limit=self._remaining()
+        )
         if result.status is Status.TIMEOUT:
             raise _OutOfTime
         if result.status not in (Status.SOLVED, Status.UNSOLVABLE):
@@ -251,9 +293,11 @@ class PuzzleStream(Iterator[Grid]):
                 digits = rng.sample(range(1, n + 1), n)
                 for d, (dr, dc) in zip(digits, ((a, b) for a in range(r) for b in range(c)), strict=True):
                     cells[(k * r + dr) * n + k * c + dc] = d
-            result = self._filler.solve(Grid(cells, shape, validate=False), limit=1, time_limit=self._remaining())
+            result = _checked(self._filler, Grid(cells, shape, validate=False), limit=1, time_limit=self._remaining())
             if result.status is Status.TIMEOUT:
                 raise _OutOfTime
+            if result.status is Status.ERROR:
+                raise StrategyError(f"engine {self._filler.name!r} failed while generating: {result.error}")
             if result.solution is not None:
                 solution = result.solution.cells
                 break
@@ -269,6 +313,25 @@ class PuzzleStream(Iterator[Grid]):
         if left <= 0:
             raise _OutOfTime
         return left
+
+
+def _checked(
+    strategy: Strategy, puzzle: Grid, *, limit: int, keep: int | None = None, time_limit: float | None
+) -> Result:
+    """``sudokit.api.run``: the engine's answer, checked (imported here, when a puzzle is made)."""
+    from sudokit.api import run as checked_run
+
+    return checked_run(strategy, puzzle, limit=limit, keep=keep, time_limit=time_limit)
+
+
+def reachable_levels(box: str | Shape) -> tuple[str, ...]:
+    """The levels some puzzle with one solution on a board of ``box`` is rated at (lower case, easiest first).
+
+    A 4x4 board (boxes 2x2, 1x4, 4x1) reaches ``easy`` only: every minimal puzzle is solved by
+    singles (tests/test_generate.py rates each one), and singles that solve a puzzle solve it with
+    more givens too. Larger boards are taken to reach every level.
+    """
+    return LEVELS[:1] if _shape(box).n == 4 else LEVELS
 
 
 def default_engine(box: str | Shape) -> str:

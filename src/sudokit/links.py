@@ -54,7 +54,7 @@ from urllib.parse import unquote, urlsplit
 
 from sudokit.errors import SudokitError
 from sudokit.grid import Grid
-from sudokit.lzstring import LZStringError, compress_to_base64, decompress_from_base64
+from sudokit.lzstring import ExpansionError, LZStringError, compress_to_base64, decompress_from_base64
 from sudokit.shape import MAX_BOX, Shape
 from sudokit.variants import (
     XV,
@@ -79,6 +79,7 @@ from sudokit.variants import (
     VariantError,
     Whisper,
     XVNegative,
+    read_json,
 )
 
 __all__ = [
@@ -116,9 +117,20 @@ _BASE64 = re.compile(r"[A-Za-z0-9+/=%\-_ ]+")
 _PREFIXES = (("fpuzzles", "fpuzzles"), ("fpuz", "fpuzzles"), ("scl", "scl"), ("ctc", "scl"), ("scf", "scf"))
 #: Bare data: f-puzzles' JSON starts with ``{"``, which compresses to this.
 _BARE = "N4Ig"
-_CELL = re.compile(r"[Rr](\d+)[Cc](\d+)")
+_CELL = re.compile(r"[Rr](\d{1,9})[Cc](\d{1,9})")  # digits capped: int() stays cheap
 _LITTLE_KILLER = {"UL": (-1, -1), "UR": (-1, 1), "DL": (1, -1), "DR": (1, 1)}
 _SCAN_SLASHES = 400  # most single '/' tried doubled when a SudokuPad link lost one of a '//' pair
+#: The longest puzzle data read from a link, in characters (a 16x16 puzzle full of rules takes some 20,000).
+MAX_LINK_DATA = 1 << 19
+#: The most characters a link's data may expand to: LZW data can stand for the square of its length
+#: (60 KB for a gigabyte), so decompressing gives up past this (a rich 16x16 puzzle's JSON is under 200 KB).
+MAX_EXPANSION = 1 << 22
+#: The characters of data all the tries of a link with a lost '/' may read together (each reads it all), and
+#: how many times its length each try may expand to (real puzzle data expands some 5 to 10 times).
+_RETRY_WORK = 1 << 20
+_RETRY_EXPANSION = 64
+#: The most digits of a number in a puzzle (a total on the largest board is under 10,000).
+_MAX_DIGITS = 9
 
 
 class LinkError(VariantError):
@@ -198,7 +210,7 @@ def _parse_url(url: str) -> Grid:
         short = _query(parts.query, "id")
         if short:
             raise LinkError(
-                f"f-puzzles: the link names its puzzle by the short id {unquote(short)!r}, which only f-puzzles' "
+                f"f-puzzles: the link names its puzzle by the short id {_cut(unquote(short))!r}, which only f-puzzles' "
                 "server can resolve, and sudokit does not use the network: copy the puzzle's long link (?load=...)"
             )
         raise LinkError("f-puzzles: the link holds no puzzle (no ?load=...)")
@@ -213,7 +225,7 @@ def _parse_url(url: str) -> Grid:
             raise LinkError("SudokuPad: the link holds no puzzle")
         return _data(ident, "SudokuPad", sudokupad=True)
     raise LinkError(
-        f"a link to {host or url!r} is not one sudokit reads (f-puzzles.com/?load=... or sudokupad.app/...)"
+        f"a link to {_cut(host or url)!r} is not one sudokit reads (f-puzzles.com/?load=... or sudokupad.app/...)"
     )
 
 
@@ -265,18 +277,27 @@ def _decoded(payload: str, where: str) -> str:
     data = data.replace(" ", "+")  # a '+' read as a space on its way
     if not data:
         raise LinkError(f"{where}: the link holds no puzzle data")
+    if len(data) > MAX_LINK_DATA:
+        raise LinkError(f"{where}: {len(data):,} characters of puzzle data (a link holds at most {MAX_LINK_DATA:,})")
     try:
-        text = decompress_from_base64(data)
+        text = decompress_from_base64(data, max_length=MAX_EXPANSION)
         if _plausible(text):
             return text
         problem = "it does not decompress to a puzzle"
+    except ExpansionError:
+        raise LinkError(
+            f"{where}: the puzzle data expands past {MAX_EXPANSION:,} characters: not a puzzle (given up there)"
+        ) from None
     except LZStringError as err:
         problem = str(err)
-    # A link pasted through a path may have lost one of a pair of slashes: try each single one doubled.
-    singles = [m.start() for m in re.finditer(r"(?<!/)/(?!/)", data)][:_SCAN_SLASHES]
+    # A link pasted through a path may have lost one of a pair of slashes: try each single one doubled,
+    # as many as _RETRY_WORK characters of reading allow (a long link gets fewer tries).
+    tries = min(_SCAN_SLASHES, _RETRY_WORK // len(data))
+    singles = [m.start() for m in re.finditer(r"(?<!/)/(?!/)", data)][:tries]
+    expansion = min(MAX_EXPANSION, _RETRY_EXPANSION * len(data))
     for at in singles:
         try:
-            text = decompress_from_base64(data[:at] + "/" + data[at:])
+            text = decompress_from_base64(data[:at] + "/" + data[at:], max_length=expansion)
         except LZStringError:
             continue
         if _plausible(text):
@@ -290,9 +311,23 @@ def _plausible(text: str) -> bool:
 
 def _json(text: str, where: str) -> Any:
     try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as err:
-        raise LinkError(f"{where}: the puzzle data is not valid JSON ({err})") from None
+        return read_json(text, "the puzzle data")
+    except VariantError as err:
+        raise LinkError(f"{where}: {err.problem}") from None
+
+
+def _number(value: object) -> int | None:
+    """An int, or a text of ASCII digits, of at most ``_MAX_DIGITS`` digits, as an int; None for anything else.
+
+    ``str.isdigit`` is true of "²" and of 5,000 digits, which ``int()`` refuses: neither gets that far.
+    """
+    if type(value) is int:
+        return value if 0 <= value < 10**_MAX_DIGITS else None
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isascii() and text.isdigit() and len(text.lstrip("0")) <= _MAX_DIGITS:
+            return int(text)
+    return None
 
 
 def _cut(text: str, width: int = 60) -> str:
@@ -402,7 +437,7 @@ class _FPuzzlesReader:
         if unknown:
             key = unknown[0]
             what = _UNMODELLED.get(key, "a rule sudokit does not know")
-            raise self.fail(f"{key!r} ({what}) is not a rule sudokit models")
+            raise self.fail(f"{key!r:.40} ({what}) is not a rule sudokit models")
         self.cosmetic_cages()
         for key, method in self.HANDLED.items():
             value = data.get(key)
@@ -441,7 +476,7 @@ class _FPuzzlesReader:
                     elif key == "extreme":
                         raise self.fail(f"{where}: minimum and maximum cells are not a rule sudokit models")
                     elif value not in (None, False, [], ""):
-                        raise self.fail(f"{where}: {key!r} is not a cell property sudokit knows")
+                        raise self.fail(f"{where}: {key!r:.40} is not a cell property sudokit knows")
                 if cell.get("given"):
                     cells[r * n + c] = self.digit(cell.get("value"), where)
                 if "region" in cell:
@@ -455,11 +490,10 @@ class _FPuzzlesReader:
         return cells, region_of
 
     def digit(self, value: object, where: str) -> int:
-        if isinstance(value, str) and value.isdigit():
-            value = int(value)
-        if type(value) is not int or not 1 <= value <= self.n:
+        digit = _number(value) if type(value) is not bool else None
+        if digit is None or not 1 <= digit <= self.n:
             raise self.fail(f"{where}: given {value!r:.20} is not a digit 1..{self.n}")
-        return value
+        return digit
 
     def cosmetic_cages(self) -> None:
         """Drawings (cages that are not killer cages, lines, circles, rectangles, texts) have their meaning in the
@@ -469,8 +503,8 @@ class _FPuzzlesReader:
             for key, value in self.data.items()
             if key not in _DRAWINGS and isinstance(value, list)
             for entry in value
-            if isinstance(entry, dict)
-            for line in entry.get("lines") or []
+            if isinstance(entry, dict) and isinstance(entry.get("lines"), list)
+            for line in entry["lines"]
             if isinstance(line, list) and all(isinstance(c, str) for c in line)
         }
         for key, what in _DRAWINGS.items():
@@ -481,13 +515,15 @@ class _FPuzzlesReader:
                 if not isinstance(drawing, dict):
                     raise self.fail(f"{key} {k} is not an object")
                 value = str(drawing.get("value") or "")
-                cells = drawing.get("cells") or [c for line in drawing.get("lines") or [] for c in line]
+                lines = drawing.get("lines")
+                if not isinstance(lines, list | None) or not all(isinstance(line, list) for line in lines or []):
+                    raise self.fail(f"{key} {k}: 'lines' must be a list of lines")
+                cells = drawing.get("cells") or [c for line in lines or [] for c in line]
                 if not cells or (key == "cage" and re.match(r"[A-Za-z]+: ", value)):
                     continue  # SudokuPad's data (title:, rules:, solution:) or an empty drawing
                 made_for = drawing.get("fromConstraint")
                 if isinstance(made_for, str) and self.data.get(made_for.lower().replace(" ", "")):
                     continue  # the plugin's drawing of a rule it also wrote as a rule
-                lines = drawing.get("lines")
                 if key == "line" and isinstance(lines, list) and lines and all(_drawn(ln, ruled) for ln in lines):
                     continue  # a line drawn over a rule's line (older plugins drew renban and whispers so)
                 raise self.fail(
@@ -533,10 +569,10 @@ class _FPuzzlesReader:
         """An entry's number (f-puzzles writes them as text); None when it has none."""
         if value in (None, ""):
             return None
-        text = str(value).strip()
-        if not text.isdigit():
-            raise self.fail(f"{where}: {what} {value!r:.20} is not a whole number")
-        return int(text)
+        number = _number(value) if type(value) is not bool else None
+        if number is None:
+            raise self.fail(f"{where}: {what} {value!r:.20} is not a whole number of at most {_MAX_DIGITS} digits")
+        return number
 
     def add(self, where: str, make: Callable[[], Constraint]) -> None:
         try:
@@ -587,7 +623,7 @@ class _FPuzzlesReader:
             raise self.fail("'negative' must be a list of names")
         for name in negative:
             if name not in ("ratio", "xv"):
-                raise self.fail(f"negative {name!r}: only the negative rules of ratio dots and of XV are modelled")
+                raise self.fail(f"negative {name!r:.30}: only the negative rules of ratio dots and of XV are modelled")
         return negative
 
     def negative(self, value: object) -> None:
@@ -643,7 +679,8 @@ class _FPuzzlesReader:
             if total is None:
                 continue  # an arrow without its number: no rule
             r, c = self.rc(entry.get("cell"), where)
-            step = _LITTLE_KILLER.get(entry.get("direction"))  # type: ignore[arg-type]
+            direction = entry.get("direction")
+            step = _LITTLE_KILLER.get(direction) if isinstance(direction, str) else None
             if step is None:
                 raise self.fail(f"{where}: direction {entry.get('direction')!r:.10} is not UL, UR, DL or DR")
             cells = []
@@ -707,6 +744,8 @@ class _FPuzzlesReader:
 
     def whispers(self, value: object) -> None:
         default = ceil(self.n / 2)  # the plugin's German whispers: 5 on 9x9
+        for where, entry in self.entries("whispers", value):
+            self.number(entry.get("value"), where, "difference")  # checked here, where its error names the entry
 
         def make(line: list[Cell], entry: dict[str, Any]) -> Constraint:
             difference = self.number(entry.get("value"), "whispers", "difference")
@@ -754,7 +793,8 @@ def _drawn(line: object, ruled: set[tuple[str, ...]]) -> bool:
 def _cells_text(cells: object) -> str:
     if not isinstance(cells, list) or not cells:
         return "no cells"
-    return f"{cells[0]}..{cells[-1]}" if len(cells) > 1 else str(cells[0])
+    first, last = _cut(str(cells[0]), 20), _cut(str(cells[-1]), 20)
+    return f"{first}..{last}" if len(cells) > 1 else first
 
 
 def _shape_and_regions(shape: Shape, region_of: Sequence[int]) -> tuple[Shape, list[list[int]] | None]:
@@ -1044,7 +1084,8 @@ _SCL_KEYS = {
     "d": "duration",
     "d2": "d",
 }
-_SCL_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+# A string (one left open runs to the end: each quote is looked at once, so a text of many is linear).
+_SCL_STRING = re.compile(r'"(?:[^"\\]|\\.)*+"?')
 _SCL_KEY = re.compile(r"([,{\[])([a-zA-Z0-9]+):")
 _SCL_EMPTY = re.compile(r"([,{\[])(?=[,}\]])")
 _SCL_TRUE_FALSE = re.compile(r":([tf])(?=[,}\]])")
@@ -1093,6 +1134,9 @@ def parse_sudokupad(data: dict[str, Any]) -> Grid:
     """The puzzle of SudokuPad's own JSON (long keys): givens, regions, killer cages, global rules."""
     if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
         raise VariantError("SudokuPad: not a SudokuPad puzzle: it needs 'cells'")
+    for key in (*_SCL_DRAWINGS, "regions", "cages", "global"):
+        if not isinstance(data.get(key), list | None):
+            raise VariantError(f"SudokuPad: {key!r} must be a list, not {data[key]!r:.20}")
     drawn = [f"{len(data[k])} {k}" for k in _SCL_DRAWINGS if data.get(k)]
     if drawn:
         raise VariantError(
@@ -1102,7 +1146,7 @@ def parse_sudokupad(data: dict[str, Any]) -> Grid:
     read = _SCL_COSMETIC | {"cells", "regions", "cages", "global"}
     unknown = [k for k, v in data.items() if k not in read and v]
     if unknown:
-        raise VariantError(f"SudokuPad: {unknown[0]!r} is not something sudokit reads")
+        raise VariantError(f"SudokuPad: {unknown[0]!r:.40} is not something sudokit reads")
     rows = data["cells"]
     n = len(rows)
     if n not in range(4, MAX_BOX * MAX_BOX + 1) or not all(isinstance(row, list) and len(row) == n for row in rows):
@@ -1113,16 +1157,15 @@ def parse_sudokupad(data: dict[str, Any]) -> Grid:
             value = cell.get("value") if isinstance(cell, dict) else None
             if value in (None, ""):
                 continue
-            if isinstance(value, str) and value.isdigit():
-                value = int(value)
-            if type(value) is not int or not 1 <= value <= n:
+            digit = _number(value) if type(value) is not bool else None
+            if digit is None or not 1 <= digit <= n:
                 raise VariantError(f"SudokuPad: cell r{r + 1}c{c + 1}: given {value!r:.10} is not a digit 1..{n}")
-            cells[r * n + c] = value
+            cells[r * n + c] = digit
     regions = _scl_regions(data.get("regions"), n)
     rules: list[Constraint] = []
     for name in data.get("global") or []:
-        if name not in _SCL_GLOBAL:
-            raise VariantError(f"SudokuPad: the global rule {name!r} is not one sudokit models")
+        if not isinstance(name, str) or name not in _SCL_GLOBAL:
+            raise VariantError(f"SudokuPad: the global rule {name!r:.30} is not one sudokit models")
         rules.append(_SCL_GLOBAL[name]())
     for k, cage in enumerate(data.get("cages") or [], 1):
         rule = _scl_cage(cage, k, n)
@@ -1154,6 +1197,9 @@ def _scl_cell(value: object, n: int, where: str) -> int:
 def _scl_regions(regions: object, n: int) -> list[list[int]]:
     if not isinstance(regions, list) or not regions:
         raise VariantError("SudokuPad: the puzzle has no regions (boxes): sudokit's puzzles have n regions")
+    for k, region in enumerate(regions, 1):
+        if not isinstance(region, list):
+            raise VariantError(f"SudokuPad: region {k} is not a list of cells")
     out = [[_scl_cell(cell, n, f"region {k}") for cell in region] for k, region in enumerate(regions, 1)]
     if len(out) != n or any(len(region) != n for region in out) or len({i for r in out for i in r}) != n * n:
         raise VariantError(f"SudokuPad: the regions are not {n} regions of {n} cells covering the board")
@@ -1169,6 +1215,8 @@ def _scl_cage(cage: object, k: int, n: int) -> Constraint | None:
         return None  # data of the puzzle: title:, author:, rules:, solution:
     if cage.get("hidden") and not cage.get("unique"):
         return None  # the frame SudokuPad draws around the board
+    if not isinstance(cells, list):
+        raise VariantError(f"SudokuPad: cage {k}: 'cells' must be a list of cells")
     indexes = [_scl_cell(cell, n, f"cage {k}") for cell in cells]
     where = f"cage {k} at r{indexes[0] // n + 1}c{indexes[0] % n + 1}"
     if cage.get("style") == "extraregion":
@@ -1179,12 +1227,11 @@ def _scl_cage(cage: object, k: int, n: int) -> Constraint | None:
             "rules text, which sudokit does not read"
         )
     total = cage.get("sum", value)
-    if total in (None, ""):
-        number = None
-    elif isinstance(total, int) or (isinstance(total, str) and total.strip().isdigit()):
-        number = int(total)
-    else:
-        raise VariantError(f"SudokuPad: {where}: total {total!r:.20} is not a whole number")
+    number = None if total in (None, "") or type(total) is bool else _number(total)
+    if number is None and total not in (None, ""):
+        raise VariantError(
+            f"SudokuPad: {where}: total {total!r:.20} is not a whole number of at most {_MAX_DIGITS} digits"
+        )
     try:
         return Killer([divmod(i, n) for i in indexes], total=number)
     except VariantError as err:

@@ -19,7 +19,7 @@ repeats the JavaScript library's, which writes ``===`` after a length of 4k+1 ch
 
 from __future__ import annotations
 
-__all__ = ["LZStringError", "compress_to_base64", "decompress_from_base64"]
+__all__ = ["ExpansionError", "LZStringError", "compress_to_base64", "decompress_from_base64"]
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _VALUE = {ch: i for i, ch in enumerate(ALPHABET)}
@@ -30,6 +30,10 @@ _BITS = 6  # a Base64 character carries 6 bits
 
 class LZStringError(ValueError):
     """A text that is not lz-string Base64 data: a bad character, cut short, or corrupt."""
+
+
+class ExpansionError(LZStringError):
+    """Data that expands past the ``max_length`` asked for (a decompression bomb): given up on at that point."""
 
 
 def _code_units(text: str) -> str:
@@ -165,8 +169,14 @@ def _values(data: str) -> list[int]:
         raise LZStringError(f"character {body.index(ch) + 1}: {ch!r} is not a Base64 character") from None
 
 
-def decompress_from_base64(data: str) -> str:
-    """The text that lz-string's ``compressToBase64`` made ``data`` of; LZStringError if it is not such data."""
+def decompress_from_base64(data: str, *, max_length: int | None = None) -> str:
+    """The text that lz-string's ``compressToBase64`` made ``data`` of; LZStringError if it is not such data.
+
+    LZW output can grow with the square of its input (each code may stand for one character more
+    than the one before: 60 KB of data can stand for a gigabyte), so with ``max_length`` it raises
+    :class:`ExpansionError` as soon as the text would pass ``max_length`` code units: work and
+    memory then grow with the data's length and ``max_length``, not with the square of either.
+    """
     if not isinstance(data, str):
         raise TypeError(f"decompress_from_base64 takes a str, not {type(data).__name__}")
     values = _values(data)
@@ -185,6 +195,9 @@ def decompress_from_base64(data: str) -> str:
     w = first
     width, enlarge_in = 3, 4
     length = len(values)
+    room = None if max_length is None else max_length - 1  # code units the text may still take
+    if room is not None and room < 0:
+        raise ExpansionError(f"the data expands past {max_length:,} characters")
     while True:
         if reader.index > length:
             raise LZStringError("the data ends before its end mark: the link was cut short")
@@ -203,6 +216,10 @@ def decompress_from_base64(data: str) -> str:
             entry = w + w[0]
         else:
             raise LZStringError(f"corrupt data: code {code} is not in the dictionary of {len(entries)} entries")
+        if room is not None:
+            room -= len(entry)
+            if room < 0:
+                raise ExpansionError(f"the data expands past {max_length:,} characters")
         result.append(entry)
         entries.append(w + entry[0])
         w = entry

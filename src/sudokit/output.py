@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO, TextIO
 
@@ -31,6 +31,7 @@ __all__ = [
     "ResumeError",
     "csv_header",
     "csv_row",
+    "parsed_key",
     "record_key",
     "resume_point",
     "uniqueness",
@@ -322,6 +323,126 @@ class RecordFormat:
             parts.append(self.stats_text(result))
         return "\n".join(parts)
 
+    # --- reading a record back (--resume) -----------------------------------------------------------------
+
+    def fits(
+        self,
+        text: str,
+        record: Record,
+        key: RecordKey,
+        grid: Grid | _Unset | None = _UNSET,
+        *,
+        box: Shape | None = None,
+        strategy: str | None = None,
+        engines: Collection[str] | None = None,
+    ) -> str | None:
+        """Why ``text``, read back from an output file, is not a record this format writes for ``record`` (or None).
+
+        What a run writes shows in each record: the kind of answer of a line record (a solution, a
+        count with ``counting``, a uniqueness with ``unique``, a comparison last with ``expect``), the
+        fields of a json record, and in json and csv the engine (``strategy``, when given; a record of
+        another is refused when it is one of ``engines``, the names the registry knows, if given), the
+        count as far as ``limit`` (exact below it), the uniqueness. A solution must solve the puzzle
+        as this run reads it (with ``box``): a record of another --box, or a damaged one, does not.
+        ``key`` is (puzzle, source, line) as the record names its puzzle, ``grid`` the record's puzzle
+        (None: it does not parse), if the caller has it.
+        """
+        if isinstance(grid, _Unset):
+            grid = parsed_key(record, box)[1]
+        if self.fmt == "line":
+            return self._fits_line(text[len(key[0]) + 1 :], grid, box)
+        if self.fmt == "json":
+            import json
+
+            data = json.loads(text)
+            fields = set(_JSON_FIELDS)
+            fields |= {"variant"} if grid is not None and not grid.is_classic else set()
+            fields |= {"solutions"} if self.limit > 1 and not self.counting and not self.unique else set()
+            fields |= {"uniqueness"} if self.unique else set()
+            fields |= {"expected"} if self.expect else set()
+            if set(data) != fields:
+                return _other_fields(set(data), fields)
+        elif self.fmt == "csv":
+            import csv
+
+            rows = list(csv.reader(text.splitlines(keepends=True)))
+            data = dict(zip(_csv_fields(self.unique, self.expect), rows[0], strict=False)) if rows else {}
+            data = {k: None if v == "" else {"true": True, "false": False}.get(v, v) for k, v in data.items()}
+            if data.get("count") is not None:
+                data["count"] = int(data["count"]) if str(data["count"]).isdigit() else data["count"]
+        else:
+            return None
+        return self._fits_fields(data, grid, box, strategy, engines)
+
+    def _fits_line(self, answer: str, grid: Grid | None, box: Shape | None) -> str | None:
+        """Why the answer of a line record (after ``puzzle:``) is not one this run writes."""
+        if self.expect:
+            head, sep, tail = answer.rpartition(":")
+            if sep and tail in _COMPARED:
+                answer = head
+        if grid is None or answer in _NOT_RUN_TEXT:
+            return _invalid_problem(answer == INVALID, grid, box)
+        if self.unique:
+            if answer in _UNIQUENESS:
+                return None
+            return f"{_short(answer)} is not what --unique says (unique, several, none or timeout)"
+        if self.counting:
+            number = answer[:-1] if answer.endswith("+") else answer
+            if answer == "timeout" or (number.isdigit() and int(number) <= self.limit):
+                return None
+            return f"{_short(answer)} is not a count of --count (up to {self.limit})"
+        if answer in (Status.UNSOLVABLE.value, Status.TIMEOUT.value):
+            return None
+        return self._solution_problem(answer, grid)
+
+    def _fits_fields(
+        self,
+        data: dict[str, Any],
+        grid: Grid | None,
+        box: Shape | None,
+        strategy: str | None,
+        engines: Collection[str] | None,
+    ) -> str | None:
+        """Why the fields of a json or csv record are not this run's."""
+        status, count, exact = data.get("status"), data.get("count"), data.get("exact")
+        if (grid is None) != (status == INVALID):
+            return _invalid_problem(status == INVALID, grid, box)
+        engine = data.get("strategy")
+        if (
+            strategy is not None
+            and engine is not None
+            and engine != strategy
+            and (engines is None or engine in engines)
+        ):
+            return f"it was solved by {_short(engine)}, not by {strategy!r} (--strategy)"
+        if grid is None or status in _NOT_RUN_TEXT:
+            return None
+        if self.unique and data.get("uniqueness") not in _UNIQUENESS:
+            return f"uniqueness {_short(data.get('uniqueness'))} is not what --unique says"
+        solution = data.get("solution")
+        if solution is not None:
+            problem = self._solution_problem(str(solution), grid)
+            if problem is not None:
+                return problem
+        solved = status == Status.SOLVED.value
+        if solved and (type(count) is not int or count > self.limit or exact != (count < self.limit)):
+            shown = "true" if exact is True else "false" if exact is False else _short(exact)
+            stops = f"{self.limit} solution" + ("s" if self.limit > 1 else "")
+            return f"count {_short(count)}, exact {shown} (this run stops at {stops}: --count, --unique, --limit)"
+        return None
+
+    def _solution_problem(self, text: str, grid: Grid) -> str | None:
+        """Why ``text`` is not a solution of ``grid`` (the puzzle as this run reads it), or None."""
+        from sudokit.verify import is_solution
+
+        try:
+            solution = Grid.parse(text, grid.shape)
+        except InvalidPuzzleError:
+            solution = None
+        if solution is None or not is_solution(grid, solution):
+            return f"{_short(text)} is not a solution of the puzzle (box {grid.shape})"
+        return None
+
     def _grids(self, outcome: Outcome, result: Result) -> str:
         grids = [s.to_pretty(givens=outcome.grid, color=self.color) for s in result.solutions]
         if len(grids) > 1:
@@ -346,6 +467,42 @@ class RecordFormat:
         if answer == "none":
             return "none: no solution"
         return "timeout: uniqueness not decided in time"
+
+
+#: The fields of every json record of ``sudoku solve``.
+_JSON_FIELDS = (*CSV_FIELDS, "stats")
+#: What a comparison with an expected solution says (the last field of a line record with ``expect``).
+_COMPARED = ("same", "differs", "several", "invalid")
+#: What --unique says of a puzzle that ran.
+_UNIQUENESS = ("unique", "several", "none", "timeout")
+#: The answers of a puzzle that did not run: it did not parse, the engine failed or does not take it.
+_NOT_RUN_TEXT = (INVALID, Status.ERROR.value, Status.UNSUPPORTED.value)
+
+
+def _other_fields(have: set[str], want: set[str]) -> str:
+    """Which fields a json record has that this run's have not, and lacks that they have."""
+    parts = []
+    if have - want:
+        parts.append(f"with {', '.join(sorted(have - want))}")
+    if want - have:
+        parts.append(f"without {', '.join(sorted(want - have))}")
+    return f"its fields are not this run's ({'; '.join(parts)})"
+
+
+def _invalid_problem(invalid: bool, grid: Grid | None, box: Shape | None) -> str | None:
+    """Why a record saying ``invalid`` (or not) is not this run's, whose reading of the puzzle is ``grid``."""
+    where = "" if box is None else f" with --box {box}"
+    if invalid and grid is not None:
+        return f"it says invalid, but this run reads the puzzle{where}"
+    if not invalid and grid is None:
+        return f"it has an answer, but this run finds the puzzle invalid{where}"
+    return None
+
+
+def _short(value: object) -> str:
+    """A value read back from a file, shown short."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 class RecordWriter:
@@ -392,30 +549,43 @@ RecordKey = tuple[str, str | None, int | None]
 
 def record_key(record: Record, box: Shape | None = None) -> RecordKey:
     """(puzzle, source, line) as an output record names ``record``: its line form, or the text as read."""
+    return parsed_key(record, box)[0]
+
+
+def parsed_key(record: Record, box: Shape | None = None) -> tuple[RecordKey, Grid | None]:
+    """:func:`record_key`, and the record's grid (None: it does not parse)."""
     try:
-        text = record.parse(box).to_line()
+        grid: Grid | None = record.parse(box)
     except InvalidPuzzleError:
-        text = record.as_read
-    return text, record.source, record.line
+        grid = None
+    text = record.as_read if grid is None else grid.to_line()
+    return (text, record.source, record.line), grid
+
+
+#: Says why a record read back is not one this run writes for an input record, or None: (text, record, key).
+Fits = Callable[[str, Record, RecordKey], "str | None"]
 
 
 def resume_point(
     handle: BinaryIO,
     name: str,
     fmt: str,
-    expected: Iterator[RecordKey],
+    expected: Iterator[tuple[RecordKey, Record]],
     *,
     header: str | None = None,
     kind: str = "status",
+    fits: Fits | None = None,
 ) -> tuple[int, int]:
     """Check that an output file continues this run; (records it holds, where its complete records end).
 
     ``handle`` is the output file open for reading, ``expected`` the (puzzle, source, line) of the
-    run's input records in order (drawn only as far as the file goes), ``header`` the csv header
-    line the file must start with, ``kind`` the key every json record has (``status`` for solve,
-    ``verdict`` for check). The file is read streamed. A last line without its newline is torn: it
-    is not counted, and the caller cuts the file at the offset returned. Raises ``ResumeError``
-    naming the file and the line when the file holds another format, other puzzles, more records
+    run's input records in order, each with its record (drawn only as far as the file goes),
+    ``header`` the csv header line the file must start with, ``kind`` the key every json record has
+    (``status`` for solve, ``verdict`` for check), ``fits`` the job's check that a record is one this
+    very run writes (its kind of answer, its fields, its engine; a solution that solves the puzzle).
+    The file is read streamed. A last line without its newline is torn: it is not counted, and the
+    caller cuts the file at the offset returned. Raises ``ResumeError`` naming the file and the line
+    when the file holds another format, other puzzles, records of another kind of run, more records
     than the input, or lines that are not records; nothing is written.
     """
     try:
@@ -448,20 +618,24 @@ def resume_point(
             if text != header:
                 raise ResumeError(f"cannot resume {name}: line 1 is not the csv header of this run ({header})")
         else:
-            try:
-                key = parse(text)
+            item = next(expected, None)
+            try:  # a line record is read knowing its puzzle: the text of one that did not parse may hold ':'
+                key = parse(text) if fmt != "line" or item is None else _line_key(text, item[0][0])
             except ValueError as err:
                 raise ResumeError(
                     f"cannot resume {name}: line {at} is not a {fmt} record of this run ({err})"
                 ) from None
-            want = next(expected, None)
-            if want is None:
+            if item is None:
                 raise ResumeError(f"cannot resume {name}: it holds more records than the input has puzzles")
+            want, record = item
             if not _same(key, want):
                 raise ResumeError(
                     f"cannot resume {name}: line {at} is the record of {_shown(key)}, but puzzle {count + 1} of "
                     f"this run is {_shown(want)}"
                 )
+            why = None if fits is None else fits(text, record, want)
+            if why is not None:
+                raise ResumeError(f"cannot resume {name}: line {at} is not a record this run writes: {why}")
             count += 1
         end = handle.tell()
     return count, end
@@ -514,12 +688,16 @@ def _key_reader(fmt: str, kind: str) -> Callable[[str], RecordKey]:
 
         return from_csv
 
-    def from_line(text: str) -> RecordKey:
-        puzzle, sep, answer = text.partition(":")
-        if text.startswith("{"):
-            raise ValueError("a json record")
-        if not sep or not puzzle or not answer:
-            raise ValueError("not puzzle:answer")
-        return puzzle, None, None
+    return _line_key
 
-    return from_line
+
+def _line_key(text: str, puzzle: str | None = None) -> RecordKey:
+    """(puzzle, None, None) of a line record ``puzzle:answer``; ``puzzle``: the one it should name, if known."""
+    if puzzle and text.startswith(puzzle + ":") and len(text) > len(puzzle) + 1:
+        return puzzle, None, None
+    if text.startswith("{"):
+        raise ValueError("a json record")
+    found, sep, answer = text.partition(":")
+    if not sep or not found or not answer:
+        raise ValueError("not puzzle:answer")
+    return found, None, None

@@ -53,6 +53,8 @@ class Tally:
             parts = [f"{s['unique']} unique", f"{s['several']} several", f"{s['none']} none"]
         else:
             parts = [f"{s['solved']} solved", f"{s['unsolvable']} unsolvable"]
+            if s["several"]:  # sudoku rate: puzzles with several solutions are not rated
+                parts.append(f"{s['several']} not unique")
         parts += [f"{s['timeout']} timed out", f"{s['invalid']} invalid"]
         if s["error"]:
             parts.append(f"{s['error']} engine errors")

@@ -12,7 +12,9 @@ Extreme techniques, or places a digit of the solution (its brute force). :func:`
 latter: it places the solution's digit of the middle blank cell (the cell HoDoKu's brute force
 picks), charges :data:`SEARCH_PENALTY` (HoDoKu's forcing-chain base score, the cheapest Extreme
 technique) and goes on with logic; such a puzzle is Extreme. ``guesses`` then says how much search
-the ``backtrack`` engine needed to solve it.
+the ``backtrack`` engine needed to solve it and prove it unique. A puzzle is rated only once ``backtrack``
+(checked by :func:`sudokit.api.run`) has counted exactly one solution: as HoDoKu does, a puzzle with
+none or several is refused (the uniqueness techniques would make its path unsound).
 
     >>> r = rate("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
     >>> r.level, r.score, r.hardest
@@ -21,13 +23,17 @@ the ``backtrack`` engine needed to solve it.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from sudokit.errors import SudokitError
 from sudokit.grid import Grid
 from sudokit.logic import Candidates, Step, _as_grid, steps
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from sudokit.batch import Outcome
     from sudokit.output import Rendered
     from sudokit.strategy import Result
@@ -38,10 +44,14 @@ __all__ = [
     "LEVEL_MAX",
     "SEARCH_PENALTY",
     "TECHNIQUE_LEVELS",
+    "LogicTask",
     "RateFormat",
     "Rating",
+    "TimeLimitError",
+    "first_step",
     "rate",
     "rated_steps",
+    "run_logic",
 ]
 
 #: The levels, easiest first.
@@ -139,25 +149,110 @@ def level_of(score: int, hardest_level: str) -> str:
     return LEVELS[k]
 
 
-def rate(puzzle: Grid | str) -> Rating:
+def rate(puzzle: Grid | str, *, time_limit: float | None = None) -> Rating:
     """The difficulty of a classic puzzle of any box shape, in HoDoKu's manner (see the module).
 
-    Raises ``ValueError`` for a variant puzzle, and for one without a solution.
+    The puzzle is first proved to have exactly one solution (``backtrack`` counts to 2, checked by
+    :func:`sudokit.api.run`): the uniqueness techniques assume one, and a rating of a puzzle with
+    several would be a rating of a path that is not sound. ``time_limit`` (seconds, None: none)
+    bounds the whole rating, the count included.
+
+    Raises ``ValueError`` for a variant puzzle and for one without a solution or with several,
+    :class:`TimeLimitError` when the time limit runs out, ``StrategyError`` when the engine fails.
     """
-    return _rate(_as_grid(puzzle))[1]
+    return _rate(_as_grid(puzzle), deadline=_deadline(time_limit))[1]
 
 
-def rated_steps(puzzle: Grid | str) -> tuple[list[Step], Rating]:
-    """The path :func:`rate` scores, and the rating.
+def rated_steps(puzzle: Grid | str, *, time_limit: float | None = None) -> tuple[list[Step], Rating]:
+    """The path :func:`rate` scores, and the rating (raising as :func:`rate` does).
 
     The path is that of :func:`sudokit.logic.steps`, except that a stall is a ``"needs search"`` step
     placing the solution's digit in the middle blank cell, after which the logical steps go on.
     """
-    return _rate(_as_grid(puzzle))
+    return _rate(_as_grid(puzzle), deadline=_deadline(time_limit))
 
 
-def _rate(grid: Grid, solved: Result | None = None) -> tuple[list[Step], Rating]:
-    """:func:`rated_steps` of a parsed classic grid; ``solved`` is a ``backtrack`` result of it, if at hand."""
+def first_step(puzzle: Grid | str, *, time_limit: float | None = None) -> Step | None:
+    """The next logical step (:func:`sudokit.logic.hint`) of a puzzle proved to have one solution first.
+
+    None when the puzzle is complete. Raises as :func:`rate` does: a puzzle without a solution or
+    with several has no sound next step (a uniqueness step assumes one).
+    """
+    grid = _as_grid(puzzle)
+    deadline = _deadline(time_limit)
+    _unique_solution(grid, deadline)
+    step = next(steps(grid), None)
+    _check_time(deadline)
+    return step
+
+
+class TimeLimitError(SudokitError):
+    """The time limit ran out before the puzzle was rated or explained."""
+
+
+NOT_UNIQUE = "the puzzle has more than one solution"
+
+
+def _deadline(time_limit: float | None) -> float | None:
+    """The monotonic time at which ``time_limit`` seconds from now run out (None: no limit)."""
+    from sudokit.api import normalize_time_limit
+
+    seconds = normalize_time_limit(time_limit)
+    return None if seconds is None else time.monotonic() + seconds
+
+
+def _check_time(deadline: float | None) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise TimeLimitError("the time limit ran out")
+
+
+def _unique_solution(grid: Grid, deadline: float | None) -> Result:
+    """``backtrack``'s checked count to 2 of ``grid`` (:func:`sudokit.api.run`), when it has exactly one solution.
+
+    Raises ``ValueError`` when it has none or several, ``TimeLimitError`` when the count runs out of
+    time, ``StrategyError`` when the engine fails.
+    """
+    from sudokit.api import get_strategy, run
+    from sudokit.errors import StrategyError
+    from sudokit.strategy import Status
+
+    left = None
+    if deadline is not None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeLimitError("the time limit ran out")
+    result = run(get_strategy("backtrack"), grid, limit=2, keep=1, time_limit=left)
+    if result.status is Status.TIMEOUT:
+        raise TimeLimitError("the time limit ran out while backtrack counted the solutions")
+    if result.status is not Status.SOLVED and result.status is not Status.UNSOLVABLE:
+        raise StrategyError(result.error or f"backtrack gave no answer ({result.status.value})")
+    _check_unique(result)
+    return result
+
+
+def _check_unique(solved: Result) -> None:
+    """ValueError unless ``solved`` (a count to 2 or more) found exactly one solution and proved it the only one."""
+    if solved.count >= 2:
+        raise ValueError(NOT_UNIQUE)
+    if solved.solution is None:
+        raise ValueError("the puzzle has no solution")
+    if not solved.exact:
+        raise ValueError("the puzzle's uniqueness is not known: count its solutions to 2 first")
+
+
+def _rate(grid: Grid, solved: Result | None = None, *, deadline: float | None = None) -> tuple[list[Step], Rating]:
+    """:func:`rated_steps` of a parsed classic grid.
+
+    ``solved`` is a count of its solutions to 2 or more (a checked ``backtrack`` result, or a
+    solution known unique), if at hand; else ``backtrack`` counts them. ``deadline`` is a
+    ``time.monotonic()`` time past which ``TimeLimitError`` is raised (checked between steps).
+    """
+    if solved is None:
+        solved = _unique_solution(grid, deadline)
+    else:
+        _check_unique(solved)
+    solution = solved.solution
+    assert solution is not None
     state = Candidates(grid)
     n = grid.n
     path: list[Step] = []
@@ -165,8 +260,7 @@ def _rate(grid: Grid, solved: Result | None = None) -> tuple[list[Step], Rating]
     score = 0
     hardest: str | None = None
     hardest_rank = -1
-    solution: Grid | None = None
-    guesses = 0
+    stalled = False
 
     def count(name: str) -> None:
         nonlocal score, hardest, hardest_rank
@@ -180,8 +274,9 @@ def _rate(grid: Grid, solved: Result | None = None) -> tuple[list[Step], Rating]
     while True:
         stall: Step | None = None
         for step in steps(state):
+            _check_time(deadline)
             if step.technique == "contradiction":
-                raise ValueError("the puzzle has no solution (or several, which a uniqueness step assumed not)")
+                raise ValueError("the logical path ran into a contradiction on a puzzle with one solution")
             if step.technique == NEEDS_SEARCH:
                 stall = step
                 break
@@ -190,20 +285,12 @@ def _rate(grid: Grid, solved: Result | None = None) -> tuple[list[Step], Rating]
             count(technique_of(step, n))
         if stall is None:
             break
-        if solution is None:
-            if solved is None:
-                from sudokit.api import get_strategy
-
-                solved = get_strategy("backtrack").solve(grid, limit=1)
-            if solved.solution is None:
-                raise ValueError(f"the puzzle has no solution ({solved.status.value})")
-            solution = solved.solution
-            guesses = int(solved.stats.get("guesses", 0))
+        stalled = True
         blanks = [i for i, v in enumerate(state.values) if not v]
         cell = blanks[len(blanks) // 2]
         digit = solution.cells[cell]
         if not state.masks[cell] >> (digit - 1) & 1:
-            raise ValueError("the puzzle has several solutions, which a uniqueness step assumed not")
+            raise ValueError("a logical step removed the solution's digit from a cell")
         state.place(cell, digit)
         path.append(
             Step(
@@ -217,32 +304,41 @@ def _rate(grid: Grid, solved: Result | None = None) -> tuple[list[Step], Rating]
         )
         count(NEEDS_SEARCH)
     level = "Easy" if hardest is None else level_of(score, TECHNIQUE_LEVELS[hardest])
-    return path, Rating(score, level, hardest, counts, solution is None, guesses)
+    guesses = int(solved.stats.get("guesses", 0)) if stalled else 0
+    return path, Rating(score, level, hardest, counts, not stalled, guesses)
 
 
 # --- the records of `sudoku rate` ----------------------------------------------------------------------
 
 #: The columns ``--format csv`` adds after solve's.
 CSV_EXTRA = ("level", "score", "hardest", "guesses", "solved_by_logic")
+#: The fields ``--format json`` adds to solve's.
+_JSON_EXTRA = ("level", "score", "hardest", "techniques", "solved_by_logic", "guesses")
+#: The line answers of a puzzle not rated.
+_NOT_RATED = ("invalid", "unsolvable", "timeout", "error", "unsupported")
 
 
 @dataclass(frozen=True, slots=True)
 class RateFormat:
     """Renders a ``backtrack`` outcome (made in a batch worker) as a ``sudoku rate`` record, rating it there.
 
-    ``line``: ``puzzle:level:score`` (``puzzle:status`` for a failure); ``json``: solve's record plus
-    ``level``, ``score``, ``hardest``, ``techniques``, ``solved_by_logic``, ``guesses`` (None when
-    not rated); ``csv``: solve's columns plus :data:`CSV_EXTRA`; ``pretty``: the puzzle's grid (after
-    ``# source:line`` in a batch) and a line with its level and score, a failure as ``sudoku solve``
-    shows one. A variant puzzle is ``unsupported``.
-    Duck-types :class:`sudokit.output.RecordFormat` for :class:`sudokit.batch.SolveJob`.
+    The outcome is a count to 2 (``limit``): a puzzle with several solutions is not rated, its
+    record says ``several`` (as ``sudoku solve --unique`` does) and counts as a failure. The rating
+    must end within what ``time_limit`` leaves after the count, else the record is a ``timeout``.
+    ``line``: ``puzzle:level:score`` (``puzzle:status`` for a failure, ``puzzle:several``); ``json``:
+    solve's record plus ``level``, ``score``, ``hardest``, ``techniques``, ``solved_by_logic``,
+    ``guesses`` (None when not rated, ``error`` saying why); ``csv``: solve's columns plus
+    :data:`CSV_EXTRA`; ``pretty``: the puzzle's grid (after ``# source:line`` in a batch) and a line
+    with its level and score, a failure as ``sudoku solve`` shows one. A variant puzzle is
+    ``unsupported``. Duck-types :class:`sudokit.output.RecordFormat` for :class:`sudokit.batch.SolveJob`.
     """
 
     fmt: str = "line"
     header: bool = False
     counting: bool = False
-    limit: int = 1
+    limit: int = 2
     unique: bool = False
+    time_limit: float | None = None
 
     def first_line(self) -> str | None:
         """The csv header, else None."""
@@ -255,55 +351,191 @@ class RateFormat:
     def __call__(self, outcome: Outcome) -> Rendered:
         from sudokit.output import CSV_FIELDS, RecordFormat, Rendered, csv_row
 
-        rating, outcome = _rated(outcome)
+        rating, outcome, refused = _rated(outcome, self.time_limit)
         base = RecordFormat(self.fmt if self.fmt in ("json", "pretty") else "line", header=self.header)
         rendered = base(outcome)
+        status, answer = rendered.status, rendered.answer
+        if refused is not None:  # (answer, why): several solutions, or no time left to rate
+            answer, why = refused
+            status = "timeout" if answer == "timeout" else status
         if self.fmt == "pretty":
-            if rating is None or outcome.grid is None:
+            if refused is not None:
+                parts = [f"# {outcome.record.where}"] if self.header else []
+                text = "\n".join([*parts, f"{answer}: {why}"])
+            elif rating is None or outcome.grid is None:
                 return rendered
-            parts = [f"# {outcome.record.where}"] if self.header else []
-            parts.append(outcome.grid.to_pretty())
-            parts.append(
-                f"level {rating.level}, score {rating.score} "
-                f"(hardest: {rating.hardest or 'none'}; guesses {rating.guesses})"
-            )
-            text = "\n".join(parts)
-        elif self.fmt == "json":
-            import json
-
+            else:
+                parts = [f"# {outcome.record.where}"] if self.header else []
+                parts.append(outcome.grid.to_pretty())
+                parts.append(
+                    f"level {rating.level}, score {rating.score} "
+                    f"(hardest: {rating.hardest or 'none'}; guesses {rating.guesses})"
+                )
+                text = "\n".join(parts)
+        elif self.fmt in ("json", "csv"):
             data = base.to_dict(outcome)
-            data.update(
+            if refused is not None:
+                data.update(status=status, error=why)
+            extra = (
                 rating.to_dict()
                 if rating
                 else dict.fromkeys(("level", "score", "hardest", "techniques", "solved_by_logic", "guesses"))
             )
-            text = json.dumps(data, allow_nan=False)
-        elif self.fmt == "csv":
-            data = base.to_dict(outcome)
-            extra = rating.to_dict() if rating else {}
-            text = csv_row([data[k] for k in CSV_FIELDS] + [extra.get(k) for k in CSV_EXTRA])
+            if self.fmt == "json":
+                import json
+
+                data.update(extra)
+                text = json.dumps(data, allow_nan=False)
+            else:
+                text = csv_row([data[k] for k in CSV_FIELDS] + [extra.get(k) for k in CSV_EXTRA])
+        elif refused is not None:
+            text = f"{outcome.puzzle_text}:{answer}"
         elif rating is None:
             text = rendered.text
         else:
             text = f"{outcome.puzzle_text}:{rating.level}:{rating.score}"
-        return Rendered(rendered.index, rendered.status, text, rendered.messages, rendered.note, rendered.answer)
+        return Rendered(rendered.index, status, text, rendered.messages, rendered.note, answer)
+
+    def fits(
+        self,
+        text: str,
+        record: Any,
+        key: Any,
+        grid: Any,
+        *,
+        box: Any = None,
+        strategy: str | None = None,
+        engines: Any = None,
+    ) -> str | None:
+        """Why ``text``, read back for ``--resume``, is not the record ``sudoku rate`` writes for ``record`` (or None).
+
+        ``grid`` is the record's puzzle (None: it does not parse), ``engines`` unused (rate runs backtrack).
+        A line record is ``level:score`` or the status of a puzzle not rated; json and csv records are
+        checked as ``sudoku solve``'s (:meth:`sudokit.output.RecordFormat.fits`) with the rating's fields.
+        """
+        from sudokit.output import CSV_FIELDS, RecordFormat
+
+        if self.fmt == "line":
+            answer = text[len(key[0]) + 1 :]
+            level, sep, score = answer.partition(":")
+            if sep and level in LEVELS and score.isdigit():
+                return None
+            if not sep and answer in _NOT_RATED:
+                return None
+            return f"{answer[:37]!r} is not a rating (level:score) nor the status of a puzzle not rated"
+        base = RecordFormat(self.fmt, limit=self.limit)  # the count to 2 shows in each record
+        if self.fmt == "json":
+            import json
+
+            data = json.loads(text)
+            missing = [k for k in _JSON_EXTRA if k not in data]
+            if missing:
+                return f"it has no {', '.join(missing)}: not a record of 'sudoku rate'"
+            solve = {k: v for k, v in data.items() if k not in _JSON_EXTRA}
+            return base.fits(json.dumps(solve), record, key, grid, box=box, strategy="backtrack")
+        if self.fmt == "csv":
+            import csv
+
+            rows = list(csv.reader(text.splitlines(keepends=True)))
+            if not rows or len(rows[0]) != len(CSV_FIELDS) + len(CSV_EXTRA):
+                return "not a row of 'sudoku rate'"
+            from sudokit.output import csv_row
+
+            return base.fits(csv_row(rows[0][: len(CSV_FIELDS)]), record, key, grid, box=box, strategy="backtrack")
+        return None
 
 
-def _rated(outcome: Outcome) -> tuple[Rating | None, Outcome]:
-    """A solved classic outcome's rating, and the outcome (``unsupported`` or ``error`` when it cannot be rated)."""
+def _rated(outcome: Outcome, time_limit: float | None = None) -> tuple[Rating | None, Outcome, tuple[str, str] | None]:
+    """A solved classic outcome's rating, the outcome (``unsupported`` or ``error`` when it cannot be rated), and
+    ``(answer, why)`` when a puzzle that solved is not rated: ``several`` solutions, or a ``timeout`` rating it.
+
+    ``time_limit`` covers the count and the rating: the rating gets what the count left.
+    """
     from dataclasses import replace
 
     from sudokit.strategy import Status
 
     result, grid = outcome.result, outcome.grid
     if result is None or grid is None:
-        return None, outcome
+        return None, outcome, None
     if not grid.is_classic:
         why = f"rating handles classic puzzles only, not one with {', '.join(sorted(grid.kinds))} rules"
-        return None, replace(outcome, result=replace(result, status=Status.UNSUPPORTED, error=why, solutions=()))
+        return None, replace(outcome, result=replace(result, status=Status.UNSUPPORTED, error=why, solutions=())), None
+    late = "no rating within the time limit" + ("" if time_limit is None else f" of {time_limit:g} s")
+    if result.count >= 2:
+        return None, outcome, ("several", f"{NOT_UNIQUE}: no rating")
+    if result.status is Status.TIMEOUT:  # perhaps one solution found, but uniqueness undecided
+        return None, outcome, ("timeout", f"{late} (backtrack did not finish counting the solutions to 2)")
     if result.status is not Status.SOLVED:
-        return None, outcome
+        return None, outcome, None
+    deadline = None if time_limit is None else time.monotonic() + max(0.0, time_limit - result.elapsed)
     try:
-        return _rate(grid, result)[1], outcome
+        return _rate(grid, result, deadline=deadline)[1], outcome, None
+    except TimeLimitError:
+        return None, outcome, ("timeout", late)
     except ValueError as err:
-        return None, replace(outcome, result=replace(result, status=Status.ERROR, error=f"cannot rate: {err}"))
+        return None, replace(outcome, result=replace(result, status=Status.ERROR, error=f"cannot rate: {err}")), None
+
+
+# --- `sudoku hint` and `sudoku explain` in a worker ------------------------------------------------------
+
+
+class LogicTask:
+    """The checked hint or rated path of one classic Grid (an item) in a killable worker (:mod:`sudokit.workers`).
+
+    A result is ``("step", Step | None)`` (the hint), ``("path", (steps, rating))`` (``explain``), or
+    ``(failure, why)``: ``refused`` (no solution, or several), ``timeout`` or ``error``. The time is
+    checked between steps; a worker still on its puzzle ``budget`` seconds after it began (one step
+    of a big board can take long) is killed, and that is a ``timeout`` too.
+    """
+
+    def __init__(self, explain: bool, time_limit: float | None) -> None:
+        from sudokit.api import normalize_time_limit, watchdog_seconds
+        from sudokit.batch import KILL_GRACE
+
+        self.explain = explain
+        self.time_limit = normalize_time_limit(time_limit)
+        self.budget = None if self.time_limit is None else watchdog_seconds(self.time_limit) + KILL_GRACE
+
+    def start(self, mark: Callable[[int], None]) -> Callable[[Grid], tuple[str, Any]]:
+        """The function that answers one puzzle (nothing to load: backtrack is imported when it counts)."""
+
+        def answer(grid: Grid) -> tuple[str, Any]:
+            try:
+                if self.explain:
+                    return "path", rated_steps(grid, time_limit=self.time_limit)
+                return "step", first_step(grid, time_limit=self.time_limit)
+            except TimeLimitError:
+                return "timeout", self.timeout_message()
+            except ValueError as err:
+                return "refused", str(err)
+            except SudokitError as err:
+                return "error", str(err)
+
+        return answer
+
+    def timeout_message(self) -> str:
+        """Why there is no answer, when the time limit ran out."""
+        return f"no {'explanation' if self.explain else 'hint'} within the time limit of {self.time_limit:g} s"
+
+    def failed(self, item: Grid, problem: str) -> tuple[str, str]:
+        """The answer of a puzzle whose worker was killed past its budget (a timeout) or died (an error)."""
+        if problem.startswith("still running"):
+            return "timeout", self.timeout_message()
+        return "error", f"the worker {problem}"
+
+    def load_failed(self, phase: int, problem: str) -> bool:
+        """Nothing is loaded, but should the worker die starting: the run cannot go on."""
+        from sudokit.errors import StrategyLoadError
+
+        raise StrategyLoadError(f"the logic worker failed to start: {problem}")
+
+
+def run_logic(grid: Grid, *, explain: bool, time_limit: float | None) -> tuple[str, Any]:
+    """:class:`LogicTask`'s answer for ``grid``, computed in a worker process that is killed if it overruns."""
+    from sudokit.workers import WorkerPool
+
+    with WorkerPool(LogicTask(explain, time_limit), 1) as pool:
+        pool.start()
+        [answer] = pool.map([grid])
+    return answer

@@ -11,6 +11,9 @@ A name registered twice keeps sudokit's own entry point when one of them is sudo
 cannot replace a built-in engine, whatever the order on ``sys.path``), else the first one found; the
 other is ignored with a warning naming both. An entry point that fails to import warns, naming it
 and the error, and is reported by ``describe()``; neither crashes sudokit or hides the other engines.
+A name of :data:`RESERVED_NAMES` (``all``) means something else on the command line: an entry point
+registered under it is listed by ``info()`` as not loaded, saying why, but is not among ``names()``
+and is never imported.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "RESERVED_NAMES",
     "EntryPointLike",
     "Registry",
     "StrategyEntryPoint",
@@ -43,6 +47,8 @@ __all__ = [
 ]
 
 ENTRY_POINT_GROUP = "sudokit.strategies"
+#: Names an engine cannot have, and why: a plugin registered under one is listed as unusable, never run.
+RESERVED_NAMES = {"all": "'sudoku solve -s all' cross-checks every engine"}
 _OWN_DISTRIBUTION = "sudokit"  # the distribution that ships sudokit: its entry points own their names
 
 
@@ -192,6 +198,7 @@ class Registry:
         self.path = None if path is None else list(path)
         self._given = None if eps is None else list(eps)
         self._eps: dict[str, EntryPointLike] | None = None
+        self._reserved: dict[str, EntryPointLike] = {}  # entry points under a reserved name: listed, not usable
         self._factories: dict[str, Callable[..., Strategy]] = {}
         self._defaults: dict[str, Strategy] = {}
         self._errors: dict[str, str] = {}
@@ -222,8 +229,20 @@ class Registry:
                         f"({_dist(keep) or '?'}), ignoring {_target(drop)} ({_dist(drop) or '?'})"
                     )
                 warnings.warn(message, StrategyWarning, stacklevel=3)
+            for name, why in RESERVED_NAMES.items():
+                if name in eps:
+                    self._reserved[name] = ep = eps.pop(name)
+                    self._errors[name] = (
+                        f"strategy {name!r} ({_target(ep)}) cannot be used: the name is reserved ({why}); "
+                        "its distribution must register it under another name"
+                    )
             self._eps = eps
         return self._eps
+
+    def _entry_point(self, name: str) -> EntryPointLike:
+        """The entry point of ``name``, a usable one or one under a reserved name."""
+        eps = self._entry_points()
+        return eps[name] if name in eps else self._reserved[name]
 
     def names(self) -> list[str]:
         """Every registered name, loaded or not, sorted."""
@@ -242,6 +261,8 @@ class Registry:
         if name in self._factories:
             return self._factories[name]
         eps = self._entry_points()
+        if name in self._reserved:
+            raise StrategyLoadError(self._errors[name])
         if name not in eps:
             known = ", ".join(self.names()) or "none"
             raise UnknownStrategyError(f"unknown strategy {name!r} (installed: {known})")
@@ -291,7 +312,8 @@ class Registry:
         Without ``load`` no engine is imported: the rows come from the metadata and the engines' source,
         except that an engine this registry has already loaded, or failed to, is reported as such.
         """
-        return [self.describe(name) if load else self._listed(name) for name in self.names()]
+        names = sorted([*self.names(), *self._reserved])
+        return [self.describe(name) if load else self._listed(name) for name in names]
 
     def describe(self, name: str) -> StrategyInfo:
         """The engine ``name`` loaded (on first use) and described by itself, or the error that stopped it."""
@@ -313,14 +335,17 @@ class Registry:
         info = self._metadata(name)
         if name in self._defaults:
             return replace(info, loaded=True, description=getattr(self._defaults[name], "description", None))
-        description = self._source_description(_target(self._entry_points()[name]))
+        description = self._source_description(_target(self._entry_point(name)))
+        if name in self._reserved:  # why it cannot be used, not what it would need to load
+            error = self._errors[name]
+            return replace(info, loaded=False, description=description, error=error, missing=(), install_hint=None)
         if name in self._errors:
             return replace(info, loaded=False, description=description, error=self._errors[name])
         return replace(info, description=description)
 
     def _metadata(self, name: str) -> StrategyInfo:
         """``name``'s row from its distribution's metadata alone: not loaded, no description."""
-        ep = self._entry_points()[name]
+        ep = self._entry_point(name)
         missing, hint = self._missing(ep)
         version = ep.version if isinstance(ep, StrategyEntryPoint) else _dist_version(ep)
         return StrategyInfo(name, _target(ep), _dist(ep), None, None, None, version, _extras(ep), missing, hint)

@@ -36,7 +36,17 @@ from sudokit.reader import Record, TableOptions, check_arguments, estimate_recor
 from sudokit.shape import Shape
 from sudokit.workers import Task, WorkerPool
 
-__all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "EXIT_TERMINATED", "Job", "OutputFile", "Session"]
+__all__ = [
+    "EXIT_BROKEN_PIPE",
+    "EXIT_INTERRUPTED",
+    "EXIT_TERMINATED",
+    "Job",
+    "OutputFile",
+    "Session",
+    "on_sigterm",
+    "restore_sigterm",
+    "writable",
+]
 
 EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports a process ended by SIGINT
 EXIT_TERMINATED = 143  # a kill (SIGTERM)
@@ -104,16 +114,28 @@ class OutputFile:
     fd: int = -1
     created: bool = False
     regular: bool = False
+    temp: str | None = None  #: with ``force``: the new file, renamed over the old one by :meth:`commit`
+    replaced: tuple[int, str] | None = None  #: with ``force``: the old file's descriptor (locked) and real path
 
     def open(self, inputs: Sequence[str]) -> None:
-        """Open and lock the file; raise ``OutputError`` (nothing changed) if it may not be written."""
+        """Open and lock the file; raise ``OutputError`` (nothing changed) if it may not be written.
+
+        A file that is not a regular one (a pipe, a FIFO, a terminal, ``/dev/stdout``) is opened for
+        writing only: a read end held here would keep its pipe from ever breaking when the reader goes
+        (``-O /dev/stdout | head`` would hang). A regular file this run makes is made with ``O_EXCL``,
+        so that it is removed again (when nothing was written) only by the run that made it. With
+        ``force``, a file that holds data is replaced only when the run ends: the records go to a new
+        file beside it, renamed over it then (as ``sponge`` and ``sed -i`` do), so a reader of the old
+        file, even this run's own input through a pipe (``cat f | sudoku solve - -O f --force``),
+        reads it whole.
+        """
         name = os.fspath(self.path)
         try:
             before = os.stat(name)
         except FileNotFoundError:
             before = None
         except OSError as err:
-            raise OutputError(f"cannot write {name}: {err.strerror}") from None
+            raise OutputError(f"cannot write {name}: {err.strerror or err}") from None
         if before is not None:
             if stat.S_ISDIR(before.st_mode):
                 raise OutputError(f"cannot write {name}: it is a directory")
@@ -123,20 +145,74 @@ class OutputFile:
                     raise OutputError(f"--output {name} is the input {shown}: writing it would destroy the puzzles")
             self.regular = stat.S_ISREG(before.st_mode)
             self._refuse_data(before.st_size)
-        flags = os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
-        try:
-            self.fd = os.open(name, os.O_RDWR | flags, 0o666)
-        except OSError as err:
-            if err.errno != errno.EACCES or self.resume:
-                raise OutputError(f"cannot write {name}: {err.strerror}") from None
-            try:  # a file we may write but not read: fine unless resuming
-                self.fd = os.open(name, os.O_WRONLY | flags, 0o666)
-            except OSError as again:
-                raise OutputError(f"cannot write {name}: {again.strerror}") from None
-        self.created = before is None
+        if before is not None and not self.regular:
+            try:  # written only: no read end, no O_CREAT, no cut
+                self.fd = os.open(name, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))
+            except OSError as err:
+                raise OutputError(f"cannot write {name}: {err.strerror or err}") from None
+        else:
+            self._open_regular(name, before is None)
         self.regular = stat.S_ISREG(os.fstat(self.fd).st_mode)
         self._lock(name)
-        self._refuse_data(os.fstat(self.fd).st_size)  # written meanwhile, before the lock
+        size = os.fstat(self.fd).st_size
+        self._refuse_data(size)  # written meanwhile, before the lock
+        if self.force and self.regular and size > 0:
+            self._replace_later(name)
+
+    def _open_regular(self, name: str, absent: bool) -> None:
+        """Open a regular file (made with O_EXCL when ``absent``: ``created`` says whether this run made it)."""
+        flags = os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
+        for _ in range(8):  # made and removed by others meanwhile: try again, a few times
+            try:
+                if absent:
+                    self.fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_EXCL | flags, 0o666)
+                    self.created = True
+                else:
+                    self.fd = os.open(name, os.O_RDWR | flags)
+                return
+            except FileExistsError:
+                absent = False  # another run made it just now: it is not ours to remove
+            except FileNotFoundError:
+                absent = True
+            except OSError as err:
+                if err.errno != errno.EACCES or self.resume or absent:
+                    raise OutputError(f"cannot write {name}: {err.strerror}") from None
+                try:  # a file we may write but not read: fine unless resuming
+                    self.fd = os.open(name, os.O_WRONLY | flags)
+                    return
+                except OSError as again:
+                    raise OutputError(f"cannot write {name}: {again.strerror}") from None
+        raise OutputError(f"cannot write {name}: it keeps being made and removed by something else")
+
+    def _replace_later(self, name: str) -> None:
+        """With ``force``: write a new file beside ``name``, renamed over it by :meth:`commit`; the old one stays
+        open (and locked) until then. Where no file can be made beside it, it is cut and written in place."""
+        import tempfile
+
+        real = os.path.realpath(name)
+        folder, base = os.path.split(real)
+        try:
+            fd, temp = tempfile.mkstemp(prefix=f".{base}.", suffix=".part", dir=folder or ".")
+        except OSError:
+            return  # a folder we may not write in: the file itself is cut, as before
+        mode = os.fstat(self.fd)
+        with contextlib.suppress(OSError):
+            os.fchmod(fd, stat.S_IMODE(mode.st_mode))
+        self.replaced, self.temp, self.fd = (self.fd, real), temp, fd
+        self._lock(temp)
+
+    def commit(self) -> None:
+        """Put the records in place: with ``force``, the new file replaces the old one (a no-op otherwise)."""
+        if self.temp is None or self.replaced is None:
+            return
+        old, real = self.replaced
+        try:
+            os.replace(self.temp, real)
+        except OSError as err:
+            raise OutputError(f"cannot write {real}: {err.strerror or err}") from None
+        finally:
+            self.temp, self.replaced = None, None
+            os.close(old)
 
     def _refuse_data(self, size: int) -> None:
         if self.regular and size > 0 and not (self.force or self.resume):
@@ -152,7 +228,7 @@ class OutputFile:
         try:
             fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            self.close(remove=self.created)
+            self.close()  # another run has it: never removed here, even when this run made it just now
             raise OutputError(f"{name} is being written by another run (it is locked): wait for it to end") from None
         except OSError:
             pass  # a file system or file kind without locks (a pipe, some network mounts): go on unlocked
@@ -180,7 +256,14 @@ class OutputFile:
         return stream
 
     def close(self, *, remove: bool = False) -> None:
-        """Close the file (and remove it, if this run created it and wrote nothing)."""
+        """Close the file (and remove it, if this run created it and wrote nothing); a new file not committed goes."""
+        if self.temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.temp)
+            self.temp = None
+        if self.replaced is not None:
+            os.close(self.replaced[0])
+            self.replaced = None
         if remove and self.created:
             try:
                 if os.fstat(self.fd).st_size == 0:
@@ -237,7 +320,7 @@ class Session:
         target = OutputFile(self.output, self.force, self.resume) if self.output is not None else None
         stream: TextIO | None = None
         skipped = 0
-        previous = _on_sigterm()
+        previous = on_sigterm()
         try:
             check_arguments(self.inputs)  # a missing or unreadable file fails before any work
             if target is None and self.out is None:
@@ -260,12 +343,17 @@ class Session:
                 records = read_arguments(self.inputs, box=self.box, tables=self.tables)
             keep = 0
             if target is not None and self.resume:
+                expected = self.job.expected
+
+                def key(record: Record) -> tuple[tuple[str, str | None, int | None], Record]:
+                    return expected(record), record
+
                 if blocks:
-                    resumable = Resumable(records, self.job.expected)
+                    resumable = Resumable(records, key)
                     skipped, keep = self._check_resume(target, resumable.keys())
                     records = resumable.rest()
                 else:
-                    skipped, keep = self._check_resume(target, (self.job.expected(r) for r in records))
+                    skipped, keep = self._check_resume(target, (key(r) for r in records))
             with (self.pool or WorkerPool)(self.job.task(), self.jobs) as pool:
                 pool.start()  # a bad engine or option fails here, before the output is touched
                 if blocks and not (getattr(pool, "info", None) or {}).get("many"):
@@ -278,13 +366,17 @@ class Session:
                 self._stream(pool, records, stream, target, skipped, many)
             if target is not None:
                 _close(stream, os.fspath(target.path))  # a full disk may show only now
+                target.commit()
         except KeyboardInterrupt as err:  # Ctrl-C, or a kill (SIGTERM): say how far it got, and how to go on
             self.console.close()
             go_on = f" (continue with --resume --output {target.path})" if target is not None and stream else ""
             done = skipped + self.job.done
-            self.console.say(f"{self.prog}: interrupted after {done} puzzles; every record written is complete{go_on}")
-            if self.job.done and not self.quiet:
-                self.console.say(self.job.summary())
+            if writable(self.err):  # a pipe nobody reads any more would block the message forever
+                self.console.say(
+                    f"{self.prog}: interrupted after {done} puzzles; every record written is complete{go_on}"
+                )
+                if self.job.done and not self.quiet:
+                    self.console.say(self.job.summary())
             return EXIT_TERMINATED if isinstance(err, _Terminated) else EXIT_INTERRUPTED
         except BrokenPipeError:
             return EXIT_BROKEN_PIPE  # the reader went away (``| head``): nothing to say, no one to say it to
@@ -294,13 +386,16 @@ class Session:
         except SudokitError as err:  # bad input or usage, an engine that cannot load, an input failing midway
             return self.fail(_message(err))
         finally:
-            _restore_sigterm(previous)
+            restore_sigterm(previous)
             self.console.close()
             if target is not None:
                 if stream is None:
                     target.close(remove=True)  # nothing written: a file this run created goes again
                 else:
                     _close_quietly(stream)
+                    with contextlib.suppress(OutputError):  # stopped: the records written replace the old file
+                        target.commit()
+                    target.close()
         if not self.job.done and not skipped:
             return self.fail("no puzzles in the input")
         if self.batch and not self.quiet:
@@ -309,13 +404,17 @@ class Session:
         return self.job.exit_status()
 
     def _check_resume(
-        self, target: OutputFile, expected: Iterator[tuple[str, str | None, int | None]]
+        self, target: OutputFile, expected: Iterator[tuple[tuple[str, str | None, int | None], Record]]
     ) -> tuple[int, int]:
-        """How many records the output already holds (checked against the input's keys), and where they end."""
+        """How many records the output already holds (checked against the input's keys and the job's records),
+        and where they end."""
         name = os.fspath(target.path)
+        fits = getattr(self.job, "fits", None)  # the records this very job writes: their kind, fields, engine
         try:
             with target.reader() as handle:
-                return resume_point(handle, name, self.job.fmt, expected, header=self.job.header, kind=self.job.kind)
+                return resume_point(
+                    handle, name, self.job.fmt, expected, header=self.job.header, kind=self.job.kind, fits=fits
+                )
         except OSError as err:
             raise ResumeError(f"cannot resume {name}: {err.strerror or err}") from None
 
@@ -397,10 +496,29 @@ class _Terminated(KeyboardInterrupt):
 
 
 def _terminate(signum: int, frame: object) -> None:
+    # Once: a second kill while the batch stops (its message, its workers ended) would break off that stop
+    # with a traceback. What is left of the stop is bounded: a second kill is not needed to end it.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise _Terminated
 
 
-def _on_sigterm() -> Any:
+def writable(stream: TextIO | None, seconds: float = 1.0) -> bool:
+    """Whether a line can be written to ``stream`` within ``seconds`` (a full pipe that nobody reads: no)."""
+    if stream is None:
+        return False
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return True  # not a real file (a test's capture): writing it never blocks
+    import select
+
+    try:
+        return bool(select.select([], [fd], [], seconds)[1])
+    except (OSError, ValueError):
+        return True
+
+
+def on_sigterm() -> Any:
     """Make SIGTERM stop the batch as Ctrl-C does (main thread only); the handler it replaced."""
     try:
         return signal.signal(signal.SIGTERM, _terminate)
@@ -408,7 +526,8 @@ def _on_sigterm() -> Any:
         return None
 
 
-def _restore_sigterm(previous: Any) -> None:
+def restore_sigterm(previous: Any) -> None:
+    """Put back the SIGTERM handler :func:`on_sigterm` replaced."""
     if previous is not None:
         with contextlib.suppress(ValueError, TypeError):
             signal.signal(signal.SIGTERM, previous)

@@ -98,9 +98,11 @@ class Shape:
         """A shape from ``"RxC"`` (box rows x box columns), e.g. ``"2x3"``."""
         if not isinstance(text, str):
             raise TypeError(f"box shape must be a text like '2x3', not {text!r:.80}")
-        parts = text.lower().replace("*", "x").split("x")
-        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-            raise BoxShapeError(f"box shape {text!r} is not of the form RxC, e.g. 2x3")
+        parts = [p.strip() for p in text.lower().replace("*", "x").split("x")]
+        if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
+            raise BoxShapeError(f"box shape {text!r:.40} is not of the form RxC, e.g. 2x3")
+        if any(len(p.lstrip("0")) > 3 for p in parts):  # int() of thousands of digits is slow, or refused
+            raise BoxShapeError(f"box shape {text:.20}... is not supported (each side 1..{MAX_BOX})")
         return Shape.of(int(parts[0]), int(parts[1]))
 
     def __reduce__(self) -> tuple[object, ...]:

@@ -68,6 +68,7 @@ __all__ = [
     "king_pairs",
     "knight_pairs",
     "orthogonal_pairs",
+    "read_json",
     "regions_text",
     "to_dict",
     "to_json",
@@ -77,7 +78,14 @@ __all__ = [
 #: A cell as (row, column), 0-based.
 Cell = tuple[int, int]
 
-_CELL_TEXT = re.compile(r"\s*[rR](\d+)\s*[cC](\d+)\s*")
+_CELL_TEXT = re.compile(r"\s*[rR](\d{1,9})\s*[cC](\d{1,9})\s*")  # digits capped: int() stays cheap
+#: The deepest nesting of arrays and objects read from JSON (sudokit's, f-puzzles' and SudokuPad's need under 10).
+MAX_JSON_DEPTH = 64
+#: The longest number read from JSON, in characters (a float as JavaScript writes it takes up to 24).
+MAX_JSON_NUMBER = 32
+# A JSON string (possessive: linear time, an unclosed one runs to the end), a bracket, or a run of number
+# characters longer than MAX_JSON_NUMBER outside strings.
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*+"?|[\[\]{}]|[-+.0-9eE]{' + str(MAX_JSON_NUMBER + 1) + ",}", re.DOTALL)
 
 
 class VariantError(InvalidPuzzleError):
@@ -824,7 +832,8 @@ def constraint_from_dict(data: object, where: str = "constraint") -> Constraint:
     names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
     extra = sorted(set(data) - names - {"kind"})
     if extra:
-        raise VariantError(f"{where}: {kind} has no field {extra[0]!r} (fields: {', '.join(sorted(names)) or 'none'})")
+        known = ", ".join(sorted(names)) or "none"
+        raise VariantError(f"{where}: {kind} has no field {extra[0]!r:.40} (fields: {known})")
     try:
         return cls(**{k: v for k, v in data.items() if k != "kind"})
     except TypeError:
@@ -843,7 +852,8 @@ def from_dict(data: object) -> Grid:
         raise VariantError(f"a variant puzzle is a JSON object, not {type(data).__name__}")
     extra = sorted(set(data) - {"box", "givens", "regions", "constraints", "solution"})
     if extra:
-        raise VariantError(f"variant puzzle: unknown field {extra[0]!r} (fields: box, givens, regions, constraints)")
+        known = "box, givens, regions, constraints"
+        raise VariantError(f"variant puzzle: unknown field {extra[0]!r:.40} (fields: {known})")
     givens = data.get("givens")
     if not isinstance(givens, str):
         raise VariantError("variant puzzle: 'givens' must be the puzzle's line form, e.g. '53..7....'")
@@ -856,8 +866,44 @@ def from_dict(data: object) -> Grid:
     rules = data.get("constraints", [])
     if not isinstance(rules, list):
         raise VariantError("variant puzzle: 'constraints' must be a list")
+    regions = data.get("regions")
+    if regions is not None and not isinstance(regions, str | list):
+        raise VariantError(f"variant puzzle: 'regions' must be a list of regions or a text, not {regions!r:.20}")
     constraints = [constraint_from_dict(d, f"constraint {k}") for k, d in enumerate(rules, 1)]
-    return Grid(cells, shape, regions=data.get("regions"), constraints=constraints)
+    return Grid(cells, shape, regions=regions, constraints=constraints)
+
+
+def read_json(text: str, where: str) -> Any:
+    """``json.loads(text)`` in time and memory bounded by the text's length; VariantError naming ``where`` else.
+
+    Before parsing, one linear scan refuses nesting deeper than ``MAX_JSON_DEPTH`` (which would
+    exhaust the parser's recursion) and numbers longer than ``MAX_JSON_NUMBER`` characters (which
+    ``int()`` reads in quadratic time, or refuses past 4,300 digits).
+    """
+    depth = 0
+    for m in _JSON_TOKEN.finditer(text):
+        first = m[0][0]
+        if first == '"':
+            continue
+        if first in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                raise VariantError(
+                    f"{where}: the JSON nests deeper than {MAX_JSON_DEPTH} levels (at character {m.start() + 1})"
+                )
+        elif first in "]}":
+            depth -= 1
+        else:
+            raise VariantError(
+                f"{where}: a number of {len(m[0]):,} characters at character {m.start() + 1} "
+                f"(at most {MAX_JSON_NUMBER} are read)"
+            )
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise VariantError(f"{where}: not valid JSON ({err.msg} at character {err.pos + 1})") from None
+    except (ValueError, RecursionError) as err:  # what the scan lets through should not get here
+        raise VariantError(f"{where}: not valid JSON ({' '.join(str(err).split())[:80]})") from None
 
 
 def from_json(text: str) -> Grid:
@@ -865,8 +911,4 @@ def from_json(text: str) -> Grid:
 
     {"box": "3x3", "givens": "...", "regions": "111222333...", "constraints": [{"kind": "killer", ...}]}
     """
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise VariantError(f"variant puzzle: not valid JSON ({err.msg} at character {err.pos + 1})") from None
-    return from_dict(data)
+    return from_dict(read_json(text, "variant puzzle"))

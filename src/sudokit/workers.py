@@ -10,7 +10,14 @@ the one place where sudokit isolates engines, and it guarantees:
   ``MAX_RETRIES`` such deaths fails too, so nothing can loop forever.
 * **time limits that hold.** Each worker notes in shared memory which item it is on and since when;
   a worker still on one item ``task.budget`` seconds later is killed (SIGKILL) and the item fails:
-  an engine that swallows exceptions, clears timers or sits in C code is stopped all the same.
+  an engine that swallows exceptions, clears timers or sits in C code is stopped all the same. An
+  item made of parts (a block of puzzles) notes each part it starts, and each part has the budget.
+* **memory limits that hold.** A worker whose resident memory passes ``memory_limit`` (the environment
+  variable ``SUDOKIT_MEMORY_LIMIT``; by default half the machine's memory shared among the workers, at
+  most 4 GB each) is killed and its item fails, before it can take the machine's memory. What it
+  shares with the caller since the fork (the caller's memory then, but files) is not counted.
+* **a worker's end is seen.** Each worker leads a process group of its own; when it ends, whatever it
+  forked is killed with it, so a child holding the results pipe open cannot hide that it is gone.
 * **loading that cannot hang or crash the caller.** Workers load the engines (``task.start``); a
   load that raises aborts the run with a ``StrategyError``, one that kills its process or runs past
   ``load_timeout`` is reported to ``task.load_failed``, which may drop that engine and go on.
@@ -41,19 +48,21 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from sudokit.errors import StrategyError, StrategyLoadError
+from sudokit.errors import StrategyError, StrategyLoadError, SudokitError
 
 __all__ = [
     "CAN_ISOLATE",
     "LOAD_TIMEOUT",
     "MAX_RETRIES",
     "TARGET_CHUNK_SECONDS",
+    "MemoryLimitError",
     "Task",
     "WorkerPool",
     "default_jobs",
     "describe_exit",
     "load_timeout",
     "max_jobs",
+    "memory_limit",
 ]
 
 I = TypeVar("I")  # noqa: E741 - an item
@@ -72,11 +81,17 @@ MAX_RETRIES = 3
 _MAX_CHUNK = 512
 _CHUNKS_AHEAD_PER_WORKER = 3  # chunks in flight or waiting to be yielded, per worker
 _HEADER = struct.Struct("!Q")
-# A worker's slot in shared memory: state, item sequence number (or the phase it is loading), since when.
-_SLOT = struct.Struct("qqd")
+# A worker's slot in shared memory: state, item sequence number (or the phase it is loading), the part of
+# the item it is on (-1: the item as a whole), since when.
+_SLOT = struct.Struct("qqqd")
 _IDLE, _LOADING, _WORKING = 0, 1, 2
 _READ_SIZE = 1 << 20
 _POLL = 0.05  # seconds between looks at a worker that has work but has not started it yet
+_CHECK = 0.05  # seconds between looks at busy workers' memory and whether they still live
+#: The most memory a worker may use by default, and the least (a share of a small machine among many workers).
+MAX_DEFAULT_MEMORY = 4 << 30
+MIN_DEFAULT_MEMORY = 512 << 20
+_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 _LONGEST_WAIT = 3600.0
 
 
@@ -103,18 +118,81 @@ def load_timeout() -> float:
     return value if value > 0 and value == value else LOAD_TIMEOUT  # NaN != NaN
 
 
+class MemoryLimitError(SudokitError, ValueError):
+    """``SUDOKIT_MEMORY_LIMIT`` is not a size."""
+
+
+def memory_limit(jobs: int = 1) -> int | None:
+    """Bytes of resident memory a worker may use (None: no bound), for a pool of ``jobs`` workers.
+
+    ``SUDOKIT_MEMORY_LIMIT`` sets it (``4G``, ``300M``, ``1.5g``, ``2GB``, bytes; ``0`` or ``none``: no bound);
+    by default each worker may use half the machine's memory divided among the workers, between
+    ``MIN_DEFAULT_MEMORY`` and ``MAX_DEFAULT_MEMORY``. Raises ``MemoryLimitError`` for what is not a size.
+    """
+    text = os.environ.get("SUDOKIT_MEMORY_LIMIT", "").strip()
+    if text:
+        return _parse_size(text)
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return MAX_DEFAULT_MEMORY
+    return max(MIN_DEFAULT_MEMORY, min(MAX_DEFAULT_MEMORY, total // 2 // max(1, jobs)))
+
+
+def _parse_size(text: str) -> int | None:
+    import re
+
+    if text.lower() in ("0", "none", "off", "unlimited"):
+        return None
+    found = re.fullmatch(r"(\d+(?:\.\d*)?|\.\d+)\s*([kmgt]?)(?:i?b)?", text.strip(), re.IGNORECASE)
+    value = float(found.group(1)) * _UNITS[found.group(2).lower()] if found else 0.0
+    if not found or not 1 << 20 <= value < 1 << 60:
+        raise MemoryLimitError(
+            f"SUDOKIT_MEMORY_LIMIT={text!r} is not a memory size of 1M or more (say 4G, 300M or 0 for no limit)"
+        )
+    return int(value)
+
+
+def describe_size(size: int) -> str:
+    """``4.0 GB`` or ``300 MB`` (units of 1024)."""
+    return f"{size / (1 << 30):.1f} GB" if size >= 1 << 30 else f"{size / (1 << 20):.0f} MB"
+
+
+def resident_memory(pid: int, *, anonymous: bool = False) -> int | None:
+    """Bytes of process ``pid`` in memory (Linux: /proc), or None where that cannot be read.
+
+    ``anonymous``: without the pages of files (which a forked process does not inherit mapped).
+    """
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as handle:
+            fields = handle.read().split()
+        return (int(fields[1]) - (int(fields[2]) if anonymous else 0)) * _PAGE_SIZE
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+_PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
 class Task(Protocol[I, R]):
     """What a pool runs: built in the caller, forked into each worker, started there.
 
     ``budget`` is how many seconds one item may run before its worker is killed (None: no limit); a
-    task may also have ``budget_of(item)``, the budget of one item (a block of puzzles takes longer).
+    task may also have ``budget_of(item)``, the budget of one item, and ``part_budget(item)``, that of
+    each part of it (which the pool takes if the task has it).
     ``start`` runs in a new worker: it loads what the items need, calling ``mark(phase)`` before each
     engine it loads (so that a load that kills the worker is pinned on that engine), and returns the
     function that turns an item into its result; that function's ``info`` attribute, if any (it must
-    pickle), becomes the pool's ``info`` once a worker is ready. Results and items must pickle. A task
-    may also have ``finish(item, result)``, run in the caller's process on each result a worker sent
-    and on each ``failed`` one: what the pool yields is then its return (a task that does not trust
-    its workers' results checks them there).
+    pickle), becomes the pool's ``info`` once a worker is ready. Results and items must pickle. While
+    the function runs an item, ``mark(part)`` says it starts part ``part`` of it (-1: a part that is
+    not one of ``split``'s, such as one call for many of them): the item's budget starts again.
+
+    A task may also have ``finish(item, result)``, run in the caller's process on each result a worker
+    sent and on each ``failed`` one: what the pool yields is then its return (a task that does not
+    trust its workers' results checks them there). And ``split(item)``, the item's parts as items of
+    their own (or None), with ``join(item, results)``, the item's result from its parts' finished
+    ones: an item whose worker dies or is killed on it is split and its parts run one by one; the
+    part it was on (when it said so) fails, the others are run again.
     """
 
     budget: float | None
@@ -153,8 +231,16 @@ def _worker_main(task: Task[Any, Any], commands: int, results: int, slots: mmap.
     """A worker's life: take over the process, load the task, run chunks until the input ends."""
     offset = slot * _SLOT.size
 
-    def note(state: int, number: int) -> None:
-        _note(slots, offset, state, number)
+    def note(state: int, number: int, part: int = -1) -> None:
+        _note(slots, offset, state, number, part)
+
+    current = [-1]  # the item being run, else -1
+
+    def mark(phase: int) -> None:  # the phase being loaded, or the part of the current item being run
+        if current[0] < 0:
+            note(_LOADING, phase)
+        else:
+            note(_WORKING, current[0], phase)
 
     def send(message: object) -> None:
         data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
@@ -165,7 +251,7 @@ def _worker_main(task: Task[Any, Any], commands: int, results: int, slots: mmap.
     _detach(parent)
     note(_LOADING, 0)
     try:
-        run = task.start(lambda phase: note(_LOADING, phase))
+        run = task.start(mark)
     except StrategyError as err:  # an unknown engine, a bad option, an import that raised
         send(("failed", err))
         return
@@ -182,23 +268,26 @@ def _worker_main(task: Task[Any, Any], commands: int, results: int, slots: mmap.
         start = time.perf_counter()
         out = []
         for number, item in chunk:
-            note(_WORKING, number)
+            note(_WORKING, number, item.index if type(item) is _Part else -1)  # a part: which one
+            current[0] = number
+            item = _whole(item)
             try:
                 out.append(run(item))
             except BaseException as err:  # a bug of ours: the item fails, the worker goes on
                 out.append(task.failed(item, _one_line(f"internal error: {type(err).__name__}: {err}")))
+            current[0] = -1
         note(_IDLE, -1)
         send(("done", out, time.perf_counter() - start))
 
 
-def _note(slots: mmap.mmap, offset: int, state: int, number: int) -> None:
-    """Write a worker's slot (state, item number, now) so that the parent, reading at any moment, never sees it torn.
+def _note(slots: mmap.mmap, offset: int, state: int, number: int, part: int = -1) -> None:
+    """Write a worker's slot (state, item number, part, now): the parent, reading at any moment, never sees it torn.
 
     Not ``_SLOT.pack_into``: that zeroes the slot before writing the fields, and the parent, reading
     meanwhile, once saw a worker at work "since 0" (the machine's boot) and killed it as overdue. The
     number and the time go first, the state last, each word written once with its final value.
     """
-    data = _SLOT.pack(state, number, time.monotonic())
+    data = _SLOT.pack(state, number, part, time.monotonic())
     slots[offset + 8 : offset + _SLOT.size] = data[8:]
     slots[offset : offset + 8] = data[:8]
 
@@ -206,6 +295,10 @@ def _note(slots: mmap.mmap, offset: int, state: int, number: int) -> None:
 def _detach(parent: int) -> None:
     """Make this forked process a worker: signals, death with the parent, no stdin, stdout to stderr."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's: it ends us
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)  # a group of our own: what we fork is killed with us (the parent does the same)
+    if hasattr(signal, "SIGTTOU"):  # not the terminal's foreground group: a stray print must not stop us
+        signal.signal(signal.SIGTTOU, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGALRM", "SIGHUP", "SIGQUIT"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
@@ -287,6 +380,32 @@ def _one_line(message: str) -> str:
     return " ".join(message.split())
 
 
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """Part ``index`` of an item that was split (``Task.split``), run as an item of its own under the item's number."""
+
+    index: int
+    item: Any
+
+
+_UNSET: Any = object()  # a part without its result yet
+
+
+def _whole(item: Any) -> Any:
+    """What the task runs: the item, or the part's own item."""
+    return item.item if type(item) is _Part else item
+
+
+def _guilty(number: int, item: Any, culprit: int | None, part: int) -> bool:
+    """True for the item a lost worker was on: number ``culprit``, and for a part, part ``part`` of it."""
+    return number == culprit and (type(item) is not _Part or item.index == part)
+
+
+def _order(pair: tuple[int, Any]) -> tuple[int, int]:
+    """Where a queued item goes: by number, an item's parts in order."""
+    return pair[0], pair[1].index if type(pair[1]) is _Part else -1
+
+
 # --- the caller's side -----------------------------------------------------------------------------
 
 
@@ -302,6 +421,7 @@ class _Worker(Generic[I]):
     chunk: list[tuple[int, I]] | None = None
     frames: _Frames = field(default_factory=_Frames)
     outgoing: bytearray = field(default_factory=bytearray)
+    shared: int = 0  # bytes of the caller's memory it was forked with (in its resident memory, not its own)
 
 
 class WorkerPool(Generic[I, R]):
@@ -322,6 +442,9 @@ class WorkerPool(Generic[I, R]):
         self.jobs = min(jobs, max_jobs())
         self.isolate = isolate and CAN_ISOLATE
         self.load_timeout = load_timeout()
+        #: Bytes of memory a worker may hold before it is killed (None: no bound).
+        self.memory = memory_limit(self.jobs) if self.isolate else None
+        self._checked = 0.0  # when busy workers' memory and lives were last looked at
         self._workers: dict[int, _Worker[I]] = {}  # by pid
         self._free_slots = list(range(self.jobs))
         self._slots = mmap.mmap(-1, _SLOT.size * self.jobs) if self.isolate else None
@@ -373,8 +496,11 @@ class WorkerPool(Generic[I, R]):
             return
         source = iter(items)
         queue: deque[tuple[int, I]] = deque()  # items to hand out: given back by a lost worker, or drawn
-        tries: dict[int, int] = {}
-        done: dict[int, tuple[I, Any]] = {}  # (item, what its worker sent), finished as it is yielded
+        tries: dict[tuple[int, int], int] = {}  # by item (and part)
+        # (item, what its worker sent, finished): finished as it is yielded, unless it was already (joined)
+        done: dict[int, tuple[Any, Any, bool]] = {}
+        # Items whose worker was lost on them, split into parts run one by one: their parts' results so far.
+        parts: dict[int, tuple[I, list[Any]]] = {}
         drawn = yielded = 0
         exhausted = False
         input_error: BaseException | None = None
@@ -403,7 +529,8 @@ class WorkerPool(Generic[I, R]):
                 self._steal()
                 if yielded in done:  # finished here once the workers have work: they solve on meanwhile
                     while yielded in done:
-                        yield finish(*done.pop(yielded))
+                        item, result, finished = done.pop(yielded)
+                        yield result if finished else finish(item, result)
                         yielded += 1
                     continue  # the window has room again: hand out more before waiting
                 if exhausted and not queue and yielded == drawn:
@@ -412,25 +539,38 @@ class WorkerPool(Generic[I, R]):
                     if kind == "done":
                         chunk, results, seconds = payload
                         for (number, item), result in zip(chunk, results, strict=True):
-                            done[number] = (item, result)
+                            self._settle(done, parts, number, item, result)
                         per_item = seconds / max(1, len(results))
                         chunk_size = max(1, min(_MAX_CHUNK, int(TARGET_CHUNK_SECONDS / max(per_item, 1e-6))))
                     elif kind == "requeue":
-                        queue = deque(sorted([*queue, *payload], key=lambda pair: pair[0]))
-                    elif kind == "lost":  # the worker died or was killed: (chunk, item number or None, why)
-                        chunk, culprit, why = payload
-                        blamed = any(number == culprit for number, _ in chunk)
+                        queue = deque(sorted([*queue, *payload], key=_order))
+                    elif kind == "lost":  # the worker died or was killed: (chunk, item number or None, part, why)
+                        chunk, culprit, part, why = payload
+                        blamed = any(_guilty(number, item, culprit, part) for number, item in chunk)
                         for number, item in chunk:
-                            if number == culprit:
-                                done[number] = (item, self.task.failed(item, why))
+                            if _guilty(number, item, culprit, part):
+                                pieces = None if type(item) is _Part else self._split(item)
+                                if pieces is None:
+                                    self._settle(done, parts, number, item, self.task.failed(_whole(item), why))
+                                    continue
+                                # Its parts one by one: the one it was on (if it said) fails, the others run again.
+                                parts[number] = (item, [_UNSET] * len(pieces))
+                                for j, piece in enumerate(pieces):
+                                    if j == part:
+                                        parts[number][1][j] = finish(piece, self.task.failed(piece, why))
+                                    else:
+                                        queue.append((number, _Part(j, piece)))  # type: ignore[arg-type]
+                                self._settle(done, parts, number, item, _UNSET)
                                 continue
                             if not blamed:  # it died between items: each of them may be the cause
-                                tries[number] = tries.get(number, 0) + 1
-                                if tries[number] >= MAX_RETRIES:
-                                    done[number] = (item, self.task.failed(item, f"{why} ({tries[number]} times)"))
+                                key = _order((number, item))
+                                tries[key] = tries.get(key, 0) + 1
+                                if tries[key] >= MAX_RETRIES:
+                                    result = self.task.failed(_whole(item), f"{why} ({tries[key]} times)")
+                                    self._settle(done, parts, number, item, result)
                                     continue
                             queue.append((number, item))
-                        queue = deque(sorted(queue, key=lambda pair: pair[0]))
+                        queue = deque(sorted(queue, key=_order))
             if input_error is not None:
                 raise input_error
         except BaseException:
@@ -442,6 +582,36 @@ class WorkerPool(Generic[I, R]):
         """The task's ``finish(item, result)``, run here on what a worker sent; else the result as it came."""
         finish = getattr(self.task, "finish", None)
         return finish if finish is not None else _as_sent
+
+    def _split(self, item: I) -> list[Any] | None:
+        """The parts of an item whose worker was lost on it (``task.split``), or None."""
+        split = getattr(self.task, "split", None)
+        if split is None or getattr(self.task, "join", None) is None:
+            return None
+        pieces = split(item)
+        return None if pieces is None or len(pieces) < 1 else list(pieces)
+
+    def _settle(
+        self,
+        done: dict[int, tuple[Any, Any, bool]],
+        parts: dict[int, tuple[I, list[Any]]],
+        number: int,
+        item: Any,
+        result: Any,
+    ) -> None:
+        """Item ``number``'s result, or one part's (``item`` a ``_Part``): the whole's once every part has one.
+
+        A part's result is finished at once (``finish``), and the whole's is ``join`` of them, finished.
+        """
+        if type(item) is _Part:
+            parts[number][1][item.index] = self._finish(item.item, result)
+        elif number not in parts:
+            done[number] = (item, result, False)
+            return
+        whole, results = parts[number]
+        if all(r is not _UNSET for r in results):
+            del parts[number]
+            done[number] = (whole, self.task.join(whole, results), True)  # type: ignore[attr-defined]
 
     @staticmethod
     def _draw(
@@ -512,13 +682,14 @@ class WorkerPool(Generic[I, R]):
             self._selector = selectors.DefaultSelector()
         slot = self._free_slots.pop()
         assert self._slots is not None
-        _SLOT.pack_into(self._slots, slot * _SLOT.size, _LOADING, 0, time.monotonic())
+        _SLOT.pack_into(self._slots, slot * _SLOT.size, _LOADING, 0, -1, time.monotonic())
         command_read, command_write = os.pipe()
         result_read, result_write = os.pipe()
         parent = os.getpid()
         others = [fd for w in self._workers.values() for fd in (w.commands, w.results)]
         _flush_std()  # else the worker's copy of a buffered line is written twice
         _libc()
+        shared = (resident_memory(os.getpid(), anonymous=True) or 0) if self.memory is not None else 0
         pid = os.fork()
         if pid == 0:  # the worker: never returns into the caller's code
             status = 0
@@ -530,11 +701,13 @@ class WorkerPool(Generic[I, R]):
                 status = 70
             finally:
                 os._exit(status)
+        with contextlib.suppress(OSError):
+            os.setpgid(pid, pid)  # as the worker does itself: whichever comes first, its group exists at once
         os.close(command_read)
         os.close(result_write)
         os.set_blocking(command_write, False)
         os.set_blocking(result_read, False)
-        worker: _Worker[I] = _Worker(pid, slot, command_write, result_read)
+        worker: _Worker[I] = _Worker(pid, slot, command_write, result_read, shared=shared)
         self.spawned += 1
         self._workers[pid] = worker
         self._selector.register(result_read, selectors.EVENT_READ, worker)
@@ -561,28 +734,33 @@ class WorkerPool(Generic[I, R]):
         except KeyError:
             pass  # already (or never) watched
 
-    def _end(self, worker: _Worker[I], *, kill: bool) -> int | None:
-        """Stop watching a worker, end it (kill, or let it finish its input) and reap it; its wait status."""
+    def _end(self, worker: _Worker[I], *, kill: bool, exited: bool = False) -> int | None:
+        """Stop watching a worker, end it (kill, or let it finish its input) and reap it; its wait status.
+
+        Whatever is left of its process group (a process it forked) is killed before it is reaped (so
+        that the group's number cannot have gone to another process). ``exited``: it is known to have ended.
+        """
         self._workers.pop(worker.pid, None)
         if self._selector is not None:
             for fd in (worker.results, worker.commands):
                 with contextlib.suppress(KeyError, ValueError):
                     self._selector.unregister(fd)
         if kill:
-            _signal(worker.pid, signal.SIGKILL)
+            _kill_group(worker.pid)
         os.close(worker.commands)  # its end of input: an idle worker leaves
-        grace = 0.0
-        if not kill:  # a second to go: its end of the results pipe closes as it exits (seen at once, no polling)
+        if not kill and not exited:  # a second to go: its end of the results pipe closes as it exits (seen at once)
             import select
 
             end = time.monotonic() + 1.0
-            with contextlib.suppress(OSError, ValueError):
-                select.select([worker.results], [], [], 1.0)
-            grace = max(0.0, end - time.monotonic())
-        status = _reap(worker.pid, grace)
-        if status is None:
-            _signal(worker.pid, signal.SIGKILL)
-            status = _reap(worker.pid, None)
+            while (left := end - time.monotonic()) > 0:  # a process it forked may hold the pipe: look at it too
+                with contextlib.suppress(OSError, ValueError):
+                    if select.select([worker.results], [], [], min(left, _CHECK))[0]:
+                        break
+                if _exited(worker.pid):
+                    break
+            _wait_exit(worker.pid, max(0.0, end - time.monotonic()))
+        _kill_group(worker.pid)  # still running after its second, or a process it forked
+        status = _reap(worker.pid, None)
         os.close(worker.results)
         self._free_slots.append(worker.slot)
         return status
@@ -600,19 +778,28 @@ class WorkerPool(Generic[I, R]):
                 deadlines.append(since + budget)
             elif state == _IDLE and worker.chunk is not None and self.task.budget is not None:
                 deadlines.append(time.monotonic() + _POLL)  # about to start its chunk: look again soon
+            if state != _IDLE or worker.chunk is not None:  # its memory, and whether it still lives
+                deadlines.append(self._checked + _CHECK)
         return min(deadlines, default=None)
 
     def _budget(self, worker: _Worker[I], number: int) -> float | None:
-        """Seconds item ``number`` of the worker's chunk may run: ``task.budget_of(item)`` if the task has it."""
-        budget_of = getattr(self.task, "budget_of", None)
+        """Seconds item ``number`` of the worker's chunk (or each part of it) may run: ``task.part_budget(item)``
+        or ``task.budget_of(item)`` if the task has it."""
+        budget_of = getattr(self.task, "part_budget", None) or getattr(self.task, "budget_of", None)
         if budget_of is None or not worker.chunk:
             return self.task.budget
         for at, item in worker.chunk:
             if at == number:
-                return budget_of(item)
+                return budget_of(_whole(item))
         return self.task.budget
 
     def _slot(self, worker: _Worker[I]) -> tuple[int, int, float]:
+        """(state, item number or phase, since when) of a worker."""
+        state, number, _, since = self._part(worker)
+        return state, number, since
+
+    def _part(self, worker: _Worker[I]) -> tuple[int, int, int, float]:
+        """(state, item number or phase, part, since when) of a worker."""
         assert self._slots is not None
         return _SLOT.unpack_from(self._slots, worker.slot * _SLOT.size)
 
@@ -634,7 +821,8 @@ class WorkerPool(Generic[I, R]):
         self._enforce_deadlines(events)
         return events
 
-    def _read(self, worker: _Worker[I], events: list[tuple[str, _Worker[I], Any]]) -> None:
+    def _read(self, worker: _Worker[I], events: list[tuple[str, _Worker[I], Any]], *, draining: bool = False) -> None:
+        """Take in what a worker wrote; the end of its pipe is its end (not looked for when ``draining``)."""
         ended = False
         while True:
             try:
@@ -661,22 +849,50 @@ class WorkerPool(Generic[I, R]):
                 worker.chunk = None
             elif kind == "failed":  # the load raised: nothing can run
                 raise message[1]
-        if ended:
+        if ended and not draining:
             self._lost(worker, None, events)
 
     def _enforce_deadlines(self, events: list[tuple[str, _Worker[I], Any]]) -> None:
         now = time.monotonic()
+        check = now - self._checked >= _CHECK
+        if check:
+            self._checked = now
         for worker in list(self._workers.values()):
             state, number, since = self._slot(worker)
             if state == _LOADING and now - since > self.load_timeout:
                 self._lost(worker, f"did not load within {self.load_timeout:g} s", events)
             elif state == _WORKING and (budget := self._budget(worker, number)) is not None and now - since > budget:
                 self._lost(worker, f"still running after {now - since:.1f} s", events)
+            elif check and (state != _IDLE or worker.chunk is not None):
+                self._check(worker, events)
 
-    def _lost(self, worker: _Worker[I], overrun: str | None, events: list[tuple[str, _Worker[I], Any]]) -> None:
+    def _check(self, worker: _Worker[I], events: list[tuple[str, _Worker[I], Any]]) -> None:
+        """Kill a worker past the memory limit; see that one has ended though its results pipe stays open.
+
+        A process it forked (a multiprocessing engine) holds the pipe open after it ends: the end of the
+        pipe would never come.
+        """
+        if self.memory is not None:
+            used = resident_memory(worker.pid)
+            if used is not None and used - worker.shared > self.memory:
+                self._lost(worker, f"used more than {describe_size(self.memory)}", events)
+                return
+        if _exited(worker.pid):
+            self._read(worker, events, draining=True)  # what it wrote before it ended
+            if worker.pid in self._workers:
+                self._lost(worker, None, events, exited=True)
+
+    def _lost(
+        self,
+        worker: _Worker[I],
+        overrun: str | None,
+        events: list[tuple[str, _Worker[I], Any]],
+        *,
+        exited: bool = False,
+    ) -> None:
         """A worker that died, or that overran and is killed now: fail its item, give back the rest of its chunk."""
-        state, number, _ = self._slot(worker)
-        status = self._end(worker, kill=overrun is not None)
+        state, number, part, _ = self._part(worker)
+        status = self._end(worker, kill=overrun is not None, exited=exited)
         if overrun is not None:
             how = f"{overrun}: its worker process was killed"
         else:
@@ -687,7 +903,7 @@ class WorkerPool(Generic[I, R]):
             if worker.chunk:  # nothing of it ran: it goes back as it was
                 events.append(("requeue", worker, worker.chunk))
         elif worker.chunk:
-            events.append(("lost", worker, (worker.chunk, number if state == _WORKING else None, how)))
+            events.append(("lost", worker, (worker.chunk, number if state == _WORKING else None, part, how)))
 
 
 def _as_sent(item: object, result: object) -> object:
@@ -706,6 +922,33 @@ def _flush_std() -> None:
 def _signal(pid: int, signum: int) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signum)
+
+
+def _kill_group(pid: int) -> None:
+    """SIGKILL to worker ``pid`` and what is left of its process group (only itself, if it has no group)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError, AttributeError):
+        os.killpg(pid, signal.SIGKILL)
+    _signal(pid, signal.SIGKILL)
+
+
+def _exited(pid: int) -> bool:
+    """True when child ``pid`` has ended (it is left to be reaped)."""
+    try:
+        found = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return True
+    except (AttributeError, OSError):  # no waitid: its pipe's end tells
+        return False
+    return found is not None
+
+
+def _wait_exit(pid: int, timeout: float) -> None:
+    """Wait up to ``timeout`` seconds for child ``pid`` to end, without reaping it."""
+    end = time.monotonic() + timeout
+    delay = 0.0001
+    while not _exited(pid) and time.monotonic() < end:
+        time.sleep(delay)
+        delay = min(delay * 2, 0.02)
 
 
 def _reap(pid: int, timeout: float | None) -> int | None:

@@ -1218,8 +1218,30 @@ class _PlainSearch(_Base):
 #: What a rule over many cells answers: the narrowed candidates ``(cell, mask)``, or None for a contradiction.
 _Narrowing = list[tuple[int, int]] | None
 #: A pair table as two byte tables: the digits allowed at the partner of a cell whose candidates are ``m``
-#: are ``low[m & 255] | high[m >> 8]``.
-_PairTable = tuple[tuple[int, ...], tuple[int, ...]]
+#: are ``low[m & 255] | high[m >> 8]`` (``high`` a :class:`_HighBytes` above 16 digits).
+_PairTable = tuple[tuple[int, ...], "tuple[int, ...] | _HighBytes"]
+
+
+class _HighBytes:
+    """The ``high`` table of a pair on a board of over 16 digits: a byte table per byte of the mask above the first.
+
+    A flat table of the masks above the first byte has ``1 << (n - 8)`` entries: at 36x36, 268 million
+    (gigabytes, and minutes to build, before the search even looks at its deadline).
+    """
+
+    __slots__ = ("tables",)
+
+    def __init__(self, tables: tuple[tuple[int, ...], ...]) -> None:
+        self.tables = tables
+
+    def __getitem__(self, m: int) -> int:
+        out = 0
+        for table in self.tables:
+            if not m:
+                break
+            out |= table[m & 255]
+            m >>= 8
+        return out
 
 
 @cache
@@ -1512,13 +1534,19 @@ _Rule = _SetRule | _LinearRule | _SandwichRule
 def _pair_table(allowed: tuple[int, ...]) -> _PairTable:
     """The byte tables of a pair whose partner may hold ``allowed[d - 1]`` when the cell holds ``d``."""
     n = len(allowed)
-    low = [0] * 256
-    high = [0] * (1 << max(n - 8, 0))
-    for table, first in ((low, 0), (high, 8)):
-        for m in range(1, len(table)):
+
+    def table(first: int, size: int) -> tuple[int, ...]:
+        """The digits allowed for each mask of the ``size`` digits from ``first`` up."""
+        out = [0] * size
+        for m in range(1, size):
             d = first + (m & -m).bit_length() - 1
-            table[m] = table[m & (m - 1)] | (allowed[d] if d < n else 0)
-    return tuple(low), tuple(high)
+            out[m] = out[m & (m - 1)] | (allowed[d] if d < n else 0)
+        return tuple(out)
+
+    low = table(0, 256)
+    if n <= 16:
+        return low, table(8, 1 << max(n - 8, 0))
+    return low, _HighBytes(tuple(table(first, 256) for first in range(8, n, 8)))
 
 
 class _Model:

@@ -215,6 +215,16 @@ class OddStats(_Plugin):
         return replace(_answer(puzzle, limit, self.name), stats=stats, elapsed=math.nan)
 
 
+class StopsAfterOne(_Plugin):
+    """Finds the right first solution, then says time ran out before the count to ``limit`` ended (a slow count)."""
+
+    name = "stops-after-one"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        right = _answer(puzzle, 1, self.name)
+        return replace(right, status=Status.TIMEOUT, count=1, exact=False) if limit > 1 else right
+
+
 # --- engines that defeat the watchdog in process ------------------------------------------------------
 
 
@@ -311,6 +321,31 @@ class SwallowsCtrlC(_Plugin):
         except KeyboardInterrupt:
             pass
         return _answer(puzzle, limit, self.name)
+
+
+class EatsMemory(_Plugin):
+    """Takes memory fast (16 MB each 50 ms, each page touched) on a puzzle whose first cell is blank; answers others.
+
+    Its own bound, so that a test of the pool's cannot take the machine: its address space may grow 1.5 GB
+    past what it was (past that, a MemoryError, not a kill).
+    """
+
+    name = "eats-memory"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        if puzzle.cells[0] != 0:
+            return _answer(puzzle, limit, self.name)
+        import resource
+
+        with open("/proc/self/statm") as statm:
+            size = int(statm.read().split()[0]) * resource.getpagesize()
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        bound = size + (3 << 29) if hard == resource.RLIM_INFINITY else min(size + (3 << 29), hard)
+        resource.setrlimit(resource.RLIMIT_AS, (bound, hard))
+        eaten = []
+        while True:
+            eaten.append(bytearray(16 << 20))  # zeroed: every page written
+            time.sleep(0.05)
 
 
 # --- engines that raise what is not an Exception ---------------------------------------------------------

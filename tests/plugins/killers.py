@@ -133,6 +133,47 @@ class ClearsTheTimerForever(_Plugin):
             time.sleep(0.01)
 
 
+class ForksThenExits(_Plugin):
+    """Forks a child that sleeps an hour, then ``os._exit(3)`` on a puzzle whose first cell is blank.
+
+    As a multiprocessing engine whose process dies: the child holds every pipe its parent held open,
+    the worker's results pipe among them. Each child's pid is added to the file ``SUDOKIT_TEST_CHILDREN``.
+    """
+
+    name = "forks-then-exits"
+
+    def misbehave(self) -> None:
+        child = os.fork()
+        if child == 0:
+            time.sleep(3600)
+            os._exit(0)
+        where = os.environ.get("SUDOKIT_TEST_CHILDREN")
+        if where:
+            with open(where, "a") as handle:
+                handle.write(f"{child}\n")
+        os._exit(3)
+
+
+class LeavesAChild(_Plugin):
+    """Forks a child that sleeps an hour at every solve (its pid added to ``SUDOKIT_TEST_CHILDREN``), then answers."""
+
+    name = "leaves-a-child"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> Result:
+        child = os.fork()
+        if child == 0:
+            time.sleep(3600)
+            os._exit(0)
+        where = os.environ.get("SUDOKIT_TEST_CHILDREN")
+        if where:
+            with open(where, "a") as handle:
+                handle.write(f"{child}\n")
+        return super().solve(puzzle, limit=limit, time_limit=time_limit)
+
+    def misbehave(self) -> None:
+        pass
+
+
 class ReportsTimeLimit:
     """Solves with backtrack and reports, in its stats, the time limit it was given."""
 

@@ -111,3 +111,61 @@ class Exits(Batched):
 
             os._exit(3)
         return super().solve_many(cells, shape, **options)  # type: ignore[arg-type]
+
+
+class ExitsAlways(Exits):
+    """``Exits``, whose ``solve`` ends its process too on ``POISON``: that puzzle fails even alone."""
+
+    name = "exits-always"
+    description = "a solve_many and a solve that end their process on one puzzle"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None):  # type: ignore[no-untyped-def]
+        if bytes(puzzle.cells) == self.POISON:
+            import os
+
+            os._exit(3)
+        return super().solve(puzzle, limit=limit, time_limit=time_limit)
+
+
+class SleepsInBatch(Batched):
+    """``solve_many`` sleeps ``SLEEP`` s before its (right) answers and says each took no time; ``solve`` is honest.
+
+    Every answer says where it came from: the statistic ``batched`` is 1 from ``solve_many``, 0 from ``solve``.
+    """
+
+    name = "sleeps-in-batch"
+    description = "a solve_many that sleeps past its puzzles' time limits and says it did not"
+    SLEEP = 40.0
+    PER_PUZZLE = 0.0  # seconds more for each puzzle
+
+    def solve_many(  # type: ignore[override]
+        self, cells: memoryview, shape: Shape, *, limit: int = 1, time_limit: float | None = None
+    ) -> ManyResults:
+        import time
+
+        found = super().solve_many(cells, shape, limit=limit, time_limit=time_limit)
+        k = len(found.status)
+        time.sleep(self.SLEEP + self.PER_PUZZLE * k)
+        return ManyResults(
+            found.status,
+            found.count,
+            found.exact,
+            found.solutions,
+            array.array("d", bytes(8 * k)),  # no time at all, it says
+            {"batched": array.array("q", [1] * k)},
+        )
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None):  # type: ignore[no-untyped-def]
+        from dataclasses import replace
+
+        result = super().solve(puzzle, limit=limit, time_limit=time_limit)
+        return replace(result, stats={**result.stats, "batched": 0})
+
+
+class SlowBatch(SleepsInBatch):
+    """``solve_many`` takes 0.25 s a puzzle, well within a time limit of 1 s each: slow, not late."""
+
+    name = "slow-batch"
+    description = "a solve_many that takes a quarter of a second a puzzle"
+    SLEEP = 0.0
+    PER_PUZZLE = 0.25
