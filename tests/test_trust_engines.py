@@ -5,17 +5,24 @@
   20 s and 2.3 GB to build; big boards now default to MiniSat 2.2 on the sequential counter.
 * ``cp-sat`` on classic boards above 25x25: CP-SAT's own expansion of the AllDifferents never looked at
   the clock; the engine now builds the Boolean model itself, checking the limit as it goes.
+* A board an engine's capabilities do not claim is ``unsupported`` (named), never run: ``check`` leaves
+  that engine out of that puzzle. ``check`` gives each engine's import a short timeout of its own.
 """
 
 from __future__ import annotations
 
+import json
 import time
+from importlib.metadata import EntryPoint
 
 import pytest
 
+import sudokit.crosscheck
+import sudokit.registry
 from sudokit import Grid, Shape, Status, is_solution, solve
+from sudokit.registry import ENTRY_POINT_GROUP, Registry
 
-from .conftest import sized
+from .conftest import puzzles, sized, sudoku
 
 EMPTY_36 = Grid.empty(Shape.of(6, 6))
 
@@ -78,3 +85,81 @@ def test_cp_sat_big_board_answers_match_the_givens() -> None:
     cells[1] = cells[0]  # a digit twice in the first row
     clash = solve(Grid(cells, solution.shape, validate=False), "cp-sat", time_limit=60)
     assert (clash.status, clash.count, clash.exact) == (Status.UNSOLVABLE, 0, True)
+
+
+# --- the boards an engine claims -------------------------------------------------------------------------
+
+CLAIMS = "tests.plugins.claims"
+PLUGINS = {
+    "backtrack": "sudokit_strategies.backtrack:BacktrackStrategy",
+    "small-boards": f"{CLAIMS}:SmallBoards",
+    "slow-to-build": f"{CLAIMS}:SlowToBuild",
+    "hangs-on-import": "tests.plugins.hangs_on_import:Engine",
+}
+#: A 16x16 that backtrack solves at once.
+SIXTEEN = sized("4x4")[0][0]
+
+
+@pytest.fixture
+def plugins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test doubles and the real backtrack, as the process's registry (forked workers inherit it)."""
+    eps = [EntryPoint(name, value, ENTRY_POINT_GROUP) for name, value in PLUGINS.items()]
+    monkeypatch.setattr(sudokit.registry, "_default", Registry(eps=eps))
+
+
+def test_an_engine_is_not_run_on_a_board_it_does_not_claim() -> None:
+    """backtrack claims boards up to 36x36: a 49x49 is ``unsupported`` at once (before: searched to the limit)."""
+    start = time.perf_counter()
+    result = solve(Grid.empty(Shape.of(7, 7)), "backtrack", time_limit=5)
+    assert time.perf_counter() - start < 2
+    assert (result.status, result.solutions, result.count) == (Status.UNSUPPORTED, (), 0)
+    assert result.error == "strategy 'backtrack' claims boards up to 36x36, not 49x49"
+    plain = solve(SIXTEEN, "backtrack", order="plain", time_limit=5)  # the plain order claims 9x9 at most
+    assert plain.status is Status.UNSUPPORTED
+    assert plain.error == "strategy 'backtrack' claims boards up to 9x9, not 16x16"
+
+
+def test_solve_names_the_board_an_engine_does_not_claim_and_exits_2() -> None:
+    result = sudoku("solve", "-s", "backtrack", "-t", "5", "-f", "line", "." * 49 * 49)
+    assert result.exit_code == 2
+    assert result.stdout.rstrip().endswith(":unsupported")
+    assert result.stderr == "sudoku: error: strategy 'backtrack' claims boards up to 36x36, not 49x49\n"
+
+
+def test_check_leaves_out_an_engine_on_a_board_it_does_not_claim(plugins: None) -> None:
+    """Before, check ran the plugin on the 16x16 and waited for it until the time limit (undecided, exit 1)."""
+    start = time.perf_counter()
+    result = sudoku("check", "-s", "backtrack,small-boards", "-t", "3", "-f", "json", SIXTEEN.to_line())
+    assert time.perf_counter() - start < 3
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["verdict"] == "agree" and report["count"] == 1
+    small = {e["strategy"]: e for e in report["engines"]}["small-boards"]
+    assert (small["verdict"], small["status"]) == ("skipped", "unsupported")
+    assert small["problem"] == "engine 'small-boards' claims boards up to 12x12, not 16x16"
+    nine = sudoku("check", "-s", "backtrack,small-boards", "-t", "3", "-f", "json", puzzles("easy50.txt")[0])
+    assert {e["strategy"]: e["verdict"] for e in json.loads(nine.stdout)["engines"]} == {
+        "backtrack": "ok",
+        "small-boards": "ok",
+    }
+
+
+def test_check_bounds_a_hanging_import_and_says_so_once(plugins: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The import of each engine gets ``IMPORT_TIMEOUT`` (1 s here; 15 s by default, where it was 60 s), its
+    building the full load timeout: the engine that takes 2 s to build still takes part."""
+    monkeypatch.delenv("SUDOKIT_LOAD_TIMEOUT", raising=False)
+    monkeypatch.setattr(sudokit.crosscheck, "IMPORT_TIMEOUT", 1.0, raising=False)
+    three = puzzles("easy50.txt")[:3]
+    start = time.perf_counter()
+    result = sudoku("check", "-s", "backtrack,slow-to-build,hangs-on-import", "-j", "1", "-f", "json", *three)
+    assert time.perf_counter() - start < 15
+    assert result.exit_code == 3
+    reports = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["verdict"] for r in reports] == ["error"] * 3
+    for report in reports:
+        answers = {e["strategy"]: e for e in report["engines"]}
+        assert answers["backtrack"]["verdict"] == answers["slow-to-build"]["verdict"] == "ok"
+        assert answers["hangs-on-import"]["verdict"] == "error"
+        assert "did not load within 1 s" in str(answers["hangs-on-import"]["problem"])
+    told = [line for line in result.stderr.splitlines() if "failed to load" in line]
+    assert len(told) == 1 and "strategy 'hangs-on-import' failed to load: did not load within 1 s" in told[0]
