@@ -7,11 +7,15 @@
   the clock; the engine now builds the Boolean model itself, checking the limit as it goes.
 * A board an engine's capabilities do not claim is ``unsupported`` (named), never run: ``check`` leaves
   that engine out of that puzzle. ``check`` gives each engine's import a short timeout of its own.
+* ``sudoku solve --limit N`` keeps only the solutions its records show: the first for line, csv and
+  links, up to ``SHOWN_AT_MOST`` for pretty and json; the count goes on past them.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from importlib.metadata import EntryPoint
 
@@ -163,3 +167,41 @@ def test_check_bounds_a_hanging_import_and_says_so_once(plugins: None, monkeypat
         assert "did not load within 1 s" in str(answers["hangs-on-import"]["problem"])
     told = [line for line in result.stderr.splitlines() if "failed to load" in line]
     assert len(told) == 1 and "strategy 'hangs-on-import' failed to load: did not load within 1 s" in told[0]
+
+
+# --- what a record shows is what is kept ------------------------------------------------------------------
+
+EMPTY_9 = "." * 81
+SHOWN_AT_MOST = 1000  # sudokit.output.SHOWN_AT_MOST, as the README says
+MEASURE = """
+import resource, subprocess, sys
+done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def peak_kb(*args: str) -> int:
+    """The peak RSS (kB) of the largest process of a real ``sudoku`` run (its workers included)."""
+    command = [sys.executable, "-c", MEASURE, sys.executable, "-m", "sudokit", *args]
+    out = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True).stdout
+    return int(out.split()[1])
+
+
+def test_a_line_record_keeps_only_the_solution_it_shows() -> None:
+    """``--limit N`` without ``--count`` kept every solution found (393 MB at -t 15 on an empty 9x9)."""
+    alone = peak_kb("solve", "--limit", "1", "-t", "3", "-f", "line", EMPTY_9)
+    searching = peak_kb("solve", "--limit", "100000000", "-t", "3", "-f", "line", EMPTY_9)
+    assert searching < alone + 10_000, (alone, searching)  # before: 30-300 MB more (0.75 kB a solution)
+
+
+def test_json_and_pretty_show_at_most_a_thousand_solutions_and_count_on() -> None:
+    result = sudoku("solve", "--limit", "100000000", "-t", "1", "-f", "json", EMPTY_9)
+    record = json.loads(result.stdout)
+    assert record["status"] == "timeout" and record["count"] > SHOWN_AT_MOST
+    assert len(set(record["solutions"])) == len(record["solutions"]) == SHOWN_AT_MOST
+    assert record["solution"] == record["solutions"][0]
+    pretty = sudoku("solve", "--limit", "100000000", "-t", "1", EMPTY_9)
+    assert pretty.stdout.count("solution ") == SHOWN_AT_MOST
+    assert f"(the first {SHOWN_AT_MOST} of the " in pretty.stdout and " solutions found are shown)" in pretty.stdout
+    few = json.loads(sudoku("solve", "--limit", "5", "-f", "json", EMPTY_9).stdout)
+    assert (few["count"], len(set(few["solutions"]))) == (5, 5)
