@@ -116,7 +116,7 @@ def test_an_engine_is_not_run_on_a_board_it_does_not_claim() -> None:
     start = time.perf_counter()
     result = solve(Grid.empty(Shape.of(7, 7)), "backtrack", time_limit=5)
     assert time.perf_counter() - start < 2
-    assert (result.status, result.solutions, result.count) == (Status.UNSUPPORTED, (), 0)
+    assert (result.status, result.solutions, result.count, result.elapsed) == (Status.UNSUPPORTED, (), 0, 0.0)
     assert result.error == "strategy 'backtrack' claims boards up to 36x36, not 49x49"
     plain = solve(SIXTEEN, "backtrack", order="plain", time_limit=5)  # the plain order claims 9x9 at most
     assert plain.status is Status.UNSUPPORTED
@@ -132,15 +132,14 @@ def test_solve_names_the_board_an_engine_does_not_claim_and_exits_2() -> None:
 
 def test_check_leaves_out_an_engine_on_a_board_it_does_not_claim(plugins: None) -> None:
     """Before, check ran the plugin on the 16x16 and waited for it until the time limit (undecided, exit 1)."""
-    start = time.perf_counter()
     result = sudoku("check", "-s", "backtrack,small-boards", "-t", "3", "-f", "json", SIXTEEN.to_line())
-    assert time.perf_counter() - start < 3
     assert result.exit_code == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["verdict"] == "agree" and report["count"] == 1
     small = {e["strategy"]: e for e in report["engines"]}["small-boards"]
     assert (small["verdict"], small["status"]) == ("skipped", "unsupported")
     assert small["problem"] == "engine 'small-boards' claims boards up to 12x12, not 16x16"
+    assert small["elapsed_ms"] == 0.0  # never called
     nine = sudoku("check", "-s", "backtrack,small-boards", "-t", "3", "-f", "json", puzzles("easy50.txt")[0])
     assert {e["strategy"]: e["verdict"] for e in json.loads(nine.stdout)["engines"]} == {
         "backtrack": "ok",
