@@ -47,6 +47,7 @@ __all__ = [
     "solve_sudoku",
     "unsupported_kinds",
     "unsupported_message",
+    "unsupported_shape",
     "watchdog_seconds",
 ]
 
@@ -159,7 +160,8 @@ def run(
     began, and again every ``WATCHDOG_REPEAT`` s until it stops; an answer later than that is an
     ``error`` however it came. Ctrl-C raises ``KeyboardInterrupt`` as always, but one the engine
     raises itself (or any other ``BaseException``) is its failure. Raises ``TypeError`` and
-    ``ValueError`` for bad arguments, as ``solve`` does.
+    ``ValueError`` for bad arguments, as ``solve`` does. A puzzle with a rule, or on a board, that
+    the engine's capabilities do not claim is not run: an ``unsupported`` result says why.
 
     What comes back is made here from the engine's answer read once, as plain data: its grids are
     new ``Grid`` objects of the cells that were checked (a subclass that prints other cells, or
@@ -180,6 +182,9 @@ def run(
         lacking = unsupported_kinds(strategy, puzzle)
         if lacking:
             return Result(Status.UNSUPPORTED, puzzle, name, error=unsupported_message(name, lacking))
+    unclaimed = unsupported_shape(strategy, puzzle)
+    if unclaimed is not None:
+        return Result(Status.UNSUPPORTED, puzzle, name, error=f"strategy {name!r} {unclaimed}")
     passes_keep = keep is not None and keep < limit and _takes_keep(strategy)
     guard = _Guard(time_limit)
     start = time.perf_counter()
@@ -230,6 +235,25 @@ def unsupported_kinds(strategy: Strategy, puzzle: Grid) -> list[str]:
     except StrategyError:
         caps = Capabilities()
     return caps.unsupported_kinds(puzzle)
+
+
+def unsupported_shape(strategy: Strategy, puzzle: Grid) -> str | None:
+    """Why ``strategy`` does not take ``puzzle``'s board (``claims boards up to 36x36, not 49x49``), or None.
+
+    The engine's declared ``max_side`` and ``box_shapes`` (its capabilities); a declaration that
+    cannot be read claims every board, as for the variant kinds.
+    """
+    caps = getattr(strategy, "capabilities", None)
+    if caps is None:
+        return None
+    if type(caps) is not Capabilities:
+        try:
+            caps = capabilities_of(strategy)
+        except StrategyError:
+            return None
+    if caps.max_side is None and caps.box_shapes is None:
+        return None
+    return caps.shape_problem(puzzle.shape)
 
 
 def unsupported_message(name: str, kinds: Sequence[str]) -> str:

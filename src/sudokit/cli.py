@@ -550,7 +550,7 @@ def solve(
         stats=stats,
         unique=unique,
     )
-    keep = 1 if count else None  # counting keeps one solution to show, not every one it counts
+    keep = render.keep()  # the solutions the records show, not every one found
     tables = _tables(puzzles, column, expect, output=output, fmt=fmt.value, resume=resume)
     if tables is not None and tables.compare:
         from dataclasses import replace

@@ -22,8 +22,10 @@ do not fit together); ``invalid`` is the verdict of an input record that is not 
 from __future__ import annotations
 
 import json
+import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -72,6 +74,10 @@ __all__ = [
 UNIQUENESS_LIMIT = 2
 #: The most solutions of one engine kept for the comparison (the count goes on to the limit).
 KEEP_AT_MOST = 100
+#: Seconds ``sudoku check`` gives the import of one engine's module, unless ``SUDOKIT_LOAD_TIMEOUT`` says
+#: otherwise: OR-Tools' import, the slowest of sudokit's, takes 1-5 s; building an engine (numba's first
+#: compile: 15-30 s) still has the full load timeout. A plugin whose import hangs costs a check this long.
+IMPORT_TIMEOUT = 15.0
 
 
 class Verdict(StrEnum):
@@ -613,14 +619,19 @@ class CheckTask:
         """Load every engine (in the worker); the function that runs one engine on one puzzle, answering plain data.
 
         The answer is :func:`sudokit.api.answer_of` of the result, or ``(UNLOADED, why)``; :meth:`finish`
-        makes the result of it in the caller's process and checks it there.
+        makes the result of it in the caller's process and checks it there. Engine k's import is phase
+        2k, its building phase 2k + 1 (see ``load_timeout_of``).
         """
         loaded: list[Strategy | str] = []
         for k, spec in enumerate(self.engines):
             if k in self.dropped:
                 loaded.append(self.dropped[k])
                 continue
-            mark(k)
+            mark(2 * k)
+            if isinstance(spec.strategy, str):
+                with suppress(StrategyError):  # _load says why, below
+                    default_registry().factory(spec.strategy)
+            mark(2 * k + 1)
             engine = _load(spec)
             loaded.append(engine.strategy if engine.strategy is not None else str(engine.error))
         limit, keep, time_limit = self.limit, _keep(self.limit), self.time_limit
@@ -667,9 +678,15 @@ class CheckTask:
 
     def load_failed(self, phase: int, problem: str) -> bool:
         """Drop the engine whose load killed or hung a worker, and go on with the others."""
-        label = self.engines[phase].label
-        self.dropped[phase] = " ".join(f"strategy {label!r} failed to load: {problem}".split())
+        label = self.engines[phase // 2].label
+        self.dropped[phase // 2] = " ".join(f"strategy {label!r} failed to load: {problem}".split())
         return True
+
+    def load_timeout_of(self, phase: int, default: float) -> float:
+        """An import (even phase) gets ``IMPORT_TIMEOUT`` at most, unless ``SUDOKIT_LOAD_TIMEOUT`` is set."""
+        if phase % 2 or os.environ.get("SUDOKIT_LOAD_TIMEOUT"):
+            return default
+        return min(default, IMPORT_TIMEOUT)
 
 
 @dataclass(frozen=True)
@@ -760,6 +777,7 @@ class CheckJob:
     failures: str = "not agreed"
     summary_: CheckSummary = field(default_factory=CheckSummary)
     _pending: deque[tuple[int, Record, Grid | None, str | None]] = field(default_factory=deque)
+    _told: set[str] = field(default_factory=set)  # why engines did not load, said once on stderr
 
     @property
     def fmt(self) -> str:
@@ -813,7 +831,12 @@ class CheckJob:
         if outcome.report is None:
             messages.append(f"error: {outcome.record.locate(outcome.invalid or '')}")
         elif outcome.verdict is not Verdict.AGREE:
+            not_loaded = {a.problem for a in outcome.report.engines if a.result is None}
             for problem in outcome.report.problems:
+                if problem in not_loaded:  # the same for every puzzle: said with the first one only
+                    if problem in self._told:
+                        continue
+                    self._told.add(problem)
                 messages.append(f"{outcome.verdict}: {outcome.record.locate(f'{outcome.puzzle_text}: {problem}')}")
         note = None
         if self.render.stats and self.fmt == "line":

@@ -40,6 +40,9 @@ __all__ = [
 CSV_FIELDS = ("puzzle", "status", "solution", "count", "exact", "elapsed_ms", "strategy", "source", "line", "error")
 #: The longest output line ``--resume`` reads as a record (a 64x64 json record with solutions fits).
 MAX_RECORD = 1 << 24
+#: The most solutions one record shows (pretty and json with ``--limit N``); the count goes on past it.
+#: A 64x64 json record of that many (12 kB each) stays within ``MAX_RECORD``.
+SHOWN_AT_MOST = 1000
 
 
 class OutputError(SudokitError):
@@ -132,6 +135,17 @@ class RecordFormat:
     stats: bool = False
     unique: bool = False
     expect: bool = False
+
+    def keep(self) -> int:
+        """How many solutions a record shows, and so how many an engine need keep (it counts on past them).
+
+        One, but pretty and json (not ``--unique``, whose json has one) with a limit above 1 list the
+        solutions found, up to ``SHOWN_AT_MOST``.
+        """
+        if self.counting:
+            return 1
+        lists = self.fmt == "pretty" or (self.fmt == "json" and not self.unique)
+        return min(self.limit, SHOWN_AT_MOST) if lists else 1
 
     def first_line(self) -> str | None:
         """The line before the records: the csv header, else None."""
@@ -230,8 +244,9 @@ class RecordFormat:
         A variant puzzle's record also has ``variant``, the whole puzzle in sudokit's JSON form
         (``puzzle`` is its givens in the line form).
 
-        With a limit above 1 (not counting) ``solutions`` lists every solution found; with ``unique``,
-        ``uniqueness`` says unique, several, none or timeout.
+        With a limit above 1 (not counting) ``solutions`` lists the solutions found (the first
+        ``SHOWN_AT_MOST``; ``count`` says how many); with ``unique``, ``uniqueness`` says unique,
+        several, none or timeout.
         """
         result = outcome.result
         data: dict[str, object] = {
@@ -447,6 +462,8 @@ class RecordFormat:
         grids = [s.to_pretty(givens=outcome.grid, color=self.color) for s in result.solutions]
         if len(grids) > 1:
             grids = [f"solution {k}:\n{g}" for k, g in enumerate(grids, 1)]
+        if result.count > len(grids) > 0:
+            grids.append(f"(the first {len(grids)} of the {result.count} solutions found are shown)")
         return "\n\n".join(grids)
 
     def _count_sentence(self, result: Result) -> str:

@@ -20,7 +20,8 @@ the one place where sudokit isolates engines, and it guarantees:
   forked is killed with it, so a child holding the results pipe open cannot hide that it is gone.
 * **loading that cannot hang or crash the caller.** Workers load the engines (``task.start``); a
   load that raises aborts the run with a ``StrategyError``, one that kills its process or runs past
-  ``load_timeout`` is reported to ``task.load_failed``, which may drop that engine and go on.
+  ``load_timeout`` (or the task's ``load_timeout_of(phase, load_timeout)``) is reported to
+  ``task.load_failed``, which may drop that engine and go on.
 * **bounded memory.** The input is read only as workers need it; at most a few chunks per worker are
   in flight or waiting to be yielded. Chunks grow or shrink to take about ``TARGET_CHUNK_SECONDS``.
 * **nothing left behind.** Workers get SIGKILL from the kernel when their parent dies (Linux), ignore
@@ -92,6 +93,7 @@ _CHECK = 0.05  # seconds between looks at busy workers' memory and whether they 
 MAX_DEFAULT_MEMORY = 4 << 30
 MIN_DEFAULT_MEMORY = 512 << 20
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+_LOAD_POLL = 0.2  # seconds between looks at a loading worker whose phases have timeouts of their own
 _LONGEST_WAIT = 3600.0
 
 
@@ -178,8 +180,9 @@ class Task(Protocol[I, R]):
     """What a pool runs: built in the caller, forked into each worker, started there.
 
     ``budget`` is how many seconds one item may run before its worker is killed (None: no limit); a
-    task may also have ``budget_of(item)``, the budget of one item, and ``part_budget(item)``, that of
-    each part of it (which the pool takes if the task has it).
+    task may also have ``budget_of(item)``, the budget of one item, ``part_budget(item)``, that of
+    each part of it (which the pool takes if the task has it), and ``load_timeout_of(phase,
+    default)``, the seconds one load phase may take (``default``: the pool's).
     ``start`` runs in a new worker: it loads what the items need, calling ``mark(phase)`` before each
     engine it loads (so that a load that kills the worker is pinned on that engine), and returns the
     function that turns an item into its result; that function's ``info`` attribute, if any (it must
@@ -773,7 +776,9 @@ class WorkerPool(Generic[I, R]):
         for worker in self._workers.values():
             state, number, since = self._slot(worker)
             if state == _LOADING:
-                deadlines.append(since + self.load_timeout)
+                deadlines.append(since + self._load_timeout(number))
+                if hasattr(self.task, "load_timeout_of"):  # its next phase may have a shorter timeout: look again
+                    deadlines.append(time.monotonic() + _LOAD_POLL)
             elif state == _WORKING and (budget := self._budget(worker, number)) is not None:
                 deadlines.append(since + budget)
             elif state == _IDLE and worker.chunk is not None and self.task.budget is not None:
@@ -792,6 +797,11 @@ class WorkerPool(Generic[I, R]):
             if at == number:
                 return budget_of(_whole(item))
         return self.task.budget
+
+    def _load_timeout(self, phase: int) -> float:
+        """Seconds load phase ``phase`` may take: ``task.load_timeout_of(phase, load_timeout)`` if the task has it."""
+        load_timeout_of = getattr(self.task, "load_timeout_of", None)
+        return self.load_timeout if load_timeout_of is None else load_timeout_of(phase, self.load_timeout)
 
     def _slot(self, worker: _Worker[I]) -> tuple[int, int, float]:
         """(state, item number or phase, since when) of a worker."""
@@ -859,8 +869,8 @@ class WorkerPool(Generic[I, R]):
             self._checked = now
         for worker in list(self._workers.values()):
             state, number, since = self._slot(worker)
-            if state == _LOADING and now - since > self.load_timeout:
-                self._lost(worker, f"did not load within {self.load_timeout:g} s", events)
+            if state == _LOADING and now - since > (allowed := self._load_timeout(number)):
+                self._lost(worker, f"did not load within {allowed:g} s", events)
             elif state == _WORKING and (budget := self._budget(worker, number)) is not None and now - since > budget:
                 self._lost(worker, f"still running after {now - since:.1f} s", events)
             elif check and (state != _IDLE or worker.chunk is not None):

@@ -22,6 +22,12 @@ at-most-one in one of PySAT's cardinality encodings (``encoding``, pairwise by d
   about 0.1 ms (0.6 ms and more on a loaded machine), a third of a reused 9x9 solve.
 * ``solver`` picks the SAT solver among those that can be interrupted (CaDiCaL and Kissat keep the
   GIL while they search, and Lingeling has no limited solve): ``-o solver=minisat22``.
+* Boards above 25x25 (``BIG_SIDE``) default to MiniSat 2.2 and the sequential-counter at-most-one:
+  Glucose looks at an interrupt only when it restarts, which on an empty 36x36 came 7 s after the
+  limit (minutes on a 49x49), while MiniSat looks at every decision; and pairwise at-most-one makes
+  11.3 million clauses (2.3 GB, 20 s to build) of an empty 49x49 against 1.4 million (300 MB, 3 s).
+  MiniSat with it solves an empty 36x36 in 3.5 s, 49x49 in 7 s. A solver of ``LATE_STOPPERS``
+  named on such a board with a time limit is refused (an ``error`` result naming the others).
 
 Measured (benchmarks/bench_sat.py, every figure against a baseline of the same run): on top95 a
 reused solver takes 0.26 ms a puzzle (0.35 ms for a uniqueness check) against 2.7 ms for a fresh
@@ -88,6 +94,13 @@ ENCODINGS: tuple[str, ...] = ("pairwise", "seqcounter", "ladder", "bitwise", "to
 
 _DEFAULT_SOLVER = "glucose3"
 _DEFAULT_ENCODING = "pairwise"
+#: Boards above this side take their own defaults, ``_BIG_SOLVER`` and ``_BIG_ENCODING`` (see the module's notes).
+BIG_SIDE = 25
+_BIG_SOLVER = "minisat22"
+_BIG_ENCODING = "seqcounter"
+#: Solvers that look at an interrupt only when they restart (or, MapleCM, not while they preprocess): on a board
+#: above ``BIG_SIDE`` that can be minutes after the time limit (Glucose 3 on an empty 36x36: 7 s late every time).
+LATE_STOPPERS = frozenset({"glucose3", "glucose4", "glucose42", "gluecard3", "gluecard4", "maplecm"})
 #: Classic boards up to this side reuse one solver per box shape.
 REUSE_MAX_SIDE = 16
 #: A reused solver is rebuilt after this many activation literals (each counting puzzle takes one).
@@ -118,25 +131,30 @@ class SatStrategy:
     #: Every board, counting and time limits; every variant kind and jigsaw.
     capabilities = Capabilities(constraints=ALL_KINDS)
 
-    def __init__(self, solver: str = _DEFAULT_SOLVER, encoding: str = _DEFAULT_ENCODING, reuse: bool = True) -> None:
-        if solver not in SOLVERS:
+    def __init__(self, solver: str | None = None, encoding: str | None = None, reuse: bool = True) -> None:
+        if solver is not None and solver not in SOLVERS:
             raise ValueError(f"unknown solver {solver!r:.40} (solvers: {', '.join(SOLVERS)})")
-        if encoding not in ENCODINGS:
+        if encoding is not None and encoding not in ENCODINGS:
             raise ValueError(f"unknown encoding {encoding!r:.40} (encodings: {', '.join(ENCODINGS)})")
         if type(reuse) is not bool:
             raise ValueError(f"reuse must be true or false, not {reuse!r:.40}")
-        self.solver = solver
-        self.encoding = encoding
+        self._options = {"solver": solver, "encoding": encoding, "reuse": reuse}
+        #: The solver and encoding of boards up to ``BIG_SIDE``, and of bigger ones.
+        self.solver = solver or _DEFAULT_SOLVER
+        self.encoding = encoding or _DEFAULT_ENCODING
+        self.big_solver = solver or _BIG_SOLVER
+        self.big_encoding = encoding or _BIG_ENCODING
         self.reuse = reuse
         self._lock = threading.Lock()  # guards the reused solvers; a second thread builds its own
         self._reused: dict[Shape, _Reused] = {}
         _LIVE.add(self)
 
     def __repr__(self) -> str:
-        return f"SatStrategy(solver={self.solver!r}, encoding={self.encoding!r}, reuse={self.reuse})"
+        options = self._options
+        return f"SatStrategy(solver={options['solver']!r}, encoding={options['encoding']!r}, reuse={self.reuse})"
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"solver": self.solver, "encoding": self.encoding, "reuse": self.reuse}
+        return dict(self._options)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(**state)  # type: ignore[misc]
@@ -164,7 +182,16 @@ class SatStrategy:
                 if limit == 1 and probe.count:  # the one solution asked for came before the time ran out
                     return replace(probe, status=Status.SOLVED, exact=False)
                 return probe
-        cnf = _Cnf(self.encoding)
+        solver_name, encoding = self.solver, self.encoding
+        if puzzle.shape.n > BIG_SIDE:
+            solver_name, encoding = self.big_solver, self.big_encoding
+            if time_limit is not None and solver_name in LATE_STOPPERS:
+                stops = ", ".join(s for s in SOLVERS if s not in LATE_STOPPERS)
+                raise ValueError(
+                    f"solver {solver_name} cannot keep a time limit on boards above {BIG_SIDE}x{BIG_SIDE} "
+                    f"(it looks at the clock only when it restarts): choose one of {stops}, or no time limit"
+                )
+        cnf = _Cnf(encoding)
         search = _Search(limit, keep, deadline)
         try:
             # A big board's formula takes a while to build and load (750,000 clauses on an empty 25x25):
@@ -175,7 +202,7 @@ class SatStrategy:
             else:
                 cnf.variant(puzzle)
             if not cnf.unsat:
-                with Solver(name=self.solver) as solver:
+                with Solver(name=solver_name) as solver:
                     clauses = cnf.clauses
                     for k in range(0, len(clauses), _LOAD_CHUNK):
                         cnf.check_time()
@@ -186,7 +213,7 @@ class SatStrategy:
         except _OutOfTime:
             search.stopped = True
         extra = {"variables": cnf.top, "clauses": len(cnf.clauses), "reused": 0}
-        return self._result(puzzle, search, extra, start, time_limit)
+        return self._result(puzzle, search, extra, start, time_limit, solver_name)
 
     def _solve_reused(self, puzzle: Grid, limit: int, keep: int, deadline: float, start: float) -> Result:
         shape = puzzle.shape
@@ -210,10 +237,17 @@ class SatStrategy:
             raise
         search.stats(before, solver.accum_stats())
         extra = {"variables": reused.variables, "clauses": reused.clauses, "reused": 1}
-        return self._result(puzzle, search, extra, start, None if deadline == math.inf else deadline - start)
+        limit_left = None if deadline == math.inf else deadline - start
+        return self._result(puzzle, search, extra, start, limit_left, self.solver)
 
     def _result(
-        self, puzzle: Grid, search: _Search, extra: dict[str, int], start: float, time_limit: float | None
+        self,
+        puzzle: Grid,
+        search: _Search,
+        extra: dict[str, int],
+        start: float,
+        time_limit: float | None,
+        solver_name: str,
     ) -> Result:
         if search.stopped:
             if time_limit is None:
@@ -231,7 +265,7 @@ class SatStrategy:
             solutions=tuple(Grid(values, shape, validate=False) for values in search.found),
             count=search.count,
             exact=exact,
-            stats={**search.counters, **extra, "solver": self.solver},
+            stats={**search.counters, **extra, "solver": solver_name},
             elapsed=time.perf_counter() - start,
         )
 
