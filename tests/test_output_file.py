@@ -376,6 +376,21 @@ def test_line_records_of_lines_that_hold_colons_resume(tmp_path: Path) -> None:
     assert out.read_text() == full
 
 
+def test_line_record_of_a_csv_row_with_a_quote_left_open_resumes(tmp_path: Path) -> None:
+    """A CSV row whose quote does not close is an invalid record of no text, ``:invalid``: --resume read it as
+    no record of the run ("not puzzle:answer") and refused the file it had written itself."""
+    source = tmp_path / "in.csv"
+    source.write_text("puzzle\n" + EASY[0] + '\n"' + EASY[1] + "\n" + EASY[2] + "\n")
+    out = tmp_path / "out.txt"
+    assert sudoku("solve", str(source), "-f", "line", "-q", "-O", str(out)).exit_code == 2
+    full = out.read_text()
+    assert full.splitlines()[1] == ":invalid"
+    out.write_text("".join(full.splitlines(keepends=True)[:2]))
+    again = sudoku("solve", str(source), "-f", "line", "-O", str(out), "--resume")
+    assert "(resumed after 2 already written)" in again.stderr, again.stderr
+    assert out.read_text() == full
+
+
 @pytest.mark.parametrize("fmt", ["line", "json", "csv"])
 def test_resume_over_a_damaged_solution_is_refused(tmp_path: Path, easy: Path, fmt: str) -> None:
     """Only the puzzle and where it came from were compared: a solution damaged in place was kept."""

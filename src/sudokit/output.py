@@ -709,8 +709,12 @@ def _key_reader(fmt: str, kind: str) -> Callable[[str], RecordKey]:
 
 
 def _line_key(text: str, puzzle: str | None = None) -> RecordKey:
-    """(puzzle, None, None) of a line record ``puzzle:answer``; ``puzzle``: the one it should name, if known."""
-    if puzzle and text.startswith(puzzle + ":") and len(text) > len(puzzle) + 1:
+    """(puzzle, None, None) of a line record ``puzzle:answer``; ``puzzle``: the one it should name, if known.
+
+    A known puzzle may be empty: an input row whose text could not be read (a CSV quote left open) is
+    written ``:invalid``.
+    """
+    if puzzle is not None and text.startswith(puzzle + ":") and len(text) > len(puzzle) + 1:
         return puzzle, None, None
     if text.startswith("{"):
         raise ValueError("a json record")

@@ -425,6 +425,7 @@ class _Worker(Generic[I]):
     frames: _Frames = field(default_factory=_Frames)
     outgoing: bytearray = field(default_factory=bytearray)
     shared: int = 0  # bytes of the caller's memory it was forked with (in its resident memory, not its own)
+    sent: float = 0.0  # when its chunk was written to it (monotonic seconds)
 
 
 class WorkerPool(Generic[I, R]):
@@ -657,6 +658,7 @@ class WorkerPool(Generic[I, R]):
     def _send(self, worker: _Worker[I]) -> None:
         data = pickle.dumps(worker.chunk, protocol=pickle.HIGHEST_PROTOCOL)
         worker.outgoing += _HEADER.pack(len(data)) + data
+        worker.sent = time.monotonic()
         self._flush(worker)
 
     def _steal(self) -> None:
@@ -873,8 +875,24 @@ class WorkerPool(Generic[I, R]):
                 self._lost(worker, f"did not load within {allowed:g} s", events)
             elif state == _WORKING and (budget := self._budget(worker, number)) is not None and now - since > budget:
                 self._lost(worker, f"still running after {now - since:.1f} s", events)
+            elif state == _IDLE and self._unstarted(worker, since, now, events):
+                self._lost(worker, f"did not start its work within {self.task.budget:g} s", events)
             elif check and (state != _IDLE or worker.chunk is not None):
                 self._check(worker, events)
+
+    def _unstarted(
+        self, worker: _Worker[I], since: float, now: float, events: list[tuple[str, _Worker[I], Any]]
+    ) -> bool:
+        """True when a ready worker has not started the chunk written to it one item's budget ago (a stopped one).
+
+        Counted from when it was written, or from when the worker last became idle if later (a worker
+        that has just finished its chunk is idle until its answer is read: what it wrote is read first).
+        """
+        budget = self.task.budget
+        if budget is None or not worker.ready or worker.chunk is None or now - max(worker.sent, since) <= budget:
+            return False
+        self._read(worker, events, draining=True)
+        return worker.pid in self._workers and worker.chunk is not None
 
     def _check(self, worker: _Worker[I], events: list[tuple[str, _Worker[I], Any]]) -> None:
         """Kill a worker past the memory limit; see that one has ended though its results pipe stays open.
