@@ -99,6 +99,7 @@ PLUGINS = {
     "small-boards": f"{CLAIMS}:SmallBoards",
     "slow-to-build": f"{CLAIMS}:SlowToBuild",
     "hangs-on-import": "tests.plugins.hangs_on_import:Engine",
+    "wrong-grid": "tests.plugins.hostile:WrongGrid",
 }
 #: A 16x16 that backtrack solves at once.
 SIXTEEN = sized("4x4")[0][0]
@@ -145,6 +146,17 @@ def test_check_leaves_out_an_engine_on_a_board_it_does_not_claim(plugins: None) 
         "backtrack": "ok",
         "small-boards": "ok",
     }
+
+
+def test_check_says_skipped_for_a_left_out_engine_when_others_disagree(plugins: None) -> None:
+    """Before, the note of the engine left out took the puzzle's verdict: 'disagree: engine ... claims boards up to'."""
+    result = sudoku("check", "-s", "backtrack,small-boards,wrong-grid", "-t", "5", SIXTEEN.to_line())
+    assert result.exit_code == 3, result.stderr  # a disagreement
+    assert "small-boards" not in result.stderr and "wrong-grid" in result.stderr
+    lines = result.stdout.splitlines()
+    assert "skipped: engine 'small-boards' claims boards up to 12x12, not 16x16" in lines
+    assert not [line for line in lines if line.startswith("disagree:") and "small-boards" in line]
+    assert [line for line in lines if line.startswith("disagree:") and "wrong-grid" in line]
 
 
 def test_check_bounds_a_hanging_import_and_says_so_once(plugins: None, monkeypatch: pytest.MonkeyPatch) -> None:

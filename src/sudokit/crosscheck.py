@@ -749,9 +749,11 @@ _COUNTED = (AnswerVerdict.OK, AnswerVerdict.DISAGREE)  # answers whose count a l
 
 
 def _verdict_lines(report: CrossCheckReport) -> list[str]:
-    if report.verdict is not Verdict.AGREE:
-        return [f"{report.verdict}: {problem}" for problem in report.problems] or [report.verdict.value]
     skipped = [f"skipped: {a.problem}" for a in report.engines if a.verdict is AnswerVerdict.SKIPPED]
+    if report.verdict is not Verdict.AGREE:
+        left_out = {a.problem for a in report.engines if a.verdict is AnswerVerdict.SKIPPED}
+        faults = [f"{report.verdict}: {problem}" for problem in report.problems if problem not in left_out]
+        return [*skipped, *(faults or [report.verdict.value])]
     if report.count == 0:
         return [*skipped, "agree: no solution"]
     noun = "solution" if report.count == 1 and report.exact else "solutions"
@@ -832,7 +834,10 @@ class CheckJob:
             messages.append(f"error: {outcome.record.locate(outcome.invalid or '')}")
         elif outcome.verdict is not Verdict.AGREE:
             not_loaded = {a.problem for a in outcome.report.engines if a.result is None}
+            left_out = {a.problem for a in outcome.report.engines if a.verdict is AnswerVerdict.SKIPPED}
             for problem in outcome.report.problems:
+                if problem in left_out:  # no fault: the record says it was skipped, as when all agree
+                    continue
                 if problem in not_loaded:  # the same for every puzzle: said with the first one only
                     if problem in self._told:
                         continue
