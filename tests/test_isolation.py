@@ -35,7 +35,7 @@ from sudokit.workers import WorkerPool, max_jobs
 from tests.conftest import ROOT, puzzles, sudoku
 
 from .test_time_limits import marked, marker_env, settle
-from .timing import hang_guard
+from .timing import cpu_of, hang_guard
 
 pytestmark = pytest.mark.filterwarnings("ignore::sudokit.registry.StrategyWarning")
 
@@ -132,16 +132,6 @@ def test_a_lone_puzzle_whose_engine_ends_the_process_is_an_error_not_a_crash() -
         result.stderr.strip()
         == "sudoku: error: strategy 'exits-process' failed: its worker process ended (exit status 3)"
     )
-
-
-def cpu_of(pid: int) -> float:
-    """The CPU seconds process ``pid`` has used (user and system; /proc/PID/stat), 0 once it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rpartition(")")[2].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def test_kill_9_of_a_worker_from_outside(tmp_path: Path) -> None:

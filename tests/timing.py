@@ -27,6 +27,40 @@ def hang_guard(seconds: float) -> float:
     return HANG * seconds + 1.0
 
 
+def cpu_of(pid: int) -> float:
+    """The CPU seconds process ``pid`` has used so far (user and system; Linux /proc/PID/stat), 0 once it is gone."""
+    try:
+        stat = (_PROC / str(pid) / "stat").read_text()
+    except OSError:
+        return 0.0
+    fields = stat[stat.rfind(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / _TICK
+
+
+def tree_cpu(pid: int) -> float:
+    """The CPU seconds process ``pid`` and its running descendants have used so far (Linux /proc)."""
+    parents: dict[int, int] = {}
+    for entry in _PROC.iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat[stat.rfind(")") + 2 :].split()[1])
+    tree, grew = {pid}, True
+    while grew:
+        more = {child for child, parent in parents.items() if parent in tree} - tree
+        tree |= more
+        grew = bool(more)
+    return sum(cpu_of(p) for p in tree)
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's children that have been waited for (``RUSAGE_CHILDREN``)."""
+    waited = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return waited.ru_utime + waited.ru_stime
+
+
 def _live_children_cpu() -> float:
     """CPU seconds of this process's children still running or not yet waited for (Linux /proc; 0 elsewhere)."""
     me = str(os.getpid())
@@ -48,8 +82,7 @@ def _live_children_cpu() -> float:
 
 def cpu_seconds() -> float:
     """CPU seconds used so far by this process (every thread), its children waited for, and its live children."""
-    waited = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + waited.ru_utime + waited.ru_stime + _live_children_cpu()
+    return time.process_time() + children_cpu() + _live_children_cpu()
 
 
 @dataclass
