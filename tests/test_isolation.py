@@ -212,7 +212,7 @@ def test_solve_kills_an_engine_stuck_in_c_and_says_how_long_it_ran() -> None:
     assert error.startswith("strategy 'long-c-call' failed: still running after "), error
     ran = float(error.split("still running after ")[1].split(" s")[0])
     assert KILLED_AFTER - 0.1 <= ran <= took, (ran, took)  # the message tells the time it really ran
-    assert took < KILLED_AFTER + 5
+    assert took < hang_guard(KILLED_AFTER)  # the long C call alone runs on for minutes
 
 
 # --- other misbehaviour -------------------------------------------------------------------------------
