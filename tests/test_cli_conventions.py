@@ -343,7 +343,7 @@ def test_library_solve_isolated_stops_what_the_watchdog_cannot(plugins: Registry
     start = time.perf_counter()
     result = solve(EASY[0], "swallows-everything", time_limit=0.3, isolate=True)
     assert result.status is Status.ERROR and "its worker process was killed" in str(result.error)
-    assert time.perf_counter() - start < 10
+    assert time.perf_counter() - start < 60  # some 3 s (a worker's start, the watchdog's budget): a hang guard
     ended = solve(EASY[0], "exits-process", isolate=True)
     assert ended.status is Status.ERROR and "exit status 3" in str(ended.error)
     fine = solve(UNIQUE, "backtrack", isolate=True, limit=2)

@@ -520,7 +520,7 @@ def test_counting_keep_and_stats_as_for_classic_puzzles() -> None:
 def test_counting_stops_at_the_time_limit() -> None:
     # A sandwich row on an empty 9x9 board has billions of solutions: the count runs out of time.
     puzzle = Grid.empty("3x3").with_rules(constraints=[Sandwich("row", 0, 10), Diagonal("main")])
-    result = run(ENGINE, puzzle, limit=10**9, time_limit=0.3)
+    result = run(ENGINE, puzzle, limit=10**9, time_limit=1.0)  # 1 s: on a busy machine the first must still come
     assert result.error is None
     assert result.status is Status.TIMEOUT and not result.exact and result.count == len(result.solutions) > 0
 

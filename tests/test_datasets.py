@@ -23,6 +23,7 @@ import pytest
 
 from sudokit import solve
 from tests.conftest import counted, puzzles, refused, sudoku
+from tests.timing import tree_cpu
 
 pq = pytest.importorskip("pyarrow.parquet")
 import pyarrow as pa  # noqa: E402
@@ -340,7 +341,9 @@ def test_a_killed_run_leaves_a_readable_parquet_file_of_whole_records(tmp_path: 
             if out.exists():
                 break
             time.sleep(0.1)
-        time.sleep(1.0)
+        started, deadline = tree_cpu(run.pid), time.monotonic() + 120
+        while tree_cpu(run.pid) - started < 1.0 and run.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # 1 s of CPU time into the 20,000 puzzles (some 10 s): wall time is the load's
         run.terminate()
         _, err = run.communicate(timeout=60)
     assert run.returncode == 143, err

@@ -36,6 +36,7 @@ from sudokit.workers import WorkerPool, max_jobs
 from tests.conftest import ROOT, puzzles, sudoku
 
 from .test_time_limits import marked, marker_env, settle
+from .timing import cpu_of, hang_guard
 
 pytestmark = pytest.mark.filterwarnings("ignore::sudokit.registry.StrategyWarning")
 
@@ -159,16 +160,19 @@ def test_kill_9_of_a_worker_from_outside(tmp_path: Path) -> None:
         "1",
     ]
     with subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as proc:
-        deadline = time.monotonic() + 30
-        workers: set[int] = set()
-        while time.monotonic() < deadline and not workers:
-            workers = marked(marker) - {proc.pid}
-            time.sleep(0.05)
+        assert proc.stdout is not None
+        first = proc.stdout.readline()  # the easy puzzle's record: the worker is on the hard one (seconds) now
+        workers = marked(marker) - {proc.pid}  # not before: what ran while the worker started may be gone
         assert workers, "no worker process appeared"
-        time.sleep(0.5)  # it is on the hard puzzle by now (the easy one before takes milliseconds)
+        # On the hard puzzle once it has spent CPU time since (an idle worker killed is replaced, no error).
+        began = {pid: cpu_of(pid) for pid in workers}
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not any(cpu_of(pid) - began[pid] >= 0.3 for pid in workers):
+            time.sleep(0.02)
         for pid in workers:
             os.kill(pid, signal.SIGKILL)
         stdout, stderr = proc.communicate(timeout=60)
+        stdout = first + stdout
     assert proc.returncode == 2, stderr
     found = records(stdout)
     assert [r["line"] for r in found] == [1, 2, 3, 4, 5]
@@ -198,7 +202,7 @@ def test_engines_that_defeat_the_watchdog_are_killed_from_outside() -> None:
         assert problem.startswith(f"engine '{engine}' failed: still running after "), problem
         assert problem.endswith("s: its worker process was killed (time limit 0.3 s)"), problem
     assert answers["backtrack"]["verdict"] == "ok"
-    assert took < 2 * KILLED_AFTER + 5, f"{took:.1f} s"  # three side by side on three workers (two cores)
+    assert took < hang_guard(2 * KILLED_AFTER), f"{took:.1f} s"  # three side by side on three workers (two cores)
 
 
 def test_solve_kills_an_engine_stuck_in_c_and_says_how_long_it_ran() -> None:
@@ -211,7 +215,7 @@ def test_solve_kills_an_engine_stuck_in_c_and_says_how_long_it_ran() -> None:
     assert error.startswith("strategy 'long-c-call' failed: still running after "), error
     ran = float(error.split("still running after ")[1].split(" s")[0])
     assert KILLED_AFTER - 0.1 <= ran <= took, (ran, took)  # the message tells the time it really ran
-    assert took < KILLED_AFTER + 5
+    assert took < hang_guard(KILLED_AFTER)  # the long C call alone runs on for minutes
 
 
 # --- other misbehaviour -------------------------------------------------------------------------------
@@ -265,7 +269,7 @@ def test_a_plugin_whose_import_ends_or_hangs_is_a_one_line_error(
     assert result.stderr.strip() == f"sudoku: error: {why}".replace(
         "error: ", f"error: strategy '{engine}' failed to load: ", 1
     )
-    assert time.perf_counter() - start < 10
+    assert time.perf_counter() - start < hang_guard(1 + 1)  # the load timeout, a worker's start: a hang guard
 
 
 def test_check_goes_on_without_an_engine_whose_import_ends_the_process(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -538,7 +542,7 @@ def test_work_waits_for_a_ready_worker_not_for_one_still_loading(tmp_path: Path)
     more at the end, which made it slower than with --jobs 1 (0.73x).
     """
     previous = signal.signal(signal.SIGALRM, lambda *_: pytest.fail("the batch waited for the loading worker"))
-    signal.alarm(20)
+    signal.alarm(40)  # the second worker would take 60 s: anything below tells, however busy the machine
     try:
         with WorkerPool(SlowAfterTheFirst(str(tmp_path / "first")), jobs=2) as pool:
             results = []
@@ -549,7 +553,7 @@ def test_work_waits_for_a_ready_worker_not_for_one_still_loading(tmp_path: Path)
             assert results == [x * x for x in range(400)]
             assert pool.spawned == 2
             start = time.monotonic()
-        assert time.monotonic() - start < 0.9  # the second worker is killed, not waited for (it needs 60 s)
+        assert time.monotonic() - start < 10  # the second worker is killed, not waited for (it needs 60 s)
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -12,6 +13,7 @@ from sudokit.testing.checks_metamorphic import puzzles
 
 from .kit.base import Reference
 from .kit.mutants_metamorphic import MUTANTS, DropsSmallestSolution
+from .timing import hang_guard
 
 CHECKS = [c.name for c in all_checks() if c.group == "metamorphic"]
 
@@ -115,5 +117,7 @@ def test_an_engine_claiming_none_of_the_boards_is_skipped_with_the_reason() -> N
 
 
 def test_the_group_is_quick_on_a_good_engine() -> None:
+    start = time.process_time()  # CPU time: the group's wall time grows with the machine's load
     report = check_strategy(Reference(), checks=CHECKS, on_fail=None)
-    assert sum(o.seconds for o in report.outcomes) < 2.0, str(report)
+    assert time.process_time() - start < 2.0, str(report)
+    assert sum(o.seconds for o in report.outcomes) < hang_guard(2.0), str(report)

@@ -33,8 +33,10 @@ LONG_SEARCH = [name for name in CHECKS if name != "short_limit_still_solves"]
 
 #: What each check's failure on its broken engine says.
 MESSAGES = {
-    "times_out_within_limit": r"^returned timeout 1\.[67]\d s after the call began, with a time limit of 1 s; "
-    r"expected it within 1\.60 s \(the limit plus 10 % plus 0\.5 s\)$",
+    "times_out_within_limit": r"^returned timeout \d+\.\d\d s after the call began( \(\d+\.\d\d s of it after "
+    r"the limit waiting for a busy CPU\))?, with a time limit of 1 s; expected it within 1\.60 s \(the limit plus "
+    r"10 % plus 0\.5 s\)$"
+    r"|^still running \d+\.\d s after the call began: stopped$",  # the watchdog's, on a busy machine
     "timeout_keeps_what_it_found": r"^returned timeout with count [1-9]\d* and 0 solutions, asked to keep 3; "
     r"expected 3 of the solutions found$",
     "short_limit_still_solves": r"^returned status timeout after 0\.\d\d s with a time limit of 0\.5 s; "
@@ -78,11 +80,11 @@ def test_the_group_has_the_six_checks_each_with_a_broken_engine() -> None:
     assert sorted(MUTANTS) == sorted(CHECKS)
 
 
-def test_a_good_engine_passes_the_group_within_10_s() -> None:
+def test_a_good_engine_passes_the_group_within_30_s() -> None:
     start = time.perf_counter()
     report = check_strategy(Reference(), checks=CHECKS, on_fail=None)
     assert [o.status for o in report.outcomes] == ["passed"] * len(CHECKS), str(report)
-    assert time.perf_counter() - start < 10
+    assert time.perf_counter() - start < 30  # some 4 s: a hang guard, as on a busy machine
 
 
 @pytest.mark.parametrize("name", CHECKS)
@@ -108,7 +110,7 @@ def test_a_timeout_said_to_be_exact_fails_both_timeout_checks() -> None:
 def test_a_timeout_that_lost_its_count_fails() -> None:
     status, message = _run(ForgetsCountOnTimeout(), "timeout_keeps_what_it_found")
     assert status == "failed"
-    assert message.startswith("returned timeout with count 0 after 1.0")
+    assert message.startswith("returned timeout with count 0 after ")
     assert "at least 1 (the empty board's first solution takes milliseconds)" in message
 
 

@@ -19,6 +19,7 @@ import pytest
 from sudokit import MANY_STATUS, Grid, Shape, Status, get_strategy, solve
 from sudokit_strategies import jit
 from tests.conftest import PUZZLES, ROOT, counted, puzzles, sized
+from tests.timing import hang_guard, spent
 
 BACKTRACK = get_strategy("backtrack")
 
@@ -106,8 +107,9 @@ def test_every_size_agrees_with_backtrack_and_the_file(numba, box: str) -> None:
 
 def test_the_25x25_file_but_its_first_line_in_well_under_a_second_each(numba) -> None:  # type: ignore[no-untyped-def]
     for puzzle, solution in sized("5x5")[1:]:  # backtrack takes seconds on each
-        mine = numba.solve(puzzle, limit=2, time_limit=10)
-        assert mine.unique and mine.solution == solution and mine.elapsed < 1.0
+        with spent() as took:  # CPU time: a busy machine stretches the wall time, not this
+            mine = numba.solve(puzzle, limit=2, time_limit=60)
+        assert mine.unique and mine.solution == solution and took.cpu < 1.0, took
 
 
 def test_strong_inference_is_backtracks_node_for_node(numba) -> None:  # type: ignore[no-untyped-def]
@@ -221,14 +223,15 @@ def test_solve_many_is_solve_on_6x6_12x12_16x16(numba, box: str) -> None:  # typ
 def test_solve_many_gives_each_puzzle_its_own_time_limit(numba) -> None:  # type: ignore[no-untyped-def]
     easy, solution = easy25()
     chunk = [hard25(), easy, hard25()]
-    start = time.perf_counter()
-    many = numba.solve_many(memoryview(b"".join(bytes(g.cells) for g in chunk)), easy.shape, time_limit=0.4)
-    took = time.perf_counter() - start
+    with spent() as took:
+        many = numba.solve_many(memoryview(b"".join(bytes(g.cells) for g in chunk)), easy.shape, time_limit=0.4)
     assert [MANY_STATUS[s] for s in many.status] == [Status.TIMEOUT, Status.SOLVED, Status.TIMEOUT]
     assert list(many.count) == [0, 1, 0] and list(many.exact) == [0, 0, 0]
     assert tuple(many.solutions[easy.shape.size : 2 * easy.shape.size]) == solution.cells
-    assert 0.4 <= many.elapsed[0] < 0.6 and 0.4 <= many.elapsed[2] < 0.6
-    assert many.elapsed[1] < 0.4 and took < 1.6
+    # Each timeout at its own limit, not before (a busy machine may make it later: a hang guard only); the
+    # easy one solved whatever the limits before it; the CPU time, which load does not stretch, is two limits'.
+    assert 0.4 <= many.elapsed[0] < hang_guard(0.4) and 0.4 <= many.elapsed[2] < hang_guard(0.4)
+    assert many.elapsed[1] < 0.4 and took.cpu < 0.8 + 0.8, took
 
 
 def test_solve_many_takes_any_buffer_of_bytes_with_one_compiled_kernel(numba) -> None:  # type: ignore[no-untyped-def]
@@ -249,11 +252,10 @@ def test_solve_many_refuses_a_ragged_buffer(numba) -> None:  # type: ignore[no-u
 
 
 def test_a_hard_25x25_times_out_on_time(numba) -> None:  # type: ignore[no-untyped-def]
-    start = time.perf_counter()
-    result = numba.solve(hard25(), time_limit=1)
-    took = time.perf_counter() - start
+    with spent() as took:
+        result = numba.solve(hard25(), time_limit=1)
     assert result.status is Status.TIMEOUT and not result.exact and result.count == 0
-    assert 1.0 <= took < 1.5 and result.stats["nodes"] > 0
+    assert 1.0 <= took.wall < hang_guard(1.0) and took.cpu < 1.5 and result.stats["nodes"] > 0, took
 
 
 def test_ctrl_c_stops_a_long_solve(numba) -> None:  # type: ignore[no-untyped-def]
@@ -262,7 +264,7 @@ def test_ctrl_c_stops_a_long_solve(numba) -> None:  # type: ignore[no-untyped-de
     timer.start()
     with pytest.raises(KeyboardInterrupt):
         numba.solve(hard25())  # no time limit: only Ctrl-C ends it
-    assert time.perf_counter() - start < 0.6
+    assert time.perf_counter() - start < hang_guard(0.3)  # it would run for minutes
 
 
 def test_a_search_resumed_every_64_nodes_with_a_tiny_stack_is_the_same_search(  # type: ignore[no-untyped-def]

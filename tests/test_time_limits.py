@@ -26,8 +26,9 @@ from sudokit.api import watchdog_seconds
 from sudokit_strategies.csp import stop_workers
 
 from .conftest import puzzles, sized
+from .timing import hang_guard, spent
 
-#: How far past its limit a timed-out call may return: generous, the machine is shared and noisy.
+#: How much CPU time past its limit a timed-out call may spend (a worker's start and end, the engine's exit).
 MARGIN = 1.5
 NEVER_ENDS = 10**9  # a count limit no search reaches
 EMPTY_9 = Grid.empty()  # the plain order claims boards up to 9x9
@@ -90,7 +91,7 @@ def with_cmdline(text: str) -> set[int]:
     return found
 
 
-def settle(check, seconds: float = 3.0) -> None:  # type: ignore[no-untyped-def]
+def settle(check, seconds: float = 30.0) -> None:  # type: ignore[no-untyped-def]
     """Wait until ``check()`` is true (ended processes take a moment to be reaped), then assert it."""
     deadline = time.monotonic() + seconds
     while not check() and time.monotonic() < deadline:
@@ -136,12 +137,14 @@ def test_an_unfinishable_search_times_out_in_time_and_leaves_nothing_running(
     stop_workers()  # python-constraint's idle worker, kept for reuse, is not this test's to count
     threads, processes = set(threading.enumerate()), children()
 
-    start = time.perf_counter()
-    result = solve(grid, engine, limit=limit, time_limit=time_limit, **options)
-    took = time.perf_counter() - start
+    with spent() as took:
+        result = solve(grid, engine, limit=limit, time_limit=time_limit, **options)
 
     assert result.status is Status.TIMEOUT, (result.status, result.error)
-    assert took < time_limit + MARGIN and result.elapsed < time_limit + MARGIN, took
+    # CPU time, which a busy machine does not stretch (every engine searches in one thread here); the wall
+    # time only as a hang guard.
+    assert took.cpu < time_limit + MARGIN and took.wall < hang_guard(time_limit), took
+    assert result.elapsed <= took.wall
     assert not result.exact and result.count == len(result.solutions) < limit
     assert all(is_solution(grid, s) for s in result.solutions)
     settle(lambda: set(threading.enumerate()) == threads)
@@ -193,8 +196,10 @@ def test_a_batch_goes_on_after_a_timeout(tmp_path: Path, engine: str, jobs: str)
     path.write_text("\n".join(lines) + "\n")
     marker, env = marker_env()
     start = time.perf_counter()
-    # 1 s: the unfinishable puzzles take 3 s and more; the easy ones, after a killed worker's restart, well under it
-    done = sudoku(["solve", str(path), "-s", engine, "-t", "1", "-f", "json", "--jobs", jobs], env)
+    # 1 s: the unfinishable puzzles take 3 s and more; the easy ones well under it. python-constraint 3 s: after a
+    # timeout its worker is killed, and the next puzzle's limit includes starting one, a second on a busy machine.
+    limit = "3" if engine == "python-constraint" else "1"
+    done = sudoku(["solve", str(path), "-s", engine, "-t", limit, "-f", "json", "--jobs", jobs], env, timeout=120)
     took = time.perf_counter() - start
     assert "Traceback" not in done.stderr
     records = [json.loads(line) for line in done.stdout.splitlines()]
@@ -205,7 +210,7 @@ def test_a_batch_goes_on_after_a_timeout(tmp_path: Path, engine: str, jobs: str)
         assert record["strategy"] == engine and record["error"] is None
         if record["status"] == "solved":
             assert is_solution(Grid.parse(line), Grid.parse(record["solution"]))
-    assert took < 20, f"{took:.1f} s for two timeouts of 1 s"  # start-up included; only a hang fails this
+    assert took < 60, f"{took:.1f} s for two timeouts of {limit} s"  # start-up included; only a hang fails this
     settle(lambda: not marked(marker))
 
 

@@ -29,7 +29,9 @@ from .conftest import puzzles
 ROOT = Path(__file__).resolve().parent.parent
 EASY = Grid.parse(puzzles("easy50.txt")[0])
 LIMIT = 0.1
-MARGIN = 1.5  # seconds of slack on a shared, noisy machine
+# Seconds of slack past the watchdog on a busy machine: it stops what it stops within a few ms of its time, but a
+# loaded core may not run the process for a second and more. Still far below what an engine left alone runs (20 s+).
+MARGIN = 5.0
 
 
 def late(result_error: str | None, engine: str, verb: str) -> float:
@@ -176,7 +178,7 @@ CTRL_C = """
         result = solve({puzzle!r}, hostile.{engine}(seconds=20), time_limit=30)
         print("returned", result.status.value)
     except KeyboardInterrupt as stop:
-        print(type(stop).__name__, time.perf_counter() - start < 5)
+        print(type(stop).__name__, time.perf_counter() - start < 10)  # the engine alone runs 20 s
     print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)
 """
 

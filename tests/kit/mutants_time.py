@@ -23,16 +23,24 @@ LINGER = 3.0
 
 
 class OverrunsLimit(Reference):
-    """Runs 75 % past every time limit: 1.75 s on a 1 s limit, past the 1.6 s allowed (short ones stay within)."""
+    """Runs 75 % past every time limit: 1.75 s on a 1 s limit, past the 1.6 s allowed (short ones stay within).
+
+    Past the limit it works on (0.75 s of this thread's CPU time on a 1 s limit) rather than waiting for a
+    later clock: on a busy machine the kit forgives the waiting for a CPU after the limit, never the work.
+    """
 
     name = "broken-overruns-limit"
 
     def solve(
         self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
     ) -> Result:
-        """Reference's answer within 1.75 times the time limit."""
-        stretched = None if time_limit is None else time_limit * 1.75
-        return super().solve(puzzle, limit=limit, time_limit=stretched, keep=keep)
+        """Reference's answer, after 0.75 times the time limit of CPU time spent past it."""
+        result = super().solve(puzzle, limit=limit, time_limit=time_limit, keep=keep)
+        if time_limit is not None and result.status is Status.TIMEOUT:
+            until = time.thread_time() + time_limit * 0.75
+            while time.thread_time() < until:
+                pass
+        return result
 
 
 class DropsSolutionsOnTimeout(Reference):

@@ -3,8 +3,9 @@
 The long search every check here times out on is counting the solutions of the empty 9x9 board (about
 6.67e21) to a limit of 10**9, keeping one: no engine finishes it in a second, and it needs counting
 (an engine that does not claim counting skips these checks, saying so). The kit measures wall time
-around each call itself; an answer is due within the limit plus 10 % plus 0.5 s. These checks take
-the seconds they need, about 4 s in all.
+around each call itself; an answer is due within the limit plus 10 % plus 0.5 s, not counting the time
+the calling thread spent after the limit waiting for a CPU (Linux: its schedstat), so that a busy machine
+is no engine's fault. These checks take the seconds they need, about 4 s in all.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from sudokit.grid import Grid
@@ -44,17 +46,69 @@ def _require_long_search(subject: Subject) -> None:
     subject.require_shape(Shape.of(3, 3))
 
 
-def _long_search(subject: Subject, time_limit: float, keep: int = 1) -> tuple[Result, float]:
-    """The answer to counting the empty 9x9 board to 10**9 within ``time_limit``, and the wall time it took."""
+def _warm_up(subject: Subject) -> None:
+    """Have the engine solve LeetCode's board with its full patience, unjudged (solves_unique_corpus judges that).
+
+    What an engine starts once and keeps (a worker process, compiled code) may take longer than a short
+    time limit on a busy machine; a check of what a timeout keeps or of a short limit is not about that.
+    """
+    subject.solve(corpus.load("unique")[0].puzzle)
+
+
+def _run_delay(tid: int) -> float | None:
+    """Seconds thread ``tid`` of this process has been runnable but waiting for a CPU (Linux schedstat), or None."""
+    try:
+        return int((_PROC / "self" / "task" / str(tid) / "schedstat").read_text().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+@dataclass(frozen=True)
+class _Took:
+    """A call's wall time, and how much of it, after its time limit, the calling thread waited for a CPU."""
+
+    wall: float
+    waited: float = 0.0
+
+    @property
+    def running(self) -> float:
+        """The wall time but the waiting: what a call on an idle machine would have taken."""
+        return self.wall - self.waited
+
+    def __str__(self) -> str:
+        waited = f" ({self.waited:.2f} s of it after the limit waiting for a busy CPU)" if self.waited >= 0.01 else ""
+        return f"{self.wall:.2f} s after the call began{waited}"
+
+
+def _long_search(subject: Subject, time_limit: float, keep: int = 1) -> tuple[Result, _Took]:
+    """The answer to counting the empty 9x9 board to 10**9 within ``time_limit``, and the time it took.
+
+    A timer thread reads, at the time limit, how long the calling thread has waited for a CPU so far;
+    the waiting from then to the answer is the machine's load, not the engine's overrun.
+    """
+    tid = threading.get_native_id()
+    at_limit: list[float | None] = []
+    timer = threading.Timer(time_limit, lambda: at_limit.append(_run_delay(tid)))
+    timer.daemon = True
     start = time.perf_counter()
-    result = subject.solve(Grid.empty(Shape.of(3, 3)), limit=LONG_LIMIT, time_limit=time_limit, keep=keep)
-    return result, time.perf_counter() - start
+    timer.start()
+    try:
+        result = subject.solve(Grid.empty(Shape.of(3, 3)), limit=LONG_LIMIT, time_limit=time_limit, keep=keep)
+    finally:
+        wall = time.perf_counter() - start
+        end = _run_delay(tid)
+        timer.cancel()
+        timer.join()
+    before = at_limit[0] if at_limit else None
+    waited = end - before if end is not None and before is not None else 0.0
+    return result, _Took(wall, max(0.0, min(waited, wall - time_limit)))
 
 
 def _expect_timeout(
-    subject: Subject, result: Result, wall: float, time_limit: float, call: str = "", *, timing: bool = True
+    subject: Subject, result: Result, took: _Took, time_limit: float, call: str = "", *, timing: bool = True
 ) -> None:
     """Fail unless ``result`` is a timeout; with ``timing``, one after half of ``time_limit`` and within its bound."""
+    wall = took.wall
     empty = Grid.empty(Shape.of(3, 3))
     if result.status is not Status.TIMEOUT:
         error = f" ({result.error})" if result.error else ""
@@ -66,9 +120,9 @@ def _expect_timeout(
         )
     if not timing:
         return
-    if wall > _bound(time_limit):
+    if took.running > _bound(time_limit):
         subject.fail(
-            f"{call}returned timeout {wall:.2f} s after the call began, with a time limit of {time_limit:g} s; "
+            f"{call}returned timeout {took}, with a time limit of {time_limit:g} s; "
             f"expected it within {_bound(time_limit):.2f} s (the limit plus 10 % plus 0.5 s)",
             empty,
         )
@@ -89,8 +143,8 @@ def times_out_within_limit(subject: Subject) -> None:
     the wall time around the call. A timeout sooner than half the limit fails too.
     """
     _require_long_search(subject)
-    result, wall = _long_search(subject, 1.0)
-    _expect_timeout(subject, result, wall, 1.0)
+    result, took = _long_search(subject, 1.0)
+    _expect_timeout(subject, result, took, 1.0)
     if result.exact is not False:
         subject.fail(
             f"returned timeout with exact {result.exact!r}; a timeout is never exact", Grid.empty(Shape.of(3, 3))
@@ -103,12 +157,15 @@ def timeout_keeps_what_it_found(subject: Subject) -> None:
 
     Counting the empty 9x9 board to 10**9 with a 1 s limit, keeping 3: its first solutions take any
     engine milliseconds, so a timeout with count 0 lost them. The solutions must be valid and distinct.
+    The engine solves LeetCode's board first: what it starts once is not counted against the limit.
     """
     _require_long_search(subject)
+    _warm_up(subject)
     keep = 3
-    result, wall = _long_search(subject, 1.0, keep=keep)
+    result, took = _long_search(subject, 1.0, keep=keep)
+    wall = took.wall
     puzzle = Grid.empty(Shape.of(3, 3))
-    _expect_timeout(subject, result, wall, 1.0, timing=False)  # the time taken is times_out_within_limit's
+    _expect_timeout(subject, result, took, 1.0, timing=False)  # the time taken is times_out_within_limit's
     count, solutions = result.count, result.solutions
     if result.exact is not False:
         subject.fail(
@@ -133,10 +190,15 @@ def timeout_keeps_what_it_found(subject: Subject) -> None:
 
 @check("time")
 def short_limit_still_solves(subject: Subject) -> None:
-    """A short time limit (0.5 s) is no excuse on an easy puzzle: LeetCode's board is solved, and right."""
+    """A short time limit (0.5 s) is no excuse on an easy puzzle: LeetCode's board is solved, and right.
+
+    The engine gets a call with its full patience on the same board first: what it starts once (a worker
+    process, compiled code) may take longer than 0.5 s on a busy machine, and is not what this checks.
+    """
     subject.require_time_limit()
     subject.require_shape(Shape.of(3, 3))
     known = corpus.load("unique")[0]
+    _warm_up(subject)
     start = time.perf_counter()
     result = subject.solve(known.puzzle, time_limit=0.5)
     wall = time.perf_counter() - start
@@ -161,8 +223,8 @@ def later_calls_get_their_own_limit(subject: Subject) -> None:
     """
     _require_long_search(subject)
     for k, time_limit in enumerate((0.3, 0.6), 1):
-        result, wall = _long_search(subject, time_limit)
-        _expect_timeout(subject, result, wall, time_limit, f"timed call {k} of 2: ")
+        result, took = _long_search(subject, time_limit)
+        _expect_timeout(subject, result, took, time_limit, f"timed call {k} of 2: ")
     known = corpus.load("unique")[0]
     start = time.perf_counter()
     result = subject.solve(known.puzzle, time_limit=None)
