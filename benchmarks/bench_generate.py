@@ -118,15 +118,13 @@ def section_levels(puzzles: int) -> bool:
     except ImportError as err:
         print(f"levels: skipped: sudokit.rating is not there yet ({err})")
         return True
-    from sudokit.generation import _level_name
-
     for minimal in (False, True):
         sample = puzzles * 20
         counts = dict.fromkeys(LEVELS, 0)
         other: dict[str, int] = {}
         start = time.perf_counter()
         for puzzle in generate("3x3", count=sample, seed=12345, minimal=minimal):
-            name = _level_name(rate(puzzle))
+            name = rate(puzzle).level.lower()
             if name in counts:
                 counts[name] += 1
             else:
