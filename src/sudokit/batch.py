@@ -184,15 +184,20 @@ class SolveTask(Generic[R]):
             return finish_block(index, record, answer, self, self.finish_one)
         return self.finish_one(index, record, answer)
 
+    def _grid(self, record: Record) -> Grid | str:
+        """The record's puzzle as this process reads it, or why it cannot be read (one line)."""
+        try:
+            return record.parse(self.box)
+        except InvalidPuzzleError as err:
+            return str(err)
+        except Exception as err:  # a bug of ours in reading it: this record fails, the batch goes on
+            return _one_line(f"cannot be read: internal error: {type(err).__name__}: {err}")
+
     def finish_one(self, index: int, record: Record, answer: Any) -> Any:
         """The rendered outcome of one record from its worker's plain answer (see :meth:`finish`)."""
-        try:
-            grid = record.parse(self.box)
-        except InvalidPuzzleError as err:
-            return self.render(Outcome(index, record, invalid=str(err)))
-        except Exception as err:  # a bug of ours in reading it: this record fails, the batch goes on
-            why = _one_line(f"cannot be read: internal error: {type(err).__name__}: {err}")
-            return self.render(Outcome(index, record, invalid=why))
+        grid = self._grid(record)
+        if type(grid) is str:
+            return self.render(Outcome(index, record, invalid=grid))
         result = result_of(answer, grid, self.name, limit=self.limit, keep=self.keep)
         return self.render(Outcome(index, record, grid, result))
 
@@ -248,13 +253,9 @@ class SolveTask(Generic[R]):
             records = record.records() if type(record) is Block else record
             how = f"{problem} (in a batch of {len(records)} puzzles)"
             return Many(index, [self._failed((index + i, r), how) for i, r in enumerate(records)])
-        try:
-            grid = record.parse(self.box)
-        except InvalidPuzzleError as err:
-            return self.render(Outcome(index, record, invalid=str(err)))
-        except Exception as err:  # a bug of ours in reading it: this record fails, the batch goes on
-            why = _one_line(f"cannot be read: internal error: {type(err).__name__}: {err}")
-            return self.render(Outcome(index, record, invalid=why))
+        grid = self._grid(record)
+        if type(grid) is str:
+            return self.render(Outcome(index, record, invalid=grid))
         if self.time_limit is not None and problem.startswith("still running"):
             problem = f"{problem} (time limit {self.time_limit:g} s)"
         error = " ".join(f"strategy {self.name!r} failed: {problem}".split())
