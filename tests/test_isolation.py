@@ -359,9 +359,14 @@ def test_an_engine_that_forks_then_ends_its_process_costs_only_its_puzzle(
         assert len(pids) == 3
         settle(lambda: not any(_alive(pid) for pid in pids))  # nothing left behind
     finally:
-        for pid in [int(line) for line in children.read_text().split()] if children.exists() else []:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
+        _kill_listed(children)
+
+
+def _kill_listed(children: Path) -> None:
+    """Kill the processes whose pids a test plugin wrote to ``children`` (whatever the test's outcome)."""
+    for pid in [int(line) for line in children.read_text().split()] if children.exists() else []:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
@@ -380,9 +385,7 @@ def test_the_processes_an_engine_forks_do_not_outlive_the_batch(
         assert len(pids) == 6
         settle(lambda: not any(_alive(pid) for pid in pids))
     finally:
-        for pid in [int(line) for line in children.read_text().split()] if children.exists() else []:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
+        _kill_listed(children)
 
 
 @pytest.mark.skipif(not hasattr(os, "openpty") or sys.platform != "linux", reason="needs a pseudo-terminal")

@@ -133,6 +133,18 @@ class ClearsTheTimerForever(_Plugin):
             time.sleep(0.01)
 
 
+def _fork_a_sleeper() -> None:
+    """Fork a child that sleeps an hour, holding what it inherited; its pid goes to ``SUDOKIT_TEST_CHILDREN``."""
+    child = os.fork()
+    if child == 0:
+        time.sleep(3600)
+        os._exit(0)
+    where = os.environ.get("SUDOKIT_TEST_CHILDREN")
+    if where:
+        with open(where, "a") as handle:
+            handle.write(f"{child}\n")
+
+
 class ForksThenExits(_Plugin):
     """Forks a child that sleeps an hour, then ``os._exit(3)`` on a puzzle whose first cell is blank.
 
@@ -143,14 +155,7 @@ class ForksThenExits(_Plugin):
     name = "forks-then-exits"
 
     def misbehave(self) -> None:
-        child = os.fork()
-        if child == 0:
-            time.sleep(3600)
-            os._exit(0)
-        where = os.environ.get("SUDOKIT_TEST_CHILDREN")
-        if where:
-            with open(where, "a") as handle:
-                handle.write(f"{child}\n")
+        _fork_a_sleeper()
         os._exit(3)
 
 
@@ -160,14 +165,7 @@ class LeavesAChild(_Plugin):
     name = "leaves-a-child"
 
     def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> Result:
-        child = os.fork()
-        if child == 0:
-            time.sleep(3600)
-            os._exit(0)
-        where = os.environ.get("SUDOKIT_TEST_CHILDREN")
-        if where:
-            with open(where, "a") as handle:
-                handle.write(f"{child}\n")
+        _fork_a_sleeper()
         return super().solve(puzzle, limit=limit, time_limit=time_limit)
 
     def misbehave(self) -> None:
