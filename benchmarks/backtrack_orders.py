@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from sudokit import solve
-from sudokit.reader import read_file
+from sudokit.io.reader import read_file
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 DATA_SETS = {"top95": "top95.txt", "hardest": "hardest.txt", "17clue": "17clue.txt"}

@@ -31,7 +31,7 @@ from pathlib import Path
 from types import ModuleType
 
 from sudokit import Grid
-from sudokit.reader import read_file
+from sudokit.io.reader import read_file
 from sudokit_strategies.backtrack import BacktrackStrategy
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 from sudokit import Grid, Status, is_solution
-from sudokit.reader import read_file
+from sudokit.io.reader import read_file
 from sudokit_strategies.backtrack import BacktrackStrategy
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

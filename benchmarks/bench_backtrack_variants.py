@@ -27,8 +27,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from sudokit import Grid, Shape, Status, capabilities_of, get_strategy, solution_problem
-from sudokit import variants as v
-from sudokit.variants import Constraint
+from sudokit.model import variants as v
+from sudokit.model.variants import Constraint
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "puzzles" / "variants" / "corpus.txt"

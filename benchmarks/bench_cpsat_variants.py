@@ -35,8 +35,8 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from sudokit import Grid
-from sudokit.reader import read_file
-from sudokit.variants import (
+from sudokit.io.reader import read_file
+from sudokit.model.variants import (
     XV,
     Constraint,
     Killer,

@@ -32,7 +32,7 @@ from pathlib import Path
 from types import ModuleType
 
 from sudokit import Grid, Result, Status, get_strategy
-from sudokit.reader import read_file
+from sudokit.io.reader import read_file
 from sudokit_strategies.csp import SOLVERS, ConstraintStrategy, stop_workers
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -84,7 +84,7 @@ def main() -> None:
 
 
 def _installed(engine: str) -> bool:
-    from sudokit.registry import default_registry
+    from sudokit.engines.registry import default_registry
 
     return engine in default_registry().ready_names()
 

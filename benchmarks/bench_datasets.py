@@ -15,7 +15,7 @@ solution the same permutation of the base solution. The rows are verified with
 and the script checks that the exit status is 0 and that every record says ``unique`` and
 ``same``. Baselines, in the same run: the same puzzles as a plain text file (one per line, no
 expected column) through the same command, once as it runs (text files of plain lines take the
-block path of :mod:`sudokit.fastpath` when the engine offers ``solve_many``; table rows do not, yet)
+block path of :mod:`sudokit.runtime.fastpath` when the engine offers ``solve_many``; table rows do not, yet)
 and once with ``SUDOKIT_FASTPATH=0`` (one puzzle at a time, as table rows go): the ratio to the
 second is the cost of reading CSV and comparing. Memory: the peak resident size of the largest process of each run
 (``getrusage(RUSAGE_CHILDREN)`` of a fresh parent), on a 20,000-row prefix and on the whole set;

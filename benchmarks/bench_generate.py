@@ -1,4 +1,5 @@
-"""Puzzle generation (``sudokit.generation``): its speed targets, the engine per board size, and the level hit rates.
+"""Puzzle generation (``sudokit.features.generation``): its speed targets, the engine per board size, and the level
+hit rates.
 
     python benchmarks/bench_generate.py                  # every section
     python benchmarks/bench_generate.py targets engines --puzzles 5
@@ -11,8 +12,8 @@ Sections:
              minimal and not, interleaved seed by seed: the measurements behind ``default_engine``.
              The puzzles are the same whatever the engine (checked).
   symmetry   median ms and givens of a minimal 9x9 for each symmetry.
-  levels     how often a random (minimal and not) 9x9 lands at each level of ``sudokit.rating.rate``: the
-             hit rate of ``level=`` (expected attempts = 1 / rate); skipped while sudokit.rating is missing.
+  levels     how often a random (minimal and not) 9x9 lands at each level of ``sudokit.features.rating.rate``: the
+             hit rate of ``level=`` (expected attempts = 1 / rate); skipped while sudokit.features.rating is missing.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import time
 
 from sudokit import get_strategy
 from sudokit.errors import StrategyError
-from sudokit.generation import LEVELS, PuzzleStream, default_engine, generate
+from sudokit.features.generation import LEVELS, PuzzleStream, default_engine, generate
 
 
 class _CountingOnly(PuzzleStream):
@@ -114,9 +115,9 @@ def section_symmetry(puzzles: int) -> bool:
 
 def section_levels(puzzles: int) -> bool:
     try:
-        from sudokit.rating import rate
+        from sudokit.features.rating import rate
     except ImportError as err:
-        print(f"levels: skipped: sudokit.rating is not there yet ({err})")
+        print(f"levels: skipped: sudokit.features.rating is not there yet ({err})")
         return True
     for minimal in (False, True):
         sample = puzzles * 20

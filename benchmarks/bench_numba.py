@@ -31,7 +31,7 @@ from itertools import islice
 from pathlib import Path
 
 from sudokit import Grid, get_strategy, solve
-from sudokit.reader import read_file
+from sudokit.io.reader import read_file
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 TARGET = 10.0

@@ -1,4 +1,4 @@
-"""``sudokit.rating.rate`` against an outside oracle, hodoku-py (HoDoKu 2.2's rating in Python).
+"""``sudokit.features.rating.rate`` against an outside oracle, hodoku-py (HoDoKu 2.2's rating in Python).
 
     python benchmarks/bench_rating.py              # the 200-puzzle sample
     python benchmarks/bench_rating.py --show 10    # and the first 10 disagreements, technique by technique
@@ -21,8 +21,8 @@ import time
 from itertools import islice
 from pathlib import Path
 
-from sudokit.rating import LEVELS, rate
-from sudokit.reader import read_file
+from sudokit.features.rating import LEVELS, rate
+from sudokit.io.reader import read_file
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 SAMPLE = 200

@@ -22,7 +22,7 @@ from itertools import islice
 from pathlib import Path
 
 from sudokit import Grid, get_strategy
-from sudokit.reader import read_file
+from sudokit.io.reader import read_file
 from sudokit_strategies.sat import ENCODINGS, SOLVERS, SatStrategy
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"

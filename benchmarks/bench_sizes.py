@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sudokit import Grid, Shape, Status, StrategyError, available_strategies, capabilities_of, get_strategy, solve
-from sudokit.reader import read_file
+from sudokit.io.reader import read_file
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = ROOT / "puzzles" / "sizes"

@@ -24,8 +24,8 @@ from itertools import islice
 from pathlib import Path
 
 from sudokit import Grid, Status, capabilities_of, get_strategy, read_puzzles, solve
-from sudokit.reader import read_file
-from sudokit.variants import JIGSAW, KINDS
+from sudokit.io.reader import read_file
+from sudokit.model.variants import JIGSAW, KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "puzzles" / "variants" / "corpus.txt"

@@ -29,7 +29,7 @@ from itertools import islice
 from pathlib import Path
 
 from sudokit import Grid, get_strategy
-from sudokit.reader import read_file
+from sudokit.io.reader import read_file
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 SETS = {"top95": ("top95.txt", None), "hardest": ("hardest.txt", None), "17clue[:1000]": ("17clue.txt", 1000)}

@@ -4,7 +4,7 @@
     python benchmarks/verify_cost.py -n 10000
 
 Each puzzle is solved by ``backtrack`` (its ``solve`` called directly, timed), then its result is
-checked by ``sudokit.verify.result_problem`` (timed), then passed through ``run`` by an engine that
+checked by ``sudokit.engines.verify.result_problem`` (timed), then passed through ``run`` by an engine that
 returns that very result at once, so that what ``run`` adds (argument checks, the Ctrl-C record and
 the watchdog armed for the call, the check, making the result safe to pass on) is timed apart from
 any solving (the answer is made anew of what is checked). Target: the check costs at most 3 % of a
@@ -22,9 +22,9 @@ from itertools import islice
 from pathlib import Path
 
 from sudokit import Grid, Result, get_strategy
-from sudokit.api import answer_of, result_of, run
-from sudokit.reader import read_file
-from sudokit.verify import result_problem
+from sudokit.engines.api import answer_of, result_of, run
+from sudokit.engines.verify import result_problem
+from sudokit.io.reader import read_file
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 TARGET = 0.03

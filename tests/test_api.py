@@ -75,9 +75,9 @@ def test_the_public_names() -> None:
     assert {"available_strategies", "solve_sudoku", "Status", "Shape", "InvalidPuzzleError"} <= set(sudokit.__all__)
     assert {"StrategyInfo", "result_problem", "normalize_time_limit", "read_puzzles"} <= set(sudokit.__all__)
     assert all(hasattr(sudokit, name) for name in sudokit.__all__)
-    assert sudokit.StrategyInfo is sudokit.registry.StrategyInfo
-    assert sudokit.result_problem is sudokit.verify.result_problem
-    assert sudokit.normalize_time_limit is sudokit.api.normalize_time_limit
+    assert sudokit.StrategyInfo is sudokit.engines.registry.StrategyInfo
+    assert sudokit.result_problem is sudokit.engines.verify.result_problem
+    assert sudokit.normalize_time_limit is sudokit.engines.api.normalize_time_limit
 
 
 def test_the_lazy_names_are_listed_but_imported_on_first_use() -> None:
@@ -85,16 +85,17 @@ def test_the_lazy_names_are_listed_but_imported_on_first_use() -> None:
     text = pydoc.render_doc(sudokit, renderer=pydoc.plaintext)
     assert "cross_check(" in text and "class CrossCheckReport" in text
     check = (
-        "import sys, sudokit; print(sorted(m for m in sys.modules if m in ('sudokit.crosscheck', 'sudokit.reader')))"
+        "import sys, sudokit; "
+        "print(sorted(m for m in sys.modules if m in ('sudokit.features.crosscheck', 'sudokit.io.reader')))"
     )
     done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=60)
     assert done.stdout.split() == ["[]"], done.stderr
 
 
 def test_read_puzzles_is_exported(tmp_path: Path, leetcode: str) -> None:
-    reader = importlib.import_module("sudokit.reader")
+    reader = importlib.import_module("sudokit.io.reader")
     if not hasattr(reader, "read_puzzles"):
-        pytest.skip("sudokit.reader.read_puzzles is being written")
+        pytest.skip("sudokit.io.reader.read_puzzles is being written")
     path = tmp_path / "two.txt"
     path.write_text(f"# two puzzles\n{leetcode}\n{'.' * 16}\n")
     assert sudokit.read_puzzles is reader.read_puzzles

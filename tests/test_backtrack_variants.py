@@ -18,9 +18,9 @@ from functools import cache
 import pytest
 
 from sudokit import Grid, Shape, Status, solve
-from sudokit import variants as v
+from sudokit.engines.verify import solution_problem
 from sudokit.errors import InvalidPuzzleError
-from sudokit.verify import solution_problem
+from sudokit.model import variants as v
 from sudokit_strategies.backtrack import BacktrackStrategy
 
 from .conftest import ROOT

@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, is_solution, solve
-from sudokit.batch import Outcome, solve_records
-from sudokit.output import CSV_FIELDS, RecordFormat, Rendered
-from sudokit.reader import Record, iter_records, read_file
+from sudokit.io.output import CSV_FIELDS, RecordFormat, Rendered
+from sudokit.io.reader import Record, iter_records, read_file
+from sudokit.runtime.batch import Outcome, solve_records
 from tests.conftest import sudoku
 
 from .conftest import counted, puzzles

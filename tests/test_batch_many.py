@@ -1,4 +1,4 @@
-"""The batch path (:mod:`sudokit.fastpath`): plain puzzles in blocks, one ``solve_many`` call each.
+"""The batch path (:mod:`sudokit.runtime.fastpath`): plain puzzles in blocks, one ``solve_many`` call each.
 
 Its output must be the per-puzzle path's, byte for byte but the elapsed times, for every form it
 serves; its reader must give the reader's records; every batch guarantee (one record per puzzle in
@@ -21,13 +21,13 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, ManyResults, get_strategy, is_solution
-from sudokit.api import run
-from sudokit.batch import SolveJob, solve_records
-from sudokit.fastpath import Block, expand_blocks, read_items
-from sudokit.output import RecordFormat
-from sudokit.reader import Record, read_arguments
-from sudokit.session import Session
-from sudokit.workers import WorkerPool
+from sudokit.engines.api import run
+from sudokit.engines.workers import WorkerPool
+from sudokit.io.output import RecordFormat
+from sudokit.io.reader import Record, read_arguments
+from sudokit.runtime.batch import SolveJob, solve_records
+from sudokit.runtime.fastpath import Block, expand_blocks, read_items
+from sudokit.runtime.session import Session
 from tests.plugins.many import Batched, Exits, ExitsAlways, Liar, Raises, SleepsInBatch, SlowBatch
 
 from .conftest import PUZZLES, SIZES, assert_complete_records, counted, puzzles, wait_for_records
@@ -117,13 +117,13 @@ def test_blocks_expand_to_the_readers_records(mixed: Path, tmp_path: Path) -> No
 @pytest.mark.parametrize("size", [1, 7, 80, 81, 82, 163, 1000])
 def test_blocks_cut_anywhere_by_the_read_size(mixed: Path, monkeypatch: pytest.MonkeyPatch, size: int) -> None:
     """Pieces read end mid-line, between a "\\r" and its "\\n", inside a grid: the records stay the reader's."""
-    monkeypatch.setattr("sudokit.fastpath.READ_SIZE", size)
+    monkeypatch.setattr("sudokit.runtime.fastpath.READ_SIZE", size)
     assert list(expand_blocks(read_items([str(mixed)]))) == list(read_arguments([str(mixed)]))
 
 
 def test_a_huge_run_of_other_lines_goes_to_the_reader(mixed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sudokit.fastpath.READ_SIZE", 50)
-    monkeypatch.setattr("sudokit.fastpath.MAX_CARRY", 120)
+    monkeypatch.setattr("sudokit.runtime.fastpath.READ_SIZE", 50)
+    monkeypatch.setattr("sudokit.runtime.fastpath.MAX_CARRY", 120)
     assert list(expand_blocks(read_items([str(mixed)]))) == list(read_arguments([str(mixed)]))
 
 
@@ -140,7 +140,7 @@ def test_a_box_shape_makes_lines_of_its_size_plain(tmp_path: Path) -> None:
     six = [line.split(":")[0] for line in (SIZES / "box2x3.txt").read_text().splitlines()[:3]]
     path = tmp_path / "six.txt"
     path.write_text("\n".join(six) + "\n")
-    from sudokit.shape import Shape
+    from sudokit.model.shape import Shape
 
     box = Shape.of(3, 2)
     items = list(read_items([str(path)], box=box))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from sudokit import get_strategy
-from sudokit.bench import BenchRow, benchmark
+from sudokit.features.bench import BenchRow, benchmark
 from tests.conftest import sudoku
 
 from .conftest import PUZZLES, counted, puzzles, refused
@@ -308,7 +308,7 @@ def test_benchmark_counts_timeouts(tmp_path: Path, hard: str) -> None:
 def test_bench_plot_draws_timeouts_apart(tmp_path: Path) -> None:
     """Rows with timeouts (and a row with nothing but timeouts) still make a chart."""
     pytest.importorskip("matplotlib")
-    from sudokit.bench import BenchRow, plot_times
+    from sudokit.features.bench import BenchRow, plot_times
 
     rows = [
         BenchRow(

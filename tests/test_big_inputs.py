@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, is_solution
-from sudokit.reader import MAX_BLOCK, MAX_LINE
+from sudokit.io.reader import MAX_BLOCK, MAX_LINE
 
 from .conftest import PUZZLES, puzzles
 
@@ -33,7 +33,7 @@ COUNT_RECORDS = (
     PEAK_RSS
     + """
 import sys
-from sudokit.reader import read_file
+from sudokit.io.reader import read_file
 records = longest = 0
 last = ""
 for record in read_file(sys.argv[1]):
@@ -213,7 +213,7 @@ ESTIMATE = (
     PEAK_RSS
     + """
 import sys
-from sudokit.reader import estimate_records
+from sudokit.io.reader import estimate_records
 print(estimate_records(sys.argv[1:]), peak_rss())
 """
 )

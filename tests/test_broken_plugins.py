@@ -15,15 +15,15 @@ from pathlib import Path
 
 import pytest
 
-import sudokit.registry
+import sudokit.engines.registry
 from sudokit import Grid, Status, is_solution, solve
-from sudokit.api import watchdog_seconds
-from sudokit.registry import ENTRY_POINT_GROUP, Registry
+from sudokit.engines.api import watchdog_seconds
+from sudokit.engines.registry import ENTRY_POINT_GROUP, Registry
 from tests.conftest import sudoku
 
 from .conftest import puzzles
 
-pytestmark = pytest.mark.filterwarnings("ignore::sudokit.registry.StrategyWarning")
+pytestmark = pytest.mark.filterwarnings("ignore::sudokit.engines.registry.StrategyWarning")
 
 HOSTILE = "tests.plugins.hostile"
 PLUGINS = {
@@ -53,7 +53,7 @@ PUZZLES = puzzles("easy50.txt")[:3]
 def hostile_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[Registry]:
     """The hostile plugins and the real backtrack, as the process's registry for one test."""
     registry = Registry(eps=[EntryPoint(name, value, ENTRY_POINT_GROUP) for name, value in PLUGINS.items()])
-    monkeypatch.setattr(sudokit.registry, "_default", registry)
+    monkeypatch.setattr(sudokit.engines.registry, "_default", registry)
     yield registry
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, capabilities_of, get_strategy, is_solution, solve
-from sudokit.variants import ALL_KINDS
+from sudokit.model.variants import ALL_KINDS
 from tests.conftest import sudoku
 
 from .conftest import PUZZLES, counted, puzzle_lines, puzzles, sized
@@ -447,7 +447,13 @@ def test_solving_with_backtrack_imports_no_other_engine(leetcode: str) -> None:
     heavy = sorted(m for m in modules if m.split(".")[0].startswith(heavy_roots))
     assert heavy == []
     # nor the parts of sudokit a lone classic puzzle does not use (variant rules, blocks, tables, Dask)
-    unused = {"sudokit.variants", "sudokit.links", "sudokit.fastpath", "sudokit.datasets", "sudokit.executors"}
+    unused = {
+        "sudokit.model.variants",
+        "sudokit.io.links",
+        "sudokit.runtime.fastpath",
+        "sudokit.io.tables",
+        "sudokit.runtime.executors",
+    }
     assert sorted(unused & modules) == []
 
 

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-import sudokit.registry
+import sudokit.engines.registry
 from sudokit import Grid, Status, __version__, is_solution, solve
-from sudokit.registry import ENTRY_POINT_GROUP, Registry
+from sudokit.engines.registry import ENTRY_POINT_GROUP, Registry
 from tests.conftest import PUZZLES, counted, puzzles, sudoku
 
 from .test_big_inputs import python
@@ -51,7 +51,7 @@ def plugins(monkeypatch: pytest.MonkeyPatch) -> Iterator[Registry]:
         "exits-process": "tests.plugins.killers:ExitsProcess",
     }
     registry = Registry(eps=[EntryPoint(name, value, ENTRY_POINT_GROUP) for name, value in eps.items()])
-    monkeypatch.setattr(sudokit.registry, "_default", registry)
+    monkeypatch.setattr(sudokit.engines.registry, "_default", registry)
     yield registry
 
 
@@ -324,8 +324,8 @@ def bench_puzzles(*args: str) -> list[str]:
 
 
 def test_bench_first_and_sample_with_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from sudokit.bench import pick
-    from sudokit.reader import read_file
+    from sudokit.features.bench import pick
+    from sudokit.io.reader import read_file
 
     clues = PUZZLES / "17clue.txt"
     first = [r.text for r in pick(read_file(clues), first=5)]

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, get_strategy
-from sudokit.shape import Shape
+from sudokit.model.shape import Shape
 from tests.conftest import assert_complete_records, sudoku, wait_for_records
 
 
@@ -103,7 +103,7 @@ def test_the_givens_have_the_symmetry_asked_for(symmetry: str) -> None:
 
 @pytest.mark.parametrize("level", ["easy", "hard"])
 def test_level_is_honoured_and_reported(level: str) -> None:
-    from sudokit.rating import rate
+    from sudokit.features.rating import rate
 
     for record in records("--count", "2", "--seed", "3", "--level", level):
         rating = rate(Grid.parse(record["puzzle"]))

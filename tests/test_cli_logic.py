@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, solve
-from sudokit.logic import hint as next_step
-from sudokit.rating import CSV_EXTRA, LEVELS, rate, rated_steps
-from sudokit.variants import Diagonal, to_json
+from sudokit.features.logic import hint as next_step
+from sudokit.features.rating import CSV_EXTRA, LEVELS, rate, rated_steps
+from sudokit.model.variants import Diagonal, to_json
 
 from .conftest import puzzles, sized, sudoku
 
@@ -238,12 +238,12 @@ def test_hint_and_explain_take_the_time_limit_of_solve() -> None:
 def test_a_count_to_two_that_runs_out_of_time_is_a_timeout_record_not_a_solution(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import sudokit.registry
-    from sudokit.registry import ENTRY_POINT_GROUP, Registry
+    import sudokit.engines.registry
+    from sudokit.engines.registry import ENTRY_POINT_GROUP, Registry
 
     # As backtrack on a hard 25x25: one solution found, then the time ran out looking for a second.
     slow = EntryPoint("backtrack", "tests.plugins.hostile:StopsAfterOne", ENTRY_POINT_GROUP)
-    monkeypatch.setattr(sudokit.registry, "_default", Registry(eps=[slow]))
+    monkeypatch.setattr(sudokit.engines.registry, "_default", Registry(eps=[slow]))
     line = sudoku("rate", "-j", "1", HARD)
     assert line.exit_code == 1 and line.stdout == f"{HARD}:timeout\n", line.stdout
     record = json.loads(sudoku("rate", "-j", "1", "-f", "json", HARD).stdout)

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from sudokit import Grid, solve
-from sudokit.variants import Diagonal, Killer, to_json
-from sudokit.verify import solution_problem
+from sudokit.engines.verify import solution_problem
+from sudokit.model.variants import Diagonal, Killer, to_json
 
 # A 4x4 X-sudoku (both diagonals) with one solution, and a classic puzzle.
 X4 = Grid.parse("1..." + "." * 12).with_rules(constraints=[Diagonal("main"), Diagonal("anti")])

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid
-from sudokit.links import FPUZZLES_URL, fpuzzles_link, parse_link
-from sudokit.lzstring import decompress_from_base64
-from sudokit.variants import Killer
-from sudokit.verify import solution_problem
+from sudokit.engines.verify import solution_problem
+from sudokit.io.links import FPUZZLES_URL, fpuzzles_link, parse_link
+from sudokit.io.lzstring import decompress_from_base64
+from sudokit.model.variants import Killer
 
 from .conftest import PUZZLES
 

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from sudokit import Grid, Shape, Status, StrategyError, get_strategy, is_solution, solve
 from sudokit.cli import app
-from sudokit.reader import read_file
+from sudokit.io.reader import read_file
 from sudokit_strategies.cpsat import CpSatStrategy
 
 from .timing import hang_guard, spent

@@ -21,8 +21,9 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, Shape, Status, get_strategy
-from sudokit.api import run
-from sudokit.variants import (
+from sudokit.engines.api import run
+from sudokit.engines.verify import solution_problem
+from sudokit.model.variants import (
     ALL_KINDS,
     KINDS,
     XV,
@@ -43,7 +44,6 @@ from sudokit.variants import (
     from_json,
     to_json,
 )
-from sudokit.verify import solution_problem
 from sudokit_strategies.cpsat import CpSatStrategy
 
 Cell = tuple[int, int]

@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import sudokit.registry
+import sudokit.engines.registry
 from sudokit import CrossCheckReport, Grid, Result, Status, cross_check, is_solution, solve
-from sudokit.api import DEFAULT_COUNT_LIMIT
 from sudokit.cli import app
-from sudokit.crosscheck import KEEP_AT_MOST
+from sudokit.engines.api import DEFAULT_COUNT_LIMIT
+from sudokit.engines.registry import ENTRY_POINT_GROUP, Registry, StrategyWarning, default_registry
 from sudokit.errors import InvalidPuzzleError, StrategyError, UnknownStrategyError
-from sudokit.registry import ENTRY_POINT_GROUP, Registry, StrategyWarning, default_registry
+from sudokit.features.crosscheck import KEEP_AT_MOST
 
 PUZZLES = Path(__file__).parent.parent / "puzzles"
 TOP95 = PUZZLES / "top95.txt"
@@ -371,7 +371,7 @@ def test_a_timeout_with_an_invalid_grid_is_still_a_failure() -> None:
 
 
 def test_an_engine_that_does_not_load_is_an_error_entry(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sudokit.registry, "_default", registry_with(broken="sudokit_no_such_module:Engine"))
+    monkeypatch.setattr(sudokit.engines.registry, "_default", registry_with(broken="sudokit_no_such_module:Engine"))
     with pytest.warns(StrategyWarning, match="broken"):
         report = cross_check(UNIQUE)
     assert [a.name for a in report.engines] == ["backtrack", "broken"]
@@ -557,7 +557,7 @@ def test_cli_check_exit_status_names_the_engine_and_puzzle(
     monkeypatch: pytest.MonkeyPatch, engine: str, status: int, blamed: str
 ) -> None:
     target = engine if ":" in engine else f"<tests>:{engine}"
-    monkeypatch.setattr(sudokit.registry, "_default", registry_with(bad=target))
+    monkeypatch.setattr(sudokit.engines.registry, "_default", registry_with(bad=target))
     result = check("--format", "line", UNIQUE)
     assert result.exit_code == status, result.output
     problems = [line for line in result.stderr.splitlines() if blamed in line]
@@ -567,7 +567,7 @@ def test_cli_check_exit_status_names_the_engine_and_puzzle(
 
 
 def test_cli_check_disagreement_outranks_invalid_input(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sudokit.registry, "_default", registry_with(bad="<tests>:SwapsBlanks"))
+    monkeypatch.setattr(sudokit.engines.registry, "_default", registry_with(bad="<tests>:SwapsBlanks"))
     result = check(UNIQUE[:-1], UNIQUE)
     assert result.exit_code == 3
     assert "1 disagreed" in result.stderr and "1 invalid" in result.stderr

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, Shape, Status, get_strategy, solve
-from sudokit.variants import (
+from sudokit.model.variants import (
     ALL_KINDS,
     KINDS,
     XV,

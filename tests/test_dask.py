@@ -23,10 +23,10 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, Result, get_strategy
-from sudokit.batch import SolveJob
-from sudokit.executors import DaskPool
-from sudokit.output import RecordFormat
-from sudokit.reader import read_arguments
+from sudokit.io.output import RecordFormat
+from sudokit.io.reader import read_arguments
+from sudokit.runtime.batch import SolveJob
+from sudokit.runtime.executors import DaskPool
 
 from .conftest import PUZZLES, sudoku, wait_for_records
 

@@ -306,7 +306,7 @@ def test_without_pyarrow_parquet_is_refused_naming_the_extra(tmp_path: Path, sol
 def test_reading_a_csv_imports_no_pyarrow(tmp_path: Path, solved: list[tuple[str, str]]) -> None:
     path = write_csv(tmp_path / "set.csv", ["quizzes", "solutions"], [list(solved[0])])
     code = (
-        "import sys; from sudokit.reader import read_arguments; "
+        "import sys; from sudokit.io.reader import read_arguments; "
         f"r = list(read_arguments([{str(path)!r}])); "
         "print(len(r), r[0].expected is not None, 'pyarrow' in sys.modules)"
     )
@@ -355,7 +355,7 @@ def test_a_killed_run_leaves_a_readable_parquet_file_of_whole_records(tmp_path: 
 
 
 def test_progress_estimates_count_table_rows(tmp_path: Path, solved: list[tuple[str, str]]) -> None:
-    from sudokit.reader import estimate_records
+    from sudokit.io.reader import estimate_records
 
     path = write_csv(tmp_path / "set.csv", ["quizzes", "solutions"], [list(x) for x in solved])
     parquet = tmp_path / "set.parquet"
@@ -376,8 +376,8 @@ def test_a_parquet_column_of_number_lists_is_read_as_cells(tmp_path: Path, solve
 def test_parquet_records_are_written_a_row_group_at_a_time(tmp_path: Path) -> None:
     import os
 
-    from sudokit.datasets import ParquetStream
-    from sudokit.output import RecordWriter, csv_header, csv_row
+    from sudokit.io.output import RecordWriter, csv_header, csv_row
+    from sudokit.io.tables import ParquetStream
 
     path = tmp_path / "out.parquet"
     stream = ParquetStream(os.open(path, os.O_CREAT | os.O_WRONLY, 0o666), str(path), row_group=2)

@@ -27,10 +27,10 @@ from hypothesis import strategies as st
 from sudokit import Grid, InvalidPuzzleError, Shape, is_solution
 from sudokit.cli import app
 from sudokit.errors import BadCharacterError
-from sudokit.links import FPUZZLES_URL, MAX_EXPANSION
-from sudokit.lzstring import compress_to_base64, decompress_from_base64
-from sudokit.reader import MAX_LINE, Record, bounded_lines, iter_records
-from sudokit.shape import ALPHABET
+from sudokit.io.links import FPUZZLES_URL, MAX_EXPANSION
+from sudokit.io.lzstring import compress_to_base64, decompress_from_base64
+from sudokit.io.reader import MAX_LINE, Record, bounded_lines, iter_records
+from sudokit.model.shape import ALPHABET
 from tests.conftest import cli_runner
 
 from .conftest import ROOT, puzzles

@@ -8,8 +8,8 @@ from itertools import islice
 import pytest
 
 from sudokit import Capabilities, Grid, get_strategy
-from sudokit.generation import LEVELS, default_engine, generate, reachable_levels, symmetry_orbits
-from sudokit.shape import Shape
+from sudokit.features.generation import LEVELS, default_engine, generate, reachable_levels, symmetry_orbits
+from sudokit.model.shape import Shape
 
 
 @cache
@@ -189,7 +189,7 @@ def test_an_engine_that_takes_no_such_board_or_cannot_count_is_refused() -> None
 
 @pytest.mark.parametrize("level", ["easy", "medium"])
 def test_a_level_asked_is_the_level_rated(level: str) -> None:
-    import sudokit.rating as rating
+    import sudokit.features.rating as rating
 
     stream = generate("3x3", count=1, seed=4, minimal=True, level=level, time_limit=60)
     puzzles = list(stream)
@@ -201,7 +201,7 @@ def test_a_level_asked_is_the_level_rated(level: str) -> None:
 
 
 def test_levels_are_the_ratings_names() -> None:
-    from sudokit.rating import LEVELS as RATED_LEVELS
+    from sudokit.features.rating import LEVELS as RATED_LEVELS
 
     assert LEVELS == ("easy", "medium", "hard", "unfair", "extreme")
     assert tuple(level.lower() for level in RATED_LEVELS) == LEVELS
@@ -255,8 +255,8 @@ def minimal_puzzles_of_side_4(box: str) -> list[tuple[Grid, Grid]]:
 
 @pytest.mark.parametrize("box", ["2x2", "1x4", "4x1"])
 def test_every_four_by_four_puzzle_is_easy_so_other_levels_are_refused(box: str) -> None:
-    from sudokit.rating import _rate
-    from sudokit.strategy import Result, Status
+    from sudokit.engines.strategy import Result, Status
+    from sudokit.features.rating import _rate
 
     # Singles that solve a puzzle solve it with more givens too, so the minimal puzzles decide the levels reached.
     found = minimal_puzzles_of_side_4(box)
@@ -281,8 +281,8 @@ def test_the_engines_answers_are_checked() -> None:
 
 
 def test_each_puzzle_comes_with_its_solution_and_rating() -> None:
-    from sudokit.rating import rate
-    from sudokit.verify import is_solution
+    from sudokit.engines.verify import is_solution
+    from sudokit.features.rating import rate
 
     stream = generate("3x3", seed=2, level="hard")
     puzzle = next(stream)

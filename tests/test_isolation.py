@@ -27,18 +27,18 @@ from pathlib import Path
 
 import pytest
 
-import sudokit.registry
+import sudokit.engines.registry
 from sudokit import Grid, is_solution
-from sudokit.api import watchdog_seconds
-from sudokit.batch import KILL_GRACE
-from sudokit.registry import ENTRY_POINT_GROUP, Registry
-from sudokit.workers import WorkerPool, max_jobs
+from sudokit.engines.api import watchdog_seconds
+from sudokit.engines.registry import ENTRY_POINT_GROUP, Registry
+from sudokit.engines.workers import WorkerPool, max_jobs
+from sudokit.runtime.batch import KILL_GRACE
 from tests.conftest import ROOT, puzzles, sudoku
 
 from .test_time_limits import marked, marker_env, settle
 from .timing import cpu_of, hang_guard
 
-pytestmark = pytest.mark.filterwarnings("ignore::sudokit.registry.StrategyWarning")
+pytestmark = pytest.mark.filterwarnings("ignore::sudokit.engines.registry.StrategyWarning")
 
 KILLERS = "tests.plugins.killers"
 HOSTILE = "tests.plugins.hostile"
@@ -71,7 +71,7 @@ KILLED_AFTER = watchdog_seconds(0.3) + KILL_GRACE
 def killers_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[Registry]:
     """The test doubles and the real backtrack, as the process's registry for one test."""
     registry = Registry(eps=[EntryPoint(name, value, ENTRY_POINT_GROUP) for name, value in PLUGINS.items()])
-    monkeypatch.setattr(sudokit.registry, "_default", registry)
+    monkeypatch.setattr(sudokit.engines.registry, "_default", registry)
     yield registry
 
 

@@ -287,13 +287,13 @@ def imported_modules(path: Path) -> set[str]:
 
 
 def test_the_reference_reads_only_the_grid() -> None:
-    """It shares no code with the engines and does not go through sudokit.api: Grid (and its Shape) only."""
+    """It shares no code with the engines and does not go through sudokit.engines.api: Grid (and its Shape) only."""
     sudokit_modules = {
         m for m in imported_modules(SRC / "reference.py") if m.split(".")[0] in ("sudokit", "sudokit_strategies")
     }
-    assert sudokit_modules == {"sudokit.grid"}
+    assert sudokit_modules == {"sudokit.model.grid"}
     strategies = {m for m in imported_modules(SRC / "strategies.py") if m.startswith("sudokit")}
-    assert strategies <= {"sudokit.grid", "sudokit.shape", "sudokit.testing.reference"}
+    assert strategies <= {"sudokit.model.grid", "sudokit.model.shape", "sudokit.testing.reference"}
 
 
 def test_the_kit_and_the_reference_do_not_need_hypothesis() -> None:

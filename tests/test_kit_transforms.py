@@ -9,6 +9,7 @@ import random
 import pytest
 
 from sudokit import Grid, Shape, get_strategy
+from sudokit.engines.verify import is_solution, solution_problem
 from sudokit.testing import corpus, transforms
 from sudokit.testing.transforms import (
     KINDS,
@@ -23,7 +24,6 @@ from sudokit.testing.transforms import (
     relabel_digits,
     transpose,
 )
-from sudokit.verify import is_solution, solution_problem
 
 #: Solved puzzles of several box shapes, square and not: (puzzle, its only solution).
 SOLVED = [

@@ -14,9 +14,9 @@ from urllib.parse import quote
 import pytest
 
 from sudokit import Grid
+from sudokit.engines.verify import solution_problem
 from sudokit.errors import InvalidPuzzleError
-from sudokit.formats import format_pretty
-from sudokit.links import (
+from sudokit.io.links import (
     FPUZZLES_URL,
     MAX_EXPANSION,
     MAX_LINK_DATA,
@@ -28,10 +28,11 @@ from sudokit.links import (
     to_fpuzzles,
     unzip_scl,
 )
-from sudokit.lzstring import compress_to_base64, decompress_from_base64
-from sudokit.reader import check_arguments, iter_records, read_arguments
-from sudokit.shape import Shape
-from sudokit.variants import (
+from sudokit.io.lzstring import compress_to_base64, decompress_from_base64
+from sudokit.io.reader import check_arguments, iter_records, read_arguments
+from sudokit.model.formats import format_pretty
+from sudokit.model.shape import Shape
+from sudokit.model.variants import (
     XV,
     AntiKing,
     AntiKnight,
@@ -53,7 +54,6 @@ from sudokit.variants import (
     Whisper,
     XVNegative,
 )
-from sudokit.verify import solution_problem
 
 from .conftest import PUZZLES
 

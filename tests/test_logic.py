@@ -8,7 +8,7 @@ from functools import cache
 import pytest
 
 from sudokit import Grid, solve
-from sudokit.logic import TECHNIQUES, Candidates, Step, hint, steps
+from sudokit.features.logic import TECHNIQUES, Candidates, Step, hint, steps
 
 from .conftest import puzzles, sized
 

@@ -1,4 +1,4 @@
-"""sudokit.lzstring against the JavaScript lz-string's own output, character for character.
+"""sudokit.io.lzstring against the JavaScript lz-string's own output, character for character.
 
 The expected strings were made by lz-string 1.5.0 from npm (``LZString.compressToBase64`` under
 node); the emoji cases are where the PyPI ports (lzstring 1.0.4, py-lzstring 0.1.1) differ from it,
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sudokit.lzstring import ExpansionError, LZStringError, compress_to_base64, decompress_from_base64
+from sudokit.io.lzstring import ExpansionError, LZStringError, compress_to_base64, decompress_from_base64
 
 #: (text, compressToBase64(text)) as lz-string 1.5.0 under node wrote them.
 JAVASCRIPT = [

@@ -20,7 +20,7 @@ from typing import TypeVar
 import pytest
 
 from sudokit import Grid, Result, Shape, Status, StrategyError, get_strategy, is_solution, solve
-from sudokit.reader import read_file
+from sudokit.io.reader import read_file
 from sudokit_strategies import csp
 from sudokit_strategies.csp import SOLVERS, ConstraintStrategy, stop_workers
 

@@ -10,8 +10,8 @@ import pytest
 
 from sudokit import Grid, get_strategy
 from sudokit.errors import StrategyError
-from sudokit.logic import hint, steps
-from sudokit.rating import (
+from sudokit.features.logic import hint, steps
+from sudokit.features.rating import (
     BASE_SCORES,
     LEVELS,
     NEEDS_SEARCH,
@@ -25,7 +25,7 @@ from sudokit.rating import (
     rated_steps,
     technique_of,
 )
-from sudokit.variants import Diagonal
+from sudokit.model.variants import Diagonal
 
 from .conftest import puzzles, sized
 
@@ -200,8 +200,8 @@ def test_the_time_limit_bounds_the_count_and_the_path() -> None:
 
 
 def test_the_rate_record_gets_what_the_count_left_of_the_time_limit() -> None:
-    from sudokit.batch import solve_record
-    from sudokit.reader import Record
+    from sudokit.io.reader import Record
+    from sudokit.runtime.batch import solve_record
 
     counted = solve_record(0, Record(BEYOND_LOGIC, "<argument>"), get_strategy("backtrack"), limit=2)
     assert counted.result is not None and counted.result.count == 1
@@ -215,12 +215,12 @@ def test_the_rate_record_gets_what_the_count_left_of_the_time_limit() -> None:
 
 
 def test_the_search_digits_come_from_the_checked_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sudokit.registry
-    from sudokit.registry import ENTRY_POINT_GROUP, Registry
+    import sudokit.engines.registry
+    from sudokit.engines.registry import ENTRY_POINT_GROUP, Registry
 
     # A liar registered as backtrack: its "solution" repeats a digit in a row. Its answer must be refused.
     liar = EntryPoint("backtrack", "tests.plugins.hostile:WrongGrid", ENTRY_POINT_GROUP)
-    monkeypatch.setattr(sudokit.registry, "_default", Registry(eps=[liar]))
+    monkeypatch.setattr(sudokit.engines.registry, "_default", Registry(eps=[liar]))
     for call in (rate, rated_steps, first_step):
         with pytest.raises(StrategyError, match="wrong-grid"):
             call(BEYOND_LOGIC)

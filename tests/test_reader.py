@@ -13,7 +13,7 @@ import pytest
 
 from sudokit import Grid, Shape
 from sudokit.errors import DuplicateGivenError, InvalidPuzzleError, WrongCellCountError
-from sudokit.reader import (
+from sudokit.io.reader import (
     MAX_LINE,
     READ_BLOCK,
     Record,

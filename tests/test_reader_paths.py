@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid
-from sudokit.reader import check_arguments, read_arguments
+from sudokit.io.reader import check_arguments, read_arguments
 
 from .conftest import ROOT, puzzles
 
@@ -25,7 +25,7 @@ SETPRIV = shutil.which("setpriv")
 CHECK = """
 import sys
 from sudokit.errors import InvalidPuzzleError
-from sudokit.reader import check_arguments
+from sudokit.io.reader import check_arguments
 try:
     check_arguments(sys.argv[1:])
     print("ok")
@@ -107,7 +107,7 @@ def test_a_pipe_named_by_dev_fd_is_read_as_a_file() -> None:
 
 READ = """
 import sys
-from sudokit.reader import check_arguments, read_arguments
+from sudokit.io.reader import check_arguments, read_arguments
 check_arguments(sys.argv[1:])
 for record in read_arguments(sys.argv[1:]):
     print(record.line, record.parse().to_line())

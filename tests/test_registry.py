@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-import sudokit.registry
+import sudokit.engines.registry
 from sudokit import Strategy, is_solution
+from sudokit.engines.registry import ENTRY_POINT_GROUP, Registry, StrategyWarning, default_registry, find_entry_points
 from sudokit.errors import StrategyError, StrategyLoadError, UnknownStrategyError
-from sudokit.registry import ENTRY_POINT_GROUP, Registry, StrategyWarning, default_registry, find_entry_points
 
 from .conftest import PUZZLES, sized, sudoku
 
@@ -155,7 +155,7 @@ def test_a_plugin_named_all_is_listed_as_unusable_and_never_run(monkeypatch: pyt
     """'-s all' is the cross-check of every engine: a plugin registered as 'all' was listed as any other
     and run by bench's and check's 'every engine', yet 'sudoku solve -s all' could never reach it."""
     registry = Registry(eps=[ep("all", f"{GOOD}:Good"), ep("backtrack", OWN_BACKTRACK)])
-    monkeypatch.setattr(sudokit.registry, "_default", registry)
+    monkeypatch.setattr(sudokit.engines.registry, "_default", registry)
     assert registry.names() == registry.ready_names() == ["backtrack"]
     why = f"strategy 'all' ({GOOD}:Good) cannot be used: the name is reserved ('sudoku solve -s all' cross-checks"
     for args, state in [(["strategies"], ""), (["strategies", "--load"], "FAILED  ")]:
@@ -211,7 +211,7 @@ def test_listing_imports_no_plugin_and_reads_each_description_from_its_source() 
 
 LIST_INSTALLED = """
 import json, sys
-from sudokit.registry import default_registry
+from sudokit.engines.registry import default_registry
 rows = [{"name": r.name, "loaded": r.loaded, "description": r.description, "distribution": r.distribution,
          "version": getattr(r, "version", None)} for r in default_registry().info()]
 print(json.dumps({"rows": rows, "modules": sorted(sys.modules)}))
@@ -448,7 +448,7 @@ def test_listing_does_not_run_a_plugin_package_whose_import_hangs(tmp_path: Path
         "import sys\n"
         f"sys.path.insert(0, {str(tmp_path)!r})\n"
         "from importlib.metadata import EntryPoint\n"
-        "from sudokit.registry import ENTRY_POINT_GROUP, Registry\n"
+        "from sudokit.engines.registry import ENTRY_POINT_GROUP, Registry\n"
         "eps = [EntryPoint('hangs', 'sk_hanging_package.engine:Engine', ENTRY_POINT_GROUP)]\n"
         "print(Registry(eps=eps).info()[0].description)\n"
     )

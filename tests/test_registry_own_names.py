@@ -54,7 +54,7 @@ LIST = """
 import json, os, sys, warnings
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    from sudokit.registry import default_registry
+    from sudokit.engines.registry import default_registry
     registry = default_registry()
     rows = {r.name: [r.entry_point, r.distribution] for r in registry.info()}
     engine = type(registry.get("backtrack")).__name__

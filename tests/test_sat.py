@@ -12,10 +12,10 @@ import pytest
 from typer.testing import CliRunner
 
 from sudokit import Grid, Shape, Status, StrategyError, get_strategy, is_solution
-from sudokit.api import run
 from sudokit.cli import app
-from sudokit.reader import read_file
-from sudokit.variants import Diagonal, Killer, OddEven, Sandwich, Thermometer, Whisper, to_json
+from sudokit.engines.api import run
+from sudokit.io.reader import read_file
+from sudokit.model.variants import Diagonal, Killer, OddEven, Sandwich, Thermometer, Whisper, to_json
 from sudokit_strategies.cpsat import CpSatStrategy
 from sudokit_strategies.sat import SOLVERS, SatStrategy
 from tests.test_cpsat_variants import EVERY_KIND, brute_force, brute_force_4, random_puzzle

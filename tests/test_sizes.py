@@ -25,7 +25,7 @@ from sudokit import (
     solution_problem,
     solve,
 )
-from sudokit.reader import read_file
+from sudokit.io.reader import read_file
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = ROOT / "puzzles" / "sizes"
@@ -36,7 +36,7 @@ SMALL = ("2x2", "2x3", "2x4", "3x3", "3x4")
 
 
 def pairs(box: str) -> list[tuple[int, Grid, Grid]]:
-    """(line, puzzle, stored solution) of every record of ``box{box}.txt``, read by ``sudokit.reader.read_file``."""
+    """(line, puzzle, stored solution) of every record of ``box{box}.txt``, read by ``sudokit.io.reader.read_file``."""
     shape = Shape.parse(box)
     out = []
     for record in read_file(SIZES / f"box{box}.txt", box=shape):

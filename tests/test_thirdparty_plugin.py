@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, is_solution
-from sudokit.registry import Registry
+from sudokit.engines.registry import Registry
 from tests.conftest import venv_with
 
 THIRDPARTY = Path(__file__).parent / "thirdparty"

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, Shape, Status, is_solution, solve
-from sudokit.api import watchdog_seconds
+from sudokit.engines.api import watchdog_seconds
 from sudokit_strategies.csp import stop_workers
 
 from .conftest import puzzles, sized

@@ -21,10 +21,10 @@ from importlib.metadata import EntryPoint
 
 import pytest
 
-import sudokit.crosscheck
-import sudokit.registry
+import sudokit.engines.registry
+import sudokit.features.crosscheck
 from sudokit import Grid, Shape, Status, is_solution, solve
-from sudokit.registry import ENTRY_POINT_GROUP, Registry
+from sudokit.engines.registry import ENTRY_POINT_GROUP, Registry
 
 from .conftest import puzzles, sized, sudoku
 
@@ -109,7 +109,7 @@ SIXTEEN = sized("4x4")[0][0]
 def plugins(monkeypatch: pytest.MonkeyPatch) -> None:
     """The test doubles and the real backtrack, as the process's registry (forked workers inherit it)."""
     eps = [EntryPoint(name, value, ENTRY_POINT_GROUP) for name, value in PLUGINS.items()]
-    monkeypatch.setattr(sudokit.registry, "_default", Registry(eps=eps))
+    monkeypatch.setattr(sudokit.engines.registry, "_default", Registry(eps=eps))
 
 
 def test_an_engine_is_not_run_on_a_board_it_does_not_claim() -> None:
@@ -163,7 +163,7 @@ def test_check_bounds_a_hanging_import_and_says_so_once(plugins: None, monkeypat
     """The import of each engine gets ``IMPORT_TIMEOUT`` (1 s here; 15 s by default, where it was 60 s), its
     building the full load timeout: the engine that takes 2 s to build still takes part."""
     monkeypatch.delenv("SUDOKIT_LOAD_TIMEOUT", raising=False)
-    monkeypatch.setattr(sudokit.crosscheck, "IMPORT_TIMEOUT", 1.0, raising=False)
+    monkeypatch.setattr(sudokit.features.crosscheck, "IMPORT_TIMEOUT", 1.0, raising=False)
     three = puzzles("easy50.txt")[:3]
     start = time.perf_counter()
     result = sudoku("check", "-s", "backtrack,slow-to-build,hangs-on-import", "-j", "1", "-f", "json", *three)
@@ -183,7 +183,7 @@ def test_check_bounds_a_hanging_import_and_says_so_once(plugins: None, monkeypat
 # --- what a record shows is what is kept ------------------------------------------------------------------
 
 EMPTY_9 = "." * 81
-SHOWN_AT_MOST = 1000  # sudokit.output.SHOWN_AT_MOST, as the README says
+SHOWN_AT_MOST = 1000  # sudokit.io.output.SHOWN_AT_MOST, as the README says
 MEASURE = """
 import resource, subprocess, sys
 done = subprocess.run(sys.argv[1:], capture_output=True, text=True)

@@ -23,17 +23,17 @@ from pathlib import Path
 
 import pytest
 
-import sudokit.api
-import sudokit.registry
-import sudokit.verify
+import sudokit.engines.api
+import sudokit.engines.registry
+import sudokit.engines.verify
 from sudokit import Grid, Status, is_solution, solve
-from sudokit.api import answer_of, result_of
-from sudokit.batch import SolveTask, solve_records
-from sudokit.fastpath import Many
-from sudokit.links import fpuzzles_link
-from sudokit.reader import Record
-from sudokit.registry import ENTRY_POINT_GROUP, Registry
-from sudokit.workers import WorkerPool
+from sudokit.engines.api import answer_of, result_of
+from sudokit.engines.registry import ENTRY_POINT_GROUP, Registry
+from sudokit.engines.workers import WorkerPool
+from sudokit.io.links import fpuzzles_link
+from sudokit.io.reader import Record
+from sudokit.runtime.batch import SolveTask, solve_records
+from sudokit.runtime.fastpath import Many
 from tests.plugins.forgers import swapped
 
 from .conftest import puzzles, sudoku
@@ -57,10 +57,10 @@ PUZZLES = puzzles("easy50.txt")[:3]
 def forgers(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The forgers and the real backtrack as the process's registry; the check put back after each test."""
     registry = Registry(eps=[EntryPoint(name, value, ENTRY_POINT_GROUP) for name, value in PLUGINS.items()])
-    monkeypatch.setattr(sudokit.registry, "_default", registry)
-    for module, name in [(sudokit.api, "result_problem"), (sudokit.verify, "result_problem")]:
+    monkeypatch.setattr(sudokit.engines.registry, "_default", registry)
+    for module, name in [(sudokit.engines.api, "result_problem"), (sudokit.engines.verify, "result_problem")]:
         monkeypatch.setattr(module, name, getattr(module, name))  # restored even if an engine replaces it here
-    monkeypatch.setattr(sudokit.verify, "verify_many", sudokit.verify.verify_many)
+    monkeypatch.setattr(sudokit.engines.verify, "verify_many", sudokit.engines.verify.verify_many)
     yield
 
 
@@ -243,7 +243,8 @@ def test_the_check_holds_in_the_engines_own_process() -> None:
     items = [(0, Record(PUZZLES[0], "<test>")), (1, [Record(text, "<test>") for text in PUZZLES])]
     with WorkerPool(task, 1, isolate=False) as pool:
         one, block = list(pool.map(items))
-    assert sudokit.verify.result_problem is not sudokit.api.run.__kwdefaults__["_problem"]  # it did replace them
+    # it did replace them
+    assert sudokit.engines.verify.result_problem is not sudokit.engines.api.run.__kwdefaults__["_problem"]
     assert isinstance(block, Many) and len(block.parts) == len(PUZZLES)
     for outcome in [one, *block.parts]:
         assert outcome.status == "error" and outcome.result.solutions == ()

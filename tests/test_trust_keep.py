@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from sudokit import Grid, Result, Status, count_solutions, get_strategy, is_solution, solve
-from sudokit.api import run
+from sudokit.engines.api import run
 
 from .conftest import counted
 

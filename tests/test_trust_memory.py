@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-import sudokit.registry
-from sudokit import workers
-from sudokit.registry import ENTRY_POINT_GROUP, Registry
+import sudokit.engines.registry
+from sudokit.engines import workers
+from sudokit.engines.registry import ENTRY_POINT_GROUP, Registry
 from tests.conftest import puzzles, sudoku
 
-pytestmark = pytest.mark.filterwarnings("ignore::sudokit.registry.StrategyWarning")
+pytestmark = pytest.mark.filterwarnings("ignore::sudokit.engines.registry.StrategyWarning")
 
 PLUGINS = {
     "eats-memory": "tests.plugins.hostile:EatsMemory",
@@ -35,7 +35,7 @@ GIVEN_FIRST = [p for p in puzzles("easy50.txt") if p[0] not in ".0"][:2]
 @pytest.fixture(autouse=True)
 def hostile_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[Registry]:
     registry = Registry(eps=[EntryPoint(name, value, ENTRY_POINT_GROUP) for name, value in PLUGINS.items()])
-    monkeypatch.setattr(sudokit.registry, "_default", registry)
+    monkeypatch.setattr(sudokit.engines.registry, "_default", registry)
     yield registry
 
 
@@ -108,7 +108,7 @@ def test_every_command_with_workers_says_a_bad_memory_limit_in_one_line(
 
 
 def test_memory_limit_sizes(monkeypatch: pytest.MonkeyPatch) -> None:
-    from sudokit.workers import MAX_DEFAULT_MEMORY, MIN_DEFAULT_MEMORY, MemoryLimitError, memory_limit
+    from sudokit.engines.workers import MAX_DEFAULT_MEMORY, MIN_DEFAULT_MEMORY, MemoryLimitError, memory_limit
 
     for text, size in [("300M", 300 << 20), ("4G", 4 << 30), ("1.5g", 3 << 29), ("2GB", 2 << 30), ("512MiB", 1 << 29)]:
         monkeypatch.setenv("SUDOKIT_MEMORY_LIMIT", text)
@@ -137,7 +137,7 @@ RULES = {
 _SOLVE_36 = """
 import json, resource, sys, time
 from sudokit import Grid, is_solution
-from sudokit.reader import Record
+from sudokit.io.reader import Record
 from sudokit_strategies.backtrack import BacktrackStrategy
 resource.setrlimit(resource.RLIMIT_AS, (1 << 30, resource.getrlimit(resource.RLIMIT_AS)[1]))  # 1 GB
 for text in sys.argv[1:]:

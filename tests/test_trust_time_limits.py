@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, Status, is_solution, solve
-from sudokit.api import WATCHDOG_REPEAT, run, watchdog_seconds
+from sudokit.engines.api import WATCHDOG_REPEAT, run, watchdog_seconds
 from tests.plugins import hostile
 
 from .conftest import puzzles

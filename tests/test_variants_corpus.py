@@ -30,8 +30,8 @@ from sudokit import (
     solution_problem,
     solve,
 )
-from sudokit.registry import ENTRY_POINT_GROUP
-from sudokit.variants import ALL_KINDS
+from sudokit.engines.registry import ENTRY_POINT_GROUP
+from sudokit.model.variants import ALL_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ROOT / "puzzles" / "variants"

@@ -21,8 +21,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from sudokit import Grid, Result, Shape, Status, Strategy, capabilities_of, get_strategy, solution_problem, solve
-from sudokit.testing.strategies import solved_grids
-from sudokit.variants import (
+from sudokit.model.variants import (
     ALL_KINDS,
     JIGSAW,
     KINDS,
@@ -48,6 +47,7 @@ from sudokit.variants import (
     Whisper,
     XVNegative,
 )
+from sudokit.testing.strategies import solved_grids
 
 #: The built-in engines compared.
 ENGINES = ("backtrack", "cp-sat", "python-constraint", "sat")

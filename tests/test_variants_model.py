@@ -11,8 +11,9 @@ import re
 import pytest
 
 from sudokit import Grid, Result, Status, cross_check, solve
+from sudokit.engines.verify import is_solution, solution_problem
 from sudokit.errors import DuplicateGivenError, InvalidPuzzleError
-from sudokit.variants import (
+from sudokit.model.variants import (
     ALL_KINDS,
     KINDS,
     XV,
@@ -41,7 +42,6 @@ from sudokit.variants import (
     to_json,
     undotted_pairs,
 )
-from sudokit.verify import is_solution, solution_problem
 
 # LeetCode 37's solution:
 #   5 3 4 6 7 8 9 1 2

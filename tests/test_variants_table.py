@@ -10,7 +10,7 @@ from pathlib import Path
 from types import ModuleType
 
 from sudokit import available_strategies, capabilities_of, get_strategy
-from sudokit.variants import ALL_KINDS, KINDS
+from sudokit.model.variants import ALL_KINDS, KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "variants.md"

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from sudokit import Grid, Shape, is_solution, solution_problem
-from sudokit.verify import verify_many
+from sudokit.engines.verify import verify_many
 
 from .conftest import BOXES, sized
 

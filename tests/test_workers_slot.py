@@ -15,8 +15,8 @@ import time
 
 import pytest
 
-from sudokit import workers
-from sudokit.workers import _IDLE, _SLOT, _WORKING, _note
+from sudokit.engines import workers
+from sudokit.engines.workers import _IDLE, _SLOT, _WORKING, _note
 
 pytestmark = pytest.mark.skipif(not workers.CAN_ISOLATE, reason="needs fork")
 

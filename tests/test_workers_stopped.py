@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 import pytest
 
-from sudokit import workers
-from sudokit.workers import WorkerPool
+from sudokit.engines import workers
+from sudokit.engines.workers import WorkerPool
 
 pytestmark = pytest.mark.skipif(not workers.CAN_ISOLATE, reason="needs fork")
 

@@ -1,4 +1,5 @@
-"""Every step of ``sudokit.logic.steps`` on every unique puzzle of the shipped data sets, checked against its solution.
+"""Every step of ``sudokit.features.logic.steps`` on every unique puzzle of the shipped data sets, checked against its
+solution.
 
     python tools/check_logic_soundness.py              # everything (17clue whole: a few minutes)
     python tools/check_logic_soundness.py --17clue 2000
@@ -21,8 +22,8 @@ from itertools import islice
 from pathlib import Path
 
 from sudokit import Grid, solve
-from sudokit.logic import steps
-from sudokit.reader import read_file
+from sudokit.features.logic import steps
+from sudokit.io.reader import read_file
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"

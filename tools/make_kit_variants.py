@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable
 
 from sudokit import Grid
-from sudokit.variants import (
+from sudokit.model.variants import (
     XV,
     AntiKing,
     AntiKnight,

@@ -53,7 +53,7 @@ from pathlib import Path
 from pysat.solvers import Solver
 
 from sudokit import Grid, Shape, Status, capabilities_of, get_strategy, solution_problem, solve
-from sudokit.reader import read_file
+from sudokit.io.reader import read_file
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = ROOT / "puzzles" / "sizes"

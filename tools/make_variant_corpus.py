@@ -26,7 +26,7 @@ Every puzzle is made from ``SEED`` and its name alone (``random.Random(f"{SEED}/
 5. The result is counted again by ``cp-sat`` and by every other installed engine that takes its kinds
    (count 1, exact, the grid of step 1); any other answer stops the run.
 
-The files: ``corpus.txt`` holds one puzzle a line in our JSON form (``sudokit.variants.to_json``),
+The files: ``corpus.txt`` holds one puzzle a line in our JSON form (``sudokit.model.variants.to_json``),
 each after a ``# name: kinds`` comment; ``answers.txt`` a line per puzzle, in the same order:
 ``name kinds count solution`` (kinds joined by commas, the solution in the line form). The grids of
 step 1 depend on OR-Tools' CP-SAT (the version in ``uv.lock``); everything else is this file's code.
@@ -46,7 +46,7 @@ from pathlib import Path
 from ortools.sat.python import cp_model
 
 from sudokit import Grid, Shape, Status, capabilities_of, get_strategy, solution_problem, solve
-from sudokit.variants import (
+from sudokit.model.variants import (
     ALL_KINDS,
     XV,
     AntiKing,

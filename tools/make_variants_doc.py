@@ -4,7 +4,7 @@
     python tools/make_variants_doc.py --check    # compare instead of writing (exit 1 when it differs)
 
 The table comes from the built-in engines' own declarations (``capabilities_of(engine).constraints``)
-and each kind's rule from its class's docstring in ``sudokit.variants``, so the page cannot drift
+and each kind's rule from its class's docstring in ``sudokit.model.variants``, so the page cannot drift
 from the code: ``tests/test_variants_table.py`` keeps the file equal to :func:`render`.
 """
 
@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from sudokit import available_strategies, capabilities_of, get_strategy
-from sudokit.variants import (
+from sudokit.model.variants import (
     ALL_KINDS,
     JIGSAW,
     KINDS,
@@ -84,7 +84,7 @@ def engines() -> list[str]:
 
 
 def kinds() -> list[str]:
-    """Every kind: jigsaw first, then the constraint kinds in the order of ``sudokit.variants.KINDS``."""
+    """Every kind: jigsaw first, then the constraint kinds in the order of ``sudokit.model.variants.KINDS``."""
     return [JIGSAW, *KINDS]
 
 
@@ -138,7 +138,7 @@ def render() -> str:
 sudokit solves variant Sudoku as well as classic: irregular regions (jigsaw) and {len(KINDS)} kinds of
 constraints on top of the rows, columns and regions. This page is made by `python tools/make_variants_doc.py`
 from the code (the table from each engine's `capabilities.constraints`, the rules from the docstrings of
-`sudokit.variants`); `tests/test_variants_table.py` keeps it equal to what the tool renders.
+`sudokit.model.variants`); `tests/test_variants_table.py` keeps it equal to what the tool renders.
 
 ## Which engine takes which kind
 
@@ -158,9 +158,9 @@ One line of JSON, in a file of puzzles or as an argument (f-puzzles and SudokuPa
 
 `box` is the box shape (`3x3` for 9x9, `2x3` for 6x6), `givens` the puzzle's line form, `regions` (jigsaw
 only) one region symbol per cell, and `constraints` a list of the objects below. Cells are written
-`"r1c1"` (row 1, column 1); in Python, `sudokit.variants` has a class per kind, whose constructors also take
+`"r1c1"` (row 1, column 1); in Python, `sudokit.model.variants` has a class per kind, whose constructors also take
 `(row, column)` pairs counted from 0, and `Grid(cells, shape, regions=..., constraints=[...])` builds
-the puzzle (`sudokit.variants.to_json` and `from_json` convert).
+the puzzle (`sudokit.model.variants.to_json` and `from_json` convert).
 
 ## The kinds
 """

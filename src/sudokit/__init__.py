@@ -8,7 +8,7 @@
 
 from typing import TYPE_CHECKING
 
-from sudokit.api import (
+from sudokit.engines.api import (
     available_strategies,
     count_solutions,
     get_strategy,
@@ -16,11 +16,8 @@ from sudokit.api import (
     solve,
     solve_sudoku,
 )
-from sudokit.errors import InvalidPuzzleError, StrategyError, SudokitError
-from sudokit.grid import Grid
-from sudokit.registry import StrategyInfo
-from sudokit.shape import Shape
-from sudokit.strategy import (
+from sudokit.engines.registry import StrategyInfo
+from sudokit.engines.strategy import (
     MANY_STATUS,
     Capabilities,
     ManyResults,
@@ -30,19 +27,33 @@ from sudokit.strategy import (
     capabilities_of,
     offers_many,
 )
-from sudokit.verify import is_solution, result_problem, solution_problem
+from sudokit.engines.verify import is_solution, result_problem, solution_problem
+from sudokit.errors import InvalidPuzzleError, StrategyError, SudokitError
+from sudokit.model.grid import Grid
+from sudokit.model.shape import Shape
 
 if TYPE_CHECKING:  # imported on first use at run time (see __getattr__): ``sudoku solve`` does not pay for them
-    from sudokit.batch import solve_records
-    from sudokit.crosscheck import CrossCheckReport, Verdict, cross_check
-    from sudokit.generation import generate
-    from sudokit.logic import Step, hint, steps
-    from sudokit.rating import Rating, rate
-    from sudokit.reader import read_puzzles
+    from sudokit.features.crosscheck import CrossCheckReport, Verdict, cross_check
+    from sudokit.features.generation import generate
+    from sudokit.features.logic import Step, hint, steps
+    from sudokit.features.rating import Rating, rate
+    from sudokit.io.reader import read_puzzles
+    from sudokit.model.variants import (
+        ALL_KINDS,
+        Constraint,
+        from_dict,
+        king_pairs,
+        knight_pairs,
+        orthogonal_pairs,
+        undotted_pairs,
+    )
+    from sudokit.runtime.batch import solve_records
 
 __all__ = [
+    "ALL_KINDS",
     "MANY_STATUS",
     "Capabilities",
+    "Constraint",
     "CrossCheckReport",
     "Grid",
     "InvalidPuzzleError",
@@ -61,12 +72,16 @@ __all__ = [
     "capabilities_of",
     "count_solutions",
     "cross_check",
+    "from_dict",
     "generate",
     "get_strategy",
     "hint",
     "is_solution",
+    "king_pairs",
+    "knight_pairs",
     "normalize_time_limit",
     "offers_many",
+    "orthogonal_pairs",
     "rate",
     "read_puzzles",
     "result_problem",
@@ -75,32 +90,41 @@ __all__ = [
     "solve_records",
     "solve_sudoku",
     "steps",
+    "undotted_pairs",
 ]
 
 __version__ = "0.1.0"
 
 #: The names imported on first use, and the module of each.
 _LAZY = {
-    "cross_check": "crosscheck",
-    "CrossCheckReport": "crosscheck",
-    "Verdict": "crosscheck",
-    "read_puzzles": "reader",
-    "solve_records": "batch",
-    "Step": "logic",
-    "generate": "generation",
-    "Rating": "rating",
-    "rate": "rating",
-    "hint": "logic",
-    "steps": "logic",
+    "cross_check": "sudokit.features.crosscheck",
+    "CrossCheckReport": "sudokit.features.crosscheck",
+    "Verdict": "sudokit.features.crosscheck",
+    "read_puzzles": "sudokit.io.reader",
+    "solve_records": "sudokit.runtime.batch",
+    "Step": "sudokit.features.logic",
+    "generate": "sudokit.features.generation",
+    "Rating": "sudokit.features.rating",
+    "rate": "sudokit.features.rating",
+    "hint": "sudokit.features.logic",
+    "steps": "sudokit.features.logic",
+    # The variant rules engines lower (sudokit.model.variants takes ~8 ms to import; a classic solve never needs it).
+    "ALL_KINDS": "sudokit.model.variants",
+    "Constraint": "sudokit.model.variants",
+    "from_dict": "sudokit.model.variants",
+    "king_pairs": "sudokit.model.variants",
+    "knight_pairs": "sudokit.model.variants",
+    "orthogonal_pairs": "sudokit.model.variants",
+    "undotted_pairs": "sudokit.model.variants",
 }
 
 
 def __getattr__(name: str) -> object:
-    """The cross-check, the reader, the batch runner, the step solver, rating and generation load on first use."""
+    """The cross-check, reader, batch runner, step solver, rating, generation and variant rules load on first use."""
     if name in _LAZY:
         import importlib
 
-        return getattr(importlib.import_module(f"sudokit.{_LAZY[name]}"), name)
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'sudokit' has no attribute {name!r}")
 
 

@@ -1658,7 +1658,7 @@ class _Model:
     ) -> None:
         """Lower one constraint into groups, pairs, pair tables, rules or first candidates."""
         # Here, not at the top: sudokit.variants takes 8 ms to import, and a classic solve never needs it.
-        from sudokit.variants import king_pairs, knight_pairs, orthogonal_pairs, undotted_pairs
+        from sudokit import king_pairs, knight_pairs, orthogonal_pairs, undotted_pairs
 
         n = self.n
         kind: str = rule.kind  # type: ignore[attr-defined]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from sudokit import Capabilities, Grid, Result, get_strategy
-from sudokit.variants import ALL_KINDS
+from sudokit.model.variants import ALL_KINDS
 
 
 class ForgetsKind:

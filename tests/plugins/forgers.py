@@ -12,8 +12,8 @@ import array
 from dataclasses import replace
 from typing import Any
 
-import sudokit.api
-import sudokit.verify
+import sudokit.engines.api
+import sudokit.engines.verify
 from sudokit import Grid, ManyResults, Result, Shape
 from tests.plugins.many import Batched
 
@@ -116,14 +116,14 @@ class PatchesTheCheck(_Forger):
     name = "patches-the-check"
 
     def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None):  # type: ignore[no-untyped-def]
-        sudokit.api.result_problem = _no_problem  # type: ignore[assignment]
-        sudokit.verify.result_problem = _no_problem  # type: ignore[assignment]
+        sudokit.engines.api.result_problem = _no_problem  # type: ignore[assignment]
+        sudokit.engines.verify.result_problem = _no_problem  # type: ignore[assignment]
         right = super().solve(puzzle, limit=limit, time_limit=time_limit)
         return replace(right, solutions=tuple(Grid(swapped(g.cells), g.shape, validate=False) for g in right.solutions))
 
     def solve_many(self, cells: memoryview, shape: Shape, **options: Any) -> ManyResults:  # type: ignore[override]
-        sudokit.verify.verify_many = lambda cells, solutions, k, shape: [True] * k  # type: ignore[assignment]
-        sudokit.verify.result_problem = _no_problem  # type: ignore[assignment]
+        sudokit.engines.verify.verify_many = lambda cells, solutions, k, shape: [True] * k  # type: ignore[assignment]
+        sudokit.engines.verify.result_problem = _no_problem  # type: ignore[assignment]
         return super().solve_many(cells, shape, **options)  # each puzzle's answer from solve(): a wrong grid
 
 

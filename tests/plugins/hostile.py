@@ -14,7 +14,7 @@ import time
 from dataclasses import replace
 
 from sudokit import Grid, Result, Shape, Status
-from sudokit.api import watchdog_seconds
+from sudokit.engines.api import watchdog_seconds
 from sudokit_strategies.backtrack import BacktrackStrategy
 
 _RIGHT = BacktrackStrategy()

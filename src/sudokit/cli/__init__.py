@@ -1,7 +1,7 @@
 """The ``sudoku`` command: parses arguments and prints; the work is done by the library.
 
-Batches (``solve``, ``check``) run through :class:`sudokit.session.Session`, benchmarks through
-:func:`sudokit.bench.benchmark`; engines always run in killable worker processes.
+Batches (``solve``, ``check``) run through :class:`sudokit.runtime.session.Session`, benchmarks through
+:func:`sudokit.features.bench.benchmark`; engines always run in killable worker processes.
 
 There is no ``from __future__ import annotations`` here on purpose: Typer reads the commands'
 annotations, and given strings it evaluates each one, which cost ~7 ms of every start of ``sudoku``.
@@ -22,13 +22,13 @@ import typer
 import typer.core
 
 from sudokit import __version__
-from sudokit.api import DEFAULT_COUNT_LIMIT
+from sudokit.engines.api import DEFAULT_COUNT_LIMIT
+from sudokit.engines.registry import default_registry
 from sudokit.errors import StrategyError, SudokitError
-from sudokit.registry import default_registry
-from sudokit.shape import Shape
+from sudokit.model.shape import Shape
 
 if TYPE_CHECKING:
-    from sudokit.session import Job
+    from sudokit.runtime.session import Job
 
 try:  # typer 0.26+ carries its own copy of click
     from typer import _click as click  # type: ignore[attr-defined]
@@ -251,7 +251,7 @@ def _is_batch(puzzles: list[str]) -> bool:
 
 def _jobs(jobs: int | None, batch: bool) -> int:
     """The worker processes to run: as asked (at most four per core), else one per core for a batch."""
-    from sudokit.workers import default_jobs, max_jobs
+    from sudokit.engines.workers import default_jobs, max_jobs
 
     if jobs is None:
         return default_jobs() if batch else 1
@@ -277,8 +277,8 @@ def _check_output_flags(output: Path | None, force: bool, resume: bool, refusal:
 
 
 def _parquet_output(output: Path | None) -> bool:
-    """True for an --output FILE that is written as Parquet (``*.parquet``), as ``sudokit.datasets`` decides."""
-    from sudokit.reader import is_table
+    """True for an --output FILE that is written as Parquet (``*.parquet``), as ``sudokit.io.tables`` decides."""
+    from sudokit.io.reader import is_table
 
     return output is not None and is_table(output) == "parquet"
 
@@ -298,7 +298,7 @@ def _run(
     tables: Any = None,
 ) -> NoReturn:
     """Run a batch session and exit with its status (``tables``: how *.csv and *.parquet inputs are read)."""
-    from sudokit.session import Session
+    from sudokit.runtime.session import Session
 
     if tables is None and _parquet_output(output):
         _fail(f"--output {output}: Parquet files are written from the csv records of 'sudoku solve -f csv' only")
@@ -341,7 +341,7 @@ def _executor(executor: Executor, scheduler: str | None, jobs: int | None) -> An
         _fail("--executor dask needs --scheduler ADDRESS: the Dask scheduler to run on (e.g. tcp://10.0.0.5:8786)")
     if jobs is not None:
         _fail("--jobs sets local worker processes: with --executor dask the cluster's workers run the batch")
-    from sudokit.executors import dask_pool
+    from sudokit.runtime.executors import dask_pool
 
     try:
         return dask_pool(scheduler.strip())
@@ -396,13 +396,13 @@ Expect = Annotated[
 
 
 def _tables(puzzles: list[str], column: str | None, expect: str | None, **checks: Any) -> Any:
-    """How table inputs are read, and whether records are compared (a ``sudokit.datasets.TablePlan``)."""
-    from sudokit.reader import is_table
+    """How table inputs are read, and whether records are compared (a ``sudokit.io.tables.TablePlan``)."""
+    from sudokit.io.reader import is_table
 
     output = checks.get("output")
     if column is None and expect is None and not any(is_table(p) for p in [*puzzles, output or ""]):
-        return None  # no table anywhere: sudokit.datasets (and the batch machinery) stay unimported
-    from sudokit.datasets import plan_tables
+        return None  # no table anywhere: sudokit.io.tables (and the batch machinery) stay unimported
+    from sudokit.io.tables import plan_tables
 
     try:
         return plan_tables(puzzles, column=column, expect=expect, **checks)
@@ -535,8 +535,8 @@ def solve(
         )
     if stats and fmt is SolveFormat.json:
         _fail(_STATS_IN_JSON)
-    from sudokit.batch import SolveJob
-    from sudokit.output import RecordFormat
+    from sudokit.io.output import RecordFormat
+    from sudokit.runtime.batch import SolveJob
 
     options = _solve_options(option or [], strategy)
     _known(strategy)
@@ -555,7 +555,7 @@ def solve(
     if tables is not None and tables.compare:
         from dataclasses import replace
 
-        from sudokit.datasets import CompareJob
+        from sudokit.io.tables import CompareJob
 
         render = replace(render, expect=True)
         job = CompareJob(strategy, options, render, keep=keep, time_limit=time_limit, box=shape)
@@ -670,7 +670,7 @@ def _check(
     if stats and fmt is CheckFormat.json:
         _fail(_STATS_IN_JSON)
     tables = _tables(puzzles, column, expect, output=output, fmt=fmt.value, resume=resume, compare=False)
-    from sudokit import crosscheck
+    from sudokit.features import crosscheck
 
     try:
         specs = crosscheck.engine_specs(strategies, _check_options(option))
@@ -730,8 +730,8 @@ def bench(
 
     A timed-out puzzle counts at the time it was stopped (the mean is then a lower bound).
     """
-    from sudokit.bench import PLOT_INSTALL, benchmark, plot_problem, plot_times
-    from sudokit.progress import Console, Progress
+    from sudokit.features.bench import PLOT_INSTALL, benchmark, plot_problem, plot_times
+    from sudokit.runtime.progress import Console, Progress
 
     if first is not None and sample is not None:
         _fail("--first and --sample both choose the puzzles: give one")
@@ -786,7 +786,7 @@ def bench(
         for row in rows:
             _print(json.dumps(row.to_dict(), allow_nan=False))
     elif fmt is TableFormat.csv:
-        from sudokit.output import csv_row
+        from sudokit.io.output import csv_row
 
         fields = list(rows[0].to_dict()) if rows else []
         _print(csv_row(fields))
@@ -829,7 +829,7 @@ def _capabilities_text(caps: Any) -> str:
     if not caps.time_limit:
         parts.append("no time limit")
     if caps.constraints:
-        from sudokit.variants import ALL_KINDS
+        from sudokit.model.variants import ALL_KINDS
 
         kinds = "every one" if caps.constraints >= ALL_KINDS else ", ".join(sorted(caps.constraints))
         parts.append(f"variant rules: {kinds}")
@@ -886,7 +886,7 @@ def strategies(
     With --load, each engine is imported and built in a worker process (a plugin that hangs or
     crashes on import is reported, not fatal), and the list says whether it works.
     """
-    from sudokit.registry import load_isolated
+    from sudokit.engines.registry import load_isolated
 
     try:
         rows = load_isolated(default_registry()) if load else default_registry().info()
@@ -955,7 +955,7 @@ StepsFormat = Annotated[
 def _one_puzzle(arg: str, box: Shape | None) -> Any:
     """The one classic puzzle of ``arg`` (text, file or -) as a Grid; a one-line error otherwise."""
     from sudokit.errors import InvalidPuzzleError
-    from sudokit.reader import check_arguments, read_arguments
+    from sudokit.io.reader import check_arguments, read_arguments
 
     record = None
     if arg == "-" and 0 in CLOSED:
@@ -998,7 +998,7 @@ def _step_json(step: Any, n: int, number: int | None = None) -> dict[str, Any]:
 
 def _marked_grid(grid: Any, cells: set[int], color: bool) -> str:
     """The grid with box borders, ``cells`` in brackets (and bold yellow with ``color``), blanks as ``.``."""
-    from sudokit.formats import _symbol
+    from sudokit.model.formats import _symbol
 
     shape, n = grid.shape, grid.n
     lines = []
@@ -1052,7 +1052,7 @@ def hint(
     Exit status: 0 a step (or the puzzle is complete), 1 the puzzle has no solution or several, or
     timed out, 2 invalid input.
     """
-    from sudokit.logic import Candidates
+    from sudokit.features.logic import Candidates
 
     if color is not None and fmt is StepFormat.json:
         _fail("--color colours the grid of --format pretty: json has none")
@@ -1097,7 +1097,7 @@ def _logic_answer(grid: Any, command: str, time_limit: float | None) -> Any:
     A puzzle without a solution or with several, and a timeout, are one line on stderr and exit
     status 1 (as 'sudoku solve --unique' and a timeout of 'sudoku solve'); an engine that fails, 2.
     """
-    from sudokit.rating import NOT_UNIQUE, run_logic
+    from sudokit.features.rating import NOT_UNIQUE, run_logic
 
     try:
         kind, answer = run_logic(grid, explain=command == "explain", time_limit=time_limit)
@@ -1174,8 +1174,8 @@ def rate(
     Exit status: 0 all rated, 1 some puzzle has no solution or several, or timed out, 2 invalid input
     or unsupported.
     """
-    from sudokit.batch import SolveJob
-    from sudokit.rating import RateFormat as Render
+    from sudokit.features.rating import RateFormat as Render
+    from sudokit.runtime.batch import SolveJob
 
     shape = _shape(box)
     batch = _is_batch(puzzles)
@@ -1259,16 +1259,16 @@ class _GenerateTask:
 
     def start(self, mark: Any) -> Any:
         """Load the counting engine (and the rating, with a level); the function making one puzzle."""
-        from sudokit.api import get_strategy
+        from sudokit.engines.api import get_strategy
 
         mark(0)
         strategy = get_strategy(self.engine)
         if self.level is not None:
-            import sudokit.rating  # noqa: F401 - loaded with the engine, not with the first puzzle
+            import sudokit.features.rating  # noqa: F401 - loaded with the engine, not with the first puzzle
 
         def make(item: tuple[int, int]) -> dict[str, Any]:
-            from sudokit.formats import format_line
-            from sudokit.generation import generate
+            from sudokit.features.generation import generate
+            from sudokit.model.formats import format_line
 
             index, seed = item
             stream = generate(
@@ -1317,8 +1317,8 @@ def _generated_text(made: dict[str, Any], fmt: GenerateFormat, seed: int, shape:
     """One generated puzzle's record in ``fmt`` (``task``: the options it was made with)."""
     import json
 
-    from sudokit.formats import format_pretty
-    from sudokit.output import csv_row
+    from sudokit.io.output import csv_row
+    from sudokit.model.formats import format_pretty
 
     fields = {
         "index": made["index"],
@@ -1394,8 +1394,8 @@ def generate(
 
     Exit status: 0 all made, 1 some puzzle not made in time, 2 usage or an engine failed.
     """
-    from sudokit.generation import default_engine
-    from sudokit.generation import generate as make_stream
+    from sudokit.features.generation import default_engine
+    from sudokit.features.generation import generate as make_stream
 
     refusal = None
     if fmt not in (GenerateFormat.json, GenerateFormat.csv):
@@ -1447,10 +1447,10 @@ def _generate_run(
     """Stream the puzzles to stdout or ``output`` in order, with progress and summary; exit with the status."""
     import time
 
-    from sudokit.output import OutputError, RecordWriter
-    from sudokit.progress import Console, Progress, same_terminal
-    from sudokit.session import EXIT_TERMINATED, OutputFile, on_sigterm, restore_sigterm, writable
-    from sudokit.workers import WorkerPool
+    from sudokit.engines.workers import WorkerPool
+    from sudokit.io.output import OutputError, RecordWriter
+    from sudokit.runtime.progress import Console, Progress, same_terminal
+    from sudokit.runtime.session import EXIT_TERMINATED, OutputFile, on_sigterm, restore_sigterm, writable
 
     if output is None and 1 in CLOSED:
         _fail("standard output is closed: nothing can be written (use --output FILE)")
@@ -1566,7 +1566,7 @@ def _generate_resume_point(
     import csv
     import json
 
-    from sudokit.output import ResumeError
+    from sudokit.io.output import ResumeError
 
     name = os.fspath(target.path)
     level = task.level

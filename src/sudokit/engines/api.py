@@ -1,7 +1,7 @@
 """The library's entry points: solve a puzzle with any engine, count solutions, list engines.
 
 Every engine is called through ``run``, which vouches for what comes back: an answer that is not
-consistent (``sudokit.verify.result_problem``), a crash, or an answer long past the time limit is
+consistent (``sudokit.engines.verify.result_problem``), a crash, or an answer long past the time limit is
 an ``error`` result naming the engine, never a ``solved`` one.
 """
 
@@ -17,12 +17,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from sudokit.engines.registry import StrategyInfo, default_registry
+from sudokit.engines.strategy import Capabilities, Result, Status, Strategy, capabilities_of
+from sudokit.engines.verify import result_problem
 from sudokit.errors import BoxShapeError, StrategyError
-from sudokit.grid import Grid
-from sudokit.registry import StrategyInfo, default_registry
-from sudokit.shape import Shape
-from sudokit.strategy import Capabilities, Result, Status, Strategy, capabilities_of
-from sudokit.verify import result_problem
+from sudokit.model.grid import Grid
+from sudokit.model.shape import Shape
 
 try:  # signal's own functions without the enum wrappers of the ``signal`` module: 0.2 us a call, not 3 us
     import _signal as _sig
@@ -154,7 +154,7 @@ def run(
 
     ``limit``, ``keep`` and ``time_limit`` are as for ``solve``; ``keep`` goes to an engine whose
     ``solve`` takes it, the others' solutions are trimmed to it. The answer must pass
-    ``sudokit.verify.result_problem``; its ``stats`` are made JSON-safe and a nonsense ``elapsed``
+    ``sudokit.engines.verify.result_problem``; its ``stats`` are made JSON-safe and a nonsense ``elapsed``
     is replaced by the time measured here. In the main thread (POSIX) a watchdog raises
     ``EngineOverranError`` into an engine still running ``watchdog_seconds(time_limit)`` after it
     began, and again every ``WATCHDOG_REPEAT`` s until it stops; an answer later than that is an
@@ -592,7 +592,7 @@ def solve(
     time_limit = normalize_time_limit(time_limit)
     grid = as_grid(puzzle, box)
     if isolate:
-        from sudokit.batch import run_isolated
+        from sudokit.runtime.batch import run_isolated
 
         return run_isolated(strategy, grid, limit=limit, keep=keep, time_limit=time_limit, options=options)
     result = run(get_strategy(strategy, **options), grid, limit=limit, keep=keep, time_limit=time_limit)

@@ -27,8 +27,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
+from sudokit.engines.strategy import Capabilities, Strategy, capabilities_of
 from sudokit.errors import StrategyError, StrategyLoadError, UnknownStrategyError
-from sudokit.strategy import Capabilities, Strategy, capabilities_of
 
 if TYPE_CHECKING:
     import ast
@@ -589,7 +589,7 @@ def load_isolated(registry: Registry) -> list[StrategyInfo]:
     An engine whose import hangs (past ``SUDOKIT_LOAD_TIMEOUT``, 60 s by default) or ends its process
     (``os._exit``, a crash) is reported as not loaded, with what happened; the others are not affected.
     """
-    from sudokit.workers import WorkerPool, load_timeout
+    from sudokit.engines.workers import WorkerPool, load_timeout
 
     rows = {row.name: row for row in registry.info()}
     task = _DescribeTask(registry, rows, load_timeout())

@@ -8,8 +8,8 @@ from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
 from sudokit.errors import BoxShapeError, StrategyError
-from sudokit.grid import Grid
-from sudokit.shape import Shape
+from sudokit.model.grid import Grid
+from sudokit.model.shape import Shape
 
 __all__ = [
     "MANY_STATUS",
@@ -124,7 +124,7 @@ class Strategy(Protocol):
     ``solve`` may also take ``keep: int | None = None``, how many of the solutions found to return
     (None: all, up to ``limit``), so that counting to a large limit need not hold every solution;
     sudokit passes ``keep`` only to an engine whose ``solve`` takes it (or ``**kwargs``), and trims
-    the solutions of the others. sudokit checks every result (``sudokit.verify.result_problem``):
+    the solutions of the others. sudokit checks every result (``sudokit.engines.verify.result_problem``):
     an answer that is not consistent, or that arrives long after ``time_limit``, becomes an
     ``error`` result naming the engine.
     """
@@ -203,7 +203,7 @@ class Capabilities:
     counting: bool = True
     #: Stops at ``time_limit`` and reports ``timeout``.
     time_limit: bool = True
-    #: The variant kinds it takes on top of the classic rules (``sudokit.variants``: "killer", "jigsaw", ...).
+    #: The variant kinds it takes on top of the classic rules (``sudokit.model.variants``: "killer", "jigsaw", ...).
     constraints: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:

@@ -16,11 +16,11 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from sudokit.grid import Grid
-from sudokit.strategy import Result, Status
+from sudokit.engines.strategy import Result, Status
+from sudokit.model.grid import Grid
 
 if TYPE_CHECKING:
-    from sudokit.shape import Shape
+    from sudokit.model.shape import Shape
 
 __all__ = ["is_solution", "result_problem", "solution_problem", "verify_many"]
 

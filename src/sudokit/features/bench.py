@@ -3,7 +3,7 @@
 A file is read as ``sudoku solve`` reads it: a ``.csv`` or ``.parquet`` table a row a puzzle (the
 puzzle column by its header, or ``TableOptions.column``), any other file a puzzle a line.
 
-The solves run in one killable worker process (:mod:`sudokit.workers`), engine after engine over
+The solves run in one killable worker process (:mod:`sudokit.engines.workers`), engine after engine over
 each file, so that an engine that crashes or hangs costs its own row an ``error``, not the run.
 """
 
@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 
-from sudokit.api import get_strategy, normalize_time_limit, run, watchdog_seconds
+from sudokit.engines.api import get_strategy, normalize_time_limit, run, watchdog_seconds
+from sudokit.engines.strategy import Status, Strategy
+from sudokit.engines.workers import WorkerPool
 from sudokit.errors import InvalidPuzzleError, StrategyLoadError
-from sudokit.grid import Grid
-from sudokit.reader import Record, TableOptions, is_table, read_file
-from sudokit.shape import Shape
-from sudokit.strategy import Status, Strategy
-from sudokit.workers import WorkerPool
+from sudokit.io.reader import Record, TableOptions, is_table, read_file
+from sudokit.model.grid import Grid
+from sudokit.model.shape import Shape
 
 __all__ = ["BenchRow", "BenchTask", "benchmark", "pick", "plot_problem", "plot_times"]
 
@@ -133,7 +133,7 @@ class BenchTask:
     @property
     def budget(self) -> float | None:
         """Seconds one solve may take before its worker is killed."""
-        from sudokit.batch import KILL_GRACE
+        from sudokit.runtime.batch import KILL_GRACE
 
         return None if self.time_limit is None else watchdog_seconds(self.time_limit) + KILL_GRACE
 
@@ -182,7 +182,7 @@ def benchmark(
     Table files (``.csv``, ``.parquet``) are read with ``tables`` (its ``column``; nothing is
     compared). The solves run one at a time in a killable worker process; ``progress(done, total,
     failed)`` is called after each. Raises ``StrategyError`` if an engine cannot be loaded, and
-    ``sudokit.datasets.DatasetError`` for a table without the puzzle column.
+    ``sudokit.io.tables.DatasetError`` for a table without the puzzle column.
     """
     engines = list(strategies)
     time_limit = normalize_time_limit(time_limit)
@@ -231,7 +231,7 @@ def benchmark(
 def _records(path: str | Path, box: Shape | None, tables: TableOptions | None) -> Iterable[Record]:
     """The records of a file, as ``sudoku solve`` reads it: a table a row a record, else a line a record."""
     if is_table(path):
-        from sudokit.datasets import read_table  # here: only tables need it (and pyarrow, for Parquet)
+        from sudokit.io.tables import read_table  # here: only tables need it (and pyarrow, for Parquet)
 
         return read_table(str(path), TableOptions(tables.column if tables else None, "none"))
     return read_file(path, box=box)

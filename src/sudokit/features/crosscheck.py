@@ -1,7 +1,7 @@
 """The cross-check: run several engines on the same puzzle, verify every answer, and compare them.
 
-Every engine runs through :func:`sudokit.api.run` (a crash becomes an ``error`` result) and every
-grid it returns is checked by the independent :func:`sudokit.verify.solution_problem`. Engines
+Every engine runs through :func:`sudokit.engines.api.run` (a crash becomes an ``error`` result) and every
+grid it returns is checked by the independent :func:`sudokit.engines.verify.solution_problem`. Engines
 agree when each answer is valid and the decided answers fit one number of solutions:
 
 * each engine is asked for up to ``limit`` solutions (2 by default, which decides uniqueness; with
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from sudokit.api import (
+from sudokit.engines.api import (
     DEFAULT_COUNT_LIMIT,
     PuzzleLike,
     answer_of,
@@ -41,15 +41,15 @@ from sudokit.api import (
     run,
     watchdog_seconds,
 )
-from sudokit.batch import FAILED
+from sudokit.engines.registry import default_registry
+from sudokit.engines.strategy import Result, Status, Strategy
+from sudokit.engines.verify import solution_problem
 from sudokit.errors import InvalidPuzzleError, StrategyError, UnknownStrategyError
-from sudokit.grid import Grid
-from sudokit.output import Rendered, record_key
-from sudokit.reader import Record
-from sudokit.registry import default_registry
-from sudokit.shape import Shape
-from sudokit.strategy import Result, Status, Strategy
-from sudokit.verify import solution_problem
+from sudokit.io.output import Rendered, record_key
+from sudokit.io.reader import Record
+from sudokit.model.grid import Grid
+from sudokit.model.shape import Shape
+from sudokit.runtime.batch import FAILED
 
 __all__ = [
     "EXIT_STATUS",
@@ -231,7 +231,7 @@ class CrossCheckReport:
             "problems": list(self.problems),
         }
         if not self.puzzle.is_classic:
-            from sudokit.variants import to_dict  # here: classic reports never need it
+            from sudokit.model.variants import to_dict  # here: classic reports never need it
 
             data["variant"] = to_dict(self.puzzle)
         return data
@@ -611,14 +611,14 @@ class CheckTask:
     @property
     def budget(self) -> float | None:
         """Seconds an engine may run on a puzzle before its worker is killed."""
-        from sudokit.batch import KILL_GRACE
+        from sudokit.runtime.batch import KILL_GRACE
 
         return None if self.time_limit is None else watchdog_seconds(self.time_limit) + KILL_GRACE
 
     def start(self, mark: Callable[[int], None]) -> Callable[[CheckItem], Any]:
         """Load every engine (in the worker); the function that runs one engine on one puzzle, answering plain data.
 
-        The answer is :func:`sudokit.api.answer_of` of the result, or ``(UNLOADED, why)``; :meth:`finish`
+        The answer is :func:`sudokit.engines.api.answer_of` of the result, or ``(UNLOADED, why)``; :meth:`finish`
         makes the result of it in the caller's process and checks it there. Engine k's import is phase
         2k, its building phase 2k + 1 (see ``load_timeout_of``).
         """

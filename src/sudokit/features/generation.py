@@ -2,7 +2,7 @@
 
 ``generate`` streams puzzles of any box shape::
 
-    >>> from sudokit.generation import generate
+    >>> from sudokit.features.generation import generate
     >>> puzzles = list(generate("2x2", count=2, seed=7, minimal=True))
     >>> [p.count_givens() > 0 for p in puzzles]
     [True, True]
@@ -27,11 +27,11 @@ whatever the engine, the machine or the timing):
    break the symmetry). Without ``minimal`` the pass stops after ``n`` refused orbits (``n`` the
    board side), which saves most of the engine's hardest counts (the last ones, on the sparsest
    puzzles) and leaves a few more givens; the puzzle is unique either way.
-4. With ``level``, the puzzle is rated (``sudokit.rating.rate``) and kept only when its level is
+4. With ``level``, the puzzle is rated (``sudokit.features.rating.rate``) and kept only when its level is
    the one asked for; otherwise a new one is made. ``PuzzleStream.attempts`` counts them. A level
    that no puzzle of the board reaches is refused at once (:func:`reachable_levels`).
 
-Every engine call goes through :func:`sudokit.api.run`, which checks the answer: a full grid that is
+Every engine call goes through :func:`sudokit.engines.api.run`, which checks the answer: a full grid that is
 not a solution, or a count that does not hold, is an engine failure (``StrategyError``), never a puzzle.
 
 The engine that counts is a parameter; by default (``default_engine``) ``backtrack`` below 16x16 and
@@ -46,16 +46,16 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from sudokit.engines.strategy import Result, Status, Strategy, capabilities_of
 from sudokit.errors import BoxShapeError, StrategyError
-from sudokit.grid import Grid
-from sudokit.shape import Shape
-from sudokit.strategy import Result, Status, Strategy, capabilities_of
+from sudokit.model.grid import Grid
+from sudokit.model.shape import Shape
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from sudokit.rating import Rating
+    from sudokit.features.rating import Rating
 
 __all__ = [
     "LEVELS",
@@ -69,8 +69,9 @@ __all__ = [
 
 #: The symmetries the givens can have.
 SYMMETRIES = ("none", "rot180", "rot90", "mirror")
-#: The levels ``level`` takes (``sudokit.rating.LEVELS``, in order), lower case. Spelled out so that importing
-#: this module does not import ``sudokit.rating`` (and ``sudokit.logic``); tests/test_generate.py checks they agree.
+#: The levels ``level`` takes (``sudokit.features.rating.LEVELS``, in order), lower case. Spelled out so that importing
+#: this module does not import ``sudokit.features.rating`` (and ``sudokit.features.logic``); tests/test_generate.py
+#: checks they agree.
 LEVELS = ("easy", "medium", "hard", "unfair", "extreme")
 #: From this board side up, ``sat`` counts faster than ``backtrack`` (benchmarks/bench_generate.py).
 SAT_FROM_SIDE = 16
@@ -92,7 +93,7 @@ def generate(
     ``count`` puzzles (None: without end); ``seed`` makes the stream reproducible (None: a random
     seed, readable afterwards as ``.seed``); ``symmetry`` is the givens' pattern: ``none``,
     ``rot180``, ``rot90`` or ``mirror`` (left-right); ``minimal`` removes givens until none (no
-    orbit, with a symmetry) can go; ``level`` keeps only puzzles that ``sudokit.rating.rate`` puts
+    orbit, with a symmetry) can go; ``level`` keeps only puzzles that ``sudokit.features.rating.rate`` puts
     at that level (easy, medium, hard, unfair, extreme); ``engine`` names the engine (or is the
     Strategy) that proves uniqueness by counting to 2 (None: the fastest measured for the board,
     ``default_engine``; the puzzles do not depend on it, a count to 2 being the same whoever does
@@ -161,7 +162,7 @@ class PuzzleStream(Iterator[Grid]):
         self._filler = self.strategy if getattr(self.strategy, "name", None) == "backtrack" else _engine("backtrack")
         self._rate: Callable[..., tuple[list[Any], Rating]] | None = None
         if self.level is not None:
-            from sudokit.rating import _rate
+            from sudokit.features.rating import _rate
 
             self._rate = _rate
         self.count = count
@@ -218,7 +219,7 @@ class PuzzleStream(Iterator[Grid]):
 
     def _rated(self, puzzle: Grid, solution: Grid) -> Rating:
         """The rating of ``puzzle``, whose one solution is ``solution`` (proved by the counts), within the budget."""
-        from sudokit.rating import TimeLimitError
+        from sudokit.features.rating import TimeLimitError
 
         assert self._rate is not None
         known = Result(Status.SOLVED, puzzle, self.strategy.name, (solution,), 1, True)
@@ -318,8 +319,8 @@ class PuzzleStream(Iterator[Grid]):
 def _checked(
     strategy: Strategy, puzzle: Grid, *, limit: int, keep: int | None = None, time_limit: float | None
 ) -> Result:
-    """``sudokit.api.run``: the engine's answer, checked (imported here, when a puzzle is made)."""
-    from sudokit.api import run as checked_run
+    """``sudokit.engines.api.run``: the engine's answer, checked (imported here, when a puzzle is made)."""
+    from sudokit.engines.api import run as checked_run
 
     return checked_run(strategy, puzzle, limit=limit, keep=keep, time_limit=time_limit)
 
@@ -405,7 +406,7 @@ def _level(level: object) -> str | None:
 
 
 def _time_limit(value: object) -> float | None:
-    from sudokit.api import normalize_time_limit
+    from sudokit.engines.api import normalize_time_limit
 
     try:
         return normalize_time_limit(value)  # type: ignore[arg-type]
@@ -415,7 +416,7 @@ def _time_limit(value: object) -> float | None:
 
 def _engine(name: object, shape: Shape | None = None) -> Strategy:
     """The engine named ``name`` (or the Strategy itself), checked to count and to take ``shape``; else ValueError."""
-    from sudokit.api import get_strategy
+    from sudokit.engines.api import get_strategy
 
     if not isinstance(name, str | Strategy):
         raise ValueError(f"engine must be an engine's name or a Strategy, not {name!r:.40}")

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
-from sudokit.grid import Grid
-from sudokit.shape import Shape
+from sudokit.model.grid import Grid
+from sudokit.model.shape import Shape
 
 __all__ = ["TECHNIQUES", "Candidates", "Step", "hint", "steps"]
 

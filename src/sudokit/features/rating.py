@@ -1,6 +1,6 @@
 """Difficulty in HoDoKu's manner: a score summed over the easiest-first logical path, and a level.
 
-Each step of :func:`sudokit.logic.steps` adds its technique's base score; the level is the highest
+Each step of :func:`sudokit.features.logic.steps` adds its technique's base score; the level is the highest
 level of any technique used, then raised while the score exceeds that level's maximum. The base
 scores, technique levels and level maxima are HoDoKu 2.2's (``Options.solverSteps`` and
 ``DifficultyLevel``), as transcribed by the ``hodoku-py`` package 0.2.1 in ``hodoku/core/scoring.py``
@@ -13,7 +13,7 @@ latter: it places the solution's digit of the middle blank cell (the cell HoDoKu
 picks), charges :data:`SEARCH_PENALTY` (HoDoKu's forcing-chain base score, the cheapest Extreme
 technique) and goes on with logic; such a puzzle is Extreme. ``guesses`` then says how much search
 the ``backtrack`` engine needed to solve it and prove it unique. A puzzle is rated only once ``backtrack``
-(checked by :func:`sudokit.api.run`) has counted exactly one solution: as HoDoKu does, a puzzle with
+(checked by :func:`sudokit.engines.api.run`) has counted exactly one solution: as HoDoKu does, a puzzle with
 none or several is refused (the uniqueness techniques would make its path unsound).
 
     >>> r = rate("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
@@ -28,15 +28,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sudokit.errors import SudokitError
-from sudokit.grid import Grid
-from sudokit.logic import Candidates, Step, _as_grid, steps
+from sudokit.features.logic import Candidates, Step, _as_grid, steps
+from sudokit.model.grid import Grid
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from sudokit.batch import Outcome
-    from sudokit.output import Rendered
-    from sudokit.strategy import Result
+    from sudokit.engines.strategy import Result
+    from sudokit.io.output import Rendered
+    from sudokit.runtime.batch import Outcome
 
 __all__ = [
     "BASE_SCORES",
@@ -63,8 +63,8 @@ LEVEL_MAX: dict[str, int | None] = {"Easy": 800, "Medium": 1000, "Hard": 1600, "
 NEEDS_SEARCH = "needs search"
 
 #: (base score, level) of each technique, from hodoku-py 0.2.1 ``hodoku/core/scoring.py`` (HoDoKu 2.2).
-#: The two-strong-link X-chains are HoDoKu's turbot-fish family, found by their own finders in ``sudokit.logic``
-#: (and named so by :func:`technique_of` should an X-chain of two links still come up).
+#: The two-strong-link X-chains are HoDoKu's turbot-fish family, found by their own finders in
+#: ``sudokit.features.logic`` (and named so by :func:`technique_of` should an X-chain of two links still come up).
 _TABLE: dict[str, tuple[int, str]] = {
     "naked single": (4, "Easy"),  # FULL_HOUSE and NAKED_SINGLE: both 4
     "hidden single": (14, "Easy"),  # HIDDEN_SINGLE
@@ -153,7 +153,7 @@ def rate(puzzle: Grid | str, *, time_limit: float | None = None) -> Rating:
     """The difficulty of a classic puzzle of any box shape, in HoDoKu's manner (see the module).
 
     The puzzle is first proved to have exactly one solution (``backtrack`` counts to 2, checked by
-    :func:`sudokit.api.run`): the uniqueness techniques assume one, and a rating of a puzzle with
+    :func:`sudokit.engines.api.run`): the uniqueness techniques assume one, and a rating of a puzzle with
     several would be a rating of a path that is not sound. ``time_limit`` (seconds, None: none)
     bounds the whole rating, the count included.
 
@@ -166,14 +166,14 @@ def rate(puzzle: Grid | str, *, time_limit: float | None = None) -> Rating:
 def rated_steps(puzzle: Grid | str, *, time_limit: float | None = None) -> tuple[list[Step], Rating]:
     """The path :func:`rate` scores, and the rating (raising as :func:`rate` does).
 
-    The path is that of :func:`sudokit.logic.steps`, except that a stall is a ``"needs search"`` step
+    The path is that of :func:`sudokit.features.logic.steps`, except that a stall is a ``"needs search"`` step
     placing the solution's digit in the middle blank cell, after which the logical steps go on.
     """
     return _rate(_as_grid(puzzle), deadline=_deadline(time_limit))
 
 
 def first_step(puzzle: Grid | str, *, time_limit: float | None = None) -> Step | None:
-    """The next logical step (:func:`sudokit.logic.hint`) of a puzzle proved to have one solution first.
+    """The next logical step (:func:`sudokit.features.logic.hint`) of a puzzle proved to have one solution first.
 
     None when the puzzle is complete. Raises as :func:`rate` does: a puzzle without a solution or
     with several has no sound next step (a uniqueness step assumes one).
@@ -195,7 +195,7 @@ NOT_UNIQUE = "the puzzle has more than one solution"
 
 def _deadline(time_limit: float | None) -> float | None:
     """The monotonic time at which ``time_limit`` seconds from now run out (None: no limit)."""
-    from sudokit.api import normalize_time_limit
+    from sudokit.engines.api import normalize_time_limit
 
     seconds = normalize_time_limit(time_limit)
     return None if seconds is None else time.monotonic() + seconds
@@ -207,14 +207,15 @@ def _check_time(deadline: float | None) -> None:
 
 
 def _unique_solution(grid: Grid, deadline: float | None) -> Result:
-    """``backtrack``'s checked count to 2 of ``grid`` (:func:`sudokit.api.run`), when it has exactly one solution.
+    """``backtrack``'s checked count to 2 of ``grid`` (:func:`sudokit.engines.api.run`), when it has exactly one
+    solution.
 
     Raises ``ValueError`` when it has none or several, ``TimeLimitError`` when the count runs out of
     time, ``StrategyError`` when the engine fails.
     """
-    from sudokit.api import get_strategy, run
+    from sudokit.engines.api import get_strategy, run
+    from sudokit.engines.strategy import Status
     from sudokit.errors import StrategyError
-    from sudokit.strategy import Status
 
     left = None
     if deadline is not None:
@@ -330,7 +331,7 @@ class RateFormat:
     ``guesses`` (None when not rated, ``error`` saying why); ``csv``: solve's columns plus
     :data:`CSV_EXTRA`; ``pretty``: the puzzle's grid (after ``# source:line`` in a batch) and a line
     with its level and score, a failure as ``sudoku solve`` shows one. A variant puzzle is
-    ``unsupported``. Duck-types :class:`sudokit.output.RecordFormat` for :class:`sudokit.batch.SolveJob`.
+    ``unsupported``. Duck-types :class:`sudokit.io.output.RecordFormat` for :class:`sudokit.runtime.batch.SolveJob`.
     """
 
     fmt: str = "line"
@@ -344,12 +345,12 @@ class RateFormat:
         """The csv header, else None."""
         if self.fmt != "csv":
             return None
-        from sudokit.output import CSV_FIELDS, csv_row
+        from sudokit.io.output import CSV_FIELDS, csv_row
 
         return csv_row(CSV_FIELDS + CSV_EXTRA)
 
     def __call__(self, outcome: Outcome) -> Rendered:
-        from sudokit.output import CSV_FIELDS, RecordFormat, Rendered, csv_row
+        from sudokit.io.output import CSV_FIELDS, RecordFormat, Rendered, csv_row
 
         rating, outcome, refused = _rated(outcome, self.time_limit)
         base = RecordFormat(self.fmt if self.fmt in ("json", "pretty") else "line", header=self.header)
@@ -411,9 +412,9 @@ class RateFormat:
 
         ``grid`` is the record's puzzle (None: it does not parse), ``engines`` unused (rate runs backtrack).
         A line record is ``level:score`` or the status of a puzzle not rated; json and csv records are
-        checked as ``sudoku solve``'s (:meth:`sudokit.output.RecordFormat.fits`) with the rating's fields.
+        checked as ``sudoku solve``'s (:meth:`sudokit.io.output.RecordFormat.fits`) with the rating's fields.
         """
-        from sudokit.output import CSV_FIELDS, RecordFormat
+        from sudokit.io.output import CSV_FIELDS, RecordFormat
 
         if self.fmt == "line":
             answer = text[len(key[0]) + 1 :]
@@ -439,7 +440,7 @@ class RateFormat:
             rows = list(csv.reader(text.splitlines(keepends=True)))
             if not rows or len(rows[0]) != len(CSV_FIELDS) + len(CSV_EXTRA):
                 return "not a row of 'sudoku rate'"
-            from sudokit.output import csv_row
+            from sudokit.io.output import csv_row
 
             return base.fits(csv_row(rows[0][: len(CSV_FIELDS)]), record, key, grid, box=box, strategy="backtrack")
         return None
@@ -453,7 +454,7 @@ def _rated(outcome: Outcome, time_limit: float | None = None) -> tuple[Rating | 
     """
     from dataclasses import replace
 
-    from sudokit.strategy import Status
+    from sudokit.engines.strategy import Status
 
     result, grid = outcome.result, outcome.grid
     if result is None or grid is None:
@@ -481,7 +482,8 @@ def _rated(outcome: Outcome, time_limit: float | None = None) -> tuple[Rating | 
 
 
 class LogicTask:
-    """The checked hint or rated path of one classic Grid (an item) in a killable worker (:mod:`sudokit.workers`).
+    """The checked hint or rated path of one classic Grid (an item) in a killable worker
+    (:mod:`sudokit.engines.workers`).
 
     A result is ``("step", Step | None)`` (the hint), ``("path", (steps, rating))`` (``explain``), or
     ``(failure, why)``: ``refused`` (no solution, or several), ``timeout`` or ``error``. The time is
@@ -490,8 +492,8 @@ class LogicTask:
     """
 
     def __init__(self, explain: bool, time_limit: float | None) -> None:
-        from sudokit.api import normalize_time_limit, watchdog_seconds
-        from sudokit.batch import KILL_GRACE
+        from sudokit.engines.api import normalize_time_limit, watchdog_seconds
+        from sudokit.runtime.batch import KILL_GRACE
 
         self.explain = explain
         self.time_limit = normalize_time_limit(time_limit)
@@ -533,7 +535,7 @@ class LogicTask:
 
 def run_logic(grid: Grid, *, explain: bool, time_limit: float | None) -> tuple[str, Any]:
     """:class:`LogicTask`'s answer for ``grid``, computed in a worker process that is killed if it overruns."""
-    from sudokit.workers import WorkerPool
+    from sudokit.engines.workers import WorkerPool
 
     with WorkerPool(LogicTask(explain, time_limit), 1) as pool:
         pool.start()

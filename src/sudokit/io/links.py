@@ -1,7 +1,7 @@
 """f-puzzles and SudokuPad links: variant puzzles in and out.
 
 An f-puzzles link is ``https://www.f-puzzles.com/?load=<data>``, its data the puzzle's JSON compressed
-by lz-string's ``compressToBase64`` (:mod:`sudokit.lzstring`). SudokuPad links
+by lz-string's ``compressToBase64`` (:mod:`sudokit.io.lzstring`). SudokuPad links
 (``https://sudokupad.app/<id>``, also under ``/sudoku/`` and on ``app.crackingthecryptic.com``) carry
 the same f-puzzles data after ``fpuzzles`` or ``fpuz``, or SudokuPad's own format after ``scl`` or
 ``ctc``: compressed the same way, its JSON written short (:func:`unzip_scl`). A SudokuPad short ID
@@ -33,7 +33,7 @@ box), plus the plugin's keys and the decoration lines it adds for them, so that 
 them; :func:`fpuzzles_link` makes the link, with the solution in the ``solution`` field when given.
 
     >>> from sudokit import Grid
-    >>> from sudokit.variants import Killer
+    >>> from sudokit.model.variants import Killer
     >>> puzzle = Grid.empty("2x2").with_rules(constraints=[Killer(["r1c1", "r1c2"], total=3)])
     >>> link = fpuzzles_link(puzzle)
     >>> link.startswith("https://www.f-puzzles.com/?load=N4Ig")
@@ -53,10 +53,10 @@ from typing import Any, ClassVar
 from urllib.parse import unquote, urlsplit
 
 from sudokit.errors import SudokitError
-from sudokit.grid import Grid
-from sudokit.lzstring import ExpansionError, LZStringError, compress_to_base64, decompress_from_base64
-from sudokit.shape import MAX_BOX, Shape
-from sudokit.variants import (
+from sudokit.io.lzstring import ExpansionError, LZStringError, compress_to_base64, decompress_from_base64
+from sudokit.model.grid import Grid
+from sudokit.model.shape import MAX_BOX, Shape
+from sudokit.model.variants import (
     XV,
     AntiKing,
     AntiKnight,

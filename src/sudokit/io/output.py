@@ -15,12 +15,12 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO, TextIO
 
-from sudokit.batch import INVALID, Outcome
+from sudokit.engines.strategy import Result, Status
 from sudokit.errors import DuplicateGivenError, InvalidPuzzleError, SudokitError
-from sudokit.grid import Grid
-from sudokit.reader import Record
-from sudokit.shape import Shape
-from sudokit.strategy import Result, Status
+from sudokit.io.reader import Record
+from sudokit.model.grid import Grid
+from sudokit.model.shape import Shape
+from sudokit.runtime.batch import INVALID, Outcome
 
 __all__ = [
     "CSV_FIELDS",
@@ -263,7 +263,7 @@ class RecordFormat:
             "line": outcome.record.line,
         }
         if outcome.grid is not None and not outcome.grid.is_classic:
-            from sudokit.variants import to_dict  # here: classic records never need it
+            from sudokit.model.variants import to_dict  # here: classic records never need it
 
             data["variant"] = to_dict(outcome.grid)  # the whole puzzle: "puzzle" holds its givens alone
         if self.limit > 1 and not self.counting and not self.unique:
@@ -301,7 +301,7 @@ class RecordFormat:
         """
         if outcome.grid is None:
             return outcome.record.as_read, None
-        from sudokit.links import fpuzzles_link  # here: only this form writes links
+        from sudokit.io.links import fpuzzles_link  # here: only this form writes links
 
         result = outcome.result
         solved = result is not None and result.status is Status.SOLVED
@@ -448,7 +448,7 @@ class RecordFormat:
 
     def _solution_problem(self, text: str, grid: Grid) -> str | None:
         """Why ``text`` is not a solution of ``grid`` (the puzzle as this run reads it), or None."""
-        from sudokit.verify import is_solution
+        from sudokit.engines.verify import is_solution
 
         try:
             solution = Grid.parse(text, grid.shape)

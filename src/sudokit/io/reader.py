@@ -6,12 +6,12 @@ first line:
 
 - A blank line or a ``#`` comment is skipped.
 - A link to an f-puzzles or SudokuPad puzzle (``https://www.f-puzzles.com/?load=...``,
-  ``https://sudokupad.app/...``, or the bare data of one, see :mod:`sudokit.links`) is one puzzle,
+  ``https://sudokupad.app/...``, or the bare data of one, see :mod:`sudokit.io.links`) is one puzzle,
   the whole line (its ``:`` included).
 - A line with a ``:`` is one puzzle: the text before the first ``:``; the text after it (the
   ``puzzle:count`` and ``puzzle:solution`` forms) is kept aside as the record's ``note``.
 - A line starting with ``[`` begins a JSON board, and one starting with ``{`` a variant puzzle in
-  sudokit's JSON (:func:`sudokit.variants.from_json`); either runs until its brackets close, or until a
+  sudokit's JSON (:func:`sudokit.model.variants.from_json`); either runs until its brackets close, or until a
   line without any of ``[ ] { } " ,`` that holds a whole board (that line is then read on its own).
 - Any other line is one puzzle, unless it is a row of a multi-line grid: n consecutive lines of n
   cells each. A line's cells are its symbols, or its numbers when it is whitespace-separated integers
@@ -34,7 +34,7 @@ first line:
   a JSON board still open, or rows still gathering, after ``MAX_BLOCK`` characters end there.
 
 A file named ``*.csv``, ``*.csv.gz`` or ``*.parquet`` is a table instead: one record per row, the
-puzzle taken from one column (see :mod:`sudokit.datasets`).
+puzzle taken from one column (see :mod:`sudokit.io.tables`).
 
 A command-line argument is ``-`` (standard input), an existing path that is not a directory (a file,
 a FIFO, ``/dev/stdin``, bash's ``<(cmd)``), or else one puzzle: its whole text, read as
@@ -56,9 +56,9 @@ from math import isqrt
 from typing import BinaryIO, TextIO
 
 from sudokit.errors import InvalidPuzzleError
-from sudokit.formats import ANSI_ESCAPE, SEPARATORS
-from sudokit.grid import Grid
-from sudokit.shape import ALPHABET, MAX_BOX, Shape
+from sudokit.model.formats import ANSI_ESCAPE, SEPARATORS
+from sudokit.model.grid import Grid
+from sudokit.model.shape import ALPHABET, MAX_BOX, Shape
 
 __all__ = [
     "Columns",
@@ -86,7 +86,7 @@ READ_BLOCK = 1 << 16
 _JSON_MARKS = frozenset('[]{}",')
 _BRACKETS = {"[": "]", "{": "}"}
 #: How a line that may be a link starts (a URL, a known host, f-puzzles' ?load= or puzzle data); only
-#: such a line makes the reader ask :func:`sudokit.links.is_link`, so other lines never import it.
+#: such a line makes the reader ask :func:`sudokit.io.links.is_link`, so other lines never import it.
 _LINK_START = re.compile(
     r"(?i:https?://|www\.|f-puzzles\.com/|sudokupad\.app/|app\.crackingthecryptic\.com/|\??load=)|fpuz|scl|ctc|N4Ig"
 )
@@ -96,7 +96,7 @@ _VALUE = {ch: i + 1 for i, ch in enumerate(ALPHABET)} | {ch.lower(): i + 1 for i
 _ONLY_SEPARATORS = f"only separators ({' '.join(SEPARATORS)}), no cells: not a puzzle"
 
 
-#: The names a table file ends with (any case): read by :mod:`sudokit.datasets`, a row a record.
+#: The names a table file ends with (any case): read by :mod:`sudokit.io.tables`, a row a record.
 TABLE_SUFFIXES = (".csv", ".csv.gz", ".parquet")
 
 
@@ -113,7 +113,7 @@ class TableOptions:
     """How to read table files: the puzzle column and the expected-solution column, by name.
 
     ``column`` is ``--column``, ``expect`` is ``--expect`` (``"none"``: no comparison); None for
-    either lets the header decide (:func:`sudokit.datasets.choose_columns`).
+    either lets the header decide (:func:`sudokit.io.tables.choose_columns`).
     """
 
     column: str | None = None
@@ -191,7 +191,7 @@ def _is_link(line: str) -> bool:
     """True for a line that is a link (or a link's puzzle data): one puzzle, whatever ``:`` it holds."""
     if _LINK_START.match(line) is None:
         return False
-    from sudokit.links import is_link
+    from sudokit.io.links import is_link
 
     return is_link(line)
 
@@ -402,7 +402,7 @@ def read_file(path: str | os.PathLike[str], *, box: Shape | None = None) -> Iter
 def read_puzzles(path: str | os.PathLike[str], *, box: Shape | None = None) -> Iterator[Grid]:
     """The grids of a puzzle file, in order, streamed; a bad puzzle raises its error, naming ``file:line``.
 
-    >>> from sudokit.reader import read_puzzles
+    >>> from sudokit.io.reader import read_puzzles
     >>> [grid.n for grid in read_puzzles("puzzles/sizes/box2x3.txt")][:2]
     [6, 6]
 
@@ -438,7 +438,7 @@ def estimate_records(paths: Iterable[str | os.PathLike[str]]) -> int | None:
         total = 0
         for path in paths:
             if is_table(path):
-                from sudokit.datasets import estimate_rows
+                from sudokit.io.tables import estimate_rows
 
                 total += estimate_rows(path)
                 continue
@@ -498,7 +498,7 @@ def read_arguments(
         elif stat.S_ISDIR(found.st_mode):
             raise InvalidPuzzleError(f"{_shown(arg)} is a directory, not a puzzle file")
         elif is_table(arg):
-            from sudokit.datasets import read_table  # here: only tables need it
+            from sudokit.io.tables import read_table  # here: only tables need it
 
             yield from read_table(arg, tables or TableOptions())
         else:

@@ -16,7 +16,7 @@ file a row group at a time), so memory stays flat whatever the size.
   (the first row is 1). A row that cannot be read (fields missing or too many, a line over
   ``MAX_LINE`` characters, an empty Parquet cell) is an ``invalid`` record like a bad puzzle line.
 
-Comparing (:meth:`sudokit.output.RecordFormat.compare`): ``same``, ``differs`` (another solution,
+Comparing (:meth:`sudokit.io.output.RecordFormat.compare`): ``same``, ``differs`` (another solution,
 or none), ``several`` (with ``--unique``: the puzzle has more than one) or ``invalid`` (the cell is
 not a grid of the puzzle's size). Puzzles that time out, fail, or do not parse are not compared:
 their status says it already.
@@ -37,9 +37,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from sudokit.batch import SolveJob
 from sudokit.errors import SudokitError
-from sudokit.reader import MAX_LINE, Columns, Record, TableOptions, bounded_lines, is_table
+from sudokit.io.reader import MAX_LINE, Columns, Record, TableOptions, bounded_lines, is_table
+from sudokit.runtime.batch import SolveJob
 
 __all__ = [
     "COMPARISONS",
@@ -315,7 +315,7 @@ def estimate_rows(path: str | os.PathLike[str]) -> int:
             return 0
     if name.lower().endswith(".gz"):
         return 0  # unknown without reading it all
-    from sudokit.reader import _count_lines
+    from sudokit.io.reader import _count_lines
 
     with open(name, "rb") as handle:
         return max(0, _count_lines(handle) - 1)
@@ -421,7 +421,7 @@ class CompareJob(SolveJob):
 class ParquetStream:
     """A text stream taking csv records (header first) and writing them as a Parquet file, a row group at a time.
 
-    It stands where :class:`sudokit.output.RecordWriter` expects a stream: each ``write`` is one
+    It stands where :class:`sudokit.io.output.RecordWriter` expects a stream: each ``write`` is one
     whole record. ``close`` writes the last row group and the footer that makes the file readable.
     """
 

@@ -21,7 +21,7 @@ from sudokit.errors import (
     InvalidPuzzleError,
     WrongCellCountError,
 )
-from sudokit.shape import ALPHABET, Shape
+from sudokit.model.shape import ALPHABET, Shape
 
 __all__ = ["FORMATS", "format_line", "format_pretty", "format_rows", "parse_cells"]
 

@@ -8,11 +8,11 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sudokit.errors import BadCharacterError, DigitOutOfRangeError, DuplicateGivenError, WrongCellCountError
-from sudokit.formats import format_line, format_pretty, format_rows, parse_cells, rows_to_cells
-from sudokit.shape import Shape
+from sudokit.model.formats import format_line, format_pretty, format_rows, parse_cells, rows_to_cells
+from sudokit.model.shape import Shape
 
 if TYPE_CHECKING:
-    from sudokit.variants import Constraint
+    from sudokit.model.variants import Constraint
 
 __all__ = ["Grid"]
 
@@ -34,7 +34,7 @@ class Grid:
     __slots__ = ("_hash", "_regions", "cells", "constraints", "shape")
     shape: Shape
     cells: tuple[int, ...]
-    #: The variant rules on top of rows, columns and regions (``sudokit.variants``); () for a classic puzzle.
+    #: The variant rules on top of rows, columns and regions (``sudokit.model.variants``); () for a classic puzzle.
     constraints: tuple[Constraint, ...]
 
     def __init__(
@@ -50,7 +50,7 @@ class Grid:
 
         A variant puzzle also has irregular ``regions`` (n lists of cells, as indexes, ``(row, col)``
         or ``"r1c1"``, or one region symbol per cell as in ``"111222333..."``) in place of the boxes,
-        and ``constraints`` from :mod:`sudokit.variants`. Raises ``TypeError`` for cells that are not
+        and ``constraints`` from :mod:`sudokit.model.variants`. Raises ``TypeError`` for cells that are not
         an iterable, or a ``shape`` that is not a Shape or a text like "2x3", and an
         ``InvalidPuzzleError`` for a cell that is not a digit of the board, a digit that repeats in a
         unit (unless ``validate`` is False), or a rule that does not fit (``VariantError``).
@@ -79,7 +79,7 @@ class Grid:
             object.__setattr__(self, "_regions", None)
             object.__setattr__(self, "constraints", ())
         else:
-            from sudokit.variants import check_rules
+            from sudokit.model.variants import check_rules
 
             checked, rules = check_rules(shape, regions, constraints)
             object.__setattr__(self, "_regions", checked)
@@ -102,7 +102,7 @@ class Grid:
         """A grid from any accepted text form; ``box`` ("2x3" or a Shape) where the side leaves it open.
 
         Variant puzzles come as our JSON object (``{"givens": ..., "constraints": [...]}``, see
-        :func:`sudokit.variants.from_json`) or as f-puzzles and SudokuPad links (:mod:`sudokit.links`).
+        :func:`sudokit.model.variants.from_json`) or as f-puzzles and SudokuPad links (:mod:`sudokit.io.links`).
         Raises an :class:`~sudokit.errors.InvalidPuzzleError` subclass naming what is wrong and where,
         and ``TypeError`` for a ``text`` that is not a str or a ``box`` that is not a Shape or a str.
         """
@@ -279,9 +279,9 @@ class Grid:
 
     def __repr__(self) -> str:
         if not self.is_classic:
-            from sudokit.variants import to_json
+            from sudokit.model.variants import to_json
 
-            return f"sudokit.variants.from_json({to_json(self)!r})"
+            return f"sudokit.model.variants.from_json({to_json(self)!r})"
         shape = self.shape
         # A 1xC box (rows as boxes) is never the default, and a prime side (5, 7) has no default to ask for.
         default = 1 not in (shape.box_rows, shape.box_cols) and shape == Shape.for_side(shape.n)
@@ -340,11 +340,11 @@ def _variant(text: str, box: Shape | str | None) -> Grid | None:
     """The puzzle of our JSON form or of an f-puzzles/SudokuPad link; None for the classic forms."""
     stripped = text.lstrip("\ufeff").strip()
     if stripped.startswith("{"):
-        from sudokit.variants import from_json
+        from sudokit.model.variants import from_json
 
         grid = from_json(stripped)
     elif "://" in stripped[:60] or stripped.startswith(_LINK_STARTS):
-        from sudokit import links
+        from sudokit.io import links
 
         if not links.is_link(stripped):
             return None

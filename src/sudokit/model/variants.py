@@ -4,7 +4,7 @@ A puzzle is a :class:`~sudokit.Grid`; a variant one also carries irregular ``reg
 tuple of ``constraints``, each an immutable value of one of the classes here, validated when the
 grid is built. Every engine reads the same objects, declares the kinds it takes
 (``Capabilities.constraints``), and is not run on a puzzle with a kind it lacks. The checker
-(:func:`sudokit.verify.solution_problem`) tests every rule with :meth:`Constraint.violation`.
+(:func:`sudokit.engines.verify.solution_problem`) tests every rule with :meth:`Constraint.violation`.
 
 Cells are ``(row, column)`` pairs, 0-based; every constructor also takes ``"r1c1"`` texts (1-based),
 the form of the JSON and of error messages::
@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from sudokit.errors import InvalidPuzzleError
 
 if TYPE_CHECKING:
-    from sudokit.grid import Grid
-    from sudokit.shape import Shape
+    from sudokit.model.grid import Grid
+    from sudokit.model.shape import Shape
 
 __all__ = [
     "ALL_KINDS",
@@ -725,11 +725,13 @@ def check_rules(shape: Shape, regions: object, constraints: object) -> tuple[tup
         if checked_regions == shape.boxes:
             checked_regions = None
     if isinstance(constraints, Constraint) or not isinstance(constraints, Iterable):
-        raise TypeError(f"constraints must be an iterable of sudokit.variants constraints, not {constraints!r:.60}")
+        raise TypeError(
+            f"constraints must be an iterable of variant constraints (sudokit.model.variants), not {constraints!r:.60}"
+        )
     rules = tuple(constraints)
     for k, rule in enumerate(rules, 1):
         if not isinstance(rule, Constraint):
-            raise TypeError(f"constraint {k}: {rule!r:.60} is not a sudokit.variants constraint")
+            raise TypeError(f"constraint {k}: {rule!r:.60} is not a sudokit.model.variants constraint")
         try:
             rule.validate(shape)
         except VariantError as err:
@@ -755,7 +757,7 @@ def _regions(shape: Shape, regions: object) -> tuple[tuple[int, ...], ...]:
         symbols = regions.strip()
         if len(symbols) != n * n:
             raise VariantError(f"regions: {len(symbols)} symbols, but a {n}x{n} board needs {n * n}")
-        from sudokit.shape import ALPHABET
+        from sudokit.model.shape import ALPHABET
 
         groups: dict[str, list[int]] = {}
         for i, s in enumerate(symbols):
@@ -798,7 +800,7 @@ def _regions(shape: Shape, regions: object) -> tuple[tuple[int, ...], ...]:
 
 def regions_text(grid: Grid) -> str:
     """The regions as one symbol per cell (region k+1 as the k-th symbol of the alphabet)."""
-    from sudokit.shape import ALPHABET
+    from sudokit.model.shape import ALPHABET
 
     out = [""] * grid.shape.size
     for k, region in enumerate(grid.regions):
@@ -845,8 +847,8 @@ def constraint_from_dict(data: object, where: str = "constraint") -> Constraint:
 
 def from_dict(data: object) -> Grid:
     """A puzzle from our JSON object; VariantError (or another InvalidPuzzleError) naming what is wrong."""
-    from sudokit.grid import Grid
-    from sudokit.shape import Shape
+    from sudokit.model.grid import Grid
+    from sudokit.model.shape import Shape
 
     if not isinstance(data, dict):
         raise VariantError(f"a variant puzzle is a JSON object, not {type(data).__name__}")
@@ -860,7 +862,7 @@ def from_dict(data: object) -> Grid:
     box = data.get("box")
     if box is not None and not isinstance(box, str):
         raise VariantError(f"variant puzzle: 'box' must be a text like '3x3', not {box!r:.20}")
-    from sudokit.formats import parse_cells
+    from sudokit.model.formats import parse_cells
 
     shape, cells = parse_cells(givens, Shape.parse(box) if box else None)
     rules = data.get("constraints", [])

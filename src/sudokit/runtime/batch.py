@@ -1,6 +1,6 @@
 """Solving a stream of records: one outcome per input puzzle, failed ones included, in input order.
 
-The engine runs in killable worker processes (:mod:`sudokit.workers`): a puzzle whose engine crashes
+The engine runs in killable worker processes (:mod:`sudokit.engines.workers`): a puzzle whose engine crashes
 its process, or overruns its time limit so far that it has to be killed, gets an ``error`` outcome
 and the batch goes on.
 """
@@ -11,17 +11,17 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from sudokit.api import Answer, answer_of, get_strategy, normalize_time_limit, result_of, run, watchdog_seconds
+from sudokit.engines.api import Answer, answer_of, get_strategy, normalize_time_limit, result_of, run, watchdog_seconds
+from sudokit.engines.strategy import Result, Status, Strategy, offers_many
+from sudokit.engines.workers import WorkerPool, _one_line
 from sudokit.errors import InvalidPuzzleError, StrategyLoadError
-from sudokit.grid import Grid
-from sudokit.progress import Tally
-from sudokit.reader import Record
-from sudokit.shape import Shape
-from sudokit.strategy import Result, Status, Strategy, offers_many
-from sudokit.workers import WorkerPool, _one_line
+from sudokit.io.reader import Record
+from sudokit.model.grid import Grid
+from sudokit.model.shape import Shape
+from sudokit.runtime.progress import Tally
 
 if TYPE_CHECKING:
-    from sudokit.output import RecordFormat, Rendered
+    from sudokit.io.output import RecordFormat, Rendered
 
 __all__ = [
     "KILL_GRACE",
@@ -125,8 +125,8 @@ class SolveTask(Generic[R]):
         """Build the engine (in the worker) and return the function that answers one item, as plain data.
 
         An item is ``(index, record)``, or, for an engine with ``solve_many``, ``(index, block)``
-        with a :class:`sudokit.fastpath.Block` or a list of plain records. Its answer is plain data
-        only (:data:`sudokit.api.Answer`; None for a record that does not parse): :meth:`finish`
+        with a :class:`sudokit.runtime.fastpath.Block` or a list of plain records. Its answer is plain data
+        only (:data:`sudokit.engines.api.Answer`; None for a record that does not parse): :meth:`finish`
         makes the outcome of it in the caller's process, checks it there and renders it. The
         function's ``info`` says whether the engine offers ``solve_many`` (the pool reports it to
         the caller).
@@ -145,7 +145,7 @@ class SolveTask(Generic[R]):
             what = item[1]
             if type(what) is Record:
                 return answer_one(what)
-            from sudokit.fastpath import Block, answer_block
+            from sudokit.runtime.fastpath import Block, answer_block
 
             if type(what) is Block:
                 entries, records = what.entries(), None
@@ -172,14 +172,14 @@ class SolveTask(Generic[R]):
         """The rendered outcome of an item (each of a block's), made here of its worker's plain answer and checked.
 
         The puzzle is this process's own parse of the record, the engine's name the one asked for,
-        and the result is made of the answer by :func:`sudokit.api.result_of` (plain data or an
+        and the result is made of the answer by :func:`sudokit.engines.api.result_of` (plain data or an
         error), so that nothing the engine's process did can reach the output unchecked.
         """
         index, record = item
         if type(answer) is tuple and len(answer) == 2 and answer[0] == FAILED and type(answer[1]) is str:
             return self._failed(item, answer[1])
         if type(record) is not Record:
-            from sudokit.fastpath import finish_block
+            from sudokit.runtime.fastpath import finish_block
 
             return finish_block(index, record, answer, self, self.finish_one)
         return self.finish_one(index, record, answer)
@@ -210,7 +210,7 @@ class SolveTask(Generic[R]):
         what = item[1]
         if budget is None or type(what) is Record:
             return budget
-        from sudokit.fastpath import Block
+        from sudokit.runtime.fastpath import Block
 
         puzzles = what.lines if type(what) is Block else len(what)
         return puzzles * watchdog_seconds(self.time_limit) + KILL_GRACE  # type: ignore[arg-type]
@@ -229,14 +229,14 @@ class SolveTask(Generic[R]):
         index, what = item
         if type(what) is Record:
             return None
-        from sudokit.fastpath import Block
+        from sudokit.runtime.fastpath import Block
 
         records = what.records() if type(what) is Block else list(what)
         return [(index + i, record) for i, record in enumerate(records)]
 
     def join(self, item: tuple[int, Any], results: list[Any]) -> Any:
         """The records of a block whose puzzles were run one by one (:meth:`split`), as one block's."""
-        from sudokit.fastpath import Many
+        from sudokit.runtime.fastpath import Many
 
         return Many(item[0], list(results))
 
@@ -248,7 +248,7 @@ class SolveTask(Generic[R]):
         """The ``error`` outcome of a puzzle whose worker died or was killed, rendered (each of a block's)."""
         index, record = item
         if type(record) is not Record:
-            from sudokit.fastpath import Block, Many
+            from sudokit.runtime.fastpath import Block, Many
 
             records = record.records() if type(record) is Block else record
             how = f"{problem} (in a batch of {len(records)} puzzles)"
@@ -282,7 +282,7 @@ def solve_records(
 
     Each answer comes back from its worker as plain data and is checked, and ``render`` called, in
     this process (see :class:`SolveTask`). ``records`` is an iterable of
-    :class:`~sudokit.reader.Record` (as :func:`sudokit.reader.read_file` gives them): a ``TypeError``
+    :class:`~sudokit.io.reader.Record` (as :func:`sudokit.io.reader.read_file` gives them): a ``TypeError``
     for a text or another object in their place, raised at once for ``records`` itself, and in its
     turn for an item, after the outcomes of the records before it.
     A record that does not parse is an ``invalid`` outcome; an engine that crashes its process or
@@ -290,7 +290,7 @@ def solve_records(
     gives an ``error`` outcome, and the batch goes on. The input is read lazily. Raises
     ``StrategyError`` before the first result when the engine cannot be loaded. With an engine that
     offers ``solve_many`` (and one solution kept: ``limit`` 1 or ``keep`` 1), runs of plain one-line
-    classic puzzles are solved by one call each (:mod:`sudokit.fastpath`), with the same outcomes.
+    classic puzzles are solved by one call each (:mod:`sudokit.runtime.fastpath`), with the same outcomes.
     """
     if isinstance(records, str | bytes | Record) or not isinstance(records, Iterable):
         raise TypeError(f"records must be an iterable of sudokit Record objects, not {records!r:.60}")
@@ -313,7 +313,7 @@ def _solve_records(
     with WorkerPool(task, jobs) as pool:
         pool.start()
         items: Iterable[tuple[int, Any]] = enumerate(_records_only(records))
-        from sudokit.fastpath import Many, enabled, group_records
+        from sudokit.runtime.fastpath import Many, enabled, group_records
 
         if (pool.info or {}).get("many") and one and enabled():
             items = group_records(items, box)  # runs of plain puzzles: one solve_many call each
@@ -368,23 +368,23 @@ class SolveJob:
 
     @property
     def blocks(self) -> bool:
-        """True when runs of plain puzzles may go to the workers as blocks of text (:mod:`sudokit.fastpath`).
+        """True when runs of plain puzzles may go to the workers as blocks of text (:mod:`sudokit.runtime.fastpath`).
 
         They are solved by one ``solve_many`` call each when the engine offers it, and rendered there
         byte for byte as one at a time: line, json and csv records (json listing only the first
         solution), and ``--stats``. The session reads such a job's inputs with
-        :func:`sudokit.fastpath.read_items`. ``SUDOKIT_FASTPATH=0`` in the environment turns it off
+        :func:`sudokit.runtime.fastpath.read_items`. ``SUDOKIT_FASTPATH=0`` in the environment turns it off
         (each puzzle then goes alone, as with an engine without ``solve_many``).
         """
-        from sudokit.fastpath import enabled, serves
+        from sudokit.runtime.fastpath import enabled, serves
 
         return enabled() and serves(self.render, self.keep, self.render.limit)
 
     def items(self, records: Iterator[Any]) -> Iterator[tuple[int, Any]]:
         """Each record (or block of records), numbered by its first record.
 
-        A block (:class:`sudokit.fastpath.Block`) counts as many records as it has lines, a list of
-        records as its length. Told apart without importing :mod:`sudokit.fastpath`, which a lone
+        A block (:class:`sudokit.runtime.fastpath.Block`) counts as many records as it has lines, a list of
+        records as its length. Told apart without importing :mod:`sudokit.runtime.fastpath`, which a lone
         puzzle's run never needs (start-up).
         """
         index = 0
@@ -402,7 +402,7 @@ class SolveJob:
 
     def expected(self, record: Record) -> tuple[str, str | None, int | None]:
         """(puzzle, source, line) as this job's record of ``record`` names it."""
-        from sudokit.output import parsed_key
+        from sudokit.io.output import parsed_key
 
         key, grid = parsed_key(record, self.box)
         self._parsed = (record, grid)  # for fits(), called next on the same record: parsed once
@@ -410,11 +410,11 @@ class SolveJob:
 
     def fits(self, text: str, record: Record, key: tuple[str, str | None, int | None]) -> str | None:
         """Why ``text``, read back for ``--resume``, is not the record this job writes for ``record`` (None: it is)."""
-        from sudokit.output import parsed_key
+        from sudokit.io.output import parsed_key
 
         engine, known = None, None
         if isinstance(self.strategy, str):
-            from sudokit.registry import default_registry
+            from sudokit.engines.registry import default_registry
 
             # A record names its engine as the engine names itself, which a plugin's registered name may not be.
             engine, known = self.strategy, default_registry().names()

@@ -1,7 +1,7 @@
 """Batches on a Dask cluster: what ``--executor dask --scheduler ADDRESS`` runs.
 
-:class:`DaskPool` has the interface of :class:`sudokit.workers.WorkerPool` (``start``, ``map``,
-``close``, a context manager), so a :class:`sudokit.session.Session` runs a ``solve`` or ``check``
+:class:`DaskPool` has the interface of :class:`sudokit.engines.workers.WorkerPool` (``start``, ``map``,
+``close``, a context manager), so a :class:`sudokit.runtime.session.Session` runs a ``solve`` or ``check``
 batch on an existing cluster exactly as it runs one in local worker processes. It guarantees:
 
 * **one result per item, in input order, streamed.** Items go to the cluster in chunks (sized to
@@ -16,7 +16,7 @@ batch on an existing cluster exactly as it runs one in local worker processes. I
   (``task.start``: the engine is built) and keeps the function under the pool's token; later chunks
   of the same run use it.
 * **time limits, as far as a thread allows.** Dask runs tasks in threads, where the in-process
-  watchdog of :func:`sudokit.api.run` (a signal) cannot reach. A watchdog thread of the worker raises
+  watchdog of :func:`sudokit.engines.api.run` (a signal) cannot reach. A watchdog thread of the worker raises
   ``EngineOverranError`` into a puzzle still running ``task.budget`` seconds after it began, which
   makes it an ``error`` record. An engine stuck in C code (that ignores its own limit) cannot be
   stopped from outside there: unlike a local worker process, a Dask worker is not killed for it.
@@ -41,8 +41,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
+from sudokit.engines.workers import Task, _one_line
 from sudokit.errors import StrategyError, StrategyLoadError, SudokitError
-from sudokit.workers import Task, _one_line
 
 __all__ = [
     "CONNECT_TIMEOUT",
@@ -98,7 +98,7 @@ def require_dask() -> None:
 
 
 def dask_pool(scheduler: str, *, timeout: float | None = None) -> Callable[[Task[Any, Any], int], DaskPool[Any, Any]]:
-    """A pool factory for :class:`sudokit.session.Session`: pools on the cluster at ``scheduler``.
+    """A pool factory for :class:`sudokit.runtime.session.Session`: pools on the cluster at ``scheduler``.
 
     Raises ``ExecutorError`` at once when the extra is not installed. Dask's client logs (its
     reconnection attempts, a lost worker) are silenced: the session says what failed, in one line.
@@ -200,7 +200,7 @@ class _Watchdog:
                 _async_raise(ident, None)
 
     def _watch(self) -> None:
-        from sudokit.api import EngineOverranError
+        from sudokit.engines.api import EngineOverranError
 
         class Stopped(EngineOverranError):
             """What a puzzle past its budget gets; its message says so in the record."""

@@ -1,13 +1,13 @@
 """The batch path: plain one-line puzzles go from text to output records in blocks, not one object each.
 
-When the engine of a batch offers ``solve_many`` (:class:`sudokit.strategy.ManyResults`), the parent
+When the engine of a batch offers ``solve_many`` (:class:`sudokit.engines.strategy.ManyResults`), the parent
 process reads a file in large pieces and cuts it, with one regular expression, into runs of *plain*
 lines (a whole classic puzzle of symbols on one line, ``puzzle:note`` too) and the rest. A run of
 plain lines travels to a worker as one :class:`Block` of text; everything else is read by
-:func:`sudokit.reader.iter_records` as before and solved one puzzle at a time. In the worker a block
+:func:`sudokit.io.reader.iter_records` as before and solved one puzzle at a time. In the worker a block
 becomes one cell buffer per box shape and one ``solve_many`` call, whose buffers go back as plain
 data (:func:`answer_block`); the parent checks every answer against its own reading of the block
-(the same guarantee as :func:`sudokit.verify.result_problem`) and makes the text of its records from
+(the same guarantee as :func:`sudokit.engines.verify.result_problem`) and makes the text of its records from
 the checked data (:func:`finish_block`), without a Python object per puzzle.
 
 Every line a block holds would be a record of its own for the reader too: a plain line (n*n symbols
@@ -31,11 +31,11 @@ from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import cache
 from typing import Any, TextIO
 
+from sudokit.engines.strategy import MANY_STATUS, Result, Status, capabilities_of
+from sudokit.engines.verify import result_problem, verify_many
 from sudokit.errors import BoxShapeError, InvalidPuzzleError
-from sudokit.reader import Record, _stat, bounded_lines, is_table, iter_records, read_arguments
-from sudokit.shape import ALPHABET, Shape
-from sudokit.strategy import MANY_STATUS, Result, Status, capabilities_of
-from sudokit.verify import result_problem, verify_many
+from sudokit.io.reader import Record, _stat, bounded_lines, is_table, iter_records, read_arguments
+from sudokit.model.shape import ALPHABET, Shape
 
 __all__ = [
     "BLOCK_LINES",
@@ -169,7 +169,7 @@ class Block:
 def read_items(
     args: Iterable[str], *, box: Shape | None = None, stdin: TextIO | None = None, **options: Any
 ) -> Iterator[Block | Record]:
-    """The inputs as :func:`sudokit.reader.read_arguments` reads them, runs of plain lines as blocks.
+    """The inputs as :func:`sudokit.io.reader.read_arguments` reads them, runs of plain lines as blocks.
 
     Expanding every block into its records (:func:`expand_blocks`) gives exactly the records the
     reader gives. Only regular puzzle files are cut into blocks (read a megabyte at a time); standard
@@ -361,7 +361,7 @@ def _tables(n: int) -> tuple[bytes, bytes]:
 
 @dataclass(frozen=True, slots=True)
 class TextForm:
-    """The records of ``sudokit.output.RecordFormat`` (line, json, csv) written straight from the answers."""
+    """The records of ``sudokit.io.output.RecordFormat`` (line, json, csv) written straight from the answers."""
 
     fmt: str
     counting: bool
@@ -372,7 +372,7 @@ class TextForm:
     @staticmethod
     def of(render: object) -> TextForm | None:
         """The text form of a ``RecordFormat`` this module renders byte for byte; None for any other."""
-        from sudokit.output import RecordFormat
+        from sudokit.io.output import RecordFormat
 
         if type(render) is not RecordFormat:
             return None
@@ -403,7 +403,7 @@ def _keeps_one(keep: int | None, limit: int) -> bool:
 
 
 def _object_render_ok(render: object) -> bool:
-    from sudokit.output import RecordFormat
+    from sudokit.io.output import RecordFormat
 
     return not isinstance(render, RecordFormat) or render.fmt != "pretty"
 
@@ -435,7 +435,7 @@ def answer_block(
     that no call needs more than one puzzle's time; a call measured past one puzzle's limit is not
     taken (its puzzles go alone).
     """
-    from sudokit.api import watchdog_seconds
+    from sudokit.engines.api import watchdog_seconds
 
     if mark is None:
         mark = _unmarked
@@ -526,9 +526,9 @@ def finish_block(
 ) -> Many:
     """In the caller: the records of a block, made of its worker's plain answer (:func:`answer_block`) and checked here.
 
-    ``task`` is the :class:`sudokit.batch.SolveTask` (its limit, keep, time limit, box, render and the
+    ``task`` is the :class:`sudokit.runtime.batch.SolveTask` (its limit, keep, time limit, box, render and the
     engine's name as asked for); ``finish_one(index, record, answer)`` makes the record of one puzzle
-    answered alone. Each ``solve_many`` answer is checked by :func:`sudokit.verify.verify_many` against
+    answered alone. Each ``solve_many`` answer is checked by :func:`sudokit.engines.verify.verify_many` against
     this process's own reading of the block, and the records are made of the checked data alone.
     """
     if type(block) is Block:
@@ -698,7 +698,7 @@ def _checked(
     of the right size is a problem of every puzzle. ``_verify_many`` is not an option: the check, bound
     when this module is imported (an engine run in this process cannot replace it).
     """
-    from sudokit.api import watchdog_seconds
+    from sudokit.engines.api import watchdog_seconds
 
     n, size, k = shape.n, shape.size, len(puzzles)
     value, symbol = _tables(n)
@@ -845,7 +845,7 @@ def _assemble(
                 answers[answer] = answers.get(answer, 0) + 1
                 run.append(text)
                 continue
-            from sudokit.output import Rendered
+            from sudokit.io.output import Rendered
 
             if run:
                 parts.append("\n".join(run))
@@ -888,8 +888,8 @@ def _outcome(
     box: Shape | None,
 ) -> Any:
     """The ``Outcome`` of puzzle ``j`` of a ``solve_many`` call, as ``solve_record`` would make it."""
-    from sudokit.batch import Outcome
-    from sudokit.grid import Grid
+    from sudokit.model.grid import Grid
+    from sudokit.runtime.batch import Outcome
 
     shape, size = found.shape, found.shape.size
     if problem is not None or found.status[j] != 0:
@@ -915,7 +915,7 @@ def _outcome(
 
 def _worded(found: _Answers, j: int, grid: Any, _problem: Callable[..., str | None] = result_problem) -> str:
     """``result_problem``'s words for a wrong solution (it sees the grids); bound at import, as in ``_checked``."""
-    from sudokit.grid import Grid
+    from sudokit.model.grid import Grid
 
     size = found.shape.size
     solution = Grid(tuple(found.raw_solutions[j * size : (j + 1) * size]), found.shape, validate=False)
@@ -932,7 +932,7 @@ class _Writer:
     def __init__(self, form: TextForm, name: str) -> None:
         import json
 
-        from sudokit.output import csv_row
+        from sudokit.io.output import csv_row
 
         self.form = form
         self.name = name

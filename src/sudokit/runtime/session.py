@@ -11,7 +11,7 @@ options into a :class:`Job` and a session and prints nothing itself. A session
 * with ``resume``, checks that the output holds records of this very run (format, puzzles, source and
   line, in order; streamed) and continues after them, or refuses and leaves the file untouched;
 * streams the records, in input order, whole and flushed, through killable workers
-  (:mod:`sudokit.workers`); shows a progress bar on a terminal; writes the summary; and turns
+  (:mod:`sudokit.engines.workers`); shows a progress bar on a terminal; writes the summary; and turns
   Ctrl-C or a kill (SIGTERM) into a clean stop that says how far it got and how to go on.
 
 It returns the exit status; what went wrong is said on ``err`` in one line.
@@ -29,12 +29,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol, TextIO
 
+from sudokit.engines.workers import Task, WorkerPool
 from sudokit.errors import SudokitError
-from sudokit.output import OutputError, RecordWriter, Rendered, ResumeError, resume_point
-from sudokit.progress import Console, Progress, same_terminal
-from sudokit.reader import Record, TableOptions, check_arguments, estimate_records, is_table, read_arguments
-from sudokit.shape import Shape
-from sudokit.workers import Task, WorkerPool
+from sudokit.io.output import OutputError, RecordWriter, Rendered, ResumeError, resume_point
+from sudokit.io.reader import Record, TableOptions, check_arguments, estimate_records, is_table, read_arguments
+from sudokit.model.shape import Shape
+from sudokit.runtime.progress import Console, Progress, same_terminal
 
 __all__ = [
     "EXIT_BROKEN_PIPE",
@@ -247,7 +247,7 @@ class OutputFile:
     def stream(self) -> TextIO:
         """A text stream writing to the file (closing it closes the file, which releases the lock)."""
         if is_table(self.path) == "parquet":  # csv records written as Parquet
-            from sudokit.datasets import ParquetStream
+            from sudokit.io.tables import ParquetStream
 
             parquet, self.fd = ParquetStream(self.fd, os.fspath(self.path)), -1
             return parquet  # type: ignore[return-value]
@@ -334,7 +334,7 @@ class Session:
             records: Iterator[Any]
             many: type | None = None  # the type of a block's records: only blocks give them
             if blocks:
-                from sudokit.fastpath import Many, Resumable, expand_blocks, read_items
+                from sudokit.runtime.fastpath import Many, Resumable, expand_blocks, read_items
 
                 many = Many
 
@@ -429,7 +429,7 @@ class Session:
     ) -> None:
         """Write the record of every puzzle, in order, with messages and the progress bar.
 
-        ``many`` is the type of a block's records (:class:`sudokit.fastpath.Many`) when blocks were read.
+        ``many`` is the type of a block's records (:class:`sudokit.runtime.fastpath.Many`) when blocks were read.
         """
         job, console = self.job, self.console
         writer = RecordWriter(stream, "standard output" if target is None else os.fspath(target.path))

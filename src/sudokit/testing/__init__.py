@@ -22,7 +22,7 @@ random puzzles with known solutions for an author's own Hypothesis tests (needs 
 
 from typing import TYPE_CHECKING
 
-from sudokit.strategy import Capabilities
+from sudokit.engines.strategy import Capabilities
 
 if TYPE_CHECKING:  # imported on first use (see __getattr__): the pytest plugin imports this package in every run
     from sudokit.testing._kit import (

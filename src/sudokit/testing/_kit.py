@@ -17,11 +17,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
-from sudokit.api import EngineOverranError, _described, _Guard, _takes_keep, get_strategy
-from sudokit.grid import Grid
-from sudokit.shape import Shape
-from sudokit.strategy import Capabilities, Result, Status, Strategy, capabilities_of
-from sudokit.verify import _shown, result_problem
+from sudokit.engines.api import EngineOverranError, _described, _Guard, _takes_keep, get_strategy
+from sudokit.engines.strategy import Capabilities, Result, Status, Strategy, capabilities_of
+from sudokit.engines.verify import _shown, result_problem
+from sudokit.model.grid import Grid
+from sudokit.model.shape import Shape
 
 if TYPE_CHECKING:
     import pytest

@@ -18,12 +18,12 @@ import pickle
 import time
 from collections.abc import Mapping
 
-from sudokit.grid import Grid
-from sudokit.shape import Shape
-from sudokit.strategy import Result, Status, capabilities_of
+from sudokit.engines.strategy import Result, Status, capabilities_of
+from sudokit.engines.verify import solution_problem
+from sudokit.model.grid import Grid
+from sudokit.model.shape import Shape
 from sudokit.testing import corpus
 from sudokit.testing._kit import Subject, _described, _shown, check, shown_status
-from sudokit.verify import solution_problem
 
 #: The classic board, the one most api checks ask about.
 NINE = Shape.of(3, 3)

@@ -7,9 +7,9 @@ boards, whose counts are known without a data file.
 
 from __future__ import annotations
 
-from sudokit.grid import Grid
-from sudokit.shape import Shape
-from sudokit.strategy import Result, Status
+from sudokit.engines.strategy import Result, Status
+from sudokit.model.grid import Grid
+from sudokit.model.shape import Shape
 from sudokit.testing import corpus
 from sudokit.testing._kit import Subject, check, shown_status
 

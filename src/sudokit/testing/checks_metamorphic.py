@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 
-from sudokit.grid import Grid
-from sudokit.shape import Shape
+from sudokit.model.grid import Grid
+from sudokit.model.shape import Shape
 from sudokit.testing import corpus
 from sudokit.testing._kit import Subject, check
 from sudokit.testing.transforms import Transform, random_transform

@@ -9,9 +9,9 @@ proves that with limit 2, where a board this size is cheap to search through.
 
 from __future__ import annotations
 
-from sudokit.grid import Grid
-from sudokit.shape import Shape
-from sudokit.strategy import Status
+from sudokit.engines.strategy import Status
+from sudokit.model.grid import Grid
+from sudokit.model.shape import Shape
 from sudokit.testing import corpus
 from sudokit.testing._kit import Subject, check, shown_status
 

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from sudokit.grid import Grid
-from sudokit.shape import Shape
-from sudokit.strategy import Result, Status
+from sudokit.engines.strategy import Result, Status
+from sudokit.model.grid import Grid
+from sudokit.model.shape import Shape
 from sudokit.testing import corpus
 from sudokit.testing._kit import Subject, check
 

@@ -11,16 +11,16 @@ with its dots, say).
 
 from __future__ import annotations
 
+from sudokit.model.variants import ALL_KINDS
 from sudokit.testing import corpus
 from sudokit.testing._kit import Subject, check, shown_status
-from sudokit.variants import ALL_KINDS
 
 __all__: list[str] = []
 
 
 @check("variants")
 def declares_known_kinds(subject: Subject) -> None:
-    """Every variant kind the engine declares is one sudokit models (``sudokit.variants.ALL_KINDS``): a misspelt
+    """Every variant kind the engine declares is one sudokit models (``sudokit.model.variants.ALL_KINDS``): a misspelt
     kind would never match a puzzle, and the engine would be refused rules it takes."""
     unknown = sorted(subject.capabilities.constraints - ALL_KINDS)
     if unknown:

@@ -18,8 +18,8 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
-from sudokit.grid import Grid
-from sudokit.shape import Shape
+from sudokit.model.grid import Grid
+from sudokit.model.shape import Shape
 
 __all__ = [
     "Known",
@@ -98,7 +98,7 @@ def variants() -> tuple[Known, ...]:
 def _variants() -> tuple[Known, ...]:
     import json
 
-    from sudokit.variants import from_dict
+    from sudokit.model.variants import from_dict
 
     text = (resources.files("sudokit.testing") / "data" / "variants.jsonl").read_text(encoding="utf-8")
     known = []

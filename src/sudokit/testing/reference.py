@@ -1,7 +1,7 @@
 """An independent reference counter: exact solution counts without trusting any engine under test.
 
 This module shares no code with sudokit's engines (``strategies/``) and does not go through
-``sudokit.api``: it reads a puzzle's cells and box shape (``Grid``, ``Shape``) and nothing else,
+``sudokit.engines.api``: it reads a puzzle's cells and box shape (``Grid``, ``Shape``) and nothing else,
 and builds its own rows, columns and boxes from the box's rows and columns. It is small and slow
 on purpose, so that it can be read and trusted:
 
@@ -30,7 +30,7 @@ from __future__ import annotations
 from functools import cache
 from typing import NamedTuple
 
-from sudokit.grid import Grid
+from sudokit.model.grid import Grid
 
 __all__ = ["BudgetExceeded", "Count", "count_solutions", "propagate"]
 

@@ -41,8 +41,8 @@ from functools import cache
 
 from hypothesis import strategies as st
 
-from sudokit.grid import Grid
-from sudokit.shape import Shape
+from sudokit.model.grid import Grid
+from sudokit.model.shape import Shape
 from sudokit.testing.reference import BudgetExceeded, count_solutions
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_SHAPES", "KnownPuzzle", "pattern_grid", "puzzles", "solved_grids"]

@@ -30,8 +30,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sudokit.grid import Grid
-from sudokit.shape import Shape
+from sudokit.model.grid import Grid
+from sudokit.model.shape import Shape
 
 __all__ = [
     "KINDS",
