@@ -60,9 +60,9 @@ def run_batch(path: Path, jobs: int, strategy: str) -> tuple[float, int, int]:
 def isolation_cost(path: Path, count: int, strategy: str) -> None:
     """The price of running engines in a killable worker: the same solve task in one worker, and in this process."""
     from sudokit.engines.workers import WorkerPool
-    from sudokit.io.output import RecordFormat
     from sudokit.io.reader import read_file
     from sudokit.runtime.batch import SolveTask
+    from sudokit.runtime.output import RecordFormat
 
     records = list(islice(read_file(path), count))
     rates = {}

@@ -23,9 +23,10 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, is_solution, solve
-from sudokit.io.output import CSV_FIELDS, RecordFormat, Rendered
 from sudokit.io.reader import Record, iter_records, read_file
-from sudokit.runtime.batch import Outcome, solve_records
+from sudokit.runtime.batch import solve_records
+from sudokit.runtime.output import CSV_FIELDS, RecordFormat, Rendered
+from sudokit.runtime.records import Outcome
 from tests.conftest import sudoku
 
 from .conftest import counted, puzzles

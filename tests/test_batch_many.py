@@ -23,10 +23,10 @@ import pytest
 from sudokit import Grid, ManyResults, get_strategy, is_solution
 from sudokit.engines.api import run
 from sudokit.engines.workers import WorkerPool
-from sudokit.io.output import RecordFormat
 from sudokit.io.reader import Record, read_arguments
 from sudokit.runtime.batch import SolveJob, solve_records
 from sudokit.runtime.fastpath import Block, expand_blocks, read_items
+from sudokit.runtime.output import RecordFormat
 from sudokit.runtime.session import Session
 from tests.plugins.many import Batched, Exits, ExitsAlways, Liar, Raises, SleepsInBatch, SlowBatch
 

@@ -23,6 +23,7 @@ import pytest
 from sudokit import Grid, Shape, Status, get_strategy
 from sudokit.engines.api import run
 from sudokit.engines.verify import solution_problem
+from sudokit.model.grid import from_json
 from sudokit.model.variants import (
     ALL_KINDS,
     KINDS,
@@ -41,7 +42,6 @@ from sudokit.model.variants import (
     Sandwich,
     Thermometer,
     Whisper,
-    from_json,
     to_json,
 )
 from sudokit_strategies.cpsat import CpSatStrategy

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, Shape, Status, get_strategy, solve
+from sudokit.model.grid import from_json
 from sudokit.model.variants import (
     ALL_KINDS,
     KINDS,
@@ -43,7 +44,6 @@ from sudokit.model.variants import (
     Thermometer,
     Whisper,
     XVNegative,
-    from_json,
     orthogonal_pairs,
     to_json,
 )

@@ -23,10 +23,10 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, Result, get_strategy
-from sudokit.io.output import RecordFormat
 from sudokit.io.reader import read_arguments
 from sudokit.runtime.batch import SolveJob
 from sudokit.runtime.executors import DaskPool
+from sudokit.runtime.output import RecordFormat
 
 from .conftest import PUZZLES, sudoku, wait_for_records
 

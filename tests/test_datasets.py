@@ -376,8 +376,8 @@ def test_a_parquet_column_of_number_lists_is_read_as_cells(tmp_path: Path, solve
 def test_parquet_records_are_written_a_row_group_at_a_time(tmp_path: Path) -> None:
     import os
 
-    from sudokit.io.output import RecordWriter, csv_header, csv_row
     from sudokit.io.tables import ParquetStream
+    from sudokit.runtime.output import RecordWriter, csv_header, csv_row
 
     path = tmp_path / "out.parquet"
     stream = ParquetStream(os.open(path, os.O_CREAT | os.O_WRONLY, 0o666), str(path), row_group=2)

@@ -256,14 +256,14 @@ def minimal_puzzles_of_side_4(box: str) -> list[tuple[Grid, Grid]]:
 @pytest.mark.parametrize("box", ["2x2", "1x4", "4x1"])
 def test_every_four_by_four_puzzle_is_easy_so_other_levels_are_refused(box: str) -> None:
     from sudokit.engines.strategy import Result, Status
-    from sudokit.features.rating import _rate
+    from sudokit.features.rating import rate_grid
 
     # Singles that solve a puzzle solve it with more givens too, so the minimal puzzles decide the levels reached.
     found = minimal_puzzles_of_side_4(box)
     assert len(found) > 500
     for puzzle, solution in found:
         known = Result(Status.SOLVED, puzzle, "enumeration", (solution,), 1, True)
-        assert _rate(puzzle, known)[1].level == "Easy", puzzle.to_line()
+        assert rate_grid(puzzle, known)[1].level == "Easy", puzzle.to_line()
     assert reachable_levels(box) == ("easy",) and reachable_levels("2x3") == reachable_levels("3x3") == LEVELS
     for level in LEVELS[1:]:
         with pytest.raises(ValueError, match=f"level {level}: no puzzle on a 4x4 board reaches it"):

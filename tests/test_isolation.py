@@ -31,8 +31,8 @@ import sudokit.engines.registry
 from sudokit import Grid, is_solution
 from sudokit.engines.api import watchdog_seconds
 from sudokit.engines.registry import ENTRY_POINT_GROUP, Registry
+from sudokit.engines.watchdog import KILL_GRACE
 from sudokit.engines.workers import WorkerPool, max_jobs
-from sudokit.runtime.batch import KILL_GRACE
 from tests.conftest import ROOT, puzzles, sudoku
 
 from .test_time_limits import marked, marker_env, settle

@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 import pytest
 
-from sudokit import Grid
+from sudokit import Grid, parse_puzzle
 from sudokit.engines.verify import solution_problem
 from sudokit.errors import InvalidPuzzleError
 from sudokit.io.links import (
@@ -96,7 +96,7 @@ def test_real_links_decode_to_puzzles_their_solutions_solve(title: str, fields: 
     solution = fields["solution"]
     if len(solution) == puzzle.n * puzzle.n:  # the 16x16 board's solution is written without separators
         assert solution_problem(puzzle, Grid([int(d) for d in solution], puzzle.shape, validate=False)) is None
-    assert Grid.parse(link) == puzzle  # what Grid.parse and the reader read links with
+    assert parse_puzzle(link) == puzzle  # what sudokit.parse_puzzle and the reader read links with
     assert "source" in fields
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, is_solution
-from sudokit.io.output import csv_header
+from sudokit.runtime.output import csv_header
 from tests.conftest import PUZZLES, puzzles, refused, sudoku
 
 from .test_big_inputs import sudoku_rss
@@ -173,7 +173,7 @@ def test_a_run_that_loses_the_race_to_make_the_output_does_not_remove_it(
             winner.append(fd)
         return real_open(path, flags, *args)  # type: ignore[arg-type]
 
-    from sudokit.io.output import OutputError
+    from sudokit.runtime.output import OutputError
     from sudokit.runtime.session import OutputFile
 
     monkeypatch.setattr(os, "open", other_run_first)

@@ -15,7 +15,6 @@ from sudokit import Grid, Shape
 from sudokit.errors import DuplicateGivenError, InvalidPuzzleError, WrongCellCountError
 from sudokit.io.reader import (
     MAX_LINE,
-    READ_BLOCK,
     Record,
     bounded_lines,
     estimate_records,
@@ -24,6 +23,7 @@ from sudokit.io.reader import (
     read_file,
     read_puzzles,
 )
+from sudokit.io.records import READ_BLOCK
 
 from .conftest import PUZZLES, counted, puzzle_lines, puzzles, sized
 

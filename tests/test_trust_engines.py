@@ -183,7 +183,7 @@ def test_check_bounds_a_hanging_import_and_says_so_once(plugins: None, monkeypat
 # --- what a record shows is what is kept ------------------------------------------------------------------
 
 EMPTY_9 = "." * 81
-SHOWN_AT_MOST = 1000  # sudokit.io.output.SHOWN_AT_MOST, as the README says
+SHOWN_AT_MOST = 1000  # sudokit.runtime.output.SHOWN_AT_MOST, as the README says
 MEASURE = """
 import resource, subprocess, sys
 done = subprocess.run(sys.argv[1:], capture_output=True, text=True)

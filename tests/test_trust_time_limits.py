@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, Status, is_solution, solve
-from sudokit.engines.api import WATCHDOG_REPEAT, run, watchdog_seconds
+from sudokit.engines.api import run, watchdog_seconds
+from sudokit.engines.watchdog import WATCHDOG_REPEAT
 from tests.plugins import hostile
 
 from .conftest import puzzles

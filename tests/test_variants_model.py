@@ -13,6 +13,7 @@ import pytest
 from sudokit import Grid, Result, Status, cross_check, solve
 from sudokit.engines.verify import is_solution, solution_problem
 from sudokit.errors import DuplicateGivenError, InvalidPuzzleError
+from sudokit.model.grid import from_json
 from sudokit.model.variants import (
     ALL_KINDS,
     KINDS,
@@ -38,7 +39,6 @@ from sudokit.model.variants import (
     Whisper,
     XVNegative,
     constraint_from_dict,
-    from_json,
     to_json,
     undotted_pairs,
 )

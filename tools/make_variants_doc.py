@@ -160,7 +160,7 @@ One line of JSON, in a file of puzzles or as an argument (f-puzzles and SudokuPa
 only) one region symbol per cell, and `constraints` a list of the objects below. Cells are written
 `"r1c1"` (row 1, column 1); in Python, `sudokit.model.variants` has a class per kind, whose constructors also take
 `(row, column)` pairs counted from 0, and `Grid(cells, shape, regions=..., constraints=[...])` builds
-the puzzle (`sudokit.model.variants.to_json` and `from_json` convert).
+the puzzle (`sudokit.model.variants.to_json` and `sudokit.model.grid.from_json` convert).
 
 ## The kinds
 """

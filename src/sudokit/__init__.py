@@ -29,6 +29,7 @@ from sudokit.engines.strategy import (
 )
 from sudokit.engines.verify import is_solution, result_problem, solution_problem
 from sudokit.errors import InvalidPuzzleError, StrategyError, SudokitError
+from sudokit.io.puzzles import parse_puzzle
 from sudokit.model.grid import Grid
 from sudokit.model.shape import Shape
 
@@ -38,10 +39,10 @@ if TYPE_CHECKING:  # imported on first use at run time (see __getattr__): ``sudo
     from sudokit.features.logic import Step, hint, steps
     from sudokit.features.rating import Rating, rate
     from sudokit.io.reader import read_puzzles
+    from sudokit.model.grid import from_dict, from_json
     from sudokit.model.variants import (
         ALL_KINDS,
         Constraint,
-        from_dict,
         king_pairs,
         knight_pairs,
         orthogonal_pairs,
@@ -73,6 +74,7 @@ __all__ = [
     "count_solutions",
     "cross_check",
     "from_dict",
+    "from_json",
     "generate",
     "get_strategy",
     "hint",
@@ -82,6 +84,7 @@ __all__ = [
     "normalize_time_limit",
     "offers_many",
     "orthogonal_pairs",
+    "parse_puzzle",
     "rate",
     "read_puzzles",
     "result_problem",
@@ -111,7 +114,8 @@ _LAZY = {
     # The variant rules engines lower (sudokit.model.variants takes ~8 ms to import; a classic solve never needs it).
     "ALL_KINDS": "sudokit.model.variants",
     "Constraint": "sudokit.model.variants",
-    "from_dict": "sudokit.model.variants",
+    "from_dict": "sudokit.model.grid",
+    "from_json": "sudokit.model.grid",
     "king_pairs": "sudokit.model.variants",
     "knight_pairs": "sudokit.model.variants",
     "orthogonal_pairs": "sudokit.model.variants",

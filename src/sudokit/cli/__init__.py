@@ -535,8 +535,8 @@ def solve(
         )
     if stats and fmt is SolveFormat.json:
         _fail(_STATS_IN_JSON)
-    from sudokit.io.output import RecordFormat
     from sudokit.runtime.batch import SolveJob
+    from sudokit.runtime.output import RecordFormat
 
     options = _solve_options(option or [], strategy)
     _known(strategy)
@@ -555,7 +555,7 @@ def solve(
     if tables is not None and tables.compare:
         from dataclasses import replace
 
-        from sudokit.io.tables import CompareJob
+        from sudokit.runtime.batch import CompareJob
 
         render = replace(render, expect=True)
         job = CompareJob(strategy, options, render, keep=keep, time_limit=time_limit, box=shape)
@@ -786,7 +786,7 @@ def bench(
         for row in rows:
             _print(json.dumps(row.to_dict(), allow_nan=False))
     elif fmt is TableFormat.csv:
-        from sudokit.io.output import csv_row
+        from sudokit.runtime.output import csv_row
 
         fields = list(rows[0].to_dict()) if rows else []
         _print(csv_row(fields))
@@ -998,19 +998,19 @@ def _step_json(step: Any, n: int, number: int | None = None) -> dict[str, Any]:
 
 def _marked_grid(grid: Any, cells: set[int], color: bool) -> str:
     """The grid with box borders, ``cells`` in brackets (and bold yellow with ``color``), blanks as ``.``."""
-    from sudokit.model.formats import _symbol
+    from sudokit.model.formats import symbol
 
     shape, n = grid.shape, grid.n
     lines = []
     for r in range(n):
         if r and r % shape.box_rows == 0:
-            lines.append("+".join("-" * (len(_symbol(0, n)) + 2) * shape.box_cols for _ in range(0, n, shape.box_cols)))
+            lines.append("+".join("-" * (len(symbol(0, n)) + 2) * shape.box_cols for _ in range(0, n, shape.box_cols)))
         groups = []
         for g in range(0, n, shape.box_cols):
             parts = []
             for c in range(g, g + shape.box_cols):
                 i = r * n + c
-                s = _symbol(grid.cells[i], n)
+                s = symbol(grid.cells[i], n)
                 if i in cells:
                     s = f"[{s}]"
                     if color:
@@ -1317,8 +1317,8 @@ def _generated_text(made: dict[str, Any], fmt: GenerateFormat, seed: int, shape:
     """One generated puzzle's record in ``fmt`` (``task``: the options it was made with)."""
     import json
 
-    from sudokit.io.output import csv_row
     from sudokit.model.formats import format_pretty
+    from sudokit.runtime.output import csv_row
 
     fields = {
         "index": made["index"],
@@ -1448,7 +1448,7 @@ def _generate_run(
     import time
 
     from sudokit.engines.workers import WorkerPool
-    from sudokit.io.output import OutputError, RecordWriter
+    from sudokit.runtime.output import OutputError, RecordWriter
     from sudokit.runtime.progress import Console, Progress, same_terminal
     from sudokit.runtime.session import EXIT_TERMINATED, OutputFile, on_sigterm, restore_sigterm, writable
 
@@ -1566,7 +1566,7 @@ def _generate_resume_point(
     import csv
     import json
 
-    from sudokit.io.output import ResumeError
+    from sudokit.runtime.output import ResumeError
 
     name = os.fspath(target.path)
     level = task.level

@@ -10,8 +10,6 @@ from __future__ import annotations
 import inspect
 import math
 import operator
-import signal
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -20,31 +18,33 @@ from typing import Any
 from sudokit.engines.registry import StrategyInfo, default_registry
 from sudokit.engines.strategy import Capabilities, Result, Status, Strategy, capabilities_of
 from sudokit.engines.verify import result_problem
-from sudokit.errors import BoxShapeError, StrategyError
+from sudokit.engines.watchdog import KILL_GRACE, EngineOverranError, Guard, raised_by_a_signal, watchdog_seconds
+from sudokit.errors import BoxShapeError, StrategyError, StrategyLoadError
+from sudokit.io.puzzles import parse_puzzle
 from sudokit.model.grid import Grid
 from sudokit.model.shape import Shape
 
-try:  # signal's own functions without the enum wrappers of the ``signal`` module: 0.2 us a call, not 3 us
-    import _signal as _sig
-except ImportError:  # pragma: no cover - an interpreter without it
-    _sig = signal  # type: ignore[assignment]
-
 __all__ = [
     "DEFAULT_COUNT_LIMIT",
+    "FAILED",
     "MAX_ELAPSED",
     "Answer",
     "EngineOverranError",
+    "IsolatedCall",
     "PuzzleLike",
     "answer_of",
     "as_grid",
     "available_strategies",
     "count_solutions",
+    "described",
     "get_strategy",
     "normalize_time_limit",
     "result_of",
     "run",
+    "run_isolated",
     "solve",
     "solve_sudoku",
+    "takes_keep",
     "unsupported_kinds",
     "unsupported_message",
     "unsupported_shape",
@@ -55,12 +55,6 @@ __all__ = [
 DEFAULT_COUNT_LIMIT = 10_000
 
 PuzzleLike = Grid | str | Sequence[Sequence[int | str]]
-
-#: The watchdog raises again this often (seconds) until the engine stops.
-WATCHDOG_REPEAT = 0.5
-#: The longest timer armed (about 31 years): ``setitimer`` refuses 1e10 s.
-_LONGEST_TIMER = 1e9
-_HAS_TIMER = hasattr(signal, "setitimer")
 
 
 def as_grid(puzzle: PuzzleLike, box: Shape | str | None = None) -> Grid:
@@ -78,7 +72,7 @@ def as_grid(puzzle: PuzzleLike, box: Shape | str | None = None) -> Grid:
                 raise BoxShapeError(f"box {shape} does not fit the grid, whose boxes are {puzzle.shape}")
         return puzzle
     if isinstance(puzzle, str):
-        return Grid.parse(puzzle, box)
+        return parse_puzzle(puzzle, box)
     if isinstance(puzzle, bytes | bytearray) or not hasattr(puzzle, "__len__") or not hasattr(puzzle, "__iter__"):
         raise TypeError(f"puzzle must be a Grid, a puzzle text or rows of cells, not {puzzle!r:.80}")
     return Grid.from_rows(puzzle, box)
@@ -129,18 +123,6 @@ def normalize_time_limit(value: float | None) -> float | None:
     return seconds
 
 
-def watchdog_seconds(time_limit: float) -> float:
-    """How long an engine may run before the watchdog stops it: its limit plus 2 s and 10 %."""
-    return time_limit * 1.1 + 2.0
-
-
-class EngineOverranError(BaseException):
-    """An engine still running well past its time limit (raised into it by the watchdog).
-
-    Not an ``Exception``: an engine that catches every ``Exception`` in its loop cannot swallow it.
-    """
-
-
 def run(
     strategy: Strategy,
     puzzle: Grid,
@@ -185,8 +167,8 @@ def run(
     unclaimed = unsupported_shape(strategy, puzzle)
     if unclaimed is not None:
         return Result(Status.UNSUPPORTED, puzzle, name, error=f"strategy {name!r} {unclaimed}")
-    passes_keep = keep is not None and keep < limit and _takes_keep(strategy)
-    guard = _Guard(time_limit)
+    passes_keep = keep is not None and keep < limit and takes_keep(strategy)
+    guard = Guard(time_limit)
     start = time.perf_counter()
     failure = None
     overran = False
@@ -203,9 +185,9 @@ def run(
                 raise
             raise KeyboardInterrupt from err
         overran = isinstance(err, EngineOverranError) and guard.fired
-        if not overran and _raised_by_a_signal(err):
+        if not overran and raised_by_a_signal(err):
             raise  # the caller's: a kill it handles, an outer watchdog
-        failure = _described(err)
+        failure = described(err)
     else:
         guard.disarm()
         if guard.interrupted:  # Ctrl-C that the engine swallowed
@@ -224,7 +206,7 @@ def run(
         if problem is None and result.status is not Status.ERROR:
             return _vouched(result, puzzle, name, took, keep)
     except Exception as err:  # parts of the answer that raise when looked at (an __eq__, a mapping's items())
-        problem = f"returned a result that cannot be checked: {_described(err)}"
+        problem = f"returned a result that cannot be checked: {described(err)}"
     return _failed(puzzle, name, took, problem or result.error or "")
 
 
@@ -261,82 +243,14 @@ def unsupported_message(name: str, kinds: Sequence[str]) -> str:
     return f"strategy {name!r} does not support {', '.join(kinds)}"
 
 
-class _Guard:
-    """One engine call's watchdog and Ctrl-C record, armed where signals can reach it (main thread, POSIX)."""
-
-    __slots__ = ("alarm", "fired", "interrupted", "previous_alarm", "running", "sigint", "time_limit")
-
-    def __init__(self, time_limit: float | None) -> None:
-        self.time_limit = time_limit
-        self.running = self.alarm = self.sigint = False  # what is armed
-        self.fired = self.interrupted = False  # what happened
-        self.previous_alarm: Any = None
-
-    def arm(self) -> None:
-        """Install the Ctrl-C record (over Python's default handler only) and the watchdog (if no timer is set)."""
-        if threading.current_thread() is not threading.main_thread():
-            return  # signals reach the main thread only
-        self.running = True
-        if _sig.getsignal(signal.SIGINT) is signal.default_int_handler:
-            _sig.signal(signal.SIGINT, self.on_sigint)
-            self.sigint = True
-        if self.time_limit is None or not _HAS_TIMER or _sig.getsignal(signal.SIGALRM) is None:
-            return  # no limit, no timers, or a handler set outside Python that could not be put back
-        seconds = min(watchdog_seconds(self.time_limit), _LONGEST_TIMER)
-        other = _sig.setitimer(signal.ITIMER_REAL, seconds, WATCHDOG_REPEAT)
-        if other[0] > 0:  # someone else's timer (an outer watchdog, the caller's alarm): theirs, not ours
-            _sig.setitimer(signal.ITIMER_REAL, *other)
-            return
-        self.previous_alarm = _sig.signal(signal.SIGALRM, self.on_alarm)
-        self.alarm = True
-
-    def disarm(self) -> None:
-        """Put back what ``arm`` changed (each flag cleared after its step, so that this can run again)."""
-        self.running = False
-        if self.alarm:
-            _sig.setitimer(signal.ITIMER_REAL, 0)
-            _sig.signal(signal.SIGALRM, self.previous_alarm)
-            self.alarm = False
-        if self.sigint:
-            _sig.signal(signal.SIGINT, signal.default_int_handler)
-            self.sigint = False
-
-    def on_alarm(self, signum: int, frame: object) -> None:
-        """The watchdog: stop the engine, and note that it overran."""
-        if self.running:
-            self.fired = True
-            raise EngineOverranError(f"still running past its time limit of {self.time_limit:g} s")
-
-    def on_sigint(self, signum: int, frame: object) -> None:
-        """Ctrl-C: note that it came from the user, and interrupt as Python's default handler does."""
-        self.interrupted = True
-        raise KeyboardInterrupt
-
-
-def _raised_by_a_signal(err: BaseException) -> bool:
-    """True when ``err`` was raised in a Python signal handler: someone else's (a kill, an outer watchdog)."""
-    codes = set()
-    for signum in signal.valid_signals():
-        try:
-            handler = _sig.getsignal(signum)
-        except (OSError, ValueError):
-            continue
-        code = getattr(getattr(handler, "__func__", handler), "__code__", None)
-        if code is not None:
-            codes.add(code)
-    tb = err.__traceback__
-    while tb is not None:
-        if tb.tb_frame.f_code in codes:
-            return True
-        tb = tb.tb_next
-    return False
-
-
 _TAKES_KEEP: dict[type, bool] = {}
 
 
-def _takes_keep(strategy: Strategy) -> bool:
-    """Whether the strategy's ``solve`` takes ``keep`` (or ``**kwargs``); looked up once per class."""
+def takes_keep(strategy: Strategy) -> bool:
+    """Whether the strategy's ``solve`` takes ``keep`` (or ``**kwargs``); looked up once per class.
+
+    ``run`` passes ``keep`` only to an engine that takes it, and trims the others' solutions.
+    """
     kind = type(strategy)
     takes = _TAKES_KEEP.get(kind)
     if takes is None:
@@ -366,8 +280,11 @@ def _whole(name: str, value: int) -> int:
     return value
 
 
-def _described(err: BaseException) -> str:
-    """``Type: message`` of an exception (just the type without a message, or if its str() fails)."""
+def described(err: BaseException) -> str:
+    """``Type: message`` of an exception (just the type without a message, or if its str() fails).
+
+    How an engine's failure is worded in ``error`` results (and by the conformance kit).
+    """
     try:
         text = str(err)
     except Exception:
@@ -592,8 +509,6 @@ def solve(
     time_limit = normalize_time_limit(time_limit)
     grid = as_grid(puzzle, box)
     if isolate:
-        from sudokit.runtime.batch import run_isolated
-
         return run_isolated(strategy, grid, limit=limit, keep=keep, time_limit=time_limit, options=options)
     result = run(get_strategy(strategy, **options), grid, limit=limit, keep=keep, time_limit=time_limit)
     if isinstance(strategy, str) and result.strategy != strategy:  # the name asked for, not the one it calls itself
@@ -639,3 +554,97 @@ def solve_sudoku(board: list[list[str]]) -> None:
         raise ValueError(f"the board has no solution ({result.status.value})")
     for r, row in enumerate(result.solution.to_leetcode()):
         board[r][:] = row
+
+
+# --- the isolated call -----------------------------------------------------------------------------
+
+#: What a worker's failure on a puzzle is, as plain data: ``(FAILED, problem)``.
+FAILED = "failed"
+
+
+class IsolatedCall:
+    """The worker-pool task (:class:`sudokit.engines.workers.Task`) of checked calls, each item a ``Grid``.
+
+    ``strategy`` is a registered name (built in the worker with ``options``) or a Strategy object;
+    ``limit``, ``keep`` and ``time_limit`` are as for :func:`run`.
+    """
+
+    __slots__ = ("keep", "limit", "options", "strategy", "time_limit")
+
+    def __init__(
+        self,
+        strategy: str | Strategy,
+        options: Mapping[str, Any] | None = None,
+        limit: int = 1,
+        keep: int | None = None,
+        time_limit: float | None = None,
+    ) -> None:
+        self.strategy = strategy
+        self.options = dict(options or {})
+        self.limit = limit
+        self.keep = keep
+        self.time_limit = time_limit
+
+    @property
+    def name(self) -> str:
+        """The engine's name, as its results carry it."""
+        if isinstance(self.strategy, str):
+            return self.strategy
+        return str(getattr(self.strategy, "name", type(self.strategy).__name__))
+
+    @property
+    def budget(self) -> float | None:
+        """Seconds a puzzle may run before its worker is killed: after the in-process watchdog gave up."""
+        return None if self.time_limit is None else watchdog_seconds(self.time_limit) + KILL_GRACE
+
+    def start(self, mark: Callable[[int], None]) -> Callable[[Grid], Answer]:
+        """Build the engine (in the worker) and return the function that answers one puzzle, as plain data."""
+        engine = get_strategy(self.strategy, **self.options)
+        limit, keep, time_limit = self.limit, self.keep, self.time_limit
+
+        def answer(grid: Grid) -> Answer:
+            return answer_of(run(engine, grid, limit=limit, keep=keep, time_limit=time_limit))
+
+        return answer
+
+    def finish(self, grid: Grid, answer: Any) -> Result:
+        """The result of the worker's plain ``answer``, made and checked in this process against ``grid``."""
+        if type(answer) is tuple and len(answer) == 2 and answer[0] == FAILED and type(answer[1]) is str:
+            problem = answer[1]
+            if self.time_limit is not None and problem.startswith("still running"):
+                problem = f"{problem} (time limit {self.time_limit:g} s)"
+            error = " ".join(f"strategy {self.name!r} failed: {problem}".split())
+            return Result(Status.ERROR, grid, self.name, error=error)
+        return result_of(answer, grid, self.name, limit=self.limit, keep=self.keep)
+
+    def failed(self, grid: Grid, problem: str) -> Any:
+        """What a worker's failure on a puzzle is, as plain data: :meth:`finish` makes its ``error`` result."""
+        return (FAILED, problem)
+
+    def load_failed(self, phase: int, problem: str) -> bool:
+        """One engine, so nothing to go on with: raise the ``StrategyLoadError`` that stops the call."""
+        raise StrategyLoadError(" ".join(f"strategy {self.name!r} failed to load: {problem}".split()))
+
+
+def run_isolated(
+    strategy: str | Strategy,
+    puzzle: Grid,
+    *,
+    limit: int = 1,
+    keep: int | None = None,
+    time_limit: float | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> Result:
+    """``run`` in a fresh killable worker process: what ``solve(..., isolate=True)`` does.
+
+    An engine that ends its process, crashes it, or is still running ``KILL_GRACE`` s after the
+    in-process watchdog gave up, gives an ``error`` result. Raises ``StrategyError`` when the engine
+    cannot be loaded (a name), or its load ends or hangs the worker.
+    """
+    task = IsolatedCall(strategy, dict(options or {}), limit, keep, normalize_time_limit(time_limit))
+    from sudokit.engines.workers import WorkerPool  # the worker processes, only for an isolated call
+
+    with WorkerPool(task, 1) as pool:
+        pool.start()
+        [result] = pool.map([puzzle])
+    return result

@@ -109,29 +109,29 @@ def result_problem(result: object, puzzle: Grid, *, limit: int, keep: int | None
         'returned the puzzle itself, unfilled, as solution 1 of 1'
     """
     if not isinstance(result, Result):
-        return f"returned {_shown(result)}, not a Result"
+        return f"returned {shown(result)}, not a Result"
     status = result.status
     if not isinstance(status, Status):
-        return f"returned status {_shown(status)}, not a Status"
+        return f"returned status {shown(status)}, not a Status"
     if result.puzzle is not puzzle and result.puzzle != puzzle:
-        return f"returned a result for another puzzle: {_shown(result.puzzle)}"
+        return f"returned a result for another puzzle: {shown(result.puzzle)}"
     error = result.error
     if status is Status.ERROR or status is Status.UNSUPPORTED:
         if not isinstance(error, str) or not error.strip():
-            return f"returned status {status.value} without a message (error {_shown(error)})"
+            return f"returned status {status.value} without a message (error {shown(error)})"
         return None
     if error is not None:
-        return f"returned status {status.value} with an error: {_shown(error)}"
+        return f"returned status {status.value} with an error: {shown(error)}"
     stats = result.stats
     if type(stats) is not dict and not isinstance(stats, Mapping):
-        return f"returned stats that are not a mapping: {_shown(stats)}"
+        return f"returned stats that are not a mapping: {shown(stats)}"
     count, exact, solutions = result.count, result.exact, result.solutions
     if type(count) is not int and (isinstance(count, bool) or not isinstance(count, int)):
-        return f"returned count {_shown(count)}, not a whole number"
+        return f"returned count {shown(count)}, not a whole number"
     if type(exact) is not bool:
-        return f"returned exact {_shown(exact)}, not True or False"
+        return f"returned exact {shown(exact)}, not True or False"
     if type(solutions) is not tuple and not isinstance(solutions, tuple | list):
-        return f"returned solutions as {_shown(solutions)}, not a tuple of grids"
+        return f"returned solutions as {shown(solutions)}, not a tuple of grids"
     found = len(solutions)
     if count < 0 or count > limit:
         return f"returned count {count} for a limit of {limit}"
@@ -160,7 +160,7 @@ def _solutions_problem(solutions: tuple[Grid, ...] | list[Grid], puzzle: Grid) -
     units = _units(shape.box_rows, shape.box_cols) if givens is not None else None
     for k, grid in enumerate(solutions, 1):
         if not isinstance(grid, Grid):
-            return f"returned {_shown(grid)} as solution {k} of {found}, not a Grid"
+            return f"returned {shown(grid)} as solution {k} of {found}, not a Grid"
         if grid.shape != shape or len(grid.cells) != size:
             return f"returned a grid of {grid.shape} boxes as solution {k} of {found}, for a puzzle of {shape} boxes"
         if units is not None and givens is not None and _solves(grid.cells, units, givens):
@@ -301,7 +301,7 @@ def _solutions(k: int) -> str:
     return f"{k} solution" if k == 1 else f"{k} solutions"
 
 
-def _shown(value: object) -> str:
+def shown(value: object) -> str:
     """A value as a short repr (80 characters at most), or its type's name if repr fails."""
     try:
         text = repr(value)

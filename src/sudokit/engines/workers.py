@@ -259,7 +259,7 @@ def _worker_main(task: Task[Any, Any], commands: int, results: int, slots: mmap.
         send(("failed", err))
         return
     except BaseException as err:  # a load may fail in any other way: the caller reports it
-        send(("failed", StrategyLoadError(_one_line(f"loading failed: {type(err).__name__}: {err}"))))
+        send(("failed", StrategyLoadError(one_line(f"loading failed: {type(err).__name__}: {err}"))))
         return
     note(_IDLE, -1)
     send(("ready", getattr(run, "info", None)))
@@ -277,7 +277,7 @@ def _worker_main(task: Task[Any, Any], commands: int, results: int, slots: mmap.
             try:
                 out.append(run(item))
             except BaseException as err:  # a bug of ours: the item fails, the worker goes on
-                out.append(task.failed(item, _one_line(f"internal error: {type(err).__name__}: {err}")))
+                out.append(task.failed(item, one_line(f"internal error: {type(err).__name__}: {err}")))
             current[0] = -1
         note(_IDLE, -1)
         send(("done", out, time.perf_counter() - start))
@@ -379,7 +379,8 @@ class _Frames:
             self.feed(data)
 
 
-def _one_line(message: str) -> str:
+def one_line(message: str) -> str:
+    """``message`` on one line, its runs of white space (newlines included) one space each."""
     return " ".join(message.split())
 
 

@@ -133,7 +133,7 @@ class BenchTask:
     @property
     def budget(self) -> float | None:
         """Seconds one solve may take before its worker is killed."""
-        from sudokit.runtime.batch import KILL_GRACE
+        from sudokit.engines.watchdog import KILL_GRACE
 
         return None if self.time_limit is None else watchdog_seconds(self.time_limit) + KILL_GRACE
 

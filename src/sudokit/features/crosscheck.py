@@ -45,11 +45,11 @@ from sudokit.engines.registry import default_registry
 from sudokit.engines.strategy import Result, Status, Strategy
 from sudokit.engines.verify import solution_problem
 from sudokit.errors import InvalidPuzzleError, StrategyError, UnknownStrategyError
-from sudokit.io.output import Rendered, record_key
 from sudokit.io.reader import Record
 from sudokit.model.grid import Grid
 from sudokit.model.shape import Shape
 from sudokit.runtime.batch import FAILED
+from sudokit.runtime.output import Rendered, record_key
 
 __all__ = [
     "EXIT_STATUS",
@@ -611,7 +611,7 @@ class CheckTask:
     @property
     def budget(self) -> float | None:
         """Seconds an engine may run on a puzzle before its worker is killed."""
-        from sudokit.runtime.batch import KILL_GRACE
+        from sudokit.engines.watchdog import KILL_GRACE
 
         return None if self.time_limit is None else watchdog_seconds(self.time_limit) + KILL_GRACE
 

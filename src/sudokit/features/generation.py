@@ -162,9 +162,9 @@ class PuzzleStream(Iterator[Grid]):
         self._filler = self.strategy if getattr(self.strategy, "name", None) == "backtrack" else _engine("backtrack")
         self._rate: Callable[..., tuple[list[Any], Rating]] | None = None
         if self.level is not None:
-            from sudokit.features.rating import _rate
+            from sudokit.features.rating import rate_grid
 
-            self._rate = _rate
+            self._rate = rate_grid
         self.count = count
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.symmetry = symmetry

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
+from sudokit.io.puzzles import parse_puzzle
 from sudokit.model.grid import Grid
 from sudokit.model.shape import Shape
 
@@ -1098,8 +1099,13 @@ _FINDERS: tuple[Callable[[Candidates], Step | None], ...] = (
 # --- the solver ---------------------------------------------------------------------------------------
 
 
-def _as_grid(puzzle: Grid | str) -> Grid:
-    grid = Grid.parse(puzzle) if isinstance(puzzle, str) else puzzle
+def classic_grid(puzzle: Grid | str) -> Grid:
+    """``puzzle`` (a Grid or any puzzle text) as a classic Grid, for the step solver and rating.
+
+    ``TypeError`` for another type, ``ValueError`` for a variant puzzle (logical solving handles
+    classic puzzles only).
+    """
+    grid = parse_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
     if not isinstance(grid, Grid):
         raise TypeError(f"puzzle must be a Grid or a puzzle text, not {puzzle!r:.80}")
     if not grid.is_classic:
@@ -1119,7 +1125,7 @@ def steps(puzzle: Grid | str | Candidates) -> Iterator[Step]:
     state (pencil marks already thinned), which is copied, not changed. Raises ``ValueError`` for a
     variant puzzle.
     """
-    state = puzzle.copy() if isinstance(puzzle, Candidates) else Candidates(_as_grid(puzzle))
+    state = puzzle.copy() if isinstance(puzzle, Candidates) else Candidates(classic_grid(puzzle))
     n = state.shape.n
     while not state.is_solved():
         step = None

@@ -28,15 +28,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sudokit.errors import SudokitError
-from sudokit.features.logic import Candidates, Step, _as_grid, steps
+from sudokit.features.logic import Candidates, Step, classic_grid, steps
 from sudokit.model.grid import Grid
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from sudokit.engines.strategy import Result
-    from sudokit.io.output import Rendered
-    from sudokit.runtime.batch import Outcome
+    from sudokit.runtime.output import Rendered
+    from sudokit.runtime.records import Outcome
 
 __all__ = [
     "BASE_SCORES",
@@ -160,7 +160,7 @@ def rate(puzzle: Grid | str, *, time_limit: float | None = None) -> Rating:
     Raises ``ValueError`` for a variant puzzle and for one without a solution or with several,
     :class:`TimeLimitError` when the time limit runs out, ``StrategyError`` when the engine fails.
     """
-    return _rate(_as_grid(puzzle), deadline=_deadline(time_limit))[1]
+    return rate_grid(classic_grid(puzzle), deadline=_deadline(time_limit))[1]
 
 
 def rated_steps(puzzle: Grid | str, *, time_limit: float | None = None) -> tuple[list[Step], Rating]:
@@ -169,7 +169,7 @@ def rated_steps(puzzle: Grid | str, *, time_limit: float | None = None) -> tuple
     The path is that of :func:`sudokit.features.logic.steps`, except that a stall is a ``"needs search"`` step
     placing the solution's digit in the middle blank cell, after which the logical steps go on.
     """
-    return _rate(_as_grid(puzzle), deadline=_deadline(time_limit))
+    return rate_grid(classic_grid(puzzle), deadline=_deadline(time_limit))
 
 
 def first_step(puzzle: Grid | str, *, time_limit: float | None = None) -> Step | None:
@@ -178,7 +178,7 @@ def first_step(puzzle: Grid | str, *, time_limit: float | None = None) -> Step |
     None when the puzzle is complete. Raises as :func:`rate` does: a puzzle without a solution or
     with several has no sound next step (a uniqueness step assumes one).
     """
-    grid = _as_grid(puzzle)
+    grid = classic_grid(puzzle)
     deadline = _deadline(time_limit)
     _unique_solution(grid, deadline)
     step = next(steps(grid), None)
@@ -241,7 +241,7 @@ def _check_unique(solved: Result) -> None:
         raise ValueError("the puzzle's uniqueness is not known: count its solutions to 2 first")
 
 
-def _rate(grid: Grid, solved: Result | None = None, *, deadline: float | None = None) -> tuple[list[Step], Rating]:
+def rate_grid(grid: Grid, solved: Result | None = None, *, deadline: float | None = None) -> tuple[list[Step], Rating]:
     """:func:`rated_steps` of a parsed classic grid.
 
     ``solved`` is a count of its solutions to 2 or more (a checked ``backtrack`` result, or a
@@ -331,7 +331,8 @@ class RateFormat:
     ``guesses`` (None when not rated, ``error`` saying why); ``csv``: solve's columns plus
     :data:`CSV_EXTRA`; ``pretty``: the puzzle's grid (after ``# source:line`` in a batch) and a line
     with its level and score, a failure as ``sudoku solve`` shows one. A variant puzzle is
-    ``unsupported``. Duck-types :class:`sudokit.io.output.RecordFormat` for :class:`sudokit.runtime.batch.SolveJob`.
+    ``unsupported``. Duck-types :class:`sudokit.runtime.output.RecordFormat` for
+    :class:`sudokit.runtime.batch.SolveJob`.
     """
 
     fmt: str = "line"
@@ -345,12 +346,12 @@ class RateFormat:
         """The csv header, else None."""
         if self.fmt != "csv":
             return None
-        from sudokit.io.output import CSV_FIELDS, csv_row
+        from sudokit.runtime.output import CSV_FIELDS, csv_row
 
         return csv_row(CSV_FIELDS + CSV_EXTRA)
 
     def __call__(self, outcome: Outcome) -> Rendered:
-        from sudokit.io.output import CSV_FIELDS, RecordFormat, Rendered, csv_row
+        from sudokit.runtime.output import CSV_FIELDS, RecordFormat, Rendered, csv_row
 
         rating, outcome, refused = _rated(outcome, self.time_limit)
         base = RecordFormat(self.fmt if self.fmt in ("json", "pretty") else "line", header=self.header)
@@ -412,9 +413,9 @@ class RateFormat:
 
         ``grid`` is the record's puzzle (None: it does not parse), ``engines`` unused (rate runs backtrack).
         A line record is ``level:score`` or the status of a puzzle not rated; json and csv records are
-        checked as ``sudoku solve``'s (:meth:`sudokit.io.output.RecordFormat.fits`) with the rating's fields.
+        checked as ``sudoku solve``'s (:meth:`sudokit.runtime.output.RecordFormat.fits`) with the rating's fields.
         """
-        from sudokit.io.output import CSV_FIELDS, RecordFormat
+        from sudokit.runtime.output import CSV_FIELDS, RecordFormat
 
         if self.fmt == "line":
             answer = text[len(key[0]) + 1 :]
@@ -440,7 +441,7 @@ class RateFormat:
             rows = list(csv.reader(text.splitlines(keepends=True)))
             if not rows or len(rows[0]) != len(CSV_FIELDS) + len(CSV_EXTRA):
                 return "not a row of 'sudoku rate'"
-            from sudokit.io.output import csv_row
+            from sudokit.runtime.output import csv_row
 
             return base.fits(csv_row(rows[0][: len(CSV_FIELDS)]), record, key, grid, box=box, strategy="backtrack")
         return None
@@ -471,7 +472,7 @@ def _rated(outcome: Outcome, time_limit: float | None = None) -> tuple[Rating | 
         return None, outcome, None
     deadline = None if time_limit is None else time.monotonic() + max(0.0, time_limit - result.elapsed)
     try:
-        return _rate(grid, result, deadline=deadline)[1], outcome, None
+        return rate_grid(grid, result, deadline=deadline)[1], outcome, None
     except TimeLimitError:
         return None, outcome, ("timeout", late)
     except ValueError as err:
@@ -493,7 +494,7 @@ class LogicTask:
 
     def __init__(self, explain: bool, time_limit: float | None) -> None:
         from sudokit.engines.api import normalize_time_limit, watchdog_seconds
-        from sudokit.runtime.batch import KILL_GRACE
+        from sudokit.engines.watchdog import KILL_GRACE
 
         self.explain = explain
         self.time_limit = normalize_time_limit(time_limit)

@@ -11,7 +11,7 @@ first line:
 - A line with a ``:`` is one puzzle: the text before the first ``:``; the text after it (the
   ``puzzle:count`` and ``puzzle:solution`` forms) is kept aside as the record's ``note``.
 - A line starting with ``[`` begins a JSON board, and one starting with ``{`` a variant puzzle in
-  sudokit's JSON (:func:`sudokit.model.variants.from_json`); either runs until its brackets close, or until a
+  sudokit's JSON (:func:`sudokit.model.grid.from_json`); either runs until its brackets close, or until a
   line without any of ``[ ] { } " ,`` that holds a whole board (that line is then read on its own).
 - Any other line is one puzzle, unless it is a row of a multi-line grid: n consecutive lines of n
   cells each. A line's cells are its symbols, or its numbers when it is whitespace-separated integers
@@ -50,12 +50,21 @@ import re
 import stat
 import sys
 from collections.abc import Generator, Iterable, Iterator
-from dataclasses import dataclass
 from functools import cache
 from math import isqrt
-from typing import BinaryIO, TextIO
+from typing import TextIO
 
 from sudokit.errors import InvalidPuzzleError
+from sudokit.io.records import (
+    MAX_LINE,
+    Columns,
+    Record,
+    TableOptions,
+    TooLong,
+    bounded_lines,
+    count_lines,
+    is_table,
+)
 from sudokit.model.formats import ANSI_ESCAPE, SEPARATORS
 from sudokit.model.grid import Grid
 from sudokit.model.shape import ALPHABET, MAX_BOX, Shape
@@ -75,14 +84,10 @@ __all__ = [
 ]
 
 _SEPARATOR_TABLE = str.maketrans(SEPARATORS, " " * len(SEPARATORS))
-#: The longest line read as a puzzle: a 36x36 board in integers is under 5,000 characters.
-MAX_LINE = 1 << 16
 #: The most text gathered into one multi-line record: a 64x64 board in indented JSON is under 70,000 characters.
 MAX_BLOCK = 4 * MAX_LINE
 #: The widest row of a board (side MAX_BOX * MAX_BOX); a line of more cells is a whole puzzle.
 MAX_ROW = MAX_BOX * MAX_BOX
-#: The size of the binary blocks :func:`estimate_records` reads: memory stays bounded whatever the lines.
-READ_BLOCK = 1 << 16
 _JSON_MARKS = frozenset('[]{}",')
 _BRACKETS = {"[": "]", "{": "}"}
 #: How a line that may be a link starts (a URL, a known host, f-puzzles' ?load= or puzzle data); only
@@ -91,86 +96,8 @@ _LINK_START = re.compile(
     r"(?i:https?://|www\.|f-puzzles\.com/|sudokupad\.app/|app\.crackingthecryptic\.com/|\??load=)|fpuz|scl|ctc|N4Ig"
 )
 _FILE_SUFFIX = re.compile(r"\.[a-z][a-z0-9]{1,4}$")
-_LINE_ENDS = ("\n", "\r")
 _VALUE = {ch: i + 1 for i, ch in enumerate(ALPHABET)} | {ch.lower(): i + 1 for i, ch in enumerate(ALPHABET)}
 _ONLY_SEPARATORS = f"only separators ({' '.join(SEPARATORS)}), no cells: not a puzzle"
-
-
-#: The names a table file ends with (any case): read by :mod:`sudokit.io.tables`, a row a record.
-TABLE_SUFFIXES = (".csv", ".csv.gz", ".parquet")
-
-
-def is_table(path: str | os.PathLike[str]) -> str | None:
-    """``csv`` or ``parquet`` for a path named like a table file (``*.csv``, ``*.csv.gz``, ``*.parquet``), else None."""
-    name = os.fspath(path).lower()
-    if not name.endswith(TABLE_SUFFIXES):
-        return None
-    return "parquet" if name.endswith(".parquet") else "csv"
-
-
-@dataclass(frozen=True, slots=True)
-class TableOptions:
-    """How to read table files: the puzzle column and the expected-solution column, by name.
-
-    ``column`` is ``--column``, ``expect`` is ``--expect`` (``"none"``: no comparison); None for
-    either lets the header decide (:func:`sudokit.io.tables.choose_columns`).
-    """
-
-    column: str | None = None
-    expect: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Columns:
-    """The columns a table record came from: its puzzle's, and the expected solution's (None: no comparison)."""
-
-    puzzle: str
-    expected: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Record:
-    """One puzzle's text and where it came from; ``line`` is 1-based, None for a command-line puzzle.
-
-    A table row's record also names its ``columns`` and holds the ``expected`` solution ("" for an
-    empty cell: no solution expected); for a Parquet row, ``line`` is the row's number.
-    """
-
-    text: str
-    source: str
-    line: int | None = None
-    note: str | None = None
-    problem: str | None = None  # why the input could not even be read as a puzzle text
-    columns: Columns | None = None
-    expected: str | None = None
-
-    def parse(self, box: Shape | None = None) -> Grid:
-        """The record's grid; an ``InvalidPuzzleError`` carries the record's line number."""
-        if self.problem:
-            raise InvalidPuzzleError(self.problem, line=self.line)
-        try:
-            return Grid.parse(self.text, box)
-        except InvalidPuzzleError as err:
-            if self.line is not None:
-                err.at_line(self.line)
-            raise
-
-    @property
-    def as_read(self) -> str:
-        """The input text on one line (a multi-line grid's lines joined), for a record that did not parse."""
-        return " ".join(self.text.split())
-
-    def locate(self, message: str) -> str:
-        """``file:line: message`` (a parse error's own ``line N:`` folded in), or the message alone."""
-        if self.line is None:
-            return message
-        where = self.where if self.columns is None else f"{self.where}, column {self.columns.puzzle}"
-        return f"{where}: {message.removeprefix(f'line {self.line}: ')}"
-
-    @property
-    def where(self) -> str:
-        """``file:line`` or the source alone."""
-        return self.source if self.line is None else f"{self.source}:{self.line}"
 
 
 def _cells_in(line: str) -> int:
@@ -290,7 +217,7 @@ class _Rows:
 
 
 def iter_records(
-    lines: Iterable[str | _TooLong], source: str, *, numbered: bool = True, box: Shape | None = None
+    lines: Iterable[str | TooLong], source: str, *, numbered: bool = True, box: Shape | None = None
 ) -> Iterator[Record]:
     """The puzzles in ``lines``, in order, one record each; never reads ahead more than one board.
 
@@ -303,7 +230,7 @@ def iter_records(
     border = False  # the line before completed a grid: a line of separators now is its bottom border
     for number, raw in enumerate(lines, 1):
         at = number if numbered else None
-        if isinstance(raw, _TooLong):
+        if isinstance(raw, TooLong):
             if block:
                 yield Record("\n".join(block), source, start if numbered else None)
                 block = []
@@ -372,27 +299,6 @@ def iter_records(
     yield from rows.alone()
 
 
-class _TooLong:
-    """Stands in for a line too long to be a puzzle, which is skipped rather than read whole."""
-
-
-def bounded_lines(handle: TextIO, limit: int = MAX_LINE) -> Iterator[str | _TooLong]:
-    """The lines of ``handle`` (ending at ``\\n``, ``\\r\\n`` or ``\\r``); one over ``limit`` is skipped in pieces."""
-    readline = handle.readline
-    cut = False  # the last piece read was cut by the size limit right after a "\r": a "\n" now belongs to it
-    while line := readline(limit + 1):
-        if cut and line == "\n":
-            cut = False
-        elif len(line) > limit and not line.endswith(_LINE_ENDS):
-            while (line := readline(limit)) and not line.endswith(_LINE_ENDS):
-                pass
-            cut = len(line) == limit and line.endswith("\r")
-            yield _TooLong()
-        else:
-            cut = len(line) > limit and line.endswith("\r")
-            yield line
-
-
 def read_file(path: str | os.PathLike[str], *, box: Shape | None = None) -> Iterator[Record]:
     """The records of a file, streamed line by line; ``box`` as for :func:`iter_records`."""
     with open(path, encoding="utf-8", errors="surrogateescape", newline="") as handle:
@@ -443,29 +349,10 @@ def estimate_records(paths: Iterable[str | os.PathLike[str]]) -> int | None:
                 total += estimate_rows(path)
                 continue
             with open(path, "rb") as handle:
-                total += _count_lines(handle)
+                total += count_lines(handle)
     except (OSError, ValueError):
         return None
     return total
-
-
-def _count_lines(handle: BinaryIO) -> int:
-    """The lines of ``handle`` that are not blank or ``#`` comments, read in blocks of ``READ_BLOCK`` bytes."""
-    count = 0
-    state = 0  # the line so far: 0 nothing but spaces, 1 a puzzle line, 2 a comment
-    block = handle.read(READ_BLOCK).removeprefix(b"\xef\xbb\xbf")
-    while block:
-        # A "\r\n" cut between two blocks leaves a "\n" alone: a blank line, which does not count.
-        for piece in block.splitlines(keepends=True):
-            if not state:
-                head = piece.lstrip()
-                if head:
-                    state = 2 if head.startswith(b"#") else 1
-            if piece.endswith((b"\n", b"\r")):
-                count += state == 1
-                state = 0
-        block = handle.read(READ_BLOCK)
-    return count + (state == 1)
 
 
 def _stdin() -> TextIO:
@@ -490,7 +377,7 @@ def read_arguments(
         if arg == "-":
             yield from iter_records(bounded_lines(stdin or _stdin()), "<stdin>", box=box)
             continue
-        found = _stat(arg)
+        found = stat_path(arg)
         if isinstance(found, OSError):
             raise InvalidPuzzleError(f"cannot read {_shown(arg)}: {found.strerror}")
         if found is None:
@@ -510,7 +397,7 @@ def check_arguments(args: Iterable[str]) -> None:
     for arg in args:
         if arg == "-":
             continue
-        found = _stat(arg)
+        found = stat_path(arg)
         if found is None:
             if _whole_text(arg.strip()):
                 continue  # a link or a variant puzzle in JSON: its '/' and '.' are no path
@@ -530,7 +417,7 @@ def check_arguments(args: Iterable[str]) -> None:
             raise InvalidPuzzleError(f"cannot read {_shown(arg)}: {os.strerror(errno.EACCES)}")
 
 
-def _stat(arg: str) -> os.stat_result | OSError | None:
+def stat_path(arg: str) -> os.stat_result | OSError | None:
     """What ``arg`` names: its status, the error that keeps it from being looked at, or None for no such path."""
     try:
         return os.stat(arg)

@@ -16,7 +16,7 @@ file a row group at a time), so memory stays flat whatever the size.
   (the first row is 1). A row that cannot be read (fields missing or too many, a line over
   ``MAX_LINE`` characters, an empty Parquet cell) is an ``invalid`` record like a bad puzzle line.
 
-Comparing (:meth:`sudokit.io.output.RecordFormat.compare`): ``same``, ``differs`` (another solution,
+Comparing (:meth:`sudokit.runtime.output.RecordFormat.compare`): ``same``, ``differs`` (another solution,
 or none), ``several`` (with ``--unique``: the puzzle has more than one) or ``invalid`` (the cell is
 not a grid of the puzzle's size). Puzzles that time out, fail, or do not parse are not compared:
 their status says it already.
@@ -32,21 +32,19 @@ import csv
 import os
 import stat
 import zlib
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from sudokit.errors import SudokitError
-from sudokit.io.reader import MAX_LINE, Columns, Record, TableOptions, bounded_lines, is_table
-from sudokit.runtime.batch import SolveJob
+from sudokit.io.records import MAX_LINE, Columns, Record, TableOptions, bounded_lines, count_lines, is_table
 
 __all__ = [
     "COMPARISONS",
     "PUZZLE_NAMES",
     "ROW_GROUP",
     "SOLUTION_NAMES",
-    "CompareJob",
     "DatasetError",
     "ParquetStream",
     "TablePlan",
@@ -315,10 +313,8 @@ def estimate_rows(path: str | os.PathLike[str]) -> int:
             return 0
     if name.lower().endswith(".gz"):
         return 0  # unknown without reading it all
-    from sudokit.io.reader import _count_lines
-
     with open(name, "rb") as handle:
-        return max(0, _count_lines(handle) - 1)
+        return max(0, count_lines(handle) - 1)
 
 
 # --- the command line's checks ---------------------------------------------------------------------
@@ -383,45 +379,13 @@ def plan_tables(
     return TablePlan(options, comparing)
 
 
-# --- comparing -------------------------------------------------------------------------------------
-
-
-@dataclass
-class CompareJob(SolveJob):
-    """``sudoku solve`` over tables with expected solutions: records say how they compare, the summary counts it.
-
-    The exit status is 1 when some record differs or has several solutions (2 if some expected
-    solution is not a grid), unless the puzzles' own status is worse.
-    """
-
-    compared: Counter[str] = field(default_factory=Counter)
-
-    def count(self, rendered: Any) -> None:
-        """Count one record, and its comparison."""
-        super().count(rendered)
-        if rendered.compared:
-            self.compared[rendered.compared] += 1
-
-    def summary(self) -> str:
-        """The summary line, then how the answers compared with the expected solutions."""
-        c = self.compared
-        parts = [f"{c['same']:,} same", f"{c['differs']:,} differ"]
-        parts += [f"{c[k]:,} {k}" for k in ("several", "invalid") if c[k]]
-        return f"{super().summary()}; expected solutions: {', '.join(parts)}"
-
-    def exit_status(self) -> int:
-        """The puzzles' status, raised to 1 by a reported comparison, to 2 by an expected solution that is no grid."""
-        mine = 2 if self.compared["invalid"] else 1 if self.compared["differs"] or self.compared["several"] else 0
-        return max(super().exit_status(), mine)
-
-
 # --- writing Parquet -------------------------------------------------------------------------------
 
 
 class ParquetStream:
     """A text stream taking csv records (header first) and writing them as a Parquet file, a row group at a time.
 
-    It stands where :class:`sudokit.io.output.RecordWriter` expects a stream: each ``write`` is one
+    It stands where :class:`sudokit.runtime.output.RecordWriter` expects a stream: each ``write`` is one
     whole record. ``close`` writes the last row group and the footer that makes the file readable.
     """
 

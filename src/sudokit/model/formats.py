@@ -185,7 +185,11 @@ def _checked(
     return shape, tuple(values)
 
 
-def _symbol(v: int, n: int) -> str:
+def symbol(v: int, n: int) -> str:
+    """The text of cell value ``v`` on a board of side ``n``: its letter or digit, ``.`` for a blank (0).
+
+    Past the alphabet (sides over 36) a value is its number, right-aligned to the width of ``n``.
+    """
     if n > len(ALPHABET):
         return str(v).rjust(len(str(n)))
     return ALPHABET[v - 1] if v else "."
@@ -223,7 +227,7 @@ def format_pretty(
             parts = []
             for c in range(g, g + bc):
                 i = r * n + c
-                s = _symbol(cells[i], n)
+                s = symbol(cells[i], n)
                 if color and givens is not None and not givens[i] and cells[i]:
                     s = f"{_RED}{s}{_RESET}"
                 parts.append(s)
@@ -236,7 +240,7 @@ def _format_regions(n: int, cells: Sequence[int], region_of: Sequence[int], give
     """Rows of cells one gap apart, the gap a ``|`` between regions; border lines of ``-`` and ``+`` between rows."""
     if len(region_of) != n * n:
         raise ValueError(f"region_of has {len(region_of)} cells, but a {n}x{n} board has {n * n}")
-    width = len(_symbol(n, n))
+    width = len(symbol(n, n))
 
     def across(r: int, c: int) -> bool:  # a border between (r, c) and (r, c + 1)
         return 0 <= r < n and region_of[r * n + c] != region_of[r * n + c + 1]
@@ -258,7 +262,7 @@ def _format_regions(n: int, cells: Sequence[int], region_of: Sequence[int], give
         row = []
         for c in range(n):
             i = r * n + c
-            s = _symbol(cells[i], n)
+            s = symbol(cells[i], n)
             if givens is not None and not givens[i] and cells[i]:
                 s = f"{_RED}{s}{_RESET}"
             row.append(s)
@@ -269,7 +273,7 @@ def _format_regions(n: int, cells: Sequence[int], region_of: Sequence[int], give
 
 
 def _plain_groups(n: int, bc: int) -> list[str]:
-    width = len(_symbol(n, n))
+    width = len(symbol(n, n))
     return [" ".join(["x" * width] * bc) for _ in range(0, n, bc)]
 
 

@@ -7,14 +7,20 @@ import operator
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sudokit.errors import BadCharacterError, DigitOutOfRangeError, DuplicateGivenError, WrongCellCountError
+from sudokit.errors import (
+    BadCharacterError,
+    BoxShapeError,
+    DigitOutOfRangeError,
+    DuplicateGivenError,
+    WrongCellCountError,
+)
 from sudokit.model.formats import format_line, format_pretty, format_rows, parse_cells, rows_to_cells
 from sudokit.model.shape import Shape
 
 if TYPE_CHECKING:
     from sudokit.model.variants import Constraint
 
-__all__ = ["Grid"]
+__all__ = ["Grid", "from_dict", "from_json"]
 
 _UNIT_NAMES = ("row", "column", "box")
 
@@ -102,15 +108,19 @@ class Grid:
         """A grid from any accepted text form; ``box`` ("2x3" or a Shape) where the side leaves it open.
 
         Variant puzzles come as our JSON object (``{"givens": ..., "constraints": [...]}``, see
-        :func:`sudokit.model.variants.from_json`) or as f-puzzles and SudokuPad links (:mod:`sudokit.io.links`).
-        Raises an :class:`~sudokit.errors.InvalidPuzzleError` subclass naming what is wrong and where,
+        :func:`from_json`); f-puzzles and SudokuPad links are read by :func:`sudokit.parse_puzzle`
+        (:mod:`sudokit.io.puzzles`), which takes every form. Raises an
+        :class:`~sudokit.errors.InvalidPuzzleError` subclass naming what is wrong and where,
         and ``TypeError`` for a ``text`` that is not a str or a ``box`` that is not a Shape or a str.
         """
         if not isinstance(text, str):
             raise TypeError(f"puzzle text must be a str, not {text!r:.80}")
-        variant = _variant(text, box)
-        if variant is not None:
-            return variant
+        stripped = text.lstrip("\ufeff").strip()
+        if stripped.startswith("{"):
+            grid = from_json(stripped)
+            if box is not None and _shape(box) != grid.shape:
+                raise BoxShapeError(f"box {_shape(box)} does not fit the puzzle, whose boxes are {grid.shape}")
+            return grid
         shape, cells = parse_cells(text, _shape(box))
         return cls(cells, shape)
 
@@ -281,7 +291,7 @@ class Grid:
         if not self.is_classic:
             from sudokit.model.variants import to_json
 
-            return f"sudokit.model.variants.from_json({to_json(self)!r})"
+            return f"sudokit.from_json({to_json(self)!r})"
         shape = self.shape
         # A 1xC box (rows as boxes) is never the default, and a prime side (5, 7) has no default to ask for.
         default = 1 not in (shape.box_rows, shape.box_cols) and shape == Shape.for_side(shape.n)
@@ -321,43 +331,6 @@ def _unpickle(
     return Grid(cells, shape, validate=False, regions=regions, constraints=constraints)  # type: ignore[arg-type]
 
 
-#: How a link or a bare f-puzzles/SudokuPad payload may begin (besides a URL scheme).
-_LINK_STARTS = (
-    "?load=",
-    "load=",
-    "fpuz",
-    "scl",
-    "ctc",
-    "N4Ig",  # lz-string's base64 of a JSON object: f-puzzles' bare data
-    "www.",
-    "f-puzzles.com/",
-    "sudokupad.app/",
-    "app.crackingthecryptic.com/",
-)
-
-
-def _variant(text: str, box: Shape | str | None) -> Grid | None:
-    """The puzzle of our JSON form or of an f-puzzles/SudokuPad link; None for the classic forms."""
-    stripped = text.lstrip("\ufeff").strip()
-    if stripped.startswith("{"):
-        from sudokit.model.variants import from_json
-
-        grid = from_json(stripped)
-    elif "://" in stripped[:60] or stripped.startswith(_LINK_STARTS):
-        from sudokit.io import links
-
-        if not links.is_link(stripped):
-            return None
-        grid = links.parse_link(stripped)
-    else:
-        return None
-    if box is not None and _shape(box) != grid.shape:
-        from sudokit.errors import BoxShapeError
-
-        raise BoxShapeError(f"box {_shape(box)} does not fit the puzzle, whose boxes are {grid.shape}")
-    return grid
-
-
 def _digits(cells: tuple[Any, ...], n: int) -> tuple[int, ...]:
     """``cells`` as ints 0..n (numpy's integers and other ``__index__`` types converted), or the error at fault."""
     try:
@@ -390,3 +363,43 @@ def _shape(box: Shape | str | None) -> Shape | None:
     if isinstance(box, str):
         return Shape.parse(box)
     raise TypeError(f"box must be a Shape or a text like '2x3', not {box!r:.80}")
+
+
+# --- our JSON form ----------------------------------------------------------------------------------
+
+
+def from_dict(data: object) -> Grid:
+    """A puzzle from our JSON object; VariantError (or another InvalidPuzzleError) naming what is wrong."""
+    from sudokit.model.variants import VariantError, constraint_from_dict  # not for a classic puzzle: start-up
+
+    if not isinstance(data, dict):
+        raise VariantError(f"a variant puzzle is a JSON object, not {type(data).__name__}")
+    extra = sorted(set(data) - {"box", "givens", "regions", "constraints", "solution"})
+    if extra:
+        known = "box, givens, regions, constraints"
+        raise VariantError(f"variant puzzle: unknown field {extra[0]!r:.40} (fields: {known})")
+    givens = data.get("givens")
+    if not isinstance(givens, str):
+        raise VariantError("variant puzzle: 'givens' must be the puzzle's line form, e.g. '53..7....'")
+    box = data.get("box")
+    if box is not None and not isinstance(box, str):
+        raise VariantError(f"variant puzzle: 'box' must be a text like '3x3', not {box!r:.20}")
+    shape, cells = parse_cells(givens, Shape.parse(box) if box else None)
+    rules = data.get("constraints", [])
+    if not isinstance(rules, list):
+        raise VariantError("variant puzzle: 'constraints' must be a list")
+    regions = data.get("regions")
+    if regions is not None and not isinstance(regions, str | list):
+        raise VariantError(f"variant puzzle: 'regions' must be a list of regions or a text, not {regions!r:.20}")
+    constraints = [constraint_from_dict(d, f"constraint {k}") for k, d in enumerate(rules, 1)]
+    return Grid(cells, shape, regions=regions, constraints=constraints)
+
+
+def from_json(text: str) -> Grid:
+    """A puzzle from our JSON form::
+
+    {"box": "3x3", "givens": "...", "regions": "111222333...", "constraints": [{"kind": "killer", ...}]}
+    """
+    from sudokit.model.variants import read_json
+
+    return from_dict(read_json(text, "variant puzzle"))

@@ -63,8 +63,6 @@ __all__ = [
     "cell_name",
     "check_rules",
     "constraint_from_dict",
-    "from_dict",
-    "from_json",
     "king_pairs",
     "knight_pairs",
     "orthogonal_pairs",
@@ -845,36 +843,6 @@ def constraint_from_dict(data: object, where: str = "constraint") -> Constraint:
         raise VariantError(f"{where}: {err.problem}") from None
 
 
-def from_dict(data: object) -> Grid:
-    """A puzzle from our JSON object; VariantError (or another InvalidPuzzleError) naming what is wrong."""
-    from sudokit.model.grid import Grid
-    from sudokit.model.shape import Shape
-
-    if not isinstance(data, dict):
-        raise VariantError(f"a variant puzzle is a JSON object, not {type(data).__name__}")
-    extra = sorted(set(data) - {"box", "givens", "regions", "constraints", "solution"})
-    if extra:
-        known = "box, givens, regions, constraints"
-        raise VariantError(f"variant puzzle: unknown field {extra[0]!r:.40} (fields: {known})")
-    givens = data.get("givens")
-    if not isinstance(givens, str):
-        raise VariantError("variant puzzle: 'givens' must be the puzzle's line form, e.g. '53..7....'")
-    box = data.get("box")
-    if box is not None and not isinstance(box, str):
-        raise VariantError(f"variant puzzle: 'box' must be a text like '3x3', not {box!r:.20}")
-    from sudokit.model.formats import parse_cells
-
-    shape, cells = parse_cells(givens, Shape.parse(box) if box else None)
-    rules = data.get("constraints", [])
-    if not isinstance(rules, list):
-        raise VariantError("variant puzzle: 'constraints' must be a list")
-    regions = data.get("regions")
-    if regions is not None and not isinstance(regions, str | list):
-        raise VariantError(f"variant puzzle: 'regions' must be a list of regions or a text, not {regions!r:.20}")
-    constraints = [constraint_from_dict(d, f"constraint {k}") for k, d in enumerate(rules, 1)]
-    return Grid(cells, shape, regions=regions, constraints=constraints)
-
-
 def read_json(text: str, where: str) -> Any:
     """``json.loads(text)`` in time and memory bounded by the text's length; VariantError naming ``where`` else.
 
@@ -906,11 +874,3 @@ def read_json(text: str, where: str) -> Any:
         raise VariantError(f"{where}: not valid JSON ({err.msg} at character {err.pos + 1})") from None
     except (ValueError, RecursionError) as err:  # what the scan lets through should not get here
         raise VariantError(f"{where}: not valid JSON ({' '.join(str(err).split())[:80]})") from None
-
-
-def from_json(text: str) -> Grid:
-    """A puzzle from our JSON form::
-
-    {"box": "3x3", "givens": "...", "regions": "111222333...", "constraints": [{"kind": "killer", ...}]}
-    """
-    return from_dict(read_json(text, "variant puzzle"))

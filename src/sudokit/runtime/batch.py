@@ -7,65 +7,46 @@ and the batch goes on.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from sudokit.engines.api import Answer, answer_of, get_strategy, normalize_time_limit, result_of, run, watchdog_seconds
+from sudokit.engines.api import (
+    FAILED,
+    Answer,
+    answer_of,
+    get_strategy,
+    normalize_time_limit,
+    result_of,
+    run,
+    watchdog_seconds,
+)
 from sudokit.engines.strategy import Result, Status, Strategy, offers_many
-from sudokit.engines.workers import WorkerPool, _one_line
+from sudokit.engines.watchdog import KILL_GRACE
+from sudokit.engines.workers import WorkerPool, one_line
 from sudokit.errors import InvalidPuzzleError, StrategyLoadError
 from sudokit.io.reader import Record
 from sudokit.model.grid import Grid
 from sudokit.model.shape import Shape
 from sudokit.runtime.progress import Tally
+from sudokit.runtime.records import Outcome
 
 if TYPE_CHECKING:
-    from sudokit.io.output import RecordFormat, Rendered
+    from sudokit.runtime.output import RecordFormat, Rendered
 
 __all__ = [
     "KILL_GRACE",
+    "CompareJob",
     "Outcome",
     "SolveJob",
     "SolveTask",
-    "run_isolated",
     "solve_record",
     "solve_records",
 ]
 
-INVALID = "invalid"
-#: What a worker's failure on an item is, as plain data: ``(FAILED, problem)``.
-FAILED = "failed"
-#: Seconds after the in-process watchdog (``watchdog_seconds``) before a worker is killed from outside.
-KILL_GRACE = 1.0
 
 R = TypeVar("R")
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What became of one input record: its grid and result, or why it could not be read."""
-
-    index: int
-    record: Record
-    grid: Grid | None = None
-    result: Result | None = None
-    invalid: str | None = None
-
-    @property
-    def status(self) -> str:
-        """``solved``, ``unsolvable``, ``timeout``, ``error`` or ``invalid``."""
-        return INVALID if self.result is None else self.result.status.value
-
-    @property
-    def error(self) -> str | None:
-        """The one-line reason a record failed to parse or its engine failed, else None."""
-        return self.invalid if self.result is None else self.result.error
-
-    @property
-    def puzzle_text(self) -> str:
-        """The puzzle in line form, or the input text as read when it did not parse."""
-        return self.grid.to_line() if self.grid is not None else self.record.as_read
 
 
 def solve_record(
@@ -191,7 +172,7 @@ class SolveTask(Generic[R]):
         except InvalidPuzzleError as err:
             return str(err)
         except Exception as err:  # a bug of ours in reading it: this record fails, the batch goes on
-            return _one_line(f"cannot be read: internal error: {type(err).__name__}: {err}")
+            return one_line(f"cannot be read: internal error: {type(err).__name__}: {err}")
 
     def finish_one(self, index: int, record: Record, answer: Any) -> Any:
         """The rendered outcome of one record from its worker's plain answer (see :meth:`finish`)."""
@@ -402,7 +383,7 @@ class SolveJob:
 
     def expected(self, record: Record) -> tuple[str, str | None, int | None]:
         """(puzzle, source, line) as this job's record of ``record`` names it."""
-        from sudokit.io.output import parsed_key
+        from sudokit.runtime.output import parsed_key
 
         key, grid = parsed_key(record, self.box)
         self._parsed = (record, grid)  # for fits(), called next on the same record: parsed once
@@ -410,7 +391,7 @@ class SolveJob:
 
     def fits(self, text: str, record: Record, key: tuple[str, str | None, int | None]) -> str | None:
         """Why ``text``, read back for ``--resume``, is not the record this job writes for ``record`` (None: it is)."""
-        from sudokit.io.output import parsed_key
+        from sudokit.runtime.output import parsed_key
 
         engine, known = None, None
         if isinstance(self.strategy, str):
@@ -445,32 +426,30 @@ class SolveJob:
         return self.tally.exit_status()
 
 
-def _result(outcome: Outcome) -> Result:
-    if outcome.result is None:  # the grid came from a Grid: it parses
-        raise InvalidPuzzleError(outcome.invalid or "not a puzzle")
-    return outcome.result
+@dataclass
+class CompareJob(SolveJob):
+    """``sudoku solve`` over tables with expected solutions: records say how they compare, the summary counts it.
 
-
-def run_isolated(
-    strategy: str | Strategy,
-    puzzle: Grid,
-    *,
-    limit: int = 1,
-    keep: int | None = None,
-    time_limit: float | None = None,
-    options: Mapping[str, Any] | None = None,
-) -> Result:
-    """``run`` in a fresh killable worker process: what ``solve(..., isolate=True)`` does.
-
-    An engine that ends its process, crashes it, or is still running ``KILL_GRACE`` s after the
-    in-process watchdog gave up, gives an ``error`` result. Raises ``StrategyError`` when the engine
-    cannot be loaded (a name), or its load ends or hangs the worker.
+    The exit status is 1 when some record differs or has several solutions (2 if some expected
+    solution is not a grid), unless the puzzles' own status is worse.
     """
-    record = Record(puzzle.to_line(), "<puzzle>")
-    task = SolveTask(
-        strategy, dict(options or {}), limit, keep, normalize_time_limit(time_limit), puzzle.shape, _result
-    )
-    with WorkerPool(task, 1) as pool:
-        pool.start()
-        [result] = pool.map([(0, record)])
-    return result
+
+    compared: Counter[str] = field(default_factory=Counter)
+
+    def count(self, rendered: Any) -> None:
+        """Count one record, and its comparison."""
+        super().count(rendered)
+        if rendered.compared:
+            self.compared[rendered.compared] += 1
+
+    def summary(self) -> str:
+        """The summary line, then how the answers compared with the expected solutions."""
+        c = self.compared
+        parts = [f"{c['same']:,} same", f"{c['differs']:,} differ"]
+        parts += [f"{c[k]:,} {k}" for k in ("several", "invalid") if c[k]]
+        return f"{super().summary()}; expected solutions: {', '.join(parts)}"
+
+    def exit_status(self) -> int:
+        """The puzzles' status, raised to 1 by a reported comparison, to 2 by an expected solution that is no grid."""
+        mine = 2 if self.compared["invalid"] else 1 if self.compared["differs"] or self.compared["several"] else 0
+        return max(super().exit_status(), mine)

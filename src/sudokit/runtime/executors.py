@@ -41,7 +41,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
-from sudokit.engines.workers import Task, _one_line
+from sudokit.engines.workers import Task, one_line
 from sudokit.errors import StrategyError, StrategyLoadError, SudokitError
 
 __all__ = [
@@ -159,7 +159,7 @@ def _run_chunk(token: str, blob: bytes, chunk: list[Any]) -> tuple[list[Any], fl
             if budget is not None and took >= budget:
                 problem = f"still running after {took:.1f} s: stopped in its Dask worker"
             else:
-                problem = _one_line(f"internal error: {type(err).__name__}: {err}")
+                problem = one_line(f"internal error: {type(err).__name__}: {err}")
             out.append(task.failed(item, problem))
     return out, time.perf_counter() - start
 
@@ -289,7 +289,7 @@ class DaskPool(Generic[I, R]):
             if _killed_worker(err):
                 raise StrategyLoadError(f"loading the engines killed Dask workers at {self.scheduler}") from None
             raise ExecutorError(
-                _one_line(f"the Dask workers at {self.scheduler} cannot run sudokit: {_why(err)}")
+                one_line(f"the Dask workers at {self.scheduler} cannot run sudokit: {_why(err)}")
             ) from None
 
     def close(self, *, kill: bool = False) -> None:
@@ -372,7 +372,7 @@ class DaskPool(Generic[I, R]):
 
     def _broken(self, err: BaseException) -> ExecutorError:
         """The error that ends a run whose chunk failed on the cluster (not in the engine: that is a record)."""
-        return ExecutorError(_one_line(f"the Dask cluster at {self.scheduler} failed: {_why(err)}"))
+        return ExecutorError(one_line(f"the Dask cluster at {self.scheduler} failed: {_why(err)}"))
 
     def _one_by_one(self, chunk: list[I]) -> list[R]:
         """A chunk that killed its workers again and again: each item alone, one after the other, so that
@@ -430,8 +430,8 @@ def _connect(address: str, timeout: float) -> Any:
     except OSError as err:
         why = f"it did not answer Dask's handshake within {timeout:g} s" if isinstance(err, TimeoutError) else _why(err)
     except Exception as err:  # a server that answers but not as Dask does
-        why = _one_line(f"its answer is not Dask's ({type(err).__name__}: {_why(err)})")
-    raise ExecutorError(_one_line(f"cannot connect to the Dask scheduler at {address}: {why}"))
+        why = one_line(f"its answer is not Dask's ({type(err).__name__}: {_why(err)})")
+    raise ExecutorError(one_line(f"cannot connect to the Dask scheduler at {address}: {why}"))
 
 
 def _draw(source: Iterator[I], count: int) -> tuple[list[I], bool, BaseException | None]:
@@ -461,7 +461,7 @@ def _killed_worker(err: BaseException) -> bool:
 
 def _why(err: BaseException) -> str:
     text = str(err) or type(err).__name__
-    return _one_line(text)
+    return one_line(text)
 
 
 def _quiet_dask_logs() -> None:

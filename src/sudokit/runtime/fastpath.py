@@ -34,7 +34,7 @@ from typing import Any, TextIO
 from sudokit.engines.strategy import MANY_STATUS, Result, Status, capabilities_of
 from sudokit.engines.verify import result_problem, verify_many
 from sudokit.errors import BoxShapeError, InvalidPuzzleError
-from sudokit.io.reader import Record, _stat, bounded_lines, is_table, iter_records, read_arguments
+from sudokit.io.reader import Record, bounded_lines, is_table, iter_records, read_arguments, stat_path
 from sudokit.model.shape import ALPHABET, Shape
 
 __all__ = [
@@ -176,7 +176,7 @@ def read_items(
     input, FIFOs and tables are read as the reader reads them (``options`` go to it).
     """
     for arg in args:
-        found = None if arg == "-" else _stat(arg)
+        found = None if arg == "-" else stat_path(arg)
         if not isinstance(found, os.stat_result) or not stat.S_ISREG(found.st_mode) or is_table(arg):
             # standard input, a FIFO, a puzzle, a path that cannot be read: the reader, line by line, so
             # that a record is solved as soon as its line arrives
@@ -361,7 +361,7 @@ def _tables(n: int) -> tuple[bytes, bytes]:
 
 @dataclass(frozen=True, slots=True)
 class TextForm:
-    """The records of ``sudokit.io.output.RecordFormat`` (line, json, csv) written straight from the answers."""
+    """The records of ``sudokit.runtime.output.RecordFormat`` (line, json, csv) written straight from the answers."""
 
     fmt: str
     counting: bool
@@ -372,7 +372,7 @@ class TextForm:
     @staticmethod
     def of(render: object) -> TextForm | None:
         """The text form of a ``RecordFormat`` this module renders byte for byte; None for any other."""
-        from sudokit.io.output import RecordFormat
+        from sudokit.runtime.output import RecordFormat
 
         if type(render) is not RecordFormat:
             return None
@@ -403,7 +403,7 @@ def _keeps_one(keep: int | None, limit: int) -> bool:
 
 
 def _object_render_ok(render: object) -> bool:
-    from sudokit.io.output import RecordFormat
+    from sudokit.runtime.output import RecordFormat
 
     return not isinstance(render, RecordFormat) or render.fmt != "pretty"
 
@@ -845,7 +845,7 @@ def _assemble(
                 answers[answer] = answers.get(answer, 0) + 1
                 run.append(text)
                 continue
-            from sudokit.io.output import Rendered
+            from sudokit.runtime.output import Rendered
 
             if run:
                 parts.append("\n".join(run))
@@ -889,7 +889,7 @@ def _outcome(
 ) -> Any:
     """The ``Outcome`` of puzzle ``j`` of a ``solve_many`` call, as ``solve_record`` would make it."""
     from sudokit.model.grid import Grid
-    from sudokit.runtime.batch import Outcome
+    from sudokit.runtime.records import Outcome
 
     shape, size = found.shape, found.shape.size
     if problem is not None or found.status[j] != 0:
@@ -932,7 +932,7 @@ class _Writer:
     def __init__(self, form: TextForm, name: str) -> None:
         import json
 
-        from sudokit.io.output import csv_row
+        from sudokit.runtime.output import csv_row
 
         self.form = form
         self.name = name

@@ -20,7 +20,7 @@ from sudokit.errors import DuplicateGivenError, InvalidPuzzleError, SudokitError
 from sudokit.io.reader import Record
 from sudokit.model.grid import Grid
 from sudokit.model.shape import Shape
-from sudokit.runtime.batch import INVALID, Outcome
+from sudokit.runtime.records import INVALID, Outcome
 
 __all__ = [
     "CSV_FIELDS",

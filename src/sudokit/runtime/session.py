@@ -31,9 +31,9 @@ from typing import Any, BinaryIO, Protocol, TextIO
 
 from sudokit.engines.workers import Task, WorkerPool
 from sudokit.errors import SudokitError
-from sudokit.io.output import OutputError, RecordWriter, Rendered, ResumeError, resume_point
 from sudokit.io.reader import Record, TableOptions, check_arguments, estimate_records, is_table, read_arguments
 from sudokit.model.shape import Shape
+from sudokit.runtime.output import OutputError, RecordWriter, Rendered, ResumeError, resume_point
 from sudokit.runtime.progress import Console, Progress, same_terminal
 
 __all__ = [

@@ -17,9 +17,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
-from sudokit.engines.api import EngineOverranError, _described, _Guard, _takes_keep, get_strategy
+from sudokit.engines.api import described, get_strategy, takes_keep
 from sudokit.engines.strategy import Capabilities, Result, Status, Strategy, capabilities_of
-from sudokit.engines.verify import _shown, result_problem
+from sudokit.engines.verify import result_problem, shown
+from sudokit.engines.watchdog import EngineOverranError, Guard
 from sudokit.model.grid import Grid
 from sudokit.model.shape import Shape
 
@@ -105,7 +106,7 @@ class Subject:
     @property
     def takes_keep(self) -> bool:
         """Whether the engine's ``solve`` takes ``keep`` (sudokit passes it only then)."""
-        return _takes_keep(self.strategy)
+        return takes_keep(self.strategy)
 
     # --- calling the engine --------------------------------------------------------------------
 
@@ -130,7 +131,7 @@ class Subject:
         if keep is not None and self.takes_keep:
             kwargs["keep"] = keep
         allowed = self.patience if time_limit is None else min(float(time_limit), self.patience)
-        guard = _Guard(allowed)
+        guard = Guard(allowed)
         start = time.perf_counter()
         try:
             guard.arm()
@@ -145,11 +146,11 @@ class Subject:
         except BaseException as err:
             if guard.interrupted:
                 raise KeyboardInterrupt from err
-            self.fail(f"solve(limit={limit}, time_limit={time_limit}) raised {_described(err)}", puzzle)
+            self.fail(f"solve(limit={limit}, time_limit={time_limit}) raised {described(err)}", puzzle)
         if guard.interrupted:
             raise KeyboardInterrupt
         if not isinstance(result, Result):
-            self.fail(f"solve returned {_shown(result)}, not a sudokit.Result", puzzle)
+            self.fail(f"solve returned {shown(result)}, not a sudokit.Result", puzzle)
         return result
 
     def answer(

@@ -23,7 +23,7 @@ from sudokit.engines.verify import solution_problem
 from sudokit.model.grid import Grid
 from sudokit.model.shape import Shape
 from sudokit.testing import corpus
-from sudokit.testing._kit import Subject, _described, _shown, check, shown_status
+from sudokit.testing._kit import Subject, check, described, shown, shown_status
 
 #: The classic board, the one most api checks ask about.
 NINE = Shape.of(3, 3)
@@ -74,7 +74,7 @@ def _solutions(subject: Subject, result: Result, puzzle: Grid) -> tuple[Grid, ..
     """The result's solutions as a tuple; fails when they are not a tuple or list."""
     found = result.solutions
     if not isinstance(found, tuple | list):
-        subject.fail(f"returned solutions as {_shown(found)}, not a tuple of grids", puzzle)
+        subject.fail(f"returned solutions as {shown(found)}, not a tuple of grids", puzzle)
     return tuple(found)
 
 
@@ -108,18 +108,18 @@ def has_name_and_description(subject: Subject) -> None:
     engine = subject.strategy
     name = getattr(engine, "name", None)
     if not isinstance(name, str):
-        subject.fail(f"name is {_shown(name)}, not a str")
+        subject.fail(f"name is {shown(name)}, not a str")
     if not name:
         subject.fail("name is empty: give the engine the name -s selects it by")
     if any(ch.isspace() for ch in name):
         subject.fail(f"name {name!r} holds whitespace: -s NAME and test ids need one word (use '-')")
     description = getattr(engine, "description", None)
     if not isinstance(description, str):
-        subject.fail(f"description is {_shown(description)}, not a str")
+        subject.fail(f"description is {shown(description)}, not a str")
     if not description.strip():
         subject.fail("description is empty: say in one line what the engine does")
     if len(description.splitlines()) != 1:
-        subject.fail(f"description {_shown(description)} is not one line: sudoku strategies lists it on one")
+        subject.fail(f"description {shown(description)} is not one line: sudoku strategies lists it on one")
 
 
 @check("api")
@@ -130,7 +130,7 @@ def declares_valid_capabilities(subject: Subject) -> None:
         capabilities_of(subject.strategy)
     except Exception as err:
         subject.fail(
-            f"its capabilities attribute {_shown(declared)} cannot be read ({_described(err)}): declare a "
+            f"its capabilities attribute {shown(declared)} cannot be read ({described(err)}): declare a "
             "sudokit.Capabilities (or a mapping of its fields), or leave it out for the default"
         )
 
@@ -154,7 +154,7 @@ def names_itself_in_result(subject: Subject) -> None:
     for known in (_unique(), _unsolvable()):
         result = subject.solve(known.puzzle)
         if result.strategy != name:
-            subject.fail(f"result.strategy is {_shown(result.strategy)}, not the engine's name {name!r}", known.puzzle)
+            subject.fail(f"result.strategy is {shown(result.strategy)}, not the engine's name {name!r}", known.puzzle)
 
 
 @check("api")
@@ -164,7 +164,7 @@ def returns_the_puzzle_asked(subject: Subject) -> None:
     for known in (_unique(), _multi(3), _unsolvable()):
         result = subject.solve(known.puzzle)
         if not isinstance(result.puzzle, Grid) or result.puzzle != known.puzzle:
-            subject.fail(f"result.puzzle is {_shown(result.puzzle)}, not the puzzle asked", known.puzzle)
+            subject.fail(f"result.puzzle is {shown(result.puzzle)}, not the puzzle asked", known.puzzle)
 
 
 @check("api")
@@ -181,19 +181,18 @@ def status_is_a_status(subject: Subject) -> None:
             status = result.status
             if not isinstance(status, Status):
                 subject.fail(
-                    f"status is {_shown(status)}, a {type(status).__name__}, not a sudokit.Status", known.puzzle
+                    f"status is {shown(status)}, a {type(status).__name__}, not a sudokit.Status", known.puzzle
                 )
             if status is Status.ERROR:
                 subject.fail(
-                    f"returned status error (error {_shown(result.error)}) for a puzzle with "
+                    f"returned status error (error {shown(result.error)}) for a puzzle with "
                     f"{_solutions_text(known.count)}: a working engine never does (sudokit sets it when an "
                     "engine fails; a puzzle with no solution is unsolvable)",
                     known.puzzle,
                 )
             if result.error is not None:
                 subject.fail(
-                    f"status {status.value} with error {_shown(result.error)}: error is None unless the status "
-                    "is error",
+                    f"status {status.value} with error {shown(result.error)}: error is None unless the status is error",
                     known.puzzle,
                 )
 
@@ -214,7 +213,7 @@ def solved_means_a_solution(subject: Subject) -> None:
                 )
             if not (isinstance(result.count, int) and result.count >= 1) or not found:
                 subject.fail(
-                    f"status solved with count {_shown(result.count)} and {_solutions_text(len(found))} "
+                    f"status solved with count {shown(result.count)} and {_solutions_text(len(found))} "
                     f"(limit {limit}): solved means count >= 1 and at least one solution",
                     known.puzzle,
                 )
@@ -234,7 +233,7 @@ def unsolvable_means_proved_none(subject: Subject) -> None:
             )
         if result.count != 0 or result.exact is not True or found:
             subject.fail(
-                f"status unsolvable with count {_shown(result.count)}, exact {_shown(result.exact)} and "
+                f"status unsolvable with count {shown(result.count)}, exact {shown(result.exact)} and "
                 f"{_solutions_text(len(found))} (limit {limit}): unsolvable means proved to have none "
                 "(count 0, exact True, no solutions)",
                 known.puzzle,
@@ -266,7 +265,7 @@ def elapsed_is_wall_seconds(subject: Subject) -> None:
         elapsed = result.elapsed
         if type(elapsed) is not float:
             subject.fail(
-                f"elapsed is {_shown(elapsed)}, a {type(elapsed).__name__}, not a float of seconds", known.puzzle
+                f"elapsed is {shown(elapsed)}, a {type(elapsed).__name__}, not a float of seconds", known.puzzle
             )
         if not (math.isfinite(elapsed) and elapsed >= 0.0):
             subject.fail(f"elapsed is {elapsed!r}: a finite number of seconds >= 0", known.puzzle)
@@ -322,21 +321,21 @@ def stats_are_json_safe(subject: Subject) -> None:
             result = subject.solve(known.puzzle, limit=limit)
             stats = result.stats
             if not isinstance(stats, Mapping):
-                subject.fail(f"stats is {_shown(stats)}, a {type(stats).__name__}, not a mapping", known.puzzle)
+                subject.fail(f"stats is {shown(stats)}, a {type(stats).__name__}, not a mapping", known.puzzle)
             for key, value in stats.items():
                 if type(key) is not str:
-                    subject.fail(f"stats key {_shown(key)} is a {type(key).__name__}, not a str", known.puzzle)
+                    subject.fail(f"stats key {shown(key)} is a {type(key).__name__}, not a str", known.puzzle)
                 kind = type(value)
                 if not (kind in (bool, int, str) or (kind is float and math.isfinite(value))):
                     subject.fail(
-                        f"stats[{key!r}] is {_shown(value)}, a {kind.__name__}: stats values are bool, int, "
+                        f"stats[{key!r}] is {shown(value)}, a {kind.__name__}: stats values are bool, int, "
                         "finite float or str",
                         known.puzzle,
                     )
             try:
                 json.dumps(dict(stats), allow_nan=False)
             except Exception as err:
-                subject.fail(f"json.dumps(dict(stats), allow_nan=False) failed: {_described(err)}", known.puzzle)
+                subject.fail(f"json.dumps(dict(stats), allow_nan=False) failed: {described(err)}", known.puzzle)
 
 
 # --- count and exact -----------------------------------------------------------------------------
@@ -547,7 +546,7 @@ def solutions_have_puzzle_shape(subject: Subject) -> None:
             subject.fail(f"{_said(result)} and no solution, for a puzzle with one", puzzle)
         for k, grid in enumerate(found, 1):
             if not isinstance(grid, Grid):
-                subject.fail(f"solution {k} of {len(found)} is {_shown(grid)}, not a Grid", puzzle)
+                subject.fail(f"solution {k} of {len(found)} is {shown(grid)}, not a Grid", puzzle)
             if grid.shape != puzzle.shape or len(grid.cells) != puzzle.shape.size:
                 subject.fail(
                     f"solution {k} of {len(found)} has {grid.shape} boxes and {len(grid.cells)} cells; the puzzle "
@@ -564,12 +563,12 @@ def keeps_every_given(subject: Subject) -> None:
         n = puzzle.shape.n
         for k, grid in enumerate(found, 1):
             if not isinstance(grid, Grid) or len(grid.cells) != len(puzzle.cells):
-                subject.fail(f"solution {k} of {len(found)} is {_shown(grid)}, not a grid of the puzzle's", puzzle)
+                subject.fail(f"solution {k} of {len(found)} is {shown(grid)}, not a grid of the puzzle's", puzzle)
             for i, (given, value) in enumerate(zip(puzzle.cells, grid.cells, strict=True)):
                 if given and value != given:
                     subject.fail(
                         f"solution {k} of {len(found)}: row {i // n + 1}, column {i % n + 1}: the given {given} "
-                        f"became {_shown(value)}",
+                        f"became {shown(value)}",
                         puzzle,
                     )
 
@@ -611,7 +610,7 @@ def does_not_mutate_puzzle(subject: Subject) -> None:
         if list(puzzle.cells) != cells or puzzle.to_line() != line:
             subject.fail(f"solve changed the puzzle's cells: {line} became {puzzle.to_line()}", line)
         if puzzle.shape is not shape:
-            subject.fail(f"solve changed the puzzle's shape from {shape} to {_shown(puzzle.shape)}", line)
+            subject.fail(f"solve changed the puzzle's shape from {shape} to {shown(puzzle.shape)}", line)
         if hash(puzzle) != hashed:
             subject.fail(f"solve changed the puzzle's hash from {hashed} to {hash(puzzle)}", line)
         after = _shape_tables(shape)
@@ -629,7 +628,7 @@ def pickles(subject: Subject) -> None:
         try:
             copy = pickle.loads(pickle.dumps(subject.strategy))
         except Exception as err:
-            subject.fail(f"pickling the engine {when} failed: {_described(err)} (engines run in worker processes)")
+            subject.fail(f"pickling the engine {when} failed: {described(err)} (engines run in worker processes)")
         ours = subject.answer(known.puzzle)
         theirs = Subject(copy, subject.check, patience=subject.patience).answer(known.puzzle)
         if (theirs.status, theirs.count, theirs.exact, tuple(theirs.solutions)) != (

@@ -98,7 +98,7 @@ def variants() -> tuple[Known, ...]:
 def _variants() -> tuple[Known, ...]:
     import json
 
-    from sudokit.model.variants import from_dict
+    from sudokit import from_dict
 
     text = (resources.files("sudokit.testing") / "data" / "variants.jsonl").read_text(encoding="utf-8")
     known = []
