@@ -1,0 +1,75 @@
+"""The cross-check: run several engines on the same puzzles, verify every answer, and compare them.
+
+``comparison`` judges and compares the answers of one puzzle (:func:`cross_check`); ``job`` runs
+``sudoku check`` over a batch, each engine and puzzle in a killable worker; ``format`` writes its
+records. Every public name of the three is importable from here.
+"""
+
+from sudokit.features.crosscheck.comparison import (
+    AGREE,
+    BAD_GRID,
+    DISAGREE,
+    ERROR,
+    EXIT_STATUS,
+    IMPORT_TIMEOUT,
+    INVALID,
+    KEEP_AT_MOST,
+    OK,
+    UNDECIDED,
+    UNIQUENESS_LIMIT,
+    AnswerVerdict,
+    CheckOutcome,
+    CrossCheckReport,
+    Engine,
+    EngineAnswer,
+    EngineSpec,
+    Verdict,
+    compare,
+    cross_check,
+    engine_specs,
+    judge,
+    kept_of,
+    limit_of,
+    load_engine,
+    load_engines,
+)
+from sudokit.features.crosscheck.format import COUNTED, CheckFormat, verdict_lines
+from sudokit.features.crosscheck.job import UNLOADED, CheckItem, CheckJob, CheckSummary, CheckTask, check_records
+
+__all__ = [
+    "AGREE",
+    "BAD_GRID",
+    "COUNTED",
+    "DISAGREE",
+    "ERROR",
+    "EXIT_STATUS",
+    "IMPORT_TIMEOUT",
+    "INVALID",
+    "KEEP_AT_MOST",
+    "OK",
+    "UNDECIDED",
+    "UNIQUENESS_LIMIT",
+    "UNLOADED",
+    "AnswerVerdict",
+    "CheckFormat",
+    "CheckItem",
+    "CheckJob",
+    "CheckOutcome",
+    "CheckSummary",
+    "CheckTask",
+    "CrossCheckReport",
+    "Engine",
+    "EngineAnswer",
+    "EngineSpec",
+    "Verdict",
+    "check_records",
+    "compare",
+    "cross_check",
+    "engine_specs",
+    "judge",
+    "kept_of",
+    "limit_of",
+    "load_engine",
+    "load_engines",
+    "verdict_lines",
+]
