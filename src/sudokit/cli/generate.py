@@ -1,0 +1,483 @@
+"""``sudoku generate``: make puzzles with exactly one solution (minimal, symmetric, of a level).
+
+There is no ``from __future__ import annotations`` here on purpose: Typer reads the commands'
+annotations, and given strings it evaluates each one, which costs start-up time.
+"""
+
+import contextlib
+import os
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, TextIO
+
+import typer
+import typer.core
+
+from sudokit.cli.app import (
+    CLOSED,
+    Force,
+    Jobs,
+    Output,
+    Quiet,
+    app,
+    box_shape,
+    check_known,
+    check_output_flags,
+    fail,
+    parquet_output,
+    say,
+    silence_stdout,
+    time_limit_option,
+    worker_count,
+)
+from sudokit.errors import StrategyError, SudokitError
+from sudokit.model.shape import Shape
+
+# --- generate ----------------------------------------------------------------------------------------
+
+
+class GenerateFormat(StrEnum):
+    line = "line"
+    json = "json"
+    csv = "csv"
+    pretty = "pretty"
+
+
+class Symmetry(StrEnum):
+    none = "none"
+    rot180 = "rot180"
+    rot90 = "rot90"
+    mirror = "mirror"
+
+
+class Level(StrEnum):
+    easy = "easy"
+    medium = "medium"
+    hard = "hard"
+    unfair = "unfair"
+    extreme = "extreme"
+
+
+#: The csv columns of ``sudoku generate`` (level and score are empty without --level; symmetry and minimal
+#: say the options the puzzle was made with, which --resume checks).
+GENERATE_FIELDS = (
+    "index",
+    "seed",
+    "puzzle_seed",
+    "box",
+    "puzzle",
+    "solution",
+    "givens",
+    "level",
+    "score",
+    "attempts",
+    "symmetry",
+    "minimal",
+)
+#: Seconds a worker may run past a puzzle's time limit before it is killed (the engines stop on their own first).
+_GENERATE_GRACE = 10.0
+
+
+def puzzle_seed(seed: int, index: int) -> int:
+    """The seed of puzzle ``index`` (1-based) of a run seeded ``seed``: a 63-bit hash of both.
+
+    Each puzzle depends on its own seed alone, so a run's output does not depend on --jobs or on timing.
+    """
+    import hashlib
+
+    digest = hashlib.sha256(f"sudokit-generate:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+class _GenerateTask:
+    """Make one puzzle per item ``(index, puzzle seed)`` in a worker: a dict of its fields, or why not."""
+
+    def __init__(
+        self,
+        shape: Shape,
+        symmetry: str,
+        minimal: bool,
+        level: str | None,
+        engine: str,
+        time_limit: float | None,
+    ) -> None:
+        self.shape, self.symmetry, self.minimal, self.level = shape, symmetry, minimal, level
+        self.engine = engine
+        self.time_limit = time_limit
+        self.budget = None if time_limit is None else time_limit + _GENERATE_GRACE
+
+    def start(self, mark: Any) -> Any:
+        """Load the counting engine (and the rating, with a level); the function making one puzzle."""
+        from sudokit.engines.api import get_strategy
+
+        mark(0)
+        strategy = get_strategy(self.engine)
+        if self.level is not None:
+            import sudokit.features.rating  # noqa: F401 - loaded with the engine, not with the first puzzle
+
+        def make(item: tuple[int, int]) -> dict[str, Any]:
+            from sudokit.features.generation import generate
+            from sudokit.model.formats import format_line
+
+            index, seed = item
+            stream = generate(
+                self.shape,
+                count=1,
+                seed=seed,
+                symmetry=self.symmetry,
+                minimal=self.minimal,
+                level=self.level,
+                engine=strategy,
+                time_limit=self.time_limit,
+            )
+            try:
+                puzzle = next(stream, None)
+            except SudokitError as err:
+                return {"index": index, "puzzle_seed": seed, "status": "error", "error": str(err)}
+            done = {"index": index, "puzzle_seed": seed, "attempts": stream.attempts, "checks": stream.checks}
+            if puzzle is None:
+                return {**done, "status": "timeout", "seconds": stream.elapsed, "levels": dict(stream.levels)}
+            solution, rating = stream.solution, stream.rating  # proved by the stream's checked counts
+            return {
+                **done,
+                "status": "made",
+                "puzzle": puzzle.to_line(),
+                "cells": puzzle.cells,
+                "solution": None if solution is None else format_line(self.shape, solution.cells),
+                "solution_cells": None if solution is None else solution.cells,
+                "givens": puzzle.count_givens(),
+                "level": None if rating is None else str(rating.level),
+                "score": None if rating is None else rating.score,
+            }
+
+        return make
+
+    def failed(self, item: tuple[int, int], problem: str) -> dict[str, Any]:
+        """The result of a puzzle whose worker died or was killed."""
+        index, seed = item
+        return {"index": index, "puzzle_seed": seed, "status": "error", "error": f"the worker {problem}"}
+
+    def load_failed(self, phase: int, problem: str) -> bool:
+        """The engine could not load: the run cannot go on."""
+        raise StrategyError(f"engine {self.engine!r} could not load: {problem}")
+
+
+def _generated_text(made: dict[str, Any], fmt: GenerateFormat, seed: int, shape: Shape, task: _GenerateTask) -> str:
+    """One generated puzzle's record in ``fmt`` (``task``: the options it was made with)."""
+    import json
+
+    from sudokit.model.formats import format_pretty
+    from sudokit.runtime.output import csv_row
+
+    fields = {
+        "index": made["index"],
+        "seed": seed,
+        "puzzle_seed": made["puzzle_seed"],
+        "box": str(shape),
+        "puzzle": made["puzzle"],
+        "solution": made["solution"],
+        "givens": made["givens"],
+        "level": made["level"],
+        "score": made["score"],
+        "attempts": made["attempts"],
+        "symmetry": task.symmetry,
+        "minimal": task.minimal,
+    }
+    if fmt is GenerateFormat.line:
+        return made["puzzle"]
+    if fmt is GenerateFormat.json:
+        return json.dumps(fields, allow_nan=False)
+    if fmt is GenerateFormat.csv:
+        return csv_row([fields[name] for name in GENERATE_FIELDS])
+    rated = "" if made["level"] is None else f", {made['level']}, score {made['score']}"
+    title = f"puzzle {made['index']} (seed {made['puzzle_seed']}): {made['givens']} givens{rated}"
+    return f"{title}\n{format_pretty(shape, made['cells'])}"
+
+
+@app.command(short_help="Make puzzles with exactly one solution (minimal, symmetric, of a level).")
+def generate(
+    box: Annotated[
+        str, typer.Option("--box", metavar="RxC", help="Box shape of the board, e.g. 3x3, 2x3, 4x4.")
+    ] = "3x3",
+    count: Annotated[int, typer.Option("--count", "-n", min=1, metavar="N", help="Puzzles to make.")] = 1,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", min=0, metavar="S", help="The same seed, the same puzzles (default: drawn, and shown)."),
+    ] = None,
+    symmetry: Annotated[Symmetry, typer.Option("--symmetry", help="The pattern of the givens.")] = Symmetry.none,
+    level: Annotated[
+        Level | None, typer.Option("--level", help="Keep only puzzles that 'sudoku rate' puts at this level.")
+    ] = None,
+    minimal: Annotated[
+        bool, typer.Option("--minimal", help="No given can be removed (no orbit, with a symmetry).")
+    ] = False,
+    engine: Annotated[
+        str | None,
+        typer.Option(
+            "--strategy", "-s", metavar="NAME", help="Engine that counts to 2 (default: fastest for the board)."
+        ),
+    ] = None,
+    fmt: Annotated[
+        GenerateFormat, typer.Option("--format", "-f", help="line (the puzzle), json, csv or pretty (grids).")
+    ] = GenerateFormat.line,
+    time_limit: Annotated[Any, time_limit_option("per puzzle")] = "60",
+    jobs: Jobs = None,
+    output: Output = None,
+    force: Force = False,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume", help="Continue --output FILE (json or csv, the same --seed): make the puzzles it lacks."
+        ),
+    ] = False,
+    quiet: Quiet = False,
+) -> None:
+    """Make puzzles with exactly one solution, proved by counting to 2, and stream them as they are made.
+
+    Puzzle k of a run is made from a seed derived from --seed and k, so the same seed gives the same
+    output byte for byte, whatever --jobs; without --seed one is drawn and shown on stderr. With
+    --level, puzzles of other levels are made and dropped until one fits (the records then carry
+    level and score). --time-limit is per puzzle: one not made in time is reported and skipped.
+    --resume continues an interrupted run's json or csv --output FILE after its last complete record
+    (a torn last line is made again), with the same --seed and options: the file ends as one run's.
+
+    Exit status: 0 all made, 1 some puzzle not made in time, 2 usage or an engine failed.
+    """
+    from sudokit.features.generation import default_engine
+    from sudokit.features.generation import generate as make_stream
+
+    refusal = None
+    if fmt not in (GenerateFormat.json, GenerateFormat.csv):
+        refusal = f"--resume needs --format json or csv: records that carry their seed, not {fmt.value}"
+    elif seed is None:
+        refusal = "--resume needs the --seed of the run it continues (the same seed, the same puzzles)"
+    check_output_flags(output, force, resume, refusal)
+    shape = box_shape(box)
+    assert shape is not None
+    name = engine or default_engine(shape)
+    if engine is not None:
+        check_known(engine)
+    try:  # every option checked (and the engine loaded once) before any work
+        make_stream(
+            shape,
+            count=count,
+            seed=0,
+            symmetry=symmetry.value,
+            minimal=minimal,
+            level=None if level is None else level.value,
+            engine=name,
+            time_limit=time_limit,
+        )
+    except (ValueError, ImportError) as err:
+        fail(str(err))
+    drawn = seed is None
+    if seed is None:
+        import random
+
+        seed = random.SystemRandom().randrange(2**63)
+    if drawn:
+        say(f"sudoku: seed {seed} (replay with --seed {seed})")
+    task = _GenerateTask(shape, symmetry.value, minimal, None if level is None else level.value, name, time_limit)
+    _generate_run(task, count, seed, shape, fmt, worker_count(jobs, count > 1), output, force, quiet, resume)
+
+
+def _generate_run(
+    task: _GenerateTask,
+    count: int,
+    seed: int,
+    shape: Shape,
+    fmt: GenerateFormat,
+    jobs: int,
+    output: Path | None,
+    force: bool,
+    quiet: bool,
+    resume: bool = False,
+) -> NoReturn:
+    """Stream the puzzles to stdout or ``output`` in order, with progress and summary; exit with the status."""
+    import time
+
+    from sudokit.engines.workers import WorkerPool
+    from sudokit.runtime.output import OutputError, RecordWriter
+    from sudokit.runtime.progress import Console, Progress, same_terminal
+    from sudokit.runtime.session import EXIT_TERMINATED, OutputFile, on_sigterm, restore_sigterm, writable
+
+    if output is None and 1 in CLOSED:
+        fail("standard output is closed: nothing can be written (use --output FILE)")
+    if parquet_output(output) and (fmt is not GenerateFormat.csv or resume):
+        # Parquet takes csv records (a header, then rows) and cannot be continued: line text would be misread.
+        fail(f"--output {output}: Parquet files are written from csv records (-f csv), without --resume")
+    console = Console(None if 2 in CLOSED else sys.stderr)
+    target = OutputFile(output, force, resume) if output is not None else None
+    stream: TextIO | None = None
+    made = timeouts = errors = attempts = 0
+    done = keep = kept = 0  # with --resume: the last puzzle the file holds, where its records end, how many
+    start = time.perf_counter()
+    previous = on_sigterm()  # a kill stops the run as Ctrl-C does: the records written are kept (and committed)
+    try:
+        if target is not None:
+            target.open([])
+            if resume:
+                done, keep, kept = _generate_resume_point(target, fmt, seed, shape, task, count)
+        with WorkerPool(task, jobs) as pool:
+            pool.start()  # an engine that cannot load fails here, before the output is touched
+            if target is not None:
+                target.cut(keep)
+                stream = target.stream()
+            else:
+                stream = sys.stdout
+            writer = RecordWriter(stream, "standard output" if target is None else os.fspath(output))
+            if not quiet and console.err is not None and console.err.isatty():
+                console.progress = Progress(console.err, count - done, noun="puzzles")
+                console.shared = same_terminal(stream, console.err)
+            if fmt is GenerateFormat.csv and keep == 0:
+                writer.write(",".join(GENERATE_FIELDS))
+            items = ((k, puzzle_seed(seed, k)) for k in range(done + 1, count + 1))
+            for result in pool.map(items):
+                attempts += result.get("attempts", 0)
+                if result["status"] == "made":
+                    console.before_record()
+                    text = _generated_text(result, fmt, seed, shape, task)
+                    writer.write(text if made == 0 or fmt is not GenerateFormat.pretty else "\n" + text)
+                    made += 1
+                elif result["status"] == "timeout":
+                    timeouts += 1
+                    rated = ""
+                    if task.level is not None:  # what the attempts were rated instead
+                        seen = result.get("levels") or {}
+                        rated = "".join(f", {seen[lv.value]} {lv.value}" for lv in Level if seen.get(lv.value))
+                        rated = f"{rated}, none {task.level}"
+                    console.say(
+                        f"sudoku: puzzle {result['index']} (seed {result['puzzle_seed']}) not made within "
+                        f"{task.time_limit:g} s ({result['attempts']} attempts{rated})"
+                    )
+                else:
+                    errors += 1
+                    console.say(f"sudoku: error: puzzle {result['index']}: {result['error']}")
+                console.update(made + timeouts + errors, timeouts + errors, failures="not made")
+        if target is not None and stream is not None:
+            stream.close()
+            target.commit()
+    except KeyboardInterrupt as stop:
+        console.close()
+        go_on = ""
+        if stream is not None and target is not None and fmt in (GenerateFormat.json, GenerateFormat.csv):
+            go_on = f" (continue with --resume --seed {seed} --output {output})"
+        total = kept + made  # the file's puzzles: those it held already, and this run's
+        if writable(console.err):  # a pipe nobody reads any more would block the message forever
+            console.say(f"sudoku: interrupted after {total} puzzles; every record written is complete{go_on}")
+        raise typer.Exit(EXIT_TERMINATED if type(stop) is not KeyboardInterrupt else 130) from None
+    except BrokenPipeError:
+        silence_stdout()
+        raise typer.Exit(141) from None
+    except (OutputError, SudokitError) as err:
+        console.close()
+        message = " ".join(str(err).split())
+        if fmt not in (GenerateFormat.json, GenerateFormat.csv):
+            message = message.replace(", --resume continues it", "")
+        fail(message)
+    finally:
+        restore_sigterm(previous)
+        console.close()
+        if target is not None:
+            if stream is None:
+                target.close(remove=True)
+            else:
+                with contextlib.suppress(OSError, ValueError):
+                    stream.close()
+                with contextlib.suppress(OutputError):
+                    target.commit()
+                target.close()
+    if not quiet:
+        seconds = time.perf_counter() - start
+        rate = made / seconds if seconds > 0 else 0.0
+        noun = "puzzle" if made == 1 else "puzzles"
+        parts = [f"{made} {noun} made ({attempts} attempts)"]
+        if timeouts:
+            parts.append(f"{timeouts} not made in time")
+        if errors:
+            parts.append(f"{errors} failed")
+        resumed = f" (resumed after puzzle {done})" if resume else ""
+        console.say(f"{', '.join(parts)} in {seconds:.2f} s ({rate:.1f} puzzles/s); seed {seed}{resumed}")
+    raise typer.Exit(2 if errors else 1 if timeouts else 0)
+
+
+def _generate_resume_point(
+    target: Any, fmt: GenerateFormat, seed: int, shape: Shape, task: _GenerateTask, count: int
+) -> tuple[int, int, int]:
+    """The last puzzle an output file of ``sudoku generate`` holds, the offset where its complete records end,
+    and how many records it holds.
+
+    Every complete record must be one this run makes (the same seed, box, level, symmetry and
+    minimality; puzzles in order, a puzzle not made in time skipped); a last line without its newline
+    is torn, to be cut off and made again. Raises ``ResumeError`` naming the file and the line
+    otherwise; nothing is written.
+    """
+    import csv
+    import json
+
+    from sudokit.runtime.output import ResumeError
+
+    name = os.fspath(target.path)
+    level = task.level
+    last = end = number = records = 0
+    header = ",".join(GENERATE_FIELDS)
+    try:
+        handle = target.reader()
+    except OSError as err:
+        raise ResumeError(f"cannot resume {name}: {err.strerror or err}") from None
+    with handle:
+        for raw in iter(handle.readline, b""):
+            number += 1
+            if not raw.endswith(b"\n"):
+                break  # torn: cut off, made again
+            text = raw.decode("utf-8", "replace").rstrip("\r\n")
+            if fmt is GenerateFormat.csv and number == 1:
+                if text != header:
+                    raise ResumeError(f"cannot resume {name}: line 1 is not the csv header of generate ({header})")
+                end = handle.tell()
+                continue
+            try:
+                if fmt is GenerateFormat.json:
+                    data = json.loads(text)
+                    if not isinstance(data, dict):
+                        raise ValueError("not an object")
+                else:
+                    rows = list(csv.reader([text]))
+                    if len(rows) != 1 or len(rows[0]) != len(GENERATE_FIELDS):
+                        raise ValueError(f"not a row of {len(GENERATE_FIELDS)} fields")
+                    data = dict(zip(GENERATE_FIELDS, rows[0], strict=True))
+                index, its_seed = int(data["index"]), int(data["seed"])
+                its_puzzle_seed, box, its_level = int(data["puzzle_seed"]), str(data["box"]), data["level"] or None
+            except (ValueError, KeyError, TypeError) as err:
+                raise ResumeError(f"cannot resume {name}: line {number} is not a {fmt.value} record ({err})") from None
+            if "symmetry" not in data or "minimal" not in data:
+                raise ResumeError(
+                    f"cannot resume {name}: line {number} does not say the --symmetry and --minimal it was made with "
+                    "(an older sudokit wrote it): whether this run makes the same puzzles cannot be checked"
+                )
+            its_symmetry, its_minimal = data["symmetry"], data["minimal"] in (True, "true")
+            if its_symmetry != task.symmetry:
+                raise ResumeError(
+                    f"cannot resume {name}: line {number} was made with --symmetry {its_symmetry}, not {task.symmetry}"
+                )
+            if its_minimal != task.minimal or data["minimal"] not in (True, False, "true", "false"):
+                was, now = ("--minimal" if m else "no --minimal" for m in (its_minimal, task.minimal))
+                raise ResumeError(f"cannot resume {name}: line {number} was made with {was}, not {now}")
+            if its_seed != seed:
+                raise ResumeError(f"cannot resume {name}: line {number} was made with --seed {its_seed}, not {seed}")
+            if box != str(shape):
+                raise ResumeError(f"cannot resume {name}: line {number} is a puzzle of box {box}, not {shape}")
+            if (its_level is None) != (level is None) or (level is not None and str(its_level).lower() != level):
+                was = "no --level" if its_level is None else f"--level {str(its_level).lower()}"
+                now = "no --level" if level is None else f"--level {level}"
+                raise ResumeError(f"cannot resume {name}: line {number} was made with {was}, not {now}")
+            if index > count:
+                raise ResumeError(f"cannot resume {name}: line {number} is puzzle {index}, beyond --count {count}")
+            if index <= last or its_puzzle_seed != puzzle_seed(seed, index):
+                raise ResumeError(
+                    f"cannot resume {name}: line {number} is puzzle {index}, not one of puzzles {last + 1} to {count} "
+                    f"of this run"
+                )
+            last, end, records = index, handle.tell(), records + 1
+    return last, end, records

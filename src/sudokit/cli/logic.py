@@ -1,0 +1,284 @@
+"""``sudoku hint``, ``sudoku explain`` and ``sudoku rate``: the logical steps of a puzzle, and its rating.
+
+There is no ``from __future__ import annotations`` here on purpose: Typer reads the commands'
+annotations, and given strings it evaluates each one, which costs start-up time.
+"""
+
+from enum import StrEnum
+from typing import Annotated, Any
+
+import typer
+import typer.core
+
+from sudokit.cli.app import (
+    CLOSED,
+    Box,
+    Color,
+    Force,
+    Jobs,
+    Output,
+    Puzzles,
+    Quiet,
+    Resume,
+    TimeLimit,
+    app,
+    box_shape,
+    fail,
+    is_batch,
+    print_text,
+    run_job,
+    say,
+    use_color,
+)
+from sudokit.errors import SudokitError
+from sudokit.model.shape import Shape
+
+
+class StepFormat(StrEnum):
+    pretty = "pretty"
+    json = "json"
+
+
+class RateFormat(StrEnum):
+    pretty = "pretty"
+    line = "line"
+    json = "json"
+    csv = "csv"
+
+
+OnePuzzle = Annotated[str, typer.Argument(metavar="PUZZLE", help="A puzzle, a file holding one, or - for stdin.")]
+StepsFormat = Annotated[
+    StepFormat, typer.Option("--format", "-f", help="pretty (sentences and a grid) or json (an object a line).")
+]
+
+
+def _one_puzzle(arg: str, box: Shape | None) -> Any:
+    """The one classic puzzle of ``arg`` (text, file or -) as a Grid; a one-line error otherwise."""
+    from sudokit.errors import InvalidPuzzleError
+    from sudokit.io.reader import check_arguments, read_arguments
+
+    record = None
+    if arg == "-" and 0 in CLOSED:
+        fail("standard input is closed: there is no puzzle to read from -")
+    try:
+        check_arguments([arg])
+        records = read_arguments([arg], box=box)
+        record = next(records, None)
+        if record is None:
+            fail(f"no puzzle in {arg}")
+        if next(records, None) is not None:
+            fail(f"{record.source} holds several puzzles: give one (see 'sudoku rate' for many)")
+        grid = record.parse(box)
+    except InvalidPuzzleError as err:
+        fail(str(err) if record is None else record.locate(str(err)))
+    except OSError as err:
+        fail(f"{err.filename or arg}: {err.strerror or err}")
+    if not grid.is_classic:
+        fail(f"logical solving handles classic puzzles only, not one with {', '.join(sorted(grid.kinds))} rules")
+    return grid
+
+
+def _step_json(step: Any, n: int, number: int | None = None) -> dict[str, Any]:
+    def name(cell: int) -> str:
+        return f"r{cell // n + 1}c{cell % n + 1}"
+
+    data: dict[str, Any] = {} if number is None else {"step": number}
+    data.update(
+        {
+            "technique": step.technique,
+            "cells": [name(c) for c in step.cells],
+            "digits": list(step.digits),
+            "placements": [{"cell": name(c), "digit": d} for c, d in step.placements],
+            "eliminations": [{"cell": name(c), "digit": d} for c, d in step.eliminations],
+            "explanation": step.explanation,
+        }
+    )
+    return data
+
+
+def _marked_grid(grid: Any, cells: set[int], color: bool) -> str:
+    """The grid with box borders, ``cells`` in brackets (and bold yellow with ``color``), blanks as ``.``."""
+    from sudokit.model.formats import symbol
+
+    shape, n = grid.shape, grid.n
+    lines = []
+    for r in range(n):
+        if r and r % shape.box_rows == 0:
+            lines.append("+".join("-" * (len(symbol(0, n)) + 2) * shape.box_cols for _ in range(0, n, shape.box_cols)))
+        groups = []
+        for g in range(0, n, shape.box_cols):
+            parts = []
+            for c in range(g, g + shape.box_cols):
+                i = r * n + c
+                s = symbol(grid.cells[i], n)
+                if i in cells:
+                    s = f"[{s}]"
+                    if color:
+                        s = f"\x1b[1;33m{s}\x1b[0m"
+                else:
+                    s = f" {s} "
+                parts.append(s)
+            groups.append("".join(parts))
+        lines.append("|".join(groups).rstrip())
+    return "\n".join(lines)
+
+
+def _json_line(data: object) -> None:
+    import json
+
+    print_text(json.dumps(data, allow_nan=False))
+
+
+@app.command(short_help="Show the next logical step of a puzzle, explained, on its grid.")
+def hint(
+    puzzle: OnePuzzle,
+    fmt: StepsFormat = StepFormat.pretty,
+    box: Box = None,
+    color: Annotated[
+        Color | None,
+        typer.Option(
+            "--color", help="The cells involved in colour: auto (on a terminal, unless NO_COLOR), always, never."
+        ),
+    ] = None,
+    time_limit: TimeLimit = "60",
+) -> None:
+    """Show the next step a person would take: the easiest technique that makes progress.
+
+    Prints the step's one-sentence explanation, then the grid with the cells involved in brackets
+    and their candidates. When no technique applies the step is "needs search". A classic puzzle of
+    any box shape, with exactly one solution (backtrack counts to 2 first, within --time-limit, as
+    'sudoku solve --unique' does): a step may assume there is one.
+
+    Exit status: 0 a step (or the puzzle is complete), 1 the puzzle has no solution or several, or
+    timed out, 2 invalid input.
+    """
+    from sudokit.features.logic import Candidates
+
+    if color is not None and fmt is StepFormat.json:
+        fail("--color colours the grid of --format pretty: json has none")
+    grid = _one_puzzle(puzzle, box_shape(box))
+    step = _logic_answer(grid, "hint", time_limit)
+    state = Candidates(grid)
+    n = grid.n
+    if fmt is StepFormat.json:
+        if step is None:
+            _json_line(
+                {
+                    "technique": None,
+                    "cells": [],
+                    "digits": [],
+                    "placements": [],
+                    "eliminations": [],
+                    "explanation": "the puzzle is already complete",
+                }
+            )
+        else:
+            _json_line(_step_json(step, n))
+    elif step is None:
+        print_text("the puzzle is already complete")
+    else:
+        print_text(f"{step.technique}: {step.explanation}")
+        print_text("")
+        involved = set(step.cells) | {c for c, _ in step.placements + step.eliminations}
+        colored = use_color(color, None)
+        print_text(_marked_grid(grid, involved, colored), ansi=colored)
+        blanks = [c for c in sorted(involved) if not grid.cells[c]]
+        if blanks:
+            print_text("")
+            print_text(
+                "candidates: "
+                + "; ".join(f"r{c // n + 1}c{c % n + 1} {{{','.join(map(str, state.candidates(c)))}}}" for c in blanks)
+            )
+
+
+def _logic_answer(grid: Any, command: str, time_limit: float | None) -> Any:
+    """The hint (a Step or None) or the rated path of ``grid``, made in a worker within ``time_limit``.
+
+    A puzzle without a solution or with several, and a timeout, are one line on stderr and exit
+    status 1 (as 'sudoku solve --unique' and a timeout of 'sudoku solve'); an engine that fails, 2.
+    """
+    from sudokit.features.rating import NOT_UNIQUE, run_logic
+
+    try:
+        kind, answer = run_logic(grid, explain=command == "explain", time_limit=time_limit)
+    except SudokitError as err:
+        fail(str(err))
+    if kind == "refused":
+        noun = "explanation" if command == "explain" else command
+        say(f"sudoku: {answer}: no {noun}" if answer == NOT_UNIQUE else f"sudoku: {answer}")
+        raise typer.Exit(1)
+    if kind == "timeout":
+        say(f"sudoku: timeout: {answer} (--time-limit SECONDS: more time)")
+        raise typer.Exit(1)
+    if kind == "error":
+        fail(answer)
+    return answer
+
+
+@app.command(short_help="Explain the whole logical path of a puzzle, step by step, and rate it.")
+def explain(
+    puzzle: OnePuzzle, fmt: StepsFormat = StepFormat.pretty, box: Box = None, time_limit: TimeLimit = "60"
+) -> None:
+    """Print every step of the easiest-first logical path, one numbered line each, then the rating.
+
+    Where every technique stalls, a "needs search" step places the solution's digit in one cell and
+    the logic goes on (as 'sudoku rate' scores it). json: one object a step, then {"rating": ...}.
+    The puzzle must have exactly one solution (backtrack counts to 2 first); the whole explanation
+    runs within --time-limit.
+
+    Exit status: 0 explained, 1 the puzzle has no solution or several, or timed out, 2 invalid input.
+    """
+    grid = _one_puzzle(puzzle, box_shape(box))
+    path, rating = _logic_answer(grid, "explain", time_limit)
+    n = grid.n
+    for k, step in enumerate(path, 1):
+        if fmt is StepFormat.json:
+            _json_line(_step_json(step, n, k))
+        else:
+            print_text(f"{k}. {step.technique}: {step.explanation}")
+    if fmt is StepFormat.json:
+        _json_line({"rating": rating.to_dict()})
+        return
+    search = ""
+    if not rating.solved_by_logic:
+        stalls = rating.techniques.get("needs search", 0)
+        search = f"; the techniques stalled {stalls} times, backtrack needed {rating.guesses} guesses"
+    print_text(f"rating: {rating.level}, score {rating.score} (hardest: {rating.hardest or 'none'}{search})")
+
+
+@app.command(short_help="Rate puzzles' difficulty: level and score in HoDoKu's manner.")
+def rate(
+    puzzles: Puzzles,
+    fmt: Annotated[
+        RateFormat,
+        typer.Option("--format", "-f", help="line (puzzle:level:score), json, csv or pretty (grid and rating)."),
+    ] = RateFormat.line,
+    time_limit: TimeLimit = "60",
+    box: Box = None,
+    jobs: Jobs = None,
+    output: Output = None,
+    force: Force = False,
+    resume: Resume = False,
+    quiet: Quiet = False,
+) -> None:
+    """Rate each puzzle: level (Easy, Medium, Hard, Unfair, Extreme), score, hardest technique, guesses.
+
+    The score sums HoDoKu's base score of each step of the easiest-first logical path; the level is
+    the hardest technique's, raised while the score exceeds the level's maximum (800, 1000, 1600,
+    1800). Each puzzle is first solved by backtrack, counting to 2: one with several solutions is not
+    rated (its record says several, as 'sudoku solve --unique' does); backtrack's guesses measure the
+    search a puzzle beyond the techniques needs. Counting and rating run within --time-limit. Every
+    input puzzle gets one record, in input order; batches work as with 'sudoku solve'. Variant
+    puzzles are 'unsupported'.
+
+    Exit status: 0 all rated, 1 some puzzle has no solution or several, or timed out, 2 invalid input
+    or unsupported.
+    """
+    from sudokit.features.rating import RateFormat as Render
+    from sudokit.runtime.batch import SolveJob
+
+    shape = box_shape(box)
+    batch = is_batch(puzzles)
+    render = Render(fmt.value, header=batch, time_limit=time_limit)
+    job = SolveJob("backtrack", {}, render, time_limit=time_limit, box=shape)  # type: ignore[arg-type]
+    run_job(puzzles, job, box=shape, jobs=jobs, output=output, force=force, resume=resume, quiet=quiet)
