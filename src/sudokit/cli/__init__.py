@@ -4,12 +4,15 @@ Batches (``solve``, ``check``) run through :class:`sudokit.runtime.session.Sessi
 :func:`sudokit.features.bench.benchmark`; engines always run in killable worker processes.
 
 The commands live in one module each (``solve``, ``check``, ``bench``, ``strategies``, ``logic``,
-``generate``), registered on :data:`sudokit.cli.app.app` in that order when this package is imported.
+``generate``; what they share in ``common``), each registering its commands on the Typer app when
+imported. ``sudoku CMD`` imports only the module of ``CMD`` (:func:`load_commands`); ``app`` (this
+package's attribute) is the app with every command.
 """
 
 import contextlib
 import copy
 import errno
+import importlib
 import os
 import sys
 import warnings
@@ -19,10 +22,43 @@ import typer
 import typer.main
 import typer.models
 
-from sudokit.cli import bench, check, generate, logic, solve, strategies  # noqa: F401 - they register the commands
-from sudokit.cli.app import CLOSED, app, say, silence_stdout
+from sudokit.cli.common import CLOSED, say, silence_stdout
+from sudokit.cli.common import app as _app
 
-__all__ = ["app", "main"]
+__all__ = ["COMMANDS", "app", "load_commands", "main"]
+
+#: Each command, in the order ``sudoku --help`` lists them, and the module that registers it.
+COMMANDS = {
+    "solve": "solve",
+    "check": "check",
+    "bench": "bench",
+    "strategies": "strategies",
+    "hint": "logic",
+    "explain": "logic",
+    "rate": "logic",
+    "generate": "generate",
+}
+
+
+def load_commands(name: str | None = None) -> typer.Typer:
+    """The app, once the module of command ``name`` is imported (every command's for None or another name).
+
+    A command module registers its commands when imported: ``sudoku solve`` does not pay for the
+    other commands' modules. The registered commands are kept in the order of :data:`COMMANDS`.
+    """
+    modules = [COMMANDS[name]] if name in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    for module in modules:
+        importlib.import_module(f"sudokit.cli.{module}")
+    order = list(COMMANDS)
+    _app.registered_commands.sort(key=lambda info: order.index(_command_name(info) or ""))
+    return _app
+
+
+def __getattr__(name: str) -> object:
+    """``app``: the Typer app with every command (their modules imported on first use)."""
+    if name == "app":
+        return load_commands()
+    raise AttributeError(f"module 'sudokit.cli' has no attribute {name!r}")
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # type: ignore[no-untyped-def]
@@ -57,13 +93,13 @@ def _app_for(args: list[str]) -> typer.Typer:
     commands take 3 ms, a sixth of sudokit's own start-up, and one 1 ms. Anything else (no command,
     an option first, a misspelled command, shell completion) gets the whole app.
     """
-    if args:
-        named = [info for info in app.registered_commands if _command_name(info) == args[0]]
+    if args and args[0] in COMMANDS:
+        named = [info for info in load_commands(args[0]).registered_commands if _command_name(info) == args[0]]
         if len(named) == 1:
-            one = copy.copy(app)
+            one = copy.copy(_app)
             one.registered_commands = named
             return one
-    return app
+    return load_commands()
 
 
 def _command_name(info: typer.models.CommandInfo) -> str | None:
@@ -71,12 +107,6 @@ def _command_name(info: typer.models.CommandInfo) -> str | None:
     if info.name:
         return info.name
     return None if info.callback is None else typer.main.get_command_name(info.callback.__name__)
-
-
-#: The commands in the order ``sudoku --help`` lists them: each module registers its own when imported,
-#: in whatever order the imports run.
-COMMANDS = ("solve", "check", "bench", "strategies", "hint", "explain", "rate", "generate")
-app.registered_commands.sort(key=lambda info: COMMANDS.index(_command_name(info) or ""))
 
 
 def main(args: list[str] | None = None) -> NoReturn:

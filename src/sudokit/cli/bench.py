@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 import typer.core
 
-from sudokit.cli.app import (
+from sudokit.cli.common import (
     CLOSED,
     Box,
     Column,

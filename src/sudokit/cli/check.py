@@ -10,7 +10,7 @@ from typing import Annotated, NoReturn
 import typer
 import typer.core
 
-from sudokit.cli.app import (
+from sudokit.cli.common import (
     STATS_IN_JSON,
     Box,
     CheckFormat,

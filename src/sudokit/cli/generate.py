@@ -14,7 +14,7 @@ from typing import Annotated, Any, NoReturn, TextIO
 import typer
 import typer.core
 
-from sudokit.cli.app import (
+from sudokit.cli.common import (
     CLOSED,
     Force,
     Jobs,

@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 import typer.core
 
-from sudokit.cli.app import (
+from sudokit.cli.check import run_check
+from sudokit.cli.common import (
     STATS_IN_JSON,
     Box,
     CheckFormat,
@@ -40,7 +41,6 @@ from sudokit.cli.app import (
     table_plan,
     use_color,
 )
-from sudokit.cli.check import run_check
 from sudokit.engines.api import DEFAULT_COUNT_LIMIT
 
 

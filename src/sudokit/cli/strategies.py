@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 import typer.core
 
-from sudokit.cli.app import (
+from sudokit.cli.common import (
     ListFormat,
     app,
     fail,
