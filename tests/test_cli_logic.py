@@ -14,7 +14,7 @@ from sudokit.features.logic import hint as next_step
 from sudokit.features.rating import CSV_EXTRA, LEVELS, rate, rated_steps
 from sudokit.model.variants import Diagonal, to_json
 
-from .conftest import puzzles, sized, sudoku
+from .conftest import puzzles, refused, sized, sudoku
 
 HARD = puzzles("hardest.txt")[2]  # needs search after a few chains
 EASY = puzzles("easy50.txt")[0]
@@ -249,3 +249,30 @@ def test_a_count_to_two_that_runs_out_of_time_is_a_timeout_record_not_a_solution
     record = json.loads(sudoku("rate", "-j", "1", "-f", "json", HARD).stdout)
     assert record["status"] == "timeout" and record["level"] is None and "time limit" in record["error"]
     assert sudoku("rate", "-j", "1", "-f", "pretty", HARD).stdout.startswith("timeout: ")
+
+
+def test_hint_explain_and_rate_count_with_the_engine_of_strategy_and_check_its_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """-s names the engine that counts to 2 (backtrack unless told); a lie of it is an error, never a rating."""
+    import sudokit.engines.registry
+    from sudokit.engines.registry import ENTRY_POINT_GROUP, Registry
+
+    by_backtrack = json.loads(sudoku("rate", "-j", "1", "-f", "json", EASY).stdout)
+    by_cpsat = json.loads(sudoku("rate", "-j", "1", "-s", "cp-sat", "-f", "json", EASY).stdout)
+    assert by_backtrack["strategy"] == "backtrack" and by_cpsat["strategy"] == "cp-sat"
+    fields = ("status", "level", "score", "hardest", "techniques", "solution")
+    assert [by_cpsat[k] for k in fields] == [by_backtrack[k] for k in fields]
+    assert sudoku("hint", "-s", "cp-sat", EASY).stdout == sudoku("hint", EASY).stdout
+    assert sudoku("explain", "-s", "cp-sat", EASY).stdout == sudoku("explain", EASY).stdout
+    refused(sudoku("hint", "-s", "no-such-engine", EASY), "unknown strategy 'no-such-engine'")
+    refused(sudoku("rate", "-s", "no-such-engine", EASY), "unknown strategy 'no-such-engine'")
+
+    liar = EntryPoint("wrong-grid", "tests.plugins.hostile:WrongGrid", ENTRY_POINT_GROUP)  # one cell changed
+    monkeypatch.setattr(sudokit.engines.registry, "_default", Registry(eps=[liar]))
+    for command in ("hint", "explain"):
+        done = sudoku(command, "-s", "wrong-grid", EASY)
+        refused(done, "strategy 'wrong-grid' failed: returned an invalid grid")
+        assert done.stdout == ""
+    record = json.loads(sudoku("rate", "-j", "1", "-s", "wrong-grid", "-f", "json", EASY).stdout)
+    assert record["status"] == "error" and record["level"] is None and "returned an invalid grid" in record["error"]

@@ -291,3 +291,16 @@ def test_each_puzzle_comes_with_its_solution_and_rating() -> None:
     rated = rate(puzzle)
     assert stream.rating is not None and stream.rating.level == rated.level == "Hard"
     assert (stream.rating.score, stream.rating.techniques) == (rated.score, rated.techniques)
+
+
+def test_the_engine_that_fills_the_grid_is_a_parameter_and_its_answer_is_checked() -> None:
+    """``filler`` (backtrack unless told) completes each random grid through the checked call, as the counts go."""
+    from sudokit.errors import StrategyError
+    from tests.plugins.hostile import WrongGrid
+
+    made = [grid.to_line() for grid in generate("2x2", count=3, seed=11)]
+    assert [grid.to_line() for grid in generate("2x2", count=3, seed=11, filler="backtrack")] == made
+    assert [grid.to_line() for grid in generate("2x2", count=3, seed=11, filler=get_strategy("backtrack"))] == made
+    stream = generate("2x2", count=3, seed=11, filler=WrongGrid())  # a grid with a digit twice in a row
+    with pytest.raises(StrategyError, match=r"'wrong-grid' failed while generating: .*returned an invalid grid"):
+        next(stream)

@@ -224,3 +224,17 @@ def test_the_search_digits_come_from_the_checked_engine(monkeypatch: pytest.Monk
     for call in (rate, rated_steps, first_step):
         with pytest.raises(StrategyError, match="wrong-grid"):
             call(BEYOND_LOGIC)
+
+
+def test_rate_counts_with_the_engine_asked_and_takes_none_of_its_answers_on_trust() -> None:
+    """The engine that proves the puzzle unique is a parameter (backtrack unless told), called through the check."""
+    from tests.plugins.hostile import WrongGrid
+
+    easy = puzzles("easy50.txt")[3]
+    assert rate(easy, engine="cp-sat") == rate(easy)  # the rating is the path's: the same whoever counts
+    # past the techniques, search places the same digit whoever found the one solution
+    assert rated_steps(BEYOND_LOGIC, engine="cp-sat")[1].score == rate(BEYOND_LOGIC).score
+    # A liar's "solution" (one cell changed) is caught by the checked call: no rating is made of it.
+    for call in (rate, rated_steps, first_step):
+        with pytest.raises(StrategyError, match="strategy 'wrong-grid' failed: returned an invalid grid"):
+            call(easy, engine=WrongGrid())

@@ -23,6 +23,7 @@ from sudokit.cli.common import (
     TimeLimit,
     app,
     box_shape,
+    check_known,
     fail,
     is_batch,
     print_text,
@@ -49,6 +50,14 @@ class RateFormat(StrEnum):
 OnePuzzle = Annotated[str, typer.Argument(metavar="PUZZLE", help="A puzzle, a file holding one, or - for stdin.")]
 StepsFormat = Annotated[
     StepFormat, typer.Option("--format", "-f", help="pretty (sentences and a grid) or json (an object a line).")
+]
+
+
+CountingEngine = Annotated[
+    str,
+    typer.Option(
+        "--strategy", "-s", metavar="NAME", help="Engine that counts to 2, proving the puzzle has one solution."
+    ),
 ]
 
 
@@ -141,13 +150,14 @@ def hint(
         ),
     ] = None,
     time_limit: TimeLimit = "60",
+    strategy: CountingEngine = "backtrack",
 ) -> None:
     """Show the next step a person would take: the easiest technique that makes progress.
 
     Prints the step's one-sentence explanation, then the grid with the cells involved in brackets
     and their candidates. When no technique applies the step is "needs search". A classic puzzle of
-    any box shape, with exactly one solution (backtrack counts to 2 first, within --time-limit, as
-    'sudoku solve --unique' does): a step may assume there is one.
+    any box shape, with exactly one solution (the engine of --strategy, backtrack unless told, counts
+    to 2 first, within --time-limit, as 'sudoku solve --unique' does): a step may assume there is one.
 
     Exit status: 0 a step (or the puzzle is complete), 1 the puzzle has no solution or several, or
     timed out, 2 invalid input.
@@ -157,7 +167,7 @@ def hint(
     if color is not None and fmt is StepFormat.json:
         fail("--color colours the grid of --format pretty: json has none")
     grid = _one_puzzle(puzzle, box_shape(box))
-    step = _logic_answer(grid, "hint", time_limit)
+    step = _logic_answer(grid, "hint", time_limit, strategy)
     state = Candidates(grid)
     n = grid.n
     if fmt is StepFormat.json:
@@ -191,16 +201,18 @@ def hint(
             )
 
 
-def _logic_answer(grid: Any, command: str, time_limit: float | None) -> Any:
+def _logic_answer(grid: Any, command: str, time_limit: float | None, strategy: str) -> Any:
     """The hint (a Step or None) or the rated path of ``grid``, made in a worker within ``time_limit``.
 
-    A puzzle without a solution or with several, and a timeout, are one line on stderr and exit
-    status 1 (as 'sudoku solve --unique' and a timeout of 'sudoku solve'); an engine that fails, 2.
+    ``strategy`` counts to 2 first. A puzzle without a solution or with several, and a timeout, are
+    one line on stderr and exit status 1 (as 'sudoku solve --unique' and a timeout of 'sudoku
+    solve'); an engine that fails, 2.
     """
     from sudokit.features.rating import NOT_UNIQUE, run_logic
 
+    check_known(strategy)
     try:
-        kind, answer = run_logic(grid, explain=command == "explain", time_limit=time_limit)
+        kind, answer = run_logic(grid, explain=command == "explain", time_limit=time_limit, engine=strategy)
     except SudokitError as err:
         fail(str(err))
     if kind == "refused":
@@ -217,19 +229,23 @@ def _logic_answer(grid: Any, command: str, time_limit: float | None) -> Any:
 
 @app.command(short_help="Explain the whole logical path of a puzzle, step by step, and rate it.")
 def explain(
-    puzzle: OnePuzzle, fmt: StepsFormat = StepFormat.pretty, box: Box = None, time_limit: TimeLimit = "60"
+    puzzle: OnePuzzle,
+    fmt: StepsFormat = StepFormat.pretty,
+    box: Box = None,
+    time_limit: TimeLimit = "60",
+    strategy: CountingEngine = "backtrack",
 ) -> None:
     """Print every step of the easiest-first logical path, one numbered line each, then the rating.
 
     Where every technique stalls, a "needs search" step places the solution's digit in one cell and
     the logic goes on (as 'sudoku rate' scores it). json: one object a step, then {"rating": ...}.
-    The puzzle must have exactly one solution (backtrack counts to 2 first); the whole explanation
-    runs within --time-limit.
+    The puzzle must have exactly one solution (the engine of --strategy, backtrack unless told, counts
+    to 2 first); the whole explanation runs within --time-limit.
 
     Exit status: 0 explained, 1 the puzzle has no solution or several, or timed out, 2 invalid input.
     """
     grid = _one_puzzle(puzzle, box_shape(box))
-    path, rating = _logic_answer(grid, "explain", time_limit)
+    path, rating = _logic_answer(grid, "explain", time_limit, strategy)
     n = grid.n
     for k, step in enumerate(path, 1):
         if fmt is StepFormat.json:
@@ -242,7 +258,7 @@ def explain(
     search = ""
     if not rating.solved_by_logic:
         stalls = rating.techniques.get("needs search", 0)
-        search = f"; the techniques stalled {stalls} times, backtrack needed {rating.guesses} guesses"
+        search = f"; the techniques stalled {stalls} times, {strategy} needed {rating.guesses} guesses"
     print_text(f"rating: {rating.level}, score {rating.score} (hardest: {rating.hardest or 'none'}{search})")
 
 
@@ -260,14 +276,16 @@ def rate(
     force: Force = False,
     resume: Resume = False,
     quiet: Quiet = False,
+    strategy: CountingEngine = "backtrack",
 ) -> None:
     """Rate each puzzle: level (Easy, Medium, Hard, Unfair, Extreme), score, hardest technique, guesses.
 
     The score sums HoDoKu's base score of each step of the easiest-first logical path; the level is
     the hardest technique's, raised while the score exceeds the level's maximum (800, 1000, 1600,
-    1800). Each puzzle is first solved by backtrack, counting to 2: one with several solutions is not
-    rated (its record says several, as 'sudoku solve --unique' does); backtrack's guesses measure the
-    search a puzzle beyond the techniques needs. Counting and rating run within --time-limit. Every
+    1800). Each puzzle is first solved by the engine of --strategy (backtrack unless told), counting
+    to 2: one with several solutions is not rated (its record says several, as 'sudoku solve --unique'
+    does); the engine's guesses (stat "guesses", 0 for an engine without it) measure the search a
+    puzzle beyond the techniques needs. Counting and rating run within --time-limit. Every
     input puzzle gets one record, in input order; batches work as with 'sudoku solve'. Variant
     puzzles are 'unsupported'.
 
@@ -279,6 +297,7 @@ def rate(
 
     shape = box_shape(box)
     batch = is_batch(puzzles)
-    render = Render(fmt.value, header=batch, time_limit=time_limit)
-    job = SolveJob("backtrack", {}, render, time_limit=time_limit, box=shape)  # type: ignore[arg-type]
+    check_known(strategy)
+    render = Render(fmt.value, header=batch, time_limit=time_limit, strategy=strategy)
+    job = SolveJob(strategy, {}, render, time_limit=time_limit, box=shape)  # type: ignore[arg-type]
     run_job(puzzles, job, box=shape, jobs=jobs, output=output, force=force, resume=resume, quiet=quiet)

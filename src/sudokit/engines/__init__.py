@@ -1,7 +1,10 @@
 """The engine contract and the checked call: ``strategy`` (what an engine is and returns), ``registry``
 (engines by name, from entry points), ``api`` (the checked call: every answer verified, time limits
-kept), ``watchdog`` (the SIGALRM watchdog of an in-process call), ``verify`` (the checks of an answer)
-and ``workers`` (the worker processes that isolate engines).
+kept; ``solve(isolate=True)`` in a killable worker), ``watchdog`` (the SIGALRM watchdog of an
+in-process call), ``verify`` (the checks of an answer) and ``workers`` (the worker processes that
+isolate engines).
 
-Above :mod:`sudokit.model`; below input/output, the runtime, the features and the CLI.
+Engines themselves (``sudokit_strategies`` and third-party plugins) import only the top level
+``sudokit``. Above :mod:`sudokit.io` and :mod:`sudokit.model`; below the runtime, the features and
+the CLI.
 """

@@ -1,6 +1,7 @@
 """What sudokit does beyond solving: ``crosscheck`` (engines compared), ``bench`` (engines timed),
 ``logic`` (human-style steps: hints and explanations), ``rating`` (difficulty) and ``generation``
-(new puzzles). Each calls engines through the checked call of :mod:`sudokit.engines.api`.
+(new puzzles). Every engine call goes through the checked call of :mod:`sudokit.engines.api`, and
+the engine is a parameter (``backtrack`` unless told).
 
-Above the runtime, input/output, the engines and the model; below the CLI.
+Above the runtime, the engines, input and the model; below the CLI.
 """

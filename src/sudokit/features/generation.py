@@ -87,6 +87,7 @@ def generate(
     level: str | None = None,
     engine: str | Strategy | None = None,
     time_limit: float | None = None,
+    filler: str | Strategy = "backtrack",
 ) -> PuzzleStream:
     """Stream puzzles with exactly one solution on boards of ``box`` (``"RxC"`` or a Shape).
 
@@ -99,7 +100,9 @@ def generate(
     ``default_engine``; the puzzles do not depend on it, a count to 2 being the same whoever does
     it); ``time_limit`` is a budget in seconds for the whole stream: when it runs out the stream
     ends (``.timed_out`` is then True) and the puzzle in progress is dropped, so the puzzles given
-    are always the first ones of that seed.
+    are always the first ones of that seed. ``filler`` names the engine (or is the Strategy) that
+    completes the random boxes into a full grid: the puzzles of a seed are made of its solutions, so
+    another filler gives other puzzles.
 
     Raises ``ValueError`` for a bad argument (before any work).
     """
@@ -112,6 +115,7 @@ def generate(
         level=level,
         engine=engine,
         time_limit=time_limit,
+        filler=filler,
     )
 
 
@@ -141,6 +145,7 @@ class PuzzleStream(Iterator[Grid]):
         level: str | None = None,
         engine: str | Strategy | None = None,
         time_limit: float | None = None,
+        filler: str | Strategy = "backtrack",
     ) -> None:
         self.shape = _shape(box)
         if count is not None and (type(count) is not int or count < 1):
@@ -159,7 +164,8 @@ class PuzzleStream(Iterator[Grid]):
             )
         self.time_limit = _time_limit(time_limit)
         self.strategy = _engine(default_engine(self.shape) if engine is None else engine, self.shape)
-        self._filler = self.strategy if getattr(self.strategy, "name", None) == "backtrack" else _engine("backtrack")
+        same = filler is self.strategy or filler == getattr(self.strategy, "name", None)
+        self._filler = self.strategy if same else _engine(filler)
         self._rate: Callable[..., tuple[list[Any], Rating]] | None = None
         if self.level is not None:
             from sudokit.features.rating import rate_grid

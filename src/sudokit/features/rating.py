@@ -12,9 +12,10 @@ Extreme techniques, or places a digit of the solution (its brute force). :func:`
 latter: it places the solution's digit of the middle blank cell (the cell HoDoKu's brute force
 picks), charges :data:`SEARCH_PENALTY` (HoDoKu's forcing-chain base score, the cheapest Extreme
 technique) and goes on with logic; such a puzzle is Extreme. ``guesses`` then says how much search
-the ``backtrack`` engine needed to solve it and prove it unique. A puzzle is rated only once ``backtrack``
-(checked by :func:`sudokit.engines.api.run`) has counted exactly one solution: as HoDoKu does, a puzzle with
-none or several is refused (the uniqueness techniques would make its path unsound).
+the engine that counted (``backtrack`` unless told) needed to solve it and prove it unique. A puzzle
+is rated only once that engine (checked by :func:`sudokit.engines.api.run`) has counted exactly one
+solution: as HoDoKu does, a puzzle with none or several is refused (the uniqueness techniques would
+make its path unsound).
 
     >>> r = rate("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
     >>> r.level, r.score, r.hardest
@@ -34,7 +35,7 @@ from sudokit.model.grid import Grid
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from sudokit.engines.strategy import Result
+    from sudokit.engines.strategy import Result, Strategy
     from sudokit.runtime.output import Rendered
     from sudokit.runtime.records import Outcome
 
@@ -149,30 +150,34 @@ def level_of(score: int, hardest_level: str) -> str:
     return LEVELS[k]
 
 
-def rate(puzzle: Grid | str, *, time_limit: float | None = None) -> Rating:
+def rate(puzzle: Grid | str, *, time_limit: float | None = None, engine: str | Strategy = "backtrack") -> Rating:
     """The difficulty of a classic puzzle of any box shape, in HoDoKu's manner (see the module).
 
-    The puzzle is first proved to have exactly one solution (``backtrack`` counts to 2, checked by
-    :func:`sudokit.engines.api.run`): the uniqueness techniques assume one, and a rating of a puzzle with
-    several would be a rating of a path that is not sound. ``time_limit`` (seconds, None: none)
-    bounds the whole rating, the count included.
+    The puzzle is first proved to have exactly one solution (``engine``, a registered name or a
+    Strategy, counts to 2, checked by :func:`sudokit.engines.api.run`): the uniqueness techniques
+    assume one, and a rating of a puzzle with several would be a rating of a path that is not sound.
+    ``time_limit`` (seconds, None: none) bounds the whole rating, the count included.
 
     Raises ``ValueError`` for a variant puzzle and for one without a solution or with several,
     :class:`TimeLimitError` when the time limit runs out, ``StrategyError`` when the engine fails.
     """
-    return rate_grid(classic_grid(puzzle), deadline=_deadline(time_limit))[1]
+    return rate_grid(classic_grid(puzzle), deadline=_deadline(time_limit), engine=engine)[1]
 
 
-def rated_steps(puzzle: Grid | str, *, time_limit: float | None = None) -> tuple[list[Step], Rating]:
+def rated_steps(
+    puzzle: Grid | str, *, time_limit: float | None = None, engine: str | Strategy = "backtrack"
+) -> tuple[list[Step], Rating]:
     """The path :func:`rate` scores, and the rating (raising as :func:`rate` does).
 
     The path is that of :func:`sudokit.features.logic.steps`, except that a stall is a ``"needs search"`` step
     placing the solution's digit in the middle blank cell, after which the logical steps go on.
     """
-    return rate_grid(classic_grid(puzzle), deadline=_deadline(time_limit))
+    return rate_grid(classic_grid(puzzle), deadline=_deadline(time_limit), engine=engine)
 
 
-def first_step(puzzle: Grid | str, *, time_limit: float | None = None) -> Step | None:
+def first_step(
+    puzzle: Grid | str, *, time_limit: float | None = None, engine: str | Strategy = "backtrack"
+) -> Step | None:
     """The next logical step (:func:`sudokit.features.logic.hint`) of a puzzle proved to have one solution first.
 
     None when the puzzle is complete. Raises as :func:`rate` does: a puzzle without a solution or
@@ -180,7 +185,7 @@ def first_step(puzzle: Grid | str, *, time_limit: float | None = None) -> Step |
     """
     grid = classic_grid(puzzle)
     deadline = _deadline(time_limit)
-    _unique_solution(grid, deadline)
+    _unique_solution(grid, deadline, engine)
     step = next(steps(grid), None)
     _check_time(deadline)
     return step
@@ -206,8 +211,8 @@ def _check_time(deadline: float | None) -> None:
         raise TimeLimitError("the time limit ran out")
 
 
-def _unique_solution(grid: Grid, deadline: float | None) -> Result:
-    """``backtrack``'s checked count to 2 of ``grid`` (:func:`sudokit.engines.api.run`), when it has exactly one
+def _unique_solution(grid: Grid, deadline: float | None, engine: str | Strategy = "backtrack") -> Result:
+    """``engine``'s checked count to 2 of ``grid`` (:func:`sudokit.engines.api.run`), when it has exactly one
     solution.
 
     Raises ``ValueError`` when it has none or several, ``TimeLimitError`` when the count runs out of
@@ -222,11 +227,13 @@ def _unique_solution(grid: Grid, deadline: float | None) -> Result:
         left = deadline - time.monotonic()
         if left <= 0:
             raise TimeLimitError("the time limit ran out")
-    result = run(get_strategy("backtrack"), grid, limit=2, keep=1, time_limit=left)
+    strategy = get_strategy(engine)
+    name = engine if isinstance(engine, str) else getattr(strategy, "name", type(strategy).__name__)
+    result = run(strategy, grid, limit=2, keep=1, time_limit=left)
     if result.status is Status.TIMEOUT:
-        raise TimeLimitError("the time limit ran out while backtrack counted the solutions")
+        raise TimeLimitError(f"the time limit ran out while {name} counted the solutions")
     if result.status is not Status.SOLVED and result.status is not Status.UNSOLVABLE:
-        raise StrategyError(result.error or f"backtrack gave no answer ({result.status.value})")
+        raise StrategyError(result.error or f"{name} gave no answer ({result.status.value})")
     _check_unique(result)
     return result
 
@@ -241,15 +248,17 @@ def _check_unique(solved: Result) -> None:
         raise ValueError("the puzzle's uniqueness is not known: count its solutions to 2 first")
 
 
-def rate_grid(grid: Grid, solved: Result | None = None, *, deadline: float | None = None) -> tuple[list[Step], Rating]:
+def rate_grid(
+    grid: Grid, solved: Result | None = None, *, deadline: float | None = None, engine: str | Strategy = "backtrack"
+) -> tuple[list[Step], Rating]:
     """:func:`rated_steps` of a parsed classic grid.
 
-    ``solved`` is a count of its solutions to 2 or more (a checked ``backtrack`` result, or a
-    solution known unique), if at hand; else ``backtrack`` counts them. ``deadline`` is a
-    ``time.monotonic()`` time past which ``TimeLimitError`` is raised (checked between steps).
+    ``solved`` is a count of its solutions to 2 or more (a checked engine's result, or a solution
+    known unique), if at hand; else ``engine`` counts them. ``deadline`` is a ``time.monotonic()``
+    time past which ``TimeLimitError`` is raised (checked between steps).
     """
     if solved is None:
-        solved = _unique_solution(grid, deadline)
+        solved = _unique_solution(grid, deadline, engine)
     else:
         _check_unique(solved)
     solution = solved.solution
@@ -321,7 +330,7 @@ _NOT_RATED = ("invalid", "unsolvable", "timeout", "error", "unsupported")
 
 @dataclass(frozen=True, slots=True)
 class RateFormat:
-    """Renders a ``backtrack`` outcome (made in a batch worker) as a ``sudoku rate`` record, rating it there.
+    """Renders an engine's outcome (made in a batch worker) as a ``sudoku rate`` record, rating it there.
 
     The outcome is a count to 2 (``limit``): a puzzle with several solutions is not rated, its
     record says ``several`` (as ``sudoku solve --unique`` does) and counts as a failure. The rating
@@ -341,6 +350,8 @@ class RateFormat:
     limit: int = 2
     unique: bool = False
     time_limit: float | None = None
+    #: The engine that counts (``sudoku rate -s``): the records of a resumed run must be its.
+    strategy: str = "backtrack"
 
     def first_line(self) -> str | None:
         """The csv header, else None."""
@@ -411,7 +422,7 @@ class RateFormat:
     ) -> str | None:
         """Why ``text``, read back for ``--resume``, is not the record ``sudoku rate`` writes for ``record`` (or None).
 
-        ``grid`` is the record's puzzle (None: it does not parse), ``engines`` unused (rate runs backtrack).
+        ``grid`` is the record's puzzle (None: it does not parse), ``engines`` unused (rate runs one engine).
         A line record is ``level:score`` or the status of a puzzle not rated; json and csv records are
         checked as ``sudoku solve``'s (:meth:`sudokit.runtime.output.RecordFormat.fits`) with the rating's fields.
         """
@@ -434,7 +445,7 @@ class RateFormat:
             if missing:
                 return f"it has no {', '.join(missing)}: not a record of 'sudoku rate'"
             solve = {k: v for k, v in data.items() if k not in _JSON_EXTRA}
-            return base.fits(json.dumps(solve), record, key, grid, box=box, strategy="backtrack")
+            return base.fits(json.dumps(solve), record, key, grid, box=box, strategy=self.strategy)
         if self.fmt == "csv":
             import csv
 
@@ -443,7 +454,7 @@ class RateFormat:
                 return "not a row of 'sudoku rate'"
             from sudokit.runtime.output import csv_row
 
-            return base.fits(csv_row(rows[0][: len(CSV_FIELDS)]), record, key, grid, box=box, strategy="backtrack")
+            return base.fits(csv_row(rows[0][: len(CSV_FIELDS)]), record, key, grid, box=box, strategy=self.strategy)
         return None
 
 
@@ -467,7 +478,7 @@ def _rated(outcome: Outcome, time_limit: float | None = None) -> tuple[Rating | 
     if result.count >= 2:
         return None, outcome, ("several", f"{NOT_UNIQUE}: no rating")
     if result.status is Status.TIMEOUT:  # perhaps one solution found, but uniqueness undecided
-        return None, outcome, ("timeout", f"{late} (backtrack did not finish counting the solutions to 2)")
+        return None, outcome, ("timeout", f"{late} ({result.strategy} did not finish counting the solutions to 2)")
     if result.status is not Status.SOLVED:
         return None, outcome, None
     deadline = None if time_limit is None else time.monotonic() + max(0.0, time_limit - result.elapsed)
@@ -492,22 +503,23 @@ class LogicTask:
     of a big board can take long) is killed, and that is a ``timeout`` too.
     """
 
-    def __init__(self, explain: bool, time_limit: float | None) -> None:
+    def __init__(self, explain: bool, time_limit: float | None, engine: str = "backtrack") -> None:
         from sudokit.engines.api import normalize_time_limit, watchdog_seconds
         from sudokit.engines.watchdog import KILL_GRACE
 
         self.explain = explain
+        self.engine = engine  #: the engine that proves the puzzle has one solution (a registered name)
         self.time_limit = normalize_time_limit(time_limit)
         self.budget = None if self.time_limit is None else watchdog_seconds(self.time_limit) + KILL_GRACE
 
     def start(self, mark: Callable[[int], None]) -> Callable[[Grid], tuple[str, Any]]:
-        """The function that answers one puzzle (nothing to load: backtrack is imported when it counts)."""
+        """The function that answers one puzzle (nothing to load: the engine is loaded when it counts)."""
 
         def answer(grid: Grid) -> tuple[str, Any]:
             try:
                 if self.explain:
-                    return "path", rated_steps(grid, time_limit=self.time_limit)
-                return "step", first_step(grid, time_limit=self.time_limit)
+                    return "path", rated_steps(grid, time_limit=self.time_limit, engine=self.engine)
+                return "step", first_step(grid, time_limit=self.time_limit, engine=self.engine)
             except TimeLimitError:
                 return "timeout", self.timeout_message()
             except ValueError as err:
@@ -534,11 +546,11 @@ class LogicTask:
         raise StrategyLoadError(f"the logic worker failed to start: {problem}")
 
 
-def run_logic(grid: Grid, *, explain: bool, time_limit: float | None) -> tuple[str, Any]:
+def run_logic(grid: Grid, *, explain: bool, time_limit: float | None, engine: str = "backtrack") -> tuple[str, Any]:
     """:class:`LogicTask`'s answer for ``grid``, computed in a worker process that is killed if it overruns."""
     from sudokit.engines.workers import WorkerPool
 
-    with WorkerPool(LogicTask(explain, time_limit), 1) as pool:
+    with WorkerPool(LogicTask(explain, time_limit, engine), 1) as pool:
         pool.start()
         [answer] = pool.map([grid])
     return answer

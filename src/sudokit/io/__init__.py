@@ -1,7 +1,11 @@
-"""Input and output: reading puzzles from text, files and tables, links (f-puzzles, SudokuPad), the
-record types a batch reads and writes, and the output formats.
+"""Input: every text form of a puzzle and where puzzles come from.
 
-Modules: ``lzstring`` (the compression links use), ``links``, ``reader`` (puzzle files and arguments),
-``tables`` (CSV/TSV/Parquet tables), ``records``, ``output`` (the record formats and writers).
-Above :mod:`sudokit.engines` and :mod:`sudokit.model`; below the runtime, the features and the CLI.
+Modules: ``puzzles`` (:func:`~sudokit.io.puzzles.parse_puzzle`: any text form, links included),
+``links`` (f-puzzles and SudokuPad links) and ``lzstring`` (the compression they use), ``records``
+(the :class:`~sudokit.io.records.Record` a source yields, and the bounded reading of lines),
+``reader`` (puzzle files, standard input and arguments) and ``tables`` (CSV and Parquet tables, and
+the Parquet writer of csv records).
+
+Above :mod:`sudokit.model`; below the engines (the checked call reads links), the runtime, the
+features and the CLI.
 """
