@@ -22,7 +22,7 @@ from importlib.metadata import EntryPoint
 import pytest
 
 import sudokit.engines.registry
-import sudokit.features.crosscheck
+import sudokit.features.crosscheck.job
 from sudokit import Grid, Shape, Status, is_solution, solve
 from sudokit.engines.registry import ENTRY_POINT_GROUP, Registry
 
@@ -163,7 +163,7 @@ def test_check_bounds_a_hanging_import_and_says_so_once(plugins: None, monkeypat
     """The import of each engine gets ``IMPORT_TIMEOUT`` (1 s here; 15 s by default, where it was 60 s), its
     building the full load timeout: the engine that takes 2 s to build still takes part."""
     monkeypatch.delenv("SUDOKIT_LOAD_TIMEOUT", raising=False)
-    monkeypatch.setattr(sudokit.features.crosscheck, "IMPORT_TIMEOUT", 1.0, raising=False)
+    monkeypatch.setattr(sudokit.features.crosscheck.job, "IMPORT_TIMEOUT", 1.0)  # where CheckTask reads it
     three = puzzles("easy50.txt")[:3]
     start = time.perf_counter()
     result = sudoku("check", "-s", "backtrack,slow-to-build,hangs-on-import", "-j", "1", "-f", "json", *three)

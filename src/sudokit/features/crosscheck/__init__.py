@@ -11,7 +11,6 @@ from sudokit.features.crosscheck.comparison import (
     DISAGREE,
     ERROR,
     EXIT_STATUS,
-    IMPORT_TIMEOUT,
     INVALID,
     KEEP_AT_MOST,
     OK,
@@ -34,7 +33,15 @@ from sudokit.features.crosscheck.comparison import (
     load_engines,
 )
 from sudokit.features.crosscheck.format import COUNTED, CheckFormat, verdict_lines
-from sudokit.features.crosscheck.job import UNLOADED, CheckItem, CheckJob, CheckSummary, CheckTask, check_records
+from sudokit.features.crosscheck.job import (
+    IMPORT_TIMEOUT,
+    UNLOADED,
+    CheckItem,
+    CheckJob,
+    CheckSummary,
+    CheckTask,
+    check_records,
+)
 
 __all__ = [
     "AGREE",

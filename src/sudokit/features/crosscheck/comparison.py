@@ -47,7 +47,6 @@ __all__ = [
     "DISAGREE",
     "ERROR",
     "EXIT_STATUS",
-    "IMPORT_TIMEOUT",
     "INVALID",
     "KEEP_AT_MOST",
     "OK",
@@ -74,10 +73,6 @@ __all__ = [
 UNIQUENESS_LIMIT = 2
 #: The most solutions of one engine kept for the comparison (the count goes on to the limit).
 KEEP_AT_MOST = 100
-#: Seconds ``sudoku check`` gives the import of one engine's module, unless ``SUDOKIT_LOAD_TIMEOUT`` says
-#: otherwise: OR-Tools' import, the slowest of sudokit's, takes 1-5 s; building an engine (numba's first
-#: compile: 15-30 s) still has the full load timeout. A plugin whose import hangs costs a check this long.
-IMPORT_TIMEOUT = 15.0
 
 
 class Verdict(StrEnum):

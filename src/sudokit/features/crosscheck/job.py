@@ -29,7 +29,6 @@ from sudokit.features.crosscheck.comparison import (
     DISAGREE,
     ERROR,
     EXIT_STATUS,
-    IMPORT_TIMEOUT,
     INVALID,
     UNDECIDED,
     AnswerVerdict,
@@ -52,6 +51,7 @@ from sudokit.runtime.batch import FAILED
 from sudokit.runtime.output import Rendered, record_key
 
 __all__ = [
+    "IMPORT_TIMEOUT",
     "UNLOADED",
     "CheckItem",
     "CheckJob",
@@ -59,6 +59,11 @@ __all__ = [
     "CheckTask",
     "check_records",
 ]
+
+#: Seconds ``sudoku check`` gives the import of one engine's module, unless ``SUDOKIT_LOAD_TIMEOUT`` says
+#: otherwise: OR-Tools' import, the slowest of sudokit's, takes 1-5 s; building an engine (numba's first
+#: compile: 15-30 s) still has the full load timeout. A plugin whose import hangs costs a check this long.
+IMPORT_TIMEOUT = 15.0
 
 
 def check_records(
