@@ -44,7 +44,9 @@ object, whose ``:`` belong to it).
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import io
 import os
 import re
 import stat
@@ -469,9 +471,15 @@ def _count_lines(handle: BinaryIO) -> int:
 
 
 def _stdin() -> TextIO:
+    """Standard input read as a file is: UTF-8, lines ending at ``\\n``, ``\\r\\n`` or ``\\r``.
+
+    Python's own stdin ends lines at ``\\n`` only (a file of ``\\r`` line ends would be one line) and
+    decodes in the locale's encoding; undecodable bytes become bad characters, not a crash.
+    """
     stream = sys.stdin
     if hasattr(stream, "reconfigure"):
-        stream.reconfigure(errors="surrogateescape")  # undecodable bytes become bad characters, not a crash
+        with contextlib.suppress(io.UnsupportedOperation, ValueError):  # read from already: it stays as it is
+            stream.reconfigure(encoding="utf-8", errors="surrogateescape", newline="")
     return stream
 
 
