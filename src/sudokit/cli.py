@@ -946,14 +946,25 @@ class RateFormat(StrEnum):
     csv = "csv"
 
 
-OnePuzzle = Annotated[str, typer.Argument(metavar="PUZZLE", help="A puzzle, a file holding one, or - for stdin.")]
+OnePuzzle = Annotated[
+    str, typer.Argument(metavar="PUZZLE", help="A puzzle, a file holding one (or --line N), or - for stdin.")
+]
+LineNumber = Annotated[
+    int | None,
+    typer.Option(
+        "--line", min=1, metavar="N", help="The puzzle on line N of the file (1-based, as editors and sed -n Np count)."
+    ),
+]
 StepsFormat = Annotated[
     StepFormat, typer.Option("--format", "-f", help="pretty (sentences and a grid) or json (an object a line).")
 ]
 
 
-def _one_puzzle(arg: str, box: Shape | None) -> Any:
-    """The one classic puzzle of ``arg`` (text, file or -) as a Grid; a one-line error otherwise."""
+def _one_puzzle(arg: str, box: Shape | None, line: int | None = None) -> Any:
+    """The one classic puzzle of ``arg`` (text, file or -), or the one on ``line`` of it, as a Grid.
+
+    A one-line error otherwise: no puzzle, several without ``line``, or none on ``line``.
+    """
     from sudokit.errors import InvalidPuzzleError
     from sudokit.reader import check_arguments, read_arguments
 
@@ -963,11 +974,14 @@ def _one_puzzle(arg: str, box: Shape | None) -> Any:
     try:
         check_arguments([arg])
         records = read_arguments([arg], box=box)
-        record = next(records, None)
-        if record is None:
-            _fail(f"no puzzle in {arg}")
-        if next(records, None) is not None:
-            _fail(f"{record.source} holds several puzzles: give one (see 'sudoku rate' for many)")
+        if line is not None:
+            record = _record_on_line(records, arg, line)
+        else:
+            record = next(records, None)
+            if record is None:
+                _fail(f"no puzzle in {arg}")
+            if next(records, None) is not None:
+                _fail(f"{record.source} holds several puzzles: pick one with --line N (see 'sudoku rate' for many)")
         grid = record.parse(box)
     except InvalidPuzzleError as err:
         _fail(str(err) if record is None else record.locate(str(err)))
@@ -976,6 +990,27 @@ def _one_puzzle(arg: str, box: Shape | None) -> Any:
     if not grid.is_classic:
         _fail(f"logical solving handles classic puzzles only, not one with {', '.join(sorted(grid.kinds))} rules")
     return grid
+
+
+def _record_on_line(records: Any, arg: str, line: int) -> Any:
+    """The record of ``records`` (of one input) that holds ``line``, read no further; a one-line error if none does.
+
+    A puzzle over several lines (a grid, a JSON board) is picked by any of its lines.
+    """
+    end = 0  # the last line of the records read so far
+    source = arg
+    for record in records:
+        if record.line is None:
+            _fail(f"--line {line} picks a puzzle of a file, but PUZZLE is a puzzle itself, not a file")
+        source = record.source
+        if record.line > line:
+            _fail(f"{source}:{line}: no puzzle on line {line} (a blank line or a comment)")
+        end = record.line + record.text.count("\n")
+        if line <= end:
+            return record
+    if not end:
+        _fail(f"no puzzle in {arg}")
+    _fail(f"{source}:{line}: no puzzle on line {line}: the last puzzle of {source} ends on line {end}")
 
 
 def _step_json(step: Any, n: int, number: int | None = None) -> dict[str, Any]:
@@ -1032,6 +1067,7 @@ def _json_line(data: object) -> None:
 @app.command(short_help="Show the next logical step of a puzzle, explained, on its grid.")
 def hint(
     puzzle: OnePuzzle,
+    line: LineNumber = None,
     fmt: StepsFormat = StepFormat.pretty,
     box: Box = None,
     color: Annotated[
@@ -1056,7 +1092,7 @@ def hint(
 
     if color is not None and fmt is StepFormat.json:
         _fail("--color colours the grid of --format pretty: json has none")
-    grid = _one_puzzle(puzzle, _shape(box))
+    grid = _one_puzzle(puzzle, _shape(box), line)
     step = _logic_answer(grid, "hint", time_limit)
     state = Candidates(grid)
     n = grid.n
@@ -1117,7 +1153,11 @@ def _logic_answer(grid: Any, command: str, time_limit: float | None) -> Any:
 
 @app.command(short_help="Explain the whole logical path of a puzzle, step by step, and rate it.")
 def explain(
-    puzzle: OnePuzzle, fmt: StepsFormat = StepFormat.pretty, box: Box = None, time_limit: TimeLimit = "60"
+    puzzle: OnePuzzle,
+    line: LineNumber = None,
+    fmt: StepsFormat = StepFormat.pretty,
+    box: Box = None,
+    time_limit: TimeLimit = "60",
 ) -> None:
     """Print every step of the easiest-first logical path, one numbered line each, then the rating.
 
@@ -1128,7 +1168,7 @@ def explain(
 
     Exit status: 0 explained, 1 the puzzle has no solution or several, or timed out, 2 invalid input.
     """
-    grid = _one_puzzle(puzzle, _shape(box))
+    grid = _one_puzzle(puzzle, _shape(box), line)
     path, rating = _logic_answer(grid, "explain", time_limit)
     n = grid.n
     for k, step in enumerate(path, 1):

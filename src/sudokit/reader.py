@@ -9,7 +9,9 @@ first line:
   ``https://sudokupad.app/...``, or the bare data of one, see :mod:`sudokit.links`) is one puzzle,
   the whole line (its ``:`` included).
 - A line with a ``:`` is one puzzle: the text before the first ``:``; the text after it (the
-  ``puzzle:count`` and ``puzzle:solution`` forms) is kept aside as the record's ``note``.
+  ``puzzle:count`` and ``puzzle:solution`` forms) is kept aside as the record's ``note``. So is a
+  line with a ``#`` after a space or a tab (``puzzle # name``), and one whose puzzle, one word of
+  k*k cells, is followed by a tab (``puzzle<TAB>rating``): see :func:`split_note`.
 - A line starting with ``[`` begins a JSON board, and one starting with ``{`` a variant puzzle in
   sudokit's JSON (:func:`sudokit.variants.from_json`); either runs until its brackets close, or until a
   line without any of ``[ ] { } " ,`` that holds a whole board (that line is then read on its own).
@@ -74,6 +76,7 @@ __all__ = [
     "read_arguments",
     "read_file",
     "read_puzzles",
+    "split_note",
 ]
 
 _SEPARATOR_TABLE = str.maketrans(SEPARATORS, " " * len(SEPARATORS))
@@ -189,6 +192,32 @@ def _cells_in(line: str) -> int:
     return sum(len(t) for t in tokens)
 
 
+#: Where a note may begin after a puzzle: ``:``, a ``#`` after spaces or tabs, or a tab (see :func:`split_note`).
+_NOTE_MARK = re.compile(r":|(?<!\s)\s+#|(?<!\s)\s*\t")  # from a run of spaces' start: linear time
+
+
+def split_note(line: str) -> tuple[str, str | None] | None:
+    """(puzzle, note) of a line (stripped) that holds one puzzle and a note after it, else None.
+
+    The note begins at the first ``:`` (``puzzle:count``, ``puzzle:solution``), at the first ``#``
+    after a space or a tab (``puzzle # name``), or at a tab right after a puzzle written as one word
+    of k*k cells (``puzzle<TAB>rating``: a tab between the cells of a row or of integers is no note).
+    A ``#`` is never a cell or a separator, and a line that starts with one is a comment. The note is
+    the text after the mark, without spaces at either end; None when that is empty.
+    """
+    for mark in _NOTE_MARK.finditer(line):
+        puzzle = line[: mark.start()]
+        if mark.group()[-1] == "\t":
+            if any(ch.isspace() for ch in puzzle):
+                continue
+            cells = _cells_in(puzzle)
+            k = isqrt(cells)
+            if k * k != cells or k < 4:
+                continue
+        return puzzle.strip(), line[mark.end() :].strip() or None
+    return None
+
+
 def _is_link(line: str) -> bool:
     """True for a line that is a link (or a link's puzzle data): one puzzle, whatever ``:`` it holds."""
     if _LINK_START.match(line) is None:
@@ -202,7 +231,7 @@ def _ends_json(line: str) -> bool:
     """True when ``line`` cannot continue a JSON board: no JSON marks, and a ``:`` or a whole board's cells."""
     if not _JSON_MARKS.isdisjoint(line):
         return False
-    if ":" in line:
+    if split_note(line) is not None:
         return True
     cells = _cells_in(line)
     k = isqrt(cells)
@@ -351,12 +380,12 @@ def iter_records(
             border = False
             yield Record(line, source, at)
             continue
-        if ":" in line:
+        noted = split_note(line)
+        if noted is not None:
             if rows.lines:
                 yield from rows.alone()
             border = False
-            text, _, note = line.partition(":")
-            yield Record(text.strip(), source, at, note.strip() or None)
+            yield Record(noted[0], source, at, noted[1])
             continue
         cells = _cells_in(line)
         kind = _kind(line, cells, box)
@@ -559,8 +588,10 @@ def _argument_record(arg: str) -> Record:
     text = arg.strip()
     if len(text.splitlines()) > 1 or _whole_text(text):
         return Record(text, "<argument>")
-    puzzle, _, note = text.partition(":")
-    return Record(puzzle.strip(), "<argument>", None, note.strip() or None)
+    noted = split_note(text)
+    if noted is None:
+        return Record(text, "<argument>")
+    return Record(noted[0], "<argument>", None, noted[1])
 
 
 def _whole_text(text: str) -> bool:
