@@ -116,11 +116,31 @@ def test_a_line_without_a_puzzle_is_one_line_of_error(tmp_path: Path) -> None:
                 f"sudoku: error: {path}:{number}: no puzzle on line {number}: the last puzzle of {path} ends on line 17"
             )
         assert "--line N" in one_line_error(sudoku(command, str(path)))  # several puzzles: says how to pick one
-        assert "not a file" in one_line_error(sudoku(command, EASY, "--line", "1"))
+        assert "given as an argument has no lines" in one_line_error(sudoku(command, EASY, "--line", "1"))
         assert "--line" in one_line_error(sudoku(command, str(path), "--line", "0"))
     bad = tmp_path / "bad.txt"
     bad.write_text(f"{EASY}\n{EASY[:-1]}\n")
     assert one_line_error(sudoku("hint", str(bad), "--line", "2")).startswith(f"sudoku: error: {bad}:2: 80 cells")
+
+
+def test_rate_takes_the_puzzle_on_a_line_of_each_file(tmp_path: Path) -> None:
+    """``rate --line N``, as hint and explain: one record a file, its source and line those of the file."""
+    path, picks = lined_file(tmp_path)
+    other = tmp_path / "other.txt"
+    other.write_text("\n".join(puzzles("easy50.txt")[:5]) + "\n")
+    done = sudoku("rate", "-q", "-j", "1", "-f", "json", "--line", "4", str(path), str(other), str(path))
+    assert done.exit_code == 0, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(r["source"], r["line"]) for r in records] == [(str(path), 4), (str(other), 4), (str(path), 4)]
+    chosen = [picks[4], puzzles("easy50.txt")[3], picks[4]]
+    assert [r["puzzle"] for r in records] == [Grid.parse(p).to_line() for p in chosen]
+    assert [r["level"] for r in records] == [rate(p).level for p in chosen]
+    grid = sudoku("rate", "-q", "--line", "11", "-", input=path.read_text())  # a line inside the grid
+    assert grid.exit_code == 0 and grid.stdout.startswith(Grid.parse(HARD).to_line() + ":"), grid.stderr
+    assert one_line_error(sudoku("rate", "-q", "-j", "1", "--line", "6", str(other))) == (
+        f"sudoku: error: {other}:6: no puzzle on line 6: the last puzzle of {other} ends on line 5"
+    )
+    assert "argument" in one_line_error(sudoku("rate", "--line", "1", EASY))
 
 
 def test_every_command_reads_the_notes_data_sets_write(tmp_path: Path) -> None:

@@ -296,8 +296,12 @@ def _run(
     executor: Executor = Executor.local,
     scheduler: str | None = None,
     tables: Any = None,
+    line: int | None = None,
 ) -> NoReturn:
-    """Run a batch session and exit with its status (``tables``: how *.csv and *.parquet inputs are read)."""
+    """Run a batch session and exit with its status (``tables``: how *.csv and *.parquet inputs are read).
+
+    ``line``: of each input only its puzzle on that line (``--line N``).
+    """
     from sudokit.session import Session
 
     if tables is None and _parquet_output(output):
@@ -324,6 +328,7 @@ def _run(
         err=None if 2 in CLOSED else sys.stderr,
         pool=pool,
         tables=tables,
+        line=line,
     )
     status = session.run()
     if status == 141:
@@ -966,7 +971,7 @@ def _one_puzzle(arg: str, box: Shape | None, line: int | None = None) -> Any:
     A one-line error otherwise: no puzzle, several without ``line``, or none on ``line``.
     """
     from sudokit.errors import InvalidPuzzleError
-    from sudokit.reader import check_arguments, read_arguments
+    from sudokit.reader import check_arguments, on_line, read_arguments
 
     record = None
     if arg == "-" and 0 in CLOSED:
@@ -975,7 +980,9 @@ def _one_puzzle(arg: str, box: Shape | None, line: int | None = None) -> Any:
         check_arguments([arg])
         records = read_arguments([arg], box=box)
         if line is not None:
-            record = _record_on_line(records, arg, line)
+            record = next(on_line(records, line), None)  # read no further than the puzzle on that line
+            if record is None:
+                _fail(f"no puzzle in {arg}")
         else:
             record = next(records, None)
             if record is None:
@@ -990,27 +997,6 @@ def _one_puzzle(arg: str, box: Shape | None, line: int | None = None) -> Any:
     if not grid.is_classic:
         _fail(f"logical solving handles classic puzzles only, not one with {', '.join(sorted(grid.kinds))} rules")
     return grid
-
-
-def _record_on_line(records: Any, arg: str, line: int) -> Any:
-    """The record of ``records`` (of one input) that holds ``line``, read no further; a one-line error if none does.
-
-    A puzzle over several lines (a grid, a JSON board) is picked by any of its lines.
-    """
-    end = 0  # the last line of the records read so far
-    source = arg
-    for record in records:
-        if record.line is None:
-            _fail(f"--line {line} picks a puzzle of a file, but PUZZLE is a puzzle itself, not a file")
-        source = record.source
-        if record.line > line:
-            _fail(f"{source}:{line}: no puzzle on line {line} (a blank line or a comment)")
-        end = record.line + record.text.count("\n")
-        if line <= end:
-            return record
-    if not end:
-        _fail(f"no puzzle in {arg}")
-    _fail(f"{source}:{line}: no puzzle on line {line}: the last puzzle of {source} ends on line {end}")
 
 
 def _step_json(step: Any, n: int, number: int | None = None) -> dict[str, Any]:
@@ -1189,6 +1175,12 @@ def explain(
 @app.command(short_help="Rate puzzles' difficulty: level and score in HoDoKu's manner.")
 def rate(
     puzzles: Puzzles,
+    line: Annotated[
+        int | None,
+        typer.Option(
+            "--line", min=1, metavar="N", help="Of each file only the puzzle on line N (1-based, as sed -n Np counts)."
+        ),
+    ] = None,
     fmt: Annotated[
         RateFormat,
         typer.Option("--format", "-f", help="line (puzzle:level:score), json, csv or pretty (grid and rating)."),
@@ -1221,7 +1213,7 @@ def rate(
     batch = _is_batch(puzzles)
     render = Render(fmt.value, header=batch, time_limit=time_limit)
     job = SolveJob("backtrack", {}, render, time_limit=time_limit, box=shape)  # type: ignore[arg-type]
-    _run(puzzles, job, box=shape, jobs=jobs, output=output, force=force, resume=resume, quiet=quiet)
+    _run(puzzles, job, box=shape, jobs=jobs, output=output, force=force, resume=resume, quiet=quiet, line=line)
 
 
 # --- generate ----------------------------------------------------------------------------------------

@@ -73,6 +73,7 @@ __all__ = [
     "estimate_records",
     "is_table",
     "iter_records",
+    "on_line",
     "read_arguments",
     "read_file",
     "read_puzzles",
@@ -540,6 +541,43 @@ def read_arguments(
             yield from read_table(arg, tables or TableOptions())
         else:
             yield from read_file(arg, box=box)
+
+
+def on_line(records: Iterable[Record], line: int) -> Iterator[Record]:
+    """Of each input's records (a file's, stdin's), the one that holds ``line``: ``--line N``.
+
+    Lines are numbered from 1, as editors and ``sed -n Np`` count; a puzzle over several lines (a grid,
+    a JSON board) is picked by any of them. An input with no puzzle on ``line``, or a puzzle given as
+    an argument (it has no lines), raises an ``InvalidPuzzleError`` naming the file and the line.
+    """
+    source: str | None = None  # the input being read
+    found, end, start = False, 0, 0  # its record on ``line`` was found; its last line so far; the last record's
+    for record in records:
+        if record.line is None:
+            raise InvalidPuzzleError(
+                f"--line {line} picks a puzzle of a file; a puzzle given as an argument has no lines"
+            )
+        if record.source != source or record.line <= start:  # the next input (or the same file again)
+            if source is not None and not found:
+                raise _not_on_line(source, line, end)
+            source, found, end = record.source, False, 0
+        start = record.line
+        if found:
+            continue  # the rest of the input is read, never held
+        if record.line > line:
+            raise InvalidPuzzleError(f"{source}:{line}: no puzzle on line {line} (a blank line or a comment)")
+        end = record.line + record.text.count("\n")
+        if line <= end:
+            found = True
+            yield record
+    if source is not None and not found:
+        raise _not_on_line(source, line, end)
+
+
+def _not_on_line(source: str, line: int, end: int) -> InvalidPuzzleError:
+    return InvalidPuzzleError(
+        f"{source}:{line}: no puzzle on line {line}: the last puzzle of {source} ends on line {end}"
+    )
 
 
 def check_arguments(args: Iterable[str]) -> None:
