@@ -94,6 +94,17 @@ def test_a_note_after_a_puzzle_in_every_form_is_kept_aside(tmp_path: Path) -> No
         assert (record.text, record.note, record.parse()) == (puzzle, note, Grid.parse(puzzle))
 
 
+def test_a_link_followed_by_a_note_keeps_its_own_colons() -> None:
+    """``link # name`` and ``link<TAB>rating``: the note after the link, not after its ``https:``."""
+    link = next(line for line in (PUZZLES / "variants" / "links.txt").read_text().splitlines() if line[:1] == "h")
+    for line in (f"{link} # named", f"{link}\tnamed", f"{link}  \t # named"):
+        for record in (text_records(f"{line}\n")[0], *read_arguments([line])):
+            assert (record.text, record.note) == (link, "named")
+            assert record.parse() == Grid.parse(link)
+    [record] = text_records(f"{link} words\n")  # words after a space are no note: one bad puzzle, as before
+    assert record.note != "words" and isinstance(outcome(record), str)
+
+
 def test_a_hash_or_a_tab_that_is_no_note_is_read_as_before(leetcode: str) -> None:
     """A ``#`` line is a comment; a tab between the cells of rows is no note; a ``#`` inside a word is
     a bad character; a line with a note ends a JSON board left open and is read on its own."""

@@ -219,6 +219,24 @@ def split_note(line: str) -> tuple[str, str | None] | None:
     return None
 
 
+def _link_and_note(line: str) -> tuple[str, str | None] | None:
+    """(link, note) of a link followed by a note (``link # name``, ``link<TAB>rating``), else None.
+
+    A link holds no spaces and its own ``:`` and ``#``: only the first space or tab may end it.
+    """
+    if _LINK_START.match(line) is None:
+        return None
+    space = re.search(r"\s+", line)
+    if space is None:
+        return None
+    head, gap, rest = line[: space.start()], space.group(), line[space.end() :]
+    if rest.startswith("#"):
+        rest = rest[1:]
+    elif "\t" not in gap:
+        return None  # words after a space: no note form
+    return (head, rest.strip() or None) if _is_link(head) else None
+
+
 def _is_link(line: str) -> bool:
     """True for a line that is a link (or a link's puzzle data): one puzzle, whatever ``:`` it holds."""
     if _LINK_START.match(line) is None:
@@ -381,7 +399,7 @@ def iter_records(
             border = False
             yield Record(line, source, at)
             continue
-        noted = split_note(line)
+        noted = _link_and_note(line) or split_note(line)
         if noted is not None:
             if rows.lines:
                 yield from rows.alone()
@@ -587,8 +605,8 @@ def check_arguments(args: Iterable[str]) -> None:
             continue
         found = _stat(arg)
         if found is None:
-            if _whole_text(arg.strip()):
-                continue  # a link or a variant puzzle in JSON: its '/' and '.' are no path
+            if _whole_text(arg.strip()) or _link_and_note(arg.strip()):
+                continue  # a link (with a note) or a variant puzzle in JSON: its '/' and '.' are no path
             if "/" in arg or os.sep in arg or _FILE_SUFFIX.search(arg):
                 raise InvalidPuzzleError(f"no such file: {_shown(arg)}")
             continue
@@ -626,7 +644,7 @@ def _argument_record(arg: str) -> Record:
     text = arg.strip()
     if len(text.splitlines()) > 1 or _whole_text(text):
         return Record(text, "<argument>")
-    noted = split_note(text)
+    noted = _link_and_note(text) or split_note(text)
     if noted is None:
         return Record(text, "<argument>")
     return Record(noted[0], "<argument>", None, noted[1])
