@@ -247,7 +247,7 @@ def _is_link(line: str) -> bool:
 
 
 def _ends_json(line: str) -> bool:
-    """True when ``line`` cannot continue a JSON board: no JSON marks, and a ``:`` or a whole board's cells."""
+    """True when ``line`` cannot continue a JSON board: no JSON marks, and a note (``:``, ``#``, tab) or a board."""
     if not _JSON_MARKS.isdisjoint(line):
         return False
     if split_note(line) is not None:
