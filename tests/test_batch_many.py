@@ -56,6 +56,7 @@ def mixed_lines() -> list[str]:
     lines += [*counts, json_board, "[", *CLUES[6:8], *grid, *CLUES[8:10], *grid[:4], *CLUES[10:12], *twelve]
     lines += [*sixteen, CLUES[12] + ":a note", CLUES[13] + ':{"json": 1}', CLUES[14].lower(), *top]
     lines += ["5 3 0 0 7 0 0 0 0 " * 9, *CLUES[15:60]]
+    lines += [f"{CLUES[60]} # a name", f"{CLUES[61]}\t9.2", f"{CLUES[62]}\tanything: at all", *CLUES[63:66]]
     return lines
 
 

@@ -296,8 +296,12 @@ def _run(
     executor: Executor = Executor.local,
     scheduler: str | None = None,
     tables: Any = None,
+    line: int | None = None,
 ) -> NoReturn:
-    """Run a batch session and exit with its status (``tables``: how *.csv and *.parquet inputs are read)."""
+    """Run a batch session and exit with its status (``tables``: how *.csv and *.parquet inputs are read).
+
+    ``line``: of each input only its puzzle on that line (``--line N``).
+    """
     from sudokit.session import Session
 
     if tables is None and _parquet_output(output):
@@ -324,6 +328,7 @@ def _run(
         err=None if 2 in CLOSED else sys.stderr,
         pool=pool,
         tables=tables,
+        line=line,
     )
     status = session.run()
     if status == 141:
@@ -946,16 +951,27 @@ class RateFormat(StrEnum):
     csv = "csv"
 
 
-OnePuzzle = Annotated[str, typer.Argument(metavar="PUZZLE", help="A puzzle, a file holding one, or - for stdin.")]
+OnePuzzle = Annotated[
+    str, typer.Argument(metavar="PUZZLE", help="A puzzle, a file holding one (or --line N), or - for stdin.")
+]
+LineNumber = Annotated[
+    int | None,
+    typer.Option(
+        "--line", min=1, metavar="N", help="The puzzle on line N of the file (1-based, as editors and sed -n Np count)."
+    ),
+]
 StepsFormat = Annotated[
     StepFormat, typer.Option("--format", "-f", help="pretty (sentences and a grid) or json (an object a line).")
 ]
 
 
-def _one_puzzle(arg: str, box: Shape | None) -> Any:
-    """The one classic puzzle of ``arg`` (text, file or -) as a Grid; a one-line error otherwise."""
+def _one_puzzle(arg: str, box: Shape | None, line: int | None = None) -> Any:
+    """The one classic puzzle of ``arg`` (text, file or -), or the one on ``line`` of it, as a Grid.
+
+    A one-line error otherwise: no puzzle, several without ``line``, or none on ``line``.
+    """
     from sudokit.errors import InvalidPuzzleError
-    from sudokit.reader import check_arguments, read_arguments
+    from sudokit.reader import check_arguments, on_line, read_arguments
 
     record = None
     if arg == "-" and 0 in CLOSED:
@@ -963,11 +979,16 @@ def _one_puzzle(arg: str, box: Shape | None) -> Any:
     try:
         check_arguments([arg])
         records = read_arguments([arg], box=box)
-        record = next(records, None)
-        if record is None:
-            _fail(f"no puzzle in {arg}")
-        if next(records, None) is not None:
-            _fail(f"{record.source} holds several puzzles: give one (see 'sudoku rate' for many)")
+        if line is not None:
+            record = next(on_line(records, line), None)  # read no further than the puzzle on that line
+            if record is None:
+                _fail(f"no puzzle in {arg}")
+        else:
+            record = next(records, None)
+            if record is None:
+                _fail(f"no puzzle in {arg}")
+            if next(records, None) is not None:
+                _fail(f"{record.source} holds several puzzles: pick one with --line N (see 'sudoku rate' for many)")
         grid = record.parse(box)
     except InvalidPuzzleError as err:
         _fail(str(err) if record is None else record.locate(str(err)))
@@ -1032,6 +1053,7 @@ def _json_line(data: object) -> None:
 @app.command(short_help="Show the next logical step of a puzzle, explained, on its grid.")
 def hint(
     puzzle: OnePuzzle,
+    line: LineNumber = None,
     fmt: StepsFormat = StepFormat.pretty,
     box: Box = None,
     color: Annotated[
@@ -1056,7 +1078,7 @@ def hint(
 
     if color is not None and fmt is StepFormat.json:
         _fail("--color colours the grid of --format pretty: json has none")
-    grid = _one_puzzle(puzzle, _shape(box))
+    grid = _one_puzzle(puzzle, _shape(box), line)
     step = _logic_answer(grid, "hint", time_limit)
     state = Candidates(grid)
     n = grid.n
@@ -1117,7 +1139,11 @@ def _logic_answer(grid: Any, command: str, time_limit: float | None) -> Any:
 
 @app.command(short_help="Explain the whole logical path of a puzzle, step by step, and rate it.")
 def explain(
-    puzzle: OnePuzzle, fmt: StepsFormat = StepFormat.pretty, box: Box = None, time_limit: TimeLimit = "60"
+    puzzle: OnePuzzle,
+    line: LineNumber = None,
+    fmt: StepsFormat = StepFormat.pretty,
+    box: Box = None,
+    time_limit: TimeLimit = "60",
 ) -> None:
     """Print every step of the easiest-first logical path, one numbered line each, then the rating.
 
@@ -1128,7 +1154,7 @@ def explain(
 
     Exit status: 0 explained, 1 the puzzle has no solution or several, or timed out, 2 invalid input.
     """
-    grid = _one_puzzle(puzzle, _shape(box))
+    grid = _one_puzzle(puzzle, _shape(box), line)
     path, rating = _logic_answer(grid, "explain", time_limit)
     n = grid.n
     for k, step in enumerate(path, 1):
@@ -1149,6 +1175,12 @@ def explain(
 @app.command(short_help="Rate puzzles' difficulty: level and score in HoDoKu's manner.")
 def rate(
     puzzles: Puzzles,
+    line: Annotated[
+        int | None,
+        typer.Option(
+            "--line", min=1, metavar="N", help="Of each file only the puzzle on line N (1-based, as sed -n Np counts)."
+        ),
+    ] = None,
     fmt: Annotated[
         RateFormat,
         typer.Option("--format", "-f", help="line (puzzle:level:score), json, csv or pretty (grid and rating)."),
@@ -1181,7 +1213,7 @@ def rate(
     batch = _is_batch(puzzles)
     render = Render(fmt.value, header=batch, time_limit=time_limit)
     job = SolveJob("backtrack", {}, render, time_limit=time_limit, box=shape)  # type: ignore[arg-type]
-    _run(puzzles, job, box=shape, jobs=jobs, output=output, force=force, resume=resume, quiet=quiet)
+    _run(puzzles, job, box=shape, jobs=jobs, output=output, force=force, resume=resume, quiet=quiet, line=line)
 
 
 # --- generate ----------------------------------------------------------------------------------------

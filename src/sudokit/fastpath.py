@@ -2,7 +2,8 @@
 
 When the engine of a batch offers ``solve_many`` (:class:`sudokit.strategy.ManyResults`), the parent
 process reads a file in large pieces and cuts it, with one regular expression, into runs of *plain*
-lines (a whole classic puzzle of symbols on one line, ``puzzle:note`` too) and the rest. A run of
+lines (a whole classic puzzle of symbols on one line, with a note too: ``puzzle:note``,
+``puzzle # note``, ``puzzle<TAB>note``) and the rest. A run of
 plain lines travels to a worker as one :class:`Block` of text; everything else is read by
 :func:`sudokit.reader.iter_records` as before and solved one puzzle at a time. In the worker a block
 becomes one cell buffer per box shape and one ``solve_many`` call, whose buffers go back as plain
@@ -11,7 +12,7 @@ data (:func:`answer_block`); the parent checks every answer against its own read
 the checked data (:func:`finish_block`), without a Python object per puzzle.
 
 Every line a block holds would be a record of its own for the reader too: a plain line (n*n symbols
-of a board of side 9 to 22, nothing else on it but a ``:note``) ends any multi-line record before it
+of a board of side 9 to 22, nothing else on it but a note) ends any multi-line record before it
 and begins none, so the runs between plain lines are read on their own with the same result. A
 puzzle the engine does not answer as solved is parsed in full, so a repeated given is ``invalid``
 with the reader's own message; an answer that fails the check is an ``error`` record naming the
@@ -32,7 +33,7 @@ from functools import cache
 from typing import Any, TextIO
 
 from sudokit.errors import BoxShapeError, InvalidPuzzleError
-from sudokit.reader import Record, _stat, bounded_lines, is_table, iter_records, read_arguments
+from sudokit.reader import Record, _stat, bounded_lines, is_table, iter_records, read_arguments, split_note
 from sudokit.shape import ALPHABET, Shape
 from sudokit.strategy import MANY_STATUS, Result, Status, capabilities_of
 from sudokit.verify import result_problem, verify_many
@@ -73,7 +74,8 @@ MAX_CARRY = 1 << 18
 #: like a link (``N4Ig...``), which the reader tells apart.
 MAX_PLAIN_SIDE = 22
 _EOL = r"(?:\r\n|\r|\n)"
-_NOTE = rf"(?::[^\r\n\[\]{{}}\",]{{0,{MAX_NOTE}}})?"
+#: A note after a plain puzzle (:func:`sudokit.reader.split_note`): ``:note``, `` # note``, ``<TAB>note``.
+_NOTE = rf"(?:(?::|[ \t]+#|[ \t]*\t)[^\r\n\[\]{{}}\",]{{0,{MAX_NOTE}}})?"
 
 
 def enabled() -> bool:
@@ -145,12 +147,14 @@ class Block:
         if rows and rows[-1] == "":
             rows.pop()
         first = self.first
-        if ":" not in text:
+        if ":" not in text and "\t" not in text and "#" not in text:
             return [(row, first + j, None) for j, row in enumerate(rows)]
         out = []
         for j, row in enumerate(rows):
-            puzzle, _, note = row.partition(":")
-            out.append((puzzle, first + j, note.strip() or None))
+            row = row.rstrip()  # a tab before no note
+            noted = split_note(row)
+            puzzle, note = (row, None) if noted is None else noted
+            out.append((puzzle, first + j, note))
         return out
 
     def records(self) -> list[Record]:

@@ -32,7 +32,7 @@ from typing import Any, BinaryIO, Protocol, TextIO
 from sudokit.errors import SudokitError
 from sudokit.output import OutputError, RecordWriter, Rendered, ResumeError, resume_point
 from sudokit.progress import Console, Progress, same_terminal
-from sudokit.reader import Record, TableOptions, check_arguments, estimate_records, is_table, read_arguments
+from sudokit.reader import Record, TableOptions, check_arguments, estimate_records, is_table, on_line, read_arguments
 from sudokit.shape import Shape
 from sudokit.workers import Task, WorkerPool
 
@@ -304,6 +304,7 @@ class Session:
     err: TextIO | None = None
     prog: str = "sudoku"
     tables: TableOptions | None = None  #: how *.csv and *.parquet inputs are read (--column, --expect)
+    line: int | None = None  #: ``--line N``: of each input only its puzzle on line N (:func:`sudokit.reader.on_line`)
     pool: Callable[[Task[Any, Any], int], Any] | None = None  #: makes the pool (task, jobs); None: a WorkerPool
     console: Console = field(init=False)
 
@@ -330,7 +331,7 @@ class Session:
             # Runs of plain puzzles as blocks of text (fastpath). Only regular files are cut into blocks: a
             # lone puzzle on the command line never imports that machinery (start-up).
             files = any(arg != "-" and os.path.isfile(arg) for arg in self.inputs)
-            blocks = files and getattr(self.job, "blocks", False)
+            blocks = files and self.line is None and getattr(self.job, "blocks", False)
             records: Iterator[Any]
             many: type | None = None  # the type of a block's records: only blocks give them
             if blocks:
@@ -341,6 +342,8 @@ class Session:
                 records = read_items(self.inputs, box=self.box, tables=self.tables)
             else:
                 records = read_arguments(self.inputs, box=self.box, tables=self.tables)
+                if self.line is not None:
+                    records = on_line(records, self.line)
             keep = 0
             if target is not None and self.resume:
                 expected = self.job.expected
@@ -435,7 +438,9 @@ class Session:
         writer = RecordWriter(stream, "standard output" if target is None else os.fspath(target.path))
         if not self.quiet and self.batch and self.err is not None and _is_tty(self.err):
             total = None
-            if "-" not in self.inputs:
+            if self.line is not None:
+                total = max(0, len(self.inputs) - skipped) or None  # one record an input
+            elif "-" not in self.inputs:
                 total = estimate_records(arg for arg in self.inputs if os.path.exists(arg))
                 total = None if total is None else max(0, total - skipped) or None
             console.progress = Progress(self.err, total)
