@@ -234,3 +234,32 @@ def test_readme_python_examples_print_what_the_readme_shows(path: Path, monkeypa
     results = runner.summarize(verbose=False)
     assert results.attempted > 0
     assert results.failed == 0
+
+
+def test_the_readme_stays_short() -> None:
+    """The README introduces; the docs site holds the rest (issue 23: at most 300 lines)."""
+    assert len(README.read_text(encoding="utf-8").splitlines()) <= 300
+
+
+def test_api_reference_examples_print_what_they_show(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Python sessions of the docstrings docs/api.md renders: sudokit's and sudokit.testing's public names."""
+    import inspect
+
+    import sudokit
+    import sudokit.testing
+
+    monkeypatch.chdir(ROOT)  # the examples open puzzles/ by relative path
+    finder = doctest.DocTestFinder(recurse=True, exclude_empty=True)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    for module in (sudokit, sudokit.testing):
+        for name in ("", *module.__all__):
+            obj = getattr(module, name) if name else module
+            home = inspect.getmodule(obj)  # a docstring's session sees its own module's names
+            if home is None:  # a constant: no docstring of its own
+                continue
+            found = finder.find(obj, f"{module.__name__}.{name}".rstrip("."), module=home, globs=dict(vars(home)))
+            for test in found:
+                runner.run(test)
+    results = runner.summarize(verbose=False)
+    assert results.attempted >= 20, results  # sudokit's, Grid's, solve's, ...: the sessions were found
+    assert results.failed == 0
