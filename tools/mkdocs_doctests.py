@@ -1,18 +1,21 @@
-"""A griffe extension for the docs site: the doctest sessions of docstrings rendered as code.
+"""A griffe extension for the docs site: docstrings written for ``help()`` and doctest, rendered as Markdown.
 
-mkdocstrings reads the docstrings as Markdown, where a ``>>>`` line is a nested quote and a slice such as
-``[:2]`` after a bracket is a link reference. This extension fences each run of non-blank lines that
-starts with ``>>>`` as a ``pycon`` code block before it is rendered. ``mkdocs.yml`` loads it; the
-docstrings themselves stay plain doctests, run as they are by the tests.
+mkdocstrings reads the docstrings as Markdown, where a ``>>>`` line is a nested quote, a slice such as
+``[:2]`` after a bracket is a link reference, and a Sphinx role (``:func:`steps```) shows its markup.
+This extension fences each run of non-blank lines that starts with ``>>>`` as a ``pycon`` code block,
+and turns each role into code (``steps``), before the docstring is rendered. ``mkdocs.yml`` loads it;
+the docstrings themselves stay as they are, their sessions run by the tests.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import griffe
 
 _FENCE = "```"
+_ROLE = re.compile(r":(?:py:)?(?:func|meth|class|data|attr|mod|exc|obj|const):`~?([^`]+)`")
 
 
 def fence_doctests(text: str) -> str:
@@ -37,9 +40,15 @@ def fence_doctests(text: str) -> str:
     return "\n".join(out)
 
 
+def plain_roles(text: str) -> str:
+    """``text`` with each Sphinx role outside code blocks (``:func:`name```) as code (```name```)."""
+    parts = re.split(r"(^[ \t]*```.*?^[ \t]*```)", text, flags=re.M | re.S)
+    return "".join(part if k % 2 else _ROLE.sub(r"``\1``", part) for k, part in enumerate(parts))
+
+
 class DoctestFences(griffe.Extension):
-    """Fences the doctest sessions of every docstring griffe loads (see the module docstring)."""
+    """Fences the doctest sessions and plains the roles of every docstring griffe loads (see the module docstring)."""
 
     def on_instance(self, *, obj: griffe.Object, **kwargs: Any) -> None:
-        if obj.docstring is not None and ">>>" in obj.docstring.value:
-            obj.docstring.value = fence_doctests(obj.docstring.value)
+        if obj.docstring is not None:
+            obj.docstring.value = plain_roles(fence_doctests(obj.docstring.value))
