@@ -263,3 +263,19 @@ def test_api_reference_examples_print_what_they_show(monkeypatch: pytest.MonkeyP
     results = runner.summarize(verbose=False)
     assert results.attempted >= 20, results  # sudokit's, Grid's, solve's, ...: the sessions were found
     assert results.failed == 0
+
+
+def test_every_figure_of_the_performance_page_names_a_script_that_exists() -> None:
+    """Each row of the targets table says how to measure it again, with a script of benchmarks/."""
+    text = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+    section = text.split("\n## Targets\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("|")][2:]  # after the header and |---|
+    assert len(rows) >= 20, rows
+    for row in rows:
+        script = row.rstrip(" |").rsplit("|", 1)[1]
+        named = re.findall(r"(\w+\.py)", script) or (["same"] if "the same command" in script else [])
+        assert named, f"a figure without the script that measures it: {row[:80]}"
+    named = set(re.findall(r"`(?:benchmarks/)?(\w+\.py)\b", text))
+    assert named, "the page names no script"
+    missing = sorted(name for name in named if not (ROOT / "benchmarks" / name).is_file())
+    assert not missing, f"docs/performance.md names scripts benchmarks/ lacks: {missing}"
