@@ -24,7 +24,7 @@ import typer.core
 from sudokit import __version__
 from sudokit.api import DEFAULT_COUNT_LIMIT
 from sudokit.errors import StrategyError, SudokitError
-from sudokit.registry import default_registry
+from sudokit.registry import StrategyLoadWarning, default_registry
 from sudokit.shape import Shape
 
 if TYPE_CHECKING:
@@ -1690,6 +1690,8 @@ def main(args: list[str] | None = None) -> NoReturn:
     """
     _reopen_closed_std_fds()
     warnings.showwarning = _show_warning
+    # An engine that fails to load raises StrategyLoadError too, which every command reports: one line, not two.
+    warnings.filterwarnings("ignore", category=StrategyLoadWarning)
     command = typer.main.get_command(_app_for(sys.argv[1:] if args is None else args))
     try:
         status = command.main(args=args, prog_name="sudoku", standalone_mode=False)
