@@ -223,13 +223,37 @@ def _solve_options(pairs: list[str], strategy: str) -> dict[str, object]:
     return merged
 
 
-def _check_options(pairs: list[str]) -> dict[str, dict[str, object]]:
-    """The options of the engines ``check`` compares: each ``ENGINE.KEY=VALUE``."""
+def _check_options(pairs: list[str], names: list[str] | None = None) -> dict[str, dict[str, object]]:
+    """The options of the engines ``check`` or ``bench`` run (``names``; None: every installed one): each
+    ``ENGINE.KEY=VALUE``, or ``KEY=VALUE`` when one engine runs, as with ``solve``."""
     by_engine = _engine_options(pairs)
     if None in by_engine:
-        example = next(iter(by_engine[None]))
-        _fail(f"name the engine of option {example!r} when comparing engines: -o ENGINE.{example}=VALUE")
+        if names is None or len(set(names)) != 1:
+            example = next(iter(by_engine[None]))
+            _fail(f"name the engine of option {example!r} when comparing engines: -o ENGINE.{example}=VALUE")
+        plain = by_engine.pop(None)
+        by_engine[names[0]] = {**by_engine.get(names[0], {}), **plain}
     return {engine: values for engine, values in by_engine.items() if engine is not None}
+
+
+def _several(strategies: str | None) -> list[str] | None:
+    """The engines of ``-s A,B,...`` in a command that runs several; None for every installed one (no -s, or all)."""
+    if strategies is None or strategies.strip() == "all":
+        return None
+    names = [name.strip() for name in strategies.split(",") if name.strip()]
+    if "all" in names:
+        _fail("-s all means every installed engine: it goes alone, not in a list")
+    return names
+
+
+def _one_engine(command: str, strategy: str) -> None:
+    """Refuse ``-s all`` and ``-s A,B`` in a command that runs one engine, naming the commands that take several."""
+    if strategy.strip() == "all" or "," in strategy:
+        several = "all" if strategy.strip() == "all" else ",".join(n.strip() for n in strategy.split(",") if n.strip())
+        _fail(
+            f"'sudoku {command}' takes one engine: 'sudoku check -s {several}' compares several "
+            f"(or 'sudoku bench -s {several} FILE...' times them)"
+        )
 
 
 def _use_color(color: Color | None, output: Path | None) -> bool:
@@ -538,6 +562,7 @@ def solve(
     from sudokit.batch import SolveJob
     from sudokit.output import RecordFormat
 
+    _one_engine("solve", strategy)
     options = _solve_options(option or [], strategy)
     _known(strategy)
     limit = 2 if unique else limit or (DEFAULT_COUNT_LIMIT if count else 1)
@@ -590,7 +615,10 @@ def check(
     strategies: Annotated[
         str | None,
         typer.Option(
-            "--strategies", "-s", metavar="A,B,...", help="Engines to compare (default: every installed one)."
+            "--strategies",
+            "-s",
+            metavar="A,B,...|all",
+            help="Engines to compare; all (the default): every installed one.",
         ),
     ] = None,
     count: Count = False,
@@ -603,7 +631,12 @@ def check(
     box: Box = None,
     option: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", metavar="ENGINE.KEY=VALUE", help="An engine's option, e.g. cp-sat.workers=2."),
+        typer.Option(
+            "--option",
+            "-o",
+            metavar="ENGINE.KEY=VALUE",
+            help="An engine's option, e.g. cp-sat.workers=2 (KEY=VALUE when one engine runs).",
+        ),
     ] = None,
     jobs: Jobs = None,
     output: Output = None,
@@ -672,8 +705,9 @@ def _check(
     tables = _tables(puzzles, column, expect, output=output, fmt=fmt.value, resume=resume, compare=False)
     from sudokit import crosscheck
 
+    names = _several(strategies)
     try:
-        specs = crosscheck.engine_specs(strategies, _check_options(option))
+        specs = crosscheck.engine_specs(names, _check_options(option, names))
     except StrategyError as err:
         _fail(str(err))
     limit = limit or (DEFAULT_COUNT_LIMIT if count else crosscheck.UNIQUENESS_LIMIT)
@@ -699,7 +733,9 @@ def bench(
     files: Annotated[list[Path], typer.Argument(metavar="FILE...", exists=True, dir_okay=False, help="Puzzle files.")],
     strategies: Annotated[
         str | None,
-        typer.Option("--strategies", "-s", metavar="A,B,...", help="Engines to run (default: every installed one)."),
+        typer.Option(
+            "--strategies", "-s", metavar="A,B,...|all", help="Engines to run; all (the default): every installed one."
+        ),
     ] = None,
     first: Annotated[
         int | None, typer.Option("--first", min=1, metavar="N", help="Only the first N puzzles of each file.")
@@ -721,7 +757,12 @@ def bench(
     box: Box = None,
     option: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", metavar="ENGINE.KEY=VALUE", help="An engine's option, e.g. cp-sat.workers=2."),
+        typer.Option(
+            "--option",
+            "-o",
+            metavar="ENGINE.KEY=VALUE",
+            help="An engine's option, e.g. cp-sat.workers=2 (KEY=VALUE when one engine runs).",
+        ),
     ] = None,
     quiet: Quiet = False,
     column: Column = None,
@@ -746,11 +787,11 @@ def bench(
         problem = plot_problem(plot)  # say so now, not after the whole benchmark has run
         if problem is not None:
             _fail(problem)
-    names = [s.strip() for s in strategies.split(",") if s.strip()] if strategies else default_registry().ready_names()
+    names = _several(strategies) or default_registry().ready_names()
     if not names:
         _fail("no engines to run: name them with --strategies a,b or install one")
     _known(*names)
-    options = _check_options(option or [])
+    options = _check_options(option or [], names)
     for engine in options:
         if engine not in names:
             _fail(f"option for engine {engine!r}, which is not among the engines run")
@@ -1407,6 +1448,7 @@ def generate(
     assert shape is not None
     name = engine or default_engine(shape)
     if engine is not None:
+        _one_engine("generate", engine)
         _known(engine)
     try:  # every option checked (and the engine loaded once) before any work
         make_stream(
