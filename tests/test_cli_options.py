@@ -68,3 +68,23 @@ def test_one_engine_takes_plain_options_in_check_and_bench() -> None:
     refused(sudoku("bench", str(LEETCODE), "-s", "backtrack", "-o", "nosuch=1", "--first", "1"), "no option 'nosuch'")
     # with several engines, an option still names its engine
     refused(sudoku("check", "-s", "backtrack,cp-sat", "-o", "workers=2", UNIQUE), "-o ENGINE.workers=VALUE")
+
+
+# --- -n is how many, --count counts solutions -----------------------------------------------------
+
+
+def test_generate_number_is_how_many_puzzles() -> None:
+    for flag in ("--number", "-n"):
+        result = sudoku("generate", "--box", "2x2", "--seed", "3", flag, "3", "-q")
+        assert result.exit_code == 0, result.stderr
+        assert len(result.stdout.splitlines()) == 3 and result.stderr == ""
+
+
+def test_generate_count_is_a_deprecated_alias_said_once() -> None:
+    new = sudoku("generate", "--box", "2x2", "--seed", "3", "-n", "2", "-q")
+    old = sudoku("generate", "--box", "2x2", "--seed", "3", "--count", "2", "-q")
+    assert old.exit_code == 0 and old.stdout == new.stdout  # the same puzzles
+    [line] = old.stderr.splitlines()
+    assert line.startswith("sudoku: warning: ") and "deprecated" in line and "--number" in line
+    refused(sudoku("generate", "--count", "2", "-n", "2"), "--count", "--number")
+    assert "--count" not in sudoku("generate", "-h").stdout  # hidden: --count counts solutions elsewhere

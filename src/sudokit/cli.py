@@ -1391,7 +1391,12 @@ def generate(
     box: Annotated[
         str, typer.Option("--box", metavar="RxC", help="Box shape of the board, e.g. 3x3, 2x3, 4x4.")
     ] = "3x3",
-    count: Annotated[int, typer.Option("--count", "-n", min=1, metavar="N", help="Puzzles to make.")] = 1,
+    count: Annotated[
+        int | None, typer.Option("--number", "-n", min=1, metavar="N", help="How many puzzles to make (default 1).")
+    ] = None,
+    old_count: Annotated[
+        int | None, typer.Option("--count", min=1, metavar="N", hidden=True, help="Deprecated: --number.")
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option("--seed", min=0, metavar="S", help="The same seed, the same puzzles (default: drawn, and shown)."),
@@ -1438,6 +1443,12 @@ def generate(
     from sudokit.generation import default_engine
     from sudokit.generation import generate as make_stream
 
+    if old_count is not None:  # the name before --number: --count counts solutions in solve and check
+        if count is not None:
+            _fail("--count is the old name of --number: give --number N alone")
+        _say("sudoku: warning: generate --count N is deprecated: use --number/-n N (--count counts solutions)")
+        count = old_count
+    count = 1 if count is None else count
     refusal = None
     if fmt not in (GenerateFormat.json, GenerateFormat.csv):
         refusal = f"--resume needs --format json or csv: records that carry their seed, not {fmt.value}"
@@ -1665,7 +1676,7 @@ def _generate_resume_point(
                 now = "no --level" if level is None else f"--level {level}"
                 raise ResumeError(f"cannot resume {name}: line {number} was made with {was}, not {now}")
             if index > count:
-                raise ResumeError(f"cannot resume {name}: line {number} is puzzle {index}, beyond --count {count}")
+                raise ResumeError(f"cannot resume {name}: line {number} is puzzle {index}, beyond --number {count}")
             if index <= last or its_puzzle_seed != puzzle_seed(seed, index):
                 raise ResumeError(
                     f"cannot resume {name}: line {number} is puzzle {index}, not one of puzzles {last + 1} to {count} "
