@@ -9,34 +9,61 @@ does; ``-s`` completes engine names; the README's synopsis lists every option of
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import re
+from collections.abc import Iterator
+from importlib.metadata import EntryPoint
+from pathlib import Path
 
-from sudokit.registry import default_registry
-from tests.conftest import PUZZLES, puzzles, refused, sudoku
+import pytest
+
+import sudokit.registry
+from sudokit import Grid
+from sudokit.registry import ENTRY_POINT_GROUP, Registry
+from tests.conftest import PUZZLES, counted, puzzles, refused, sudoku
 
 UNIQUE = puzzles("top95.txt")[1]
+SEVERAL = next(p for p, c in counted() if c > 3)
+NONE = next(p for p, c in counted() if c == 0)
 LEETCODE = PUZZLES / "leetcode37.txt"
+EASY = puzzles("leetcode37.txt")[0]  # solved by singles: quick for the plugin's plain search too
+TWO = "backtrack,sat"  # two engines that count (cp-sat counts on one worker, python-constraint is slow)
 
 
 def records(stdout: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in stdout.splitlines()]
 
 
+@pytest.fixture
+def installed(monkeypatch: pytest.MonkeyPatch) -> Iterator[Registry]:
+    """Three quick engines (two real ones and a plugin's) as everything installed: what ``all`` must run."""
+    eps = {
+        "backtrack": "sudokit_strategies.backtrack:BacktrackStrategy",
+        "good": "tests.plugins.good:Good",
+        "sat": "sudokit_strategies.sat:SatStrategy",
+    }
+    registry = Registry(eps=[EntryPoint(name, value, ENTRY_POINT_GROUP) for name, value in eps.items()])
+    monkeypatch.setattr(sudokit.registry, "_default", registry)
+    yield registry
+
+
 # --- -s all and one engine ------------------------------------------------------------------------
 
 
-def test_check_s_all_compares_every_installed_engine() -> None:
-    result = sudoku("check", "-s", "all", "-f", "json", UNIQUE)
+def test_check_s_all_compares_every_installed_engine(installed: Registry) -> None:
+    result = sudoku("check", "-s", "all", "-f", "json", EASY)
     assert result.exit_code == 0, result.stderr
     [report] = records(result.stdout)
-    assert [e["strategy"] for e in report["engines"]] == default_registry().ready_names()  # type: ignore[index]
+    assert [e["strategy"] for e in report["engines"]] == installed.ready_names() == ["backtrack", "good", "sat"]  # type: ignore[index]
     assert report["verdict"] == "agree"
 
 
-def test_bench_s_all_times_every_installed_engine() -> None:
+def test_bench_s_all_times_every_installed_engine(installed: Registry) -> None:
     result = sudoku("bench", str(LEETCODE), "-s", "all", "--first", "1", "-f", "json")
     assert result.exit_code == 0, result.stderr
-    assert [row["strategy"] for row in records(result.stdout)] == default_registry().ready_names()
+    assert [row["strategy"] for row in records(result.stdout)] == installed.ready_names()
 
 
 def test_all_goes_alone() -> None:
@@ -57,10 +84,11 @@ def test_generate_refuses_all_naming_the_command_that_compares_engines() -> None
 
 def test_one_engine_takes_plain_options_in_check_and_bench() -> None:
     """``-o workers=2`` was refused "when comparing engines" with one engine: it goes to that engine, as in solve."""
-    result = sudoku("check", "-s", "cp-sat", "-o", "workers=2", "--limit", "1", "-f", "json", UNIQUE)
+    result = sudoku("check", "-s", "backtrack", "-o", "order=plain", "-f", "json", EASY)
     assert result.exit_code == 0, result.stderr
     [report] = records(result.stdout)
-    assert report["engines"][0]["stats"]["workers"] == 2  # type: ignore[index]
+    stats = report["engines"][0]["stats"]  # type: ignore[index]
+    assert stats["nodes"] > 0 and "naked_singles" not in stats  # the plain order has no singles
     bench = sudoku("bench", str(LEETCODE), "-s", "backtrack", "-o", "order=plain", "--first", "1", "-f", "json")
     assert bench.exit_code == 0, bench.stderr
     assert [row["solved"] for row in records(bench.stdout)] == [1]
@@ -88,3 +116,82 @@ def test_generate_count_is_a_deprecated_alias_said_once() -> None:
     assert line.startswith("sudoku: warning: ") and "deprecated" in line and "--number" in line
     refused(sudoku("generate", "--count", "2", "-n", "2"), "--count", "--number")
     assert "--count" not in sudoku("generate", "-h").stdout  # hidden: --count counts solutions elsewhere
+
+
+# --- check: --unique and -f csv, as solve has them -------------------------------------------------
+
+
+@pytest.fixture
+def batch(tmp_path: Path) -> Path:
+    path = tmp_path / "batch.txt"
+    path.write_text("\n".join([UNIQUE, SEVERAL, "123x", NONE]) + "\n")
+    return path
+
+
+def line_of(puzzle: str) -> str:
+    return Grid.parse(puzzle).to_line()
+
+
+def test_check_unique_says_whether_each_puzzle_is_unique_in_every_format(batch: Path) -> None:
+    want = ["unique", "several", "invalid", "none"]
+    line = sudoku("check", "-s", TWO, "--unique", "-f", "line", "-q", str(batch))
+    assert line.exit_code == 2, line.stderr  # the record that is not a puzzle
+    answers = [text.split(" ")[0].rsplit(":", 1)[1] for text in line.stdout.splitlines()]
+    assert answers == want
+    data = records(sudoku("check", "-s", TWO, "--unique", "-f", "json", "-q", str(batch)).stdout)
+    assert [r["uniqueness"] for r in data] == want
+    rows = list(
+        csv.DictReader(io.StringIO(sudoku("check", "-s", TWO, "--unique", "-f", "csv", "-q", str(batch)).stdout))
+    )
+    assert [r["uniqueness"] for r in rows] == want
+    pretty = sudoku("check", "-s", TWO, "--unique", "-q", str(batch)).stdout
+    assert re.findall(r"^uniqueness: (\w+)$", pretty, re.M) == ["unique", "several", "none"]
+
+
+def test_check_unique_exits_1_for_a_puzzle_that_is_not_unique_as_solve_does() -> None:
+    for puzzle, status in ((UNIQUE, 0), (SEVERAL, 1), (NONE, 1)):
+        check = sudoku("check", "-s", TWO, "--unique", "-f", "line", puzzle)
+        solve = sudoku("solve", "--unique", "-f", "line", puzzle)
+        assert check.exit_code == solve.exit_code == status, check.stderr
+        assert check.stdout.split(":")[2].split(" ")[0] == solve.stdout.strip().split(":")[1]
+    without = sudoku("check", "-s", TWO, "-f", "line", SEVERAL)  # without --unique, several solutions agree: 0
+    assert without.exit_code == 0 and without.stdout.split(":")[2].startswith("2+ ")
+    refused(sudoku("check", "--unique", "--count", UNIQUE), "--unique", "--count")
+
+
+def test_check_csv_is_a_header_then_a_row_per_puzzle_in_order(batch: Path, tmp_path: Path) -> None:
+    result = sudoku("check", "-s", TWO, "-f", "csv", "-q", str(batch))
+    assert result.exit_code == 2, result.stderr  # the record that is not a puzzle
+    header, *lines = result.stdout.splitlines()
+    assert header == "puzzle,verdict,count,exact,limit,engines,source,line,problems"
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert [r["line"] for r in rows] == ["1", "2", "3", "4"] and len(lines) == 4
+    assert [r["verdict"] for r in rows] == ["agree", "agree", "invalid", "agree"]
+    assert [(r["count"], r["exact"]) for r in rows] == [("1", "true"), ("2", "false"), ("", ""), ("0", "true")]
+    assert rows[0]["puzzle"] == line_of(UNIQUE) and rows[3]["puzzle"] == line_of(NONE)
+    assert [part.split("=")[0] for part in rows[0]["engines"].split()] == ["backtrack", "sat"]
+    assert rows[2]["problems"] and not rows[0]["problems"]
+    # an interrupted csv file is continued
+    out = tmp_path / "check.csv"
+    args = ["check", "-s", TWO, "-f", "csv", "-q", str(batch), "-O", str(out)]
+    assert sudoku(*args).exit_code == 2
+    whole = out.read_text()
+    out.write_text("".join(whole.splitlines(keepends=True)[:3]))
+    assert sudoku(*args, "--resume").exit_code == 2
+    assert [r["puzzle"] for r in csv.DictReader(io.StringIO(out.read_text()))] == [r["puzzle"] for r in rows]
+    assert sudoku("check", "-s", "backtrack", "-f", "csv", "-q", str(batch), "-O", str(out), "--resume").exit_code == 2
+
+
+@pytest.mark.parametrize("command", [["solve"], ["solve", "-s", "all"], ["check", "-s", "backtrack"]])
+def test_the_stats_message_names_only_formats_the_command_has(installed: Registry, command: list[str]) -> None:
+    """check's message named csv, which check lacked: each format it names must take --stats."""
+    result = sudoku(*command, "-f", "json", "--stats", EASY)
+    refused(result, "--stats", "json records always hold them")
+    named = re.search(r"beside (.*) output", result.stderr)
+    assert named is not None
+    formats = re.split(r", | or ", named.group(1))
+    assert "pretty" in formats and "json" not in formats
+    for fmt in formats:
+        shown = sudoku(*command, "-f", fmt, "--stats", EASY)
+        assert shown.exit_code == 0, (fmt, shown.stderr)
+        assert "nodes" in shown.stdout + shown.stderr, fmt  # the counters are shown

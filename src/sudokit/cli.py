@@ -90,6 +90,7 @@ class CheckFormat(StrEnum):
     pretty = "pretty"
     line = "line"
     json = "json"
+    csv = "csv"
 
 
 class TableFormat(StrEnum):
@@ -453,8 +454,19 @@ Limit = Annotated[
     int | None, typer.Option("--limit", min=1, metavar="N", help="Solutions to look for (default: 1; 2 with check).")
 ]
 Stats = Annotated[bool, typer.Option("--stats", help="Show the engines' counters (nodes, guesses, ...).")]
-#: Why --stats goes without --format json: a json record always holds the counters.
-_STATS_IN_JSON = "--stats shows the engines' counters beside pretty, line or csv output; json records always hold them"
+Unique = Annotated[
+    bool, typer.Option("--unique", help="Say whether each puzzle has one solution: unique, several or none.")
+]
+
+
+def _stats_in_json(formats: type[StrEnum]) -> str:
+    """Why --stats goes without --format json (a json record always holds the counters), naming the command's
+    other formats that show them."""
+    shown = [f.value for f in formats if f.value not in ("json", "fpuzzles")]
+    return (
+        f"--stats shows the engines' counters beside {', '.join(shown[:-1])} or {shown[-1]} output; "
+        "json records always hold them"
+    )
 
 
 @app.callback(invoke_without_command=True)
@@ -483,9 +495,7 @@ def solve(
         typer.Option("--format", "-f", help="Output form (fpuzzles: each puzzle's f-puzzles link, solution included)."),
     ] = SolveFormat.pretty,
     count: Count = False,
-    unique: Annotated[
-        bool, typer.Option("--unique", help="Say whether each puzzle has one solution: unique, several or none.")
-    ] = False,
+    unique: Unique = False,
     limit: Limit = None,
     time_limit: TimeLimit = "60",
     stats: Stats = False,
@@ -533,8 +543,8 @@ def solve(
         _fail("--color colours the solution grids of --format pretty: there are none to colour here")
     shape = _shape(box)
     if strategy == "all":
-        if fmt in (SolveFormat.csv, SolveFormat.fpuzzles):
-            _fail(f"--strategy all (the cross-check) writes pretty, line or json, not {fmt.value}")
+        if fmt is SolveFormat.fpuzzles:
+            _fail(f"--strategy all (the cross-check) writes pretty, line, json or csv, not {fmt.value}")
         if color is not None:
             _fail("--color colours solution grids: the cross-check of --strategy all prints none")
         _check(
@@ -556,9 +566,10 @@ def solve(
             scheduler=scheduler,
             column=column,
             expect=expect,
+            unique=unique,
         )
     if stats and fmt is SolveFormat.json:
-        _fail(_STATS_IN_JSON)
+        _fail(_stats_in_json(SolveFormat))
     from sudokit.batch import SolveJob
     from sudokit.output import RecordFormat
 
@@ -622,10 +633,11 @@ def check(
         ),
     ] = None,
     count: Count = False,
+    unique: Unique = False,
     limit: Limit = None,
     time_limit: EngineTimeLimit = "60",
     fmt: Annotated[
-        CheckFormat, typer.Option("--format", "-f", help="pretty (a table per puzzle), line or json.")
+        CheckFormat, typer.Option("--format", "-f", help="pretty (a table per puzzle), line, json or csv.")
     ] = CheckFormat.pretty,
     stats: Stats = False,
     box: Box = None,
@@ -651,12 +663,14 @@ def check(
 
     Engines agree when every grid is a valid solution and they agree on solvable or not and on the
     number of solutions (1 or 2+ by default, exact counts with --count); different valid grids of a
-    puzzle with several solutions are agreement. Each engine runs on each puzzle in a killable
-    worker process; batches work as with 'sudoku solve' (--jobs, --output, --resume).
+    puzzle with several solutions are agreement. With --unique each record says the uniqueness the
+    engines agree on (unique, several or none), as 'sudoku solve --unique' does. Each engine runs on
+    each puzzle in a killable worker process; batches work as with 'sudoku solve' (--jobs, --output,
+    --resume).
 
-    Exit status: 0 all agree, 1 some engine timed out (undecided) but none disagreed, 2 invalid
-    input or usage, 3 some engine disagreed, returned an invalid grid or failed (named on stderr);
-    over several puzzles the highest applies.
+    Exit status: 0 all agree, 1 some engine timed out (undecided) but none disagreed, or with
+    --unique some puzzle is not unique, 2 invalid input or usage, 3 some engine disagreed, returned
+    an invalid grid or failed (named on stderr); over several puzzles the highest applies.
     """
     _check(
         puzzles,
@@ -676,6 +690,7 @@ def check(
         executor=executor,
         scheduler=scheduler,
         column=column,
+        unique=unique,
     )
 
 
@@ -699,9 +714,12 @@ def _check(
     scheduler: str | None = None,
     column: str | None = None,
     expect: str | None = None,
+    unique: bool = False,
 ) -> NoReturn:
+    if unique and (count or limit is not None):
+        _fail("--unique counts to 2 itself: it goes without --count and --limit")
     if stats and fmt is CheckFormat.json:
-        _fail(_STATS_IN_JSON)
+        _fail(_stats_in_json(CheckFormat))
     tables = _tables(puzzles, column, expect, output=output, fmt=fmt.value, resume=resume, compare=False)
     from sudokit import crosscheck
 
@@ -711,7 +729,7 @@ def _check(
     except StrategyError as err:
         _fail(str(err))
     limit = limit or (DEFAULT_COUNT_LIMIT if count else crosscheck.UNIQUENESS_LIMIT)
-    render = crosscheck.CheckFormat(fmt.value, header=_is_batch(puzzles), stats=stats)
+    render = crosscheck.CheckFormat(fmt.value, header=_is_batch(puzzles), stats=stats, unique=unique)
     job = crosscheck.CheckJob(specs, limit, time_limit, box, render)
     _run(
         puzzles,
