@@ -195,3 +195,19 @@ def test_the_stats_message_names_only_formats_the_command_has(installed: Registr
         shown = sudoku(*command, "-f", fmt, "--stats", EASY)
         assert shown.exit_code == 0, (fmt, shown.stderr)
         assert "nodes" in shown.stdout + shown.stderr, fmt  # the counters are shown
+
+
+# --- help that says what is printed ---------------------------------------------------------------
+
+
+def test_explain_help_says_what_explain_prints() -> None:
+    """explain -h promised 'sentences and a grid'; explain prints numbered steps and the rating, no grid."""
+    result = sudoku("explain", "-f", "pretty", EASY)
+    assert result.exit_code == 0, result.stderr
+    *steps, rating = result.stdout.splitlines()
+    assert [line.split(".")[0] for line in steps] == [str(k) for k in range(1, len(steps) + 1)]
+    assert rating.startswith("rating: ")
+    assert not any("|" in line or "+" in line for line in result.stdout.splitlines())  # no grid
+    usage = " ".join(sudoku("explain", "-h").stdout.split())
+    assert "pretty (a numbered line a step, then the rating)" in usage and "grid" not in usage
+    assert "grid" in " ".join(sudoku("hint", "-h").stdout.split())  # hint does print one

@@ -1176,7 +1176,15 @@ def _logic_answer(grid: Any, command: str, time_limit: float | None) -> Any:
 
 @app.command(short_help="Explain the whole logical path of a puzzle, step by step, and rate it.")
 def explain(
-    puzzle: OnePuzzle, fmt: StepsFormat = StepFormat.pretty, box: Box = None, time_limit: TimeLimit = "60"
+    puzzle: OnePuzzle,
+    fmt: Annotated[
+        StepFormat,
+        typer.Option(
+            "--format", "-f", help="pretty (a numbered line a step, then the rating) or json (an object a line)."
+        ),
+    ] = StepFormat.pretty,
+    box: Box = None,
+    time_limit: TimeLimit = "60",
 ) -> None:
     """Print every step of the easiest-first logical path, one numbered line each, then the rating.
 
