@@ -12,7 +12,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from importlib.metadata import EntryPoint
 from pathlib import Path
@@ -21,7 +24,7 @@ import pytest
 
 import sudokit.registry
 from sudokit import Grid
-from sudokit.registry import ENTRY_POINT_GROUP, Registry
+from sudokit.registry import ENTRY_POINT_GROUP, Registry, default_registry
 from tests.conftest import PUZZLES, counted, puzzles, refused, sudoku
 
 UNIQUE = puzzles("top95.txt")[1]
@@ -211,3 +214,35 @@ def test_explain_help_says_what_explain_prints() -> None:
     usage = " ".join(sudoku("explain", "-h").stdout.split())
     assert "pretty (a numbered line a step, then the rating)" in usage and "grid" not in usage
     assert "grid" in " ".join(sudoku("hint", "-h").stdout.split())  # hint does print one
+
+
+# --- shell completion of engine names -------------------------------------------------------------
+
+
+def complete(words: str) -> tuple[list[str], set[str]]:
+    """What bash completion offers for the last of ``words`` (a real sudoku process), and the modules it imported."""
+    from tests.test_cli import IMPORT_PROBE
+
+    cword = str(len(words.split()) - (0 if words.endswith(" ") else 1))
+    env = {**os.environ, "_SUDOKU_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": cword}
+    proc = subprocess.run(
+        [sys.executable, "-c", IMPORT_PROBE], capture_output=True, text=True, env=env, timeout=60, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    modules = {line.split()[1] for line in proc.stderr.splitlines() if line.startswith("imported ")}
+    return proc.stdout.split(), modules
+
+
+def test_s_completes_installed_engine_names_without_importing_any() -> None:
+    names = default_registry().names()
+    offered, modules = complete("sudoku solve -s ")
+    assert offered == [*names, "all"]  # solve -s all is the cross-check
+    heavy = ("ortools", "constraint", "pysat", "numba", "numpy", "llvmlite", "sudokit_strategies")
+    assert sorted(m for m in modules if m.split(".")[0].startswith(heavy)) == []
+    assert complete("sudoku solve -s b")[0] == ["backtrack"]
+    assert complete("sudoku generate -s ")[0] == names  # one engine: no all
+    assert complete("sudoku check -s ")[0] == [*names, "all"]
+    assert complete(f"sudoku bench {LEETCODE} --strategies s")[0] == ["sat"]
+    # in a list, the next name, not one already given
+    assert complete("sudoku check -s backtrack,")[0] == [f"backtrack,{n}" for n in names if n != "backtrack"]
+    assert complete("sudoku check -s sat,backtrack,s")[0] == []

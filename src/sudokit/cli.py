@@ -237,6 +237,21 @@ def _check_options(pairs: list[str], names: list[str] | None = None) -> dict[str
     return {engine: values for engine, values in by_engine.items() if engine is not None}
 
 
+def _complete_engines(*, several: bool, all_too: bool = True) -> Any:
+    """Shell completion of ``-s``: the installed engines' names (from metadata: no engine is imported), ``all``
+    where the command takes it, and with ``several`` the next name of a list ``A,B,...``."""
+
+    def complete(incomplete: str) -> list[str]:
+        names = default_registry().names()
+        head, comma, last = incomplete.rpartition(",")
+        if several and comma:
+            given = {name.strip() for name in head.split(",")}
+            return [f"{head},{name}" for name in names if name.startswith(last) and name not in given]
+        return [name for name in [*names, *(["all"] if all_too else [])] if name.startswith(incomplete)]
+
+    return complete
+
+
 def _several(strategies: str | None) -> list[str] | None:
     """The engines of ``-s A,B,...`` in a command that runs several; None for every installed one (no -s, or all)."""
     if strategies is None or strategies.strip() == "all":
@@ -488,7 +503,13 @@ def solve(
     puzzles: Puzzles,
     strategy: Annotated[
         str,
-        typer.Option("--strategy", "-s", metavar="NAME", help="Engine (see 'sudoku strategies'); all: cross-check."),
+        typer.Option(
+            "--strategy",
+            "-s",
+            metavar="NAME",
+            help="Engine (see 'sudoku strategies'); all: cross-check.",
+            autocompletion=_complete_engines(several=False),
+        ),
     ] = "backtrack",
     fmt: Annotated[
         SolveFormat,
@@ -630,6 +651,7 @@ def check(
             "-s",
             metavar="A,B,...|all",
             help="Engines to compare; all (the default): every installed one.",
+            autocompletion=_complete_engines(several=True),
         ),
     ] = None,
     count: Count = False,
@@ -752,7 +774,11 @@ def bench(
     strategies: Annotated[
         str | None,
         typer.Option(
-            "--strategies", "-s", metavar="A,B,...|all", help="Engines to run; all (the default): every installed one."
+            "--strategies",
+            "-s",
+            metavar="A,B,...|all",
+            help="Engines to run; all (the default): every installed one.",
+            autocompletion=_complete_engines(several=True),
         ),
     ] = None,
     first: Annotated[
@@ -1437,7 +1463,11 @@ def generate(
     engine: Annotated[
         str | None,
         typer.Option(
-            "--strategy", "-s", metavar="NAME", help="Engine that counts to 2 (default: fastest for the board)."
+            "--strategy",
+            "-s",
+            metavar="NAME",
+            help="Engine that counts to 2 (default: fastest for the board).",
+            autocompletion=_complete_engines(several=False, all_too=False),
         ),
     ] = None,
     fmt: Annotated[
