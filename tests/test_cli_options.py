@@ -246,3 +246,76 @@ def test_s_completes_installed_engine_names_without_importing_any() -> None:
     # in a list, the next name, not one already given
     assert complete("sudoku check -s backtrack,")[0] == [f"backtrack,{n}" for n in names if n != "backtrack"]
     assert complete("sudoku check -s sat,backtrack,s")[0] == []
+
+
+# --- the README's synopsis is the real command line ---------------------------------------------
+
+
+def synopsis() -> dict[str, set[str]]:
+    """The option names the README's synopsis shows, by command ('' for sudoku's own)."""
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = text.split("## The command line\n", 1)[1].split("```\n", 2)[1]
+    shown: dict[str, set[str]] = {}
+    command = ""
+    for line in block.splitlines():
+        if line.startswith("sudoku "):
+            word = line.split()[1]
+            command = "" if word.startswith("-") else word
+            shown.setdefault(command, set())
+        shown[command] |= set(re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", line.removeprefix(f"sudoku {command}")))
+    return shown
+
+
+def real_options() -> dict[str, list[list[str]]]:
+    """Each command's options as its --help shows them (each option's names), hidden ones and -h left out."""
+    import typer
+
+    from sudokit.cli import app
+
+    group = typer.main.get_command(app)
+    commands = {"": group, **group.commands}  # type: ignore[attr-defined]
+    return {
+        name: [
+            [*param.opts, *param.secondary_opts]
+            for param in command.params
+            if param.param_type_name == "option" and not getattr(param, "hidden", False) and param.name != "help"
+        ]
+        for name, command in commands.items()
+    }
+
+
+def test_the_readme_synopsis_lists_every_option_of_every_command() -> None:
+    """The synopsis lacked hint --color and generate -s: it is compared with every command's real options."""
+    shown, real = synopsis(), real_options()
+    assert sorted(shown) == sorted(real)  # every command, and no other
+    for command, options in real.items():
+        names = {name for option in options for name in option}
+        missing = [option for option in options if not set(option) & shown[command]]
+        assert missing == [], f"sudoku {command}: the synopsis lacks {missing}"
+        unknown = shown[command] - names - {"-h", "--help"}
+        assert unknown == set(), f"sudoku {command}: the synopsis shows {sorted(unknown)}, which it lacks"
+    assert sorted(synopsis_formats()) == sorted(c for c, options in real.items() if ["--format", "-f"] in options)
+    for command, formats in synopsis_formats().items():
+        assert formats == format_choices(command), f"sudoku {command} -f"
+
+
+def synopsis_formats() -> dict[str, list[str]]:
+    """The ``-f a|b|c`` of each command in the README's synopsis."""
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = text.split("## The command line\n", 1)[1].split("```\n", 2)[1]
+    found: dict[str, list[str]] = {}
+    for entry in re.split(r"\n(?=sudoku )", block):
+        shown = re.search(r"\[-f ([\w|]+)\]", entry)
+        if shown:
+            found[entry.split()[1]] = sorted(shown.group(1).split("|"))
+    return found
+
+
+def format_choices(command: str) -> list[str]:
+    import typer
+
+    from sudokit.cli import app
+
+    group = typer.main.get_command(app)
+    [fmt] = [p for p in group.commands[command].params if "--format" in getattr(p, "opts", [])]  # type: ignore[attr-defined]
+    return sorted(fmt.type.choices)  # type: ignore[attr-defined]
