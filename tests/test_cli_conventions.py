@@ -251,7 +251,7 @@ def test_solve_all_takes_the_batch_options(tmp_path: Path, batch: Path) -> None:
 
 
 def test_solve_all_refuses_what_a_cross_check_cannot_do() -> None:
-    assert sudoku("solve", "-s", "all", "-f", "csv", UNIQUE).exit_code == 2
+    assert sudoku("solve", "-s", "all", "-f", "fpuzzles", UNIQUE).exit_code == 2
     assert sudoku("solve", "-s", "all", "--color", "always", UNIQUE).exit_code == 2
 
 

@@ -24,7 +24,7 @@ import typer.core
 from sudokit import __version__
 from sudokit.api import DEFAULT_COUNT_LIMIT
 from sudokit.errors import StrategyError, SudokitError
-from sudokit.registry import default_registry
+from sudokit.registry import StrategyLoadWarning, default_registry
 from sudokit.shape import Shape
 
 if TYPE_CHECKING:
@@ -90,6 +90,7 @@ class CheckFormat(StrEnum):
     pretty = "pretty"
     line = "line"
     json = "json"
+    csv = "csv"
 
 
 class TableFormat(StrEnum):
@@ -223,13 +224,52 @@ def _solve_options(pairs: list[str], strategy: str) -> dict[str, object]:
     return merged
 
 
-def _check_options(pairs: list[str]) -> dict[str, dict[str, object]]:
-    """The options of the engines ``check`` compares: each ``ENGINE.KEY=VALUE``."""
+def _check_options(pairs: list[str], names: list[str] | None = None) -> dict[str, dict[str, object]]:
+    """The options of the engines ``check`` or ``bench`` run (``names``; None: every installed one): each
+    ``ENGINE.KEY=VALUE``, or ``KEY=VALUE`` when one engine runs, as with ``solve``."""
     by_engine = _engine_options(pairs)
     if None in by_engine:
-        example = next(iter(by_engine[None]))
-        _fail(f"name the engine of option {example!r} when comparing engines: -o ENGINE.{example}=VALUE")
+        if names is None or len(set(names)) != 1:
+            example = next(iter(by_engine[None]))
+            _fail(f"name the engine of option {example!r} when comparing engines: -o ENGINE.{example}=VALUE")
+        plain = by_engine.pop(None)
+        by_engine[names[0]] = {**by_engine.get(names[0], {}), **plain}
     return {engine: values for engine, values in by_engine.items() if engine is not None}
+
+
+def _complete_engines(*, several: bool, all_too: bool = True) -> Any:
+    """Shell completion of ``-s``: the installed engines' names (from metadata: no engine is imported), ``all``
+    where the command takes it, and with ``several`` the next name of a list ``A,B,...``."""
+
+    def complete(incomplete: str) -> list[str]:
+        names = default_registry().names()
+        head, comma, last = incomplete.rpartition(",")
+        if several and comma:
+            given = {name.strip() for name in head.split(",")}
+            return [f"{head},{name}" for name in names if name.startswith(last) and name not in given]
+        return [name for name in [*names, *(["all"] if all_too else [])] if name.startswith(incomplete)]
+
+    return complete
+
+
+def _several(strategies: str | None) -> list[str] | None:
+    """The engines of ``-s A,B,...`` in a command that runs several; None for every installed one (no -s, or all)."""
+    if strategies is None or strategies.strip() == "all":
+        return None
+    names = [name.strip() for name in strategies.split(",") if name.strip()]
+    if "all" in names:
+        _fail("-s all means every installed engine: it goes alone, not in a list")
+    return names
+
+
+def _one_engine(command: str, strategy: str) -> None:
+    """Refuse ``-s all`` and ``-s A,B`` in a command that runs one engine, naming the commands that take several."""
+    if strategy.strip() == "all" or "," in strategy:
+        several = "all" if strategy.strip() == "all" else ",".join(n.strip() for n in strategy.split(",") if n.strip())
+        _fail(
+            f"'sudoku {command}' takes one engine: 'sudoku check -s {several}' compares several "
+            f"(or 'sudoku bench -s {several} FILE...' times them)"
+        )
 
 
 def _use_color(color: Color | None, output: Path | None) -> bool:
@@ -434,8 +474,19 @@ Limit = Annotated[
     int | None, typer.Option("--limit", min=1, metavar="N", help="Solutions to look for (default: 1; 2 with check).")
 ]
 Stats = Annotated[bool, typer.Option("--stats", help="Show the engines' counters (nodes, guesses, ...).")]
-#: Why --stats goes without --format json: a json record always holds the counters.
-_STATS_IN_JSON = "--stats shows the engines' counters beside pretty, line or csv output; json records always hold them"
+Unique = Annotated[
+    bool, typer.Option("--unique", help="Say whether each puzzle has one solution: unique, several or none.")
+]
+
+
+def _stats_in_json(formats: type[StrEnum]) -> str:
+    """Why --stats goes without --format json (a json record always holds the counters), naming the command's
+    other formats that show them."""
+    shown = [f.value for f in formats if f.value not in ("json", "fpuzzles")]
+    return (
+        f"--stats shows the engines' counters beside {', '.join(shown[:-1])} or {shown[-1]} output; "
+        "json records always hold them"
+    )
 
 
 @app.callback(invoke_without_command=True)
@@ -457,16 +508,20 @@ def solve(
     puzzles: Puzzles,
     strategy: Annotated[
         str,
-        typer.Option("--strategy", "-s", metavar="NAME", help="Engine (see 'sudoku strategies'); all: cross-check."),
+        typer.Option(
+            "--strategy",
+            "-s",
+            metavar="NAME",
+            help="Engine (see 'sudoku strategies'); all: cross-check.",
+            autocompletion=_complete_engines(several=False),
+        ),
     ] = "backtrack",
     fmt: Annotated[
         SolveFormat,
         typer.Option("--format", "-f", help="Output form (fpuzzles: each puzzle's f-puzzles link, solution included)."),
     ] = SolveFormat.pretty,
     count: Count = False,
-    unique: Annotated[
-        bool, typer.Option("--unique", help="Say whether each puzzle has one solution: unique, several or none.")
-    ] = False,
+    unique: Unique = False,
     limit: Limit = None,
     time_limit: TimeLimit = "60",
     stats: Stats = False,
@@ -514,8 +569,8 @@ def solve(
         _fail("--color colours the solution grids of --format pretty: there are none to colour here")
     shape = _shape(box)
     if strategy == "all":
-        if fmt in (SolveFormat.csv, SolveFormat.fpuzzles):
-            _fail(f"--strategy all (the cross-check) writes pretty, line or json, not {fmt.value}")
+        if fmt is SolveFormat.fpuzzles:
+            _fail(f"--strategy all (the cross-check) writes pretty, line, json or csv, not {fmt.value}")
         if color is not None:
             _fail("--color colours solution grids: the cross-check of --strategy all prints none")
         _check(
@@ -537,12 +592,14 @@ def solve(
             scheduler=scheduler,
             column=column,
             expect=expect,
+            unique=unique,
         )
     if stats and fmt is SolveFormat.json:
-        _fail(_STATS_IN_JSON)
+        _fail(_stats_in_json(SolveFormat))
     from sudokit.batch import SolveJob
     from sudokit.output import RecordFormat
 
+    _one_engine("solve", strategy)
     options = _solve_options(option or [], strategy)
     _known(strategy)
     limit = 2 if unique else limit or (DEFAULT_COUNT_LIMIT if count else 1)
@@ -595,20 +652,30 @@ def check(
     strategies: Annotated[
         str | None,
         typer.Option(
-            "--strategies", "-s", metavar="A,B,...", help="Engines to compare (default: every installed one)."
+            "--strategies",
+            "-s",
+            metavar="A,B,...|all",
+            help="Engines to compare; all (the default): every installed one.",
+            autocompletion=_complete_engines(several=True),
         ),
     ] = None,
     count: Count = False,
+    unique: Unique = False,
     limit: Limit = None,
     time_limit: EngineTimeLimit = "60",
     fmt: Annotated[
-        CheckFormat, typer.Option("--format", "-f", help="pretty (a table per puzzle), line or json.")
+        CheckFormat, typer.Option("--format", "-f", help="pretty (a table per puzzle), line, json or csv.")
     ] = CheckFormat.pretty,
     stats: Stats = False,
     box: Box = None,
     option: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", metavar="ENGINE.KEY=VALUE", help="An engine's option, e.g. cp-sat.workers=2."),
+        typer.Option(
+            "--option",
+            "-o",
+            metavar="ENGINE.KEY=VALUE",
+            help="An engine's option, e.g. cp-sat.workers=2 (KEY=VALUE when one engine runs).",
+        ),
     ] = None,
     jobs: Jobs = None,
     output: Output = None,
@@ -623,12 +690,14 @@ def check(
 
     Engines agree when every grid is a valid solution and they agree on solvable or not and on the
     number of solutions (1 or 2+ by default, exact counts with --count); different valid grids of a
-    puzzle with several solutions are agreement. Each engine runs on each puzzle in a killable
-    worker process; batches work as with 'sudoku solve' (--jobs, --output, --resume).
+    puzzle with several solutions are agreement. With --unique each record says the uniqueness the
+    engines agree on (unique, several or none), as 'sudoku solve --unique' does. Each engine runs on
+    each puzzle in a killable worker process; batches work as with 'sudoku solve' (--jobs, --output,
+    --resume).
 
-    Exit status: 0 all agree, 1 some engine timed out (undecided) but none disagreed, 2 invalid
-    input or usage, 3 some engine disagreed, returned an invalid grid or failed (named on stderr);
-    over several puzzles the highest applies.
+    Exit status: 0 all agree, 1 some engine timed out (undecided) but none disagreed, or with
+    --unique some puzzle is not unique, 2 invalid input or usage, 3 some engine disagreed, returned
+    an invalid grid or failed (named on stderr); over several puzzles the highest applies.
     """
     _check(
         puzzles,
@@ -648,6 +717,7 @@ def check(
         executor=executor,
         scheduler=scheduler,
         column=column,
+        unique=unique,
     )
 
 
@@ -671,18 +741,22 @@ def _check(
     scheduler: str | None = None,
     column: str | None = None,
     expect: str | None = None,
+    unique: bool = False,
 ) -> NoReturn:
+    if unique and (count or limit is not None):
+        _fail("--unique counts to 2 itself: it goes without --count and --limit")
     if stats and fmt is CheckFormat.json:
-        _fail(_STATS_IN_JSON)
+        _fail(_stats_in_json(CheckFormat))
     tables = _tables(puzzles, column, expect, output=output, fmt=fmt.value, resume=resume, compare=False)
     from sudokit import crosscheck
 
+    names = _several(strategies)
     try:
-        specs = crosscheck.engine_specs(strategies, _check_options(option))
+        specs = crosscheck.engine_specs(names, _check_options(option, names))
     except StrategyError as err:
         _fail(str(err))
     limit = limit or (DEFAULT_COUNT_LIMIT if count else crosscheck.UNIQUENESS_LIMIT)
-    render = crosscheck.CheckFormat(fmt.value, header=_is_batch(puzzles), stats=stats)
+    render = crosscheck.CheckFormat(fmt.value, header=_is_batch(puzzles), stats=stats, unique=unique)
     job = crosscheck.CheckJob(specs, limit, time_limit, box, render)
     _run(
         puzzles,
@@ -704,7 +778,13 @@ def bench(
     files: Annotated[list[Path], typer.Argument(metavar="FILE...", exists=True, dir_okay=False, help="Puzzle files.")],
     strategies: Annotated[
         str | None,
-        typer.Option("--strategies", "-s", metavar="A,B,...", help="Engines to run (default: every installed one)."),
+        typer.Option(
+            "--strategies",
+            "-s",
+            metavar="A,B,...|all",
+            help="Engines to run; all (the default): every installed one.",
+            autocompletion=_complete_engines(several=True),
+        ),
     ] = None,
     first: Annotated[
         int | None, typer.Option("--first", min=1, metavar="N", help="Only the first N puzzles of each file.")
@@ -726,7 +806,12 @@ def bench(
     box: Box = None,
     option: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", metavar="ENGINE.KEY=VALUE", help="An engine's option, e.g. cp-sat.workers=2."),
+        typer.Option(
+            "--option",
+            "-o",
+            metavar="ENGINE.KEY=VALUE",
+            help="An engine's option, e.g. cp-sat.workers=2 (KEY=VALUE when one engine runs).",
+        ),
     ] = None,
     quiet: Quiet = False,
     column: Column = None,
@@ -751,11 +836,11 @@ def bench(
         problem = plot_problem(plot)  # say so now, not after the whole benchmark has run
         if problem is not None:
             _fail(problem)
-    names = [s.strip() for s in strategies.split(",") if s.strip()] if strategies else default_registry().ready_names()
+    names = _several(strategies) or default_registry().ready_names()
     if not names:
         _fail("no engines to run: name them with --strategies a,b or install one")
     _known(*names)
-    options = _check_options(option or [])
+    options = _check_options(option or [], names)
     for engine in options:
         if engine not in names:
             _fail(f"option for engine {engine!r}, which is not among the engines run")
@@ -1141,7 +1226,12 @@ def _logic_answer(grid: Any, command: str, time_limit: float | None) -> Any:
 def explain(
     puzzle: OnePuzzle,
     line: LineNumber = None,
-    fmt: StepsFormat = StepFormat.pretty,
+    fmt: Annotated[
+        StepFormat,
+        typer.Option(
+            "--format", "-f", help="pretty (a numbered line a step, then the rating) or json (an object a line)."
+        ),
+    ] = StepFormat.pretty,
     box: Box = None,
     time_limit: TimeLimit = "60",
 ) -> None:
@@ -1382,7 +1472,12 @@ def generate(
     box: Annotated[
         str, typer.Option("--box", metavar="RxC", help="Box shape of the board, e.g. 3x3, 2x3, 4x4.")
     ] = "3x3",
-    count: Annotated[int, typer.Option("--count", "-n", min=1, metavar="N", help="Puzzles to make.")] = 1,
+    count: Annotated[
+        int | None, typer.Option("--number", "-n", min=1, metavar="N", help="How many puzzles to make (default 1).")
+    ] = None,
+    old_count: Annotated[
+        int | None, typer.Option("--count", min=1, metavar="N", hidden=True, help="Deprecated: --number.")
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option("--seed", min=0, metavar="S", help="The same seed, the same puzzles (default: drawn, and shown)."),
@@ -1397,7 +1492,11 @@ def generate(
     engine: Annotated[
         str | None,
         typer.Option(
-            "--strategy", "-s", metavar="NAME", help="Engine that counts to 2 (default: fastest for the board)."
+            "--strategy",
+            "-s",
+            metavar="NAME",
+            help="Engine that counts to 2 (default: fastest for the board).",
+            autocompletion=_complete_engines(several=False, all_too=False),
         ),
     ] = None,
     fmt: Annotated[
@@ -1429,6 +1528,12 @@ def generate(
     from sudokit.generation import default_engine
     from sudokit.generation import generate as make_stream
 
+    if old_count is not None:  # the name before --number: --count counts solutions in solve and check
+        if count is not None:
+            _fail("--count is the old name of --number: give --number N alone")
+        _say("sudoku: warning: generate --count N is deprecated: use --number/-n N (--count counts solutions)")
+        count = old_count
+    count = 1 if count is None else count
     refusal = None
     if fmt not in (GenerateFormat.json, GenerateFormat.csv):
         refusal = f"--resume needs --format json or csv: records that carry their seed, not {fmt.value}"
@@ -1439,6 +1544,7 @@ def generate(
     assert shape is not None
     name = engine or default_engine(shape)
     if engine is not None:
+        _one_engine("generate", engine)
         _known(engine)
     try:  # every option checked (and the engine loaded once) before any work
         make_stream(
@@ -1655,7 +1761,7 @@ def _generate_resume_point(
                 now = "no --level" if level is None else f"--level {level}"
                 raise ResumeError(f"cannot resume {name}: line {number} was made with {was}, not {now}")
             if index > count:
-                raise ResumeError(f"cannot resume {name}: line {number} is puzzle {index}, beyond --count {count}")
+                raise ResumeError(f"cannot resume {name}: line {number} is puzzle {index}, beyond --number {count}")
             if index <= last or its_puzzle_seed != puzzle_seed(seed, index):
                 raise ResumeError(
                     f"cannot resume {name}: line {number} is puzzle {index}, not one of puzzles {last + 1} to {count} "
@@ -1722,6 +1828,8 @@ def main(args: list[str] | None = None) -> NoReturn:
     """
     _reopen_closed_std_fds()
     warnings.showwarning = _show_warning
+    # An engine that fails to load raises StrategyLoadError too, which every command reports: one line, not two.
+    warnings.filterwarnings("ignore", category=StrategyLoadWarning)
     command = typer.main.get_command(_app_for(sys.argv[1:] if args is None else args))
     try:
         status = command.main(args=args, prog_name="sudoku", standalone_mode=False)

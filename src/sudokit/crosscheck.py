@@ -44,7 +44,7 @@ from sudokit.api import (
 from sudokit.batch import FAILED
 from sudokit.errors import InvalidPuzzleError, StrategyError, UnknownStrategyError
 from sudokit.grid import Grid
-from sudokit.output import Rendered, record_key
+from sudokit.output import CHECK_CSV_FIELDS, Rendered, csv_row, record_key
 from sudokit.reader import Record
 from sudokit.registry import default_registry
 from sudokit.shape import Shape
@@ -68,6 +68,7 @@ __all__ = [
     "cross_check",
     "engine_specs",
     "load_engines",
+    "uniqueness",
 ]
 
 #: The limit each engine is asked with unless told: 2 decides whether the solution is unique.
@@ -551,10 +552,14 @@ class CheckSummary:
 
     verdicts: dict[Verdict, int] = field(default_factory=lambda: dict.fromkeys(Verdict, 0))
     seconds: dict[str, float] = field(default_factory=dict)
+    unique: bool = False  # --unique: puzzles the engines agree are not unique are counted, and exit 1
+    not_unique: int = 0
 
     def add(self, outcome: CheckOutcome) -> None:
         """Count one outcome in."""
         self.verdicts[outcome.verdict] += 1
+        if self.unique and uniqueness(outcome) in ("several", "none"):
+            self.not_unique += 1
         if outcome.report is not None:
             for answer in outcome.report.engines:
                 self.seconds[answer.name] = self.seconds.get(answer.name, 0.0) + answer.elapsed
@@ -571,8 +576,10 @@ class CheckSummary:
 
     @property
     def exit_status(self) -> int:
-        """0 all agree, 1 some engine timed out, 2 some record invalid, 3 some engine disagreed or failed."""
-        return max((EXIT_STATUS[v] for v, k in self.verdicts.items() if k), default=0)
+        """0 all agree, 1 some engine timed out (or, with ``unique``, some puzzle is not unique), 2 some record
+        invalid, 3 some engine disagreed or failed."""
+        status = max((EXIT_STATUS[v] for v, k in self.verdicts.items() if k), default=0)
+        return max(status, 1) if self.not_unique else status
 
     def __str__(self) -> str:
         v = self.verdicts
@@ -581,6 +588,8 @@ class CheckSummary:
             f"{self.puzzles} {noun}: {v[AGREE]} agreed, {v[DISAGREE]} disagreed, {v[ERROR]} with engine errors, "
             f"{v[UNDECIDED]} undecided, {v[INVALID]} invalid"
         )
+        if self.unique:
+            line += f"; {self.not_unique} not unique"
         if not self.seconds:
             return line
         times = ", ".join(f"{name} {_duration(seconds)}" for name, seconds in self.seconds.items())
@@ -691,30 +700,56 @@ class CheckTask:
 
 @dataclass(frozen=True)
 class CheckFormat:
-    """How a cross-check record is written: pretty (a table per puzzle), line or json."""
+    """How a cross-check record is written: pretty (a table per puzzle), line, json or csv.
+
+    With ``unique`` (``--unique``) each record also says the uniqueness the engines agree on:
+    ``unique``, ``several`` or ``none`` (see :func:`uniqueness`).
+    """
 
     fmt: str = "pretty"
     header: bool = False  # pretty: a ``# file:line`` line before each record
-    stats: bool = False  # pretty and line: each engine's counters (json always has them)
+    stats: bool = False  # pretty, line and csv: each engine's counters (json always has them)
+    unique: bool = False  # the agreed uniqueness in each record
 
     def text(self, outcome: CheckOutcome) -> str:
         """The record of one outcome."""
         if self.fmt == "json":
-            return json.dumps(outcome.to_dict(), allow_nan=False)
+            data = outcome.to_dict()
+            if self.unique:
+                data["uniqueness"] = uniqueness(outcome)
+            return json.dumps(data, allow_nan=False)
+        if self.fmt == "csv":
+            return csv_row([self.csv_fields(outcome)[name] for name in self.fields()])
         if self.fmt == "line":
             return self.line(outcome)
         return self.pretty(outcome)
 
+    def fields(self) -> tuple[str, ...]:
+        """The columns of ``csv`` (``uniqueness`` last with ``unique``)."""
+        return CHECK_CSV_FIELDS + (("uniqueness",) if self.unique else ())
+
+    def csv_header(self) -> str | None:
+        """The csv header line, or None for the other forms."""
+        return csv_row(list(self.fields())) if self.fmt == "csv" else None
+
+    def csv_fields(self, outcome: CheckOutcome) -> dict[str, object]:
+        """The csv columns of an outcome: the json record's, each engine as in ``line``, problems joined by ``; ``."""
+        data = outcome.to_dict()
+        report = outcome.report
+        return {
+            **{name: data.get(name) for name in ("puzzle", "verdict", "count", "exact", "limit", "source", "line")},
+            "engines": "" if report is None else _engines_text(report),
+            "problems": "; ".join(str(problem) for problem in data["problems"]),  # type: ignore[attr-defined]
+            "uniqueness": uniqueness(outcome),
+        }
+
     def line(self, outcome: CheckOutcome) -> str:
-        """``puzzle:verdict:count engine=count/ms ...``."""
+        """``puzzle:verdict:count engine=count/ms ...`` (with ``unique``, the uniqueness for the count)."""
         report = outcome.report
         if report is None:
             return f"{outcome.puzzle_text}:invalid"
-        engines = " ".join(
-            f"{a.name}={a.count_text if a.verdict in _COUNTED else a.verdict}/{a.elapsed * 1000:.1f}ms"
-            for a in report.engines
-        )
-        return f"{outcome.puzzle_text}:{report.verdict}:{report.count_text} {engines}"
+        agreed = uniqueness(outcome) if self.unique else report.count_text
+        return f"{outcome.puzzle_text}:{report.verdict}:{agreed} {_engines_text(report)}"
 
     def pretty(self, outcome: CheckOutcome) -> str:
         """The puzzle, a row per engine (status, count, time, what was wrong) and the verdict."""
@@ -731,7 +766,10 @@ class CheckFormat:
             parts.append(f"  {a.name.ljust(width)}  {a.status:<10}  {a.count_text:>6}  {ms:10.2f} ms{note}")
             if self.stats and a.result is not None and a.result.stats:
                 parts.append(" " * (width + 4) + ", ".join(f"{k} {v}" for k, v in a.result.stats.items()))
-        return "\n".join(parts + _verdict_lines(report))
+        lines = _verdict_lines(report)
+        if self.unique and report.verdict in (AGREE, UNDECIDED):
+            lines.append(f"uniqueness: {uniqueness(outcome)}")
+        return "\n".join(parts + lines)
 
     def stats_lines(self, outcome: CheckOutcome) -> list[str]:
         """``FILE:LINE: engine: counters`` for each engine (beside a line record, on stderr)."""
@@ -746,6 +784,34 @@ class CheckFormat:
 
 
 _COUNTED = (AnswerVerdict.OK, AnswerVerdict.DISAGREE)  # answers whose count a line record shows
+
+
+def _engines_text(report: CrossCheckReport) -> str:
+    """``engine=count/ms ...``: each engine's count (or verdict when it has none to compare) and time."""
+    return " ".join(
+        f"{a.name}={a.count_text if a.verdict in _COUNTED else a.verdict}/{a.elapsed * 1000:.1f}ms"
+        for a in report.engines
+    )
+
+
+def uniqueness(outcome: CheckOutcome) -> str:
+    """The uniqueness the engines agree on: ``unique``, ``several`` or ``none``, as ``sudoku solve --unique`` says.
+
+    Where the engines that decided agree but another timed out, their answer; ``undecided`` when
+    none decided; the verdict (``error``, ``disagree``, ``invalid``) when there is no agreement.
+    """
+    report = outcome.report
+    if report is None:
+        return Verdict.INVALID.value
+    if report.verdict not in (AGREE, UNDECIDED):
+        return report.verdict.value
+    if report.count is None:
+        return UNDECIDED.value
+    if report.count >= 2:
+        return "several"
+    if report.exact:
+        return "none" if report.count == 0 else "unique"
+    return UNDECIDED.value
 
 
 def _verdict_lines(report: CrossCheckReport) -> list[str]:
@@ -781,15 +847,18 @@ class CheckJob:
     _pending: deque[tuple[int, Record, Grid | None, str | None]] = field(default_factory=deque)
     _told: set[str] = field(default_factory=set)  # why engines did not load, said once on stderr
 
+    def __post_init__(self) -> None:
+        self.summary_.unique = self.render.unique
+
     @property
     def fmt(self) -> str:
-        """The output form: pretty, line or json."""
+        """The output form: pretty, line, json or csv."""
         return self.render.fmt
 
     @property
     def header(self) -> str | None:
-        """No header line."""
-        return None
+        """The csv header line (None for the other forms)."""
+        return self.render.csv_header()
 
     def task(self) -> CheckTask:
         """What the workers run."""
@@ -844,7 +913,7 @@ class CheckJob:
                     self._told.add(problem)
                 messages.append(f"{outcome.verdict}: {outcome.record.locate(f'{outcome.puzzle_text}: {problem}')}")
         note = None
-        if self.render.stats and self.fmt == "line":
+        if self.render.stats and self.fmt in ("line", "csv"):
             note = "\n".join(self.render.stats_lines(outcome)) or None
         self.summary_.add(outcome)
         return Rendered(
@@ -879,8 +948,22 @@ class CheckJob:
                 return None
             if data.get("limit") != self.limit:
                 return f"it was checked up to {data.get('limit')!r:.20} solutions, not {self.limit} (--count, --limit)"
+            if ("uniqueness" in data) != self.render.unique:
+                return "it was written " + ("without" if self.render.unique else "with") + " --unique"
             engines = data.get("engines")
             names = [e.get("strategy") for e in engines if isinstance(e, dict)] if isinstance(engines, list) else []
+        elif self.fmt == "csv":
+            import csv
+
+            rows = list(csv.reader(text.splitlines(keepends=True)))
+            if len(rows) != 1 or len(rows[0]) != len(self.render.fields()):
+                return f"it is not a row of the {len(self.render.fields())} columns of this run (--unique)"
+            row = dict(zip(self.render.fields(), rows[0], strict=True))
+            if row["verdict"] == Verdict.INVALID.value:
+                return None
+            if row["limit"] != str(self.limit):
+                return f"it was checked up to {row['limit']!r:.20} solutions, not {self.limit} (--count, --limit)"
+            names = [part.partition("=")[0] for part in row["engines"].split(" ")] if row["engines"] else []
         else:
             return None
         if names != labels:

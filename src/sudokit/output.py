@@ -38,6 +38,8 @@ __all__ = [
 ]
 
 CSV_FIELDS = ("puzzle", "status", "solution", "count", "exact", "elapsed_ms", "strategy", "source", "line", "error")
+#: The csv columns of ``sudoku check`` (then ``uniqueness`` with ``--unique``); ``engines`` as in its line form.
+CHECK_CSV_FIELDS = ("puzzle", "verdict", "count", "exact", "limit", "engines", "source", "line", "problems")
 #: The longest output line ``--resume`` reads as a record (a 64x64 json record with solutions fits).
 MAX_RECORD = 1 << 24
 #: The most solutions one record shows (pretty and json with ``--limit N``); the count goes on past it.
@@ -691,12 +693,19 @@ def _key_reader(fmt: str, kind: str) -> Callable[[str], RecordKey]:
     if fmt == "csv":
         import csv
 
+        fields = CHECK_CSV_FIELDS if kind == "verdict" else CSV_FIELDS
+
         def from_csv(text: str) -> RecordKey:
             rows = list(csv.reader([text] if "\n" not in text else text.splitlines(keepends=True)))
-            if len(rows) != 1 or len(rows[0]) < len(CSV_FIELDS):
-                raise ValueError(f"not a row of {len(CSV_FIELDS)} fields")
-            row = dict(zip(CSV_FIELDS, rows[0], strict=False))
-            if row["status"] not in (*(s.value for s in Status), INVALID):
+            if len(rows) != 1 or len(rows[0]) < len(fields):
+                raise ValueError(f"not a row of {len(fields)} fields")
+            row = dict(zip(fields, rows[0], strict=False))
+            if kind == "verdict":
+                from sudokit.crosscheck import Verdict
+
+                if row["verdict"] not in {v.value for v in Verdict}:
+                    raise ValueError(f"verdict {row['verdict']!r}")
+            elif row["status"] not in (*(s.value for s in Status), INVALID):
                 raise ValueError(f"status {row['status']!r}")
             line = row["line"]
             if line and not line.isdigit():

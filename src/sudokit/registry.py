@@ -40,6 +40,7 @@ __all__ = [
     "Registry",
     "StrategyEntryPoint",
     "StrategyInfo",
+    "StrategyLoadWarning",
     "StrategyWarning",
     "default_registry",
     "find_entry_points",
@@ -154,6 +155,10 @@ def _split_extras(text: str) -> tuple[str, ...]:
 
 class StrategyWarning(UserWarning):
     """An engine that failed to load, or a name registered twice."""
+
+
+class StrategyLoadWarning(StrategyWarning):
+    """An engine that failed to load; the ``StrategyLoadError`` raised with it says the same (sudoku shows that)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,7 +282,7 @@ class Registry:
             if hint:
                 message += f" (not installed: {', '.join(missing)}; {hint})"
             self._errors[name] = message
-            warnings.warn(message, StrategyWarning, stacklevel=2)
+            warnings.warn(message, StrategyLoadWarning, stacklevel=2)
             raise StrategyLoadError(message) from err
         if not callable(loaded):
             message = f"strategy {name!r} ({_target(ep)}) is not a class or factory"
