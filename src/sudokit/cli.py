@@ -538,6 +538,9 @@ def solve(
     from sudokit.batch import SolveJob
     from sudokit.output import RecordFormat
 
+    if fmt is SolveFormat.fpuzzles and not _is_batch(puzzles):
+        _refuse_unlinkable(puzzles[0], shape)
+
     options = _solve_options(option or [], strategy)
     _known(strategy)
     limit = 2 if unique else limit or (DEFAULT_COUNT_LIMIT if count else 1)
@@ -574,6 +577,22 @@ def solve(
         scheduler=scheduler,
         tables=None if tables is None else tables.options,
     )
+
+
+def _refuse_unlinkable(puzzle: str, box: Shape | None) -> None:
+    """Fail before solving a lone puzzle that f-puzzles cannot hold (``--format fpuzzles``): nothing on stdout."""
+    from sudokit.errors import InvalidPuzzleError
+    from sudokit.output import RecordFormat
+    from sudokit.reader import read_arguments
+
+    try:
+        record = next(read_arguments([puzzle], box=box), None)
+        grid = None if record is None else record.parse(box)
+    except (InvalidPuzzleError, OSError):
+        return  # not a puzzle: its record says so, as without --format fpuzzles
+    problem = None if grid is None else RecordFormat("fpuzzles").refusal(grid)
+    if problem is not None:
+        _fail(f"--format fpuzzles: {problem.removeprefix('f-puzzles: ')}")
 
 
 def _known(*names: str) -> None:

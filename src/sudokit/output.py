@@ -293,11 +293,28 @@ class RecordFormat:
             return f"{outcome.puzzle_text}:{result.status.value}"
         return f"{outcome.puzzle_text}:{result.solution.to_line()}"
 
+    def refusal(self, grid: Grid) -> str | None:
+        """Why this form cannot write a record of ``grid`` at all, checked before it is solved (None: it can).
+
+        Only ``fpuzzles`` refuses: a puzzle f-puzzles cannot hold (a board above 16x16, say) gets no
+        link, so it is not solved; its record is the input as read, like a puzzle that does not parse.
+        """
+        if self.fmt != "fpuzzles":
+            return None
+        from sudokit.links import to_fpuzzles  # here: only this form writes links
+
+        try:
+            to_fpuzzles(grid)
+        except InvalidPuzzleError as err:
+            return str(err)
+        return None
+
     def link(self, outcome: Outcome) -> tuple[str, str | None]:
         """The puzzle's f-puzzles link, with its solution when solved; and why there is none, if so.
 
-        A record that did not parse is the input as read; a puzzle f-puzzles cannot hold (a board
-        above 16x16, say) falls back to the ``line`` record, and the reason goes to stderr.
+        A record that did not parse, or that f-puzzles cannot hold (:meth:`refusal`: it was not
+        solved), is the input as read; should the link still fail, the record falls back to the
+        ``line`` form, and the reason goes to stderr.
         """
         if outcome.grid is None:
             return outcome.record.as_read, None
