@@ -276,6 +276,21 @@ def _check_output_flags(output: Path | None, force: bool, resume: bool, refusal:
         _fail("--force goes with --output FILE: it allows replacing that file")
 
 
+def _std_output(output: Path | None, force: bool, resume: bool) -> Path | None:
+    """``--output``, or None for ``-O -``: standard output, as ``-`` is standard input among the puzzles.
+
+    ``--force`` and ``--resume`` act on a file, so with ``-O -`` they are usage errors (``-O ./-``
+    names a file called ``-``).
+    """
+    if output is None or os.fspath(output) != "-":
+        return output
+    if resume:
+        _fail("--resume continues an --output FILE: -O - is standard output, which holds nothing to continue")
+    if force:
+        _fail("--force lets --output FILE replace a file: -O - is standard output, which replaces nothing")
+    return None
+
+
 def _parquet_output(output: Path | None) -> bool:
     """True for an --output FILE that is written as Parquet (``*.parquet``), as ``sudokit.datasets`` decides."""
     from sudokit.reader import is_table
@@ -376,7 +391,8 @@ Jobs = Annotated[
     ),
 ]
 Output = Annotated[
-    Path | None, typer.Option("--output", "-O", dir_okay=False, metavar="FILE", help="Write the records to FILE.")
+    Path | None,
+    typer.Option("--output", "-O", dir_okay=False, metavar="FILE", help="Write the records to FILE (-: stdout)."),
 ]
 Force = Annotated[bool, typer.Option("--force", help="Let --output replace a file that holds data.")]
 Resume = Annotated[
@@ -498,6 +514,7 @@ def solve(
     Exit status: 0 all solved (counted; unique with --unique), 1 some puzzle has no solution (not
     unique) or timed out, 2 invalid input, usage, or an engine failed.
     """
+    output = _std_output(output, force, resume)
     if unique and (count or limit is not None):
         _fail("--unique counts to 2 itself: it goes without --count and --limit")
     if fmt is SolveFormat.fpuzzles and (count or unique or limit is not None):
@@ -655,7 +672,7 @@ def check(
         _shape(box),
         option or [],
         jobs,
-        output,
+        _std_output(output, force, resume),
         force,
         resume,
         quiet,
@@ -1196,6 +1213,7 @@ def rate(
     from sudokit.batch import SolveJob
     from sudokit.rating import RateFormat as Render
 
+    output = _std_output(output, force, resume)
     shape = _shape(box)
     batch = _is_batch(puzzles)
     render = Render(fmt.value, header=batch, time_limit=time_limit)
@@ -1416,6 +1434,7 @@ def generate(
     from sudokit.generation import default_engine
     from sudokit.generation import generate as make_stream
 
+    output = _std_output(output, force, resume)
     refusal = None
     if fmt not in (GenerateFormat.json, GenerateFormat.csv):
         refusal = f"--resume needs --format json or csv: records that carry their seed, not {fmt.value}"
