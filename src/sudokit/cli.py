@@ -1059,6 +1059,13 @@ def _marked_grid(grid: Any, cells: set[int], color: bool) -> str:
     return "\n".join(lines)
 
 
+def _symbols(digits: Any, n: int) -> list[str]:
+    """Digits as the board writes them (``G`` for 16 on a 16x16 board), as its grid and its input do."""
+    from sudokit.formats import _symbol
+
+    return [_symbol(d, n).strip() for d in digits]
+
+
 def _json_line(data: object) -> None:
     import json
 
@@ -1123,7 +1130,9 @@ def hint(
             _print("")
             _print(
                 "candidates: "
-                + "; ".join(f"r{c // n + 1}c{c % n + 1} {{{','.join(map(str, state.candidates(c)))}}}" for c in blanks)
+                + "; ".join(
+                    f"r{c // n + 1}c{c % n + 1} {{{','.join(_symbols(state.candidates(c), n))}}}" for c in blanks
+                )
             )
 
 
