@@ -257,7 +257,7 @@ class SolveTask(Generic[R]):
             from sudokit.fastpath import Block, Many
 
             records = record.records() if type(record) is Block else record
-            how = f"{problem} (in a batch of {len(records)} puzzles)"
+            how = f"{problem} (in a batch of {len(records):,} puzzle{'' if len(records) == 1 else 's'})"
             return Many(index, [self._failed((index + i, r), how) for i, r in enumerate(records)])
         grid = self._grid(record)
         if type(grid) is str:

@@ -897,7 +897,10 @@ def _print_table(rows: list[Any]) -> None:
         )
     bad = sum(r.errors + r.invalid + r.unsolvable for r in rows)
     if bad:
-        _print(f"note: {bad} puzzle runs were unsolvable, invalid or failed (see --format json)")
+        from sudokit.progress import counted
+
+        were = "was" if bad == 1 else "were"
+        _print(f"note: {counted(bad, 'puzzle run')} {were} unsolvable, invalid or failed (see --format json)")
 
 
 def _cell(value: object) -> str:
@@ -1187,7 +1190,10 @@ def explain(
     search = ""
     if not rating.solved_by_logic:
         stalls = rating.techniques.get("needs search", 0)
-        search = f"; the techniques stalled {stalls} times, backtrack needed {rating.guesses} guesses"
+        from sudokit.progress import counted
+
+        times, guesses = counted(stalls, "time"), counted(rating.guesses, "guess", "guesses")
+        search = f"; the techniques stalled {times}, backtrack needed {guesses}"
     _print(f"rating: {rating.level}, score {rating.score} (hardest: {rating.hardest or 'none'}{search})")
 
 
@@ -1387,7 +1393,8 @@ def _generated_text(made: dict[str, Any], fmt: GenerateFormat, seed: int, shape:
     if fmt is GenerateFormat.csv:
         return csv_row([fields[name] for name in GENERATE_FIELDS])
     rated = "" if made["level"] is None else f", {made['level']}, score {made['score']}"
-    title = f"puzzle {made['index']} (seed {made['puzzle_seed']}): {made['givens']} givens{rated}"
+    givens = f"{made['givens']} given" + ("" if made["givens"] == 1 else "s")
+    title = f"puzzle {made['index']} (seed {made['puzzle_seed']}): {givens}{rated}"
     return f"{title}\n{format_pretty(shape, made['cells'])}"
 
 
@@ -1495,7 +1502,7 @@ def _generate_run(
     import time
 
     from sudokit.output import OutputError, RecordWriter
-    from sudokit.progress import Console, Progress, same_terminal
+    from sudokit.progress import Console, Progress, counted, same_terminal
     from sudokit.session import EXIT_TERMINATED, OutputFile, on_sigterm, restore_sigterm, writable
     from sudokit.workers import WorkerPool
 
@@ -1546,7 +1553,7 @@ def _generate_run(
                         rated = f"{rated}, none {task.level}"
                     console.say(
                         f"sudoku: puzzle {result['index']} (seed {result['puzzle_seed']}) not made within "
-                        f"{task.time_limit:g} s ({result['attempts']} attempts{rated})"
+                        f"{task.time_limit:g} s ({counted(result['attempts'], 'attempt')}{rated})"
                     )
                 else:
                     errors += 1
@@ -1562,7 +1569,9 @@ def _generate_run(
             go_on = f" (continue with --resume --seed {seed} --output {output})"
         total = kept + made  # the file's puzzles: those it held already, and this run's
         if writable(console.err):  # a pipe nobody reads any more would block the message forever
-            console.say(f"sudoku: interrupted after {total} puzzles; every record written is complete{go_on}")
+            console.say(
+                f"sudoku: interrupted after {counted(total, 'puzzle')}; every record written is complete{go_on}"
+            )
         raise typer.Exit(EXIT_TERMINATED if type(stop) is not KeyboardInterrupt else 130) from None
     except BrokenPipeError:
         _silence_stdout()
@@ -1588,14 +1597,13 @@ def _generate_run(
     if not quiet:
         seconds = time.perf_counter() - start
         rate = made / seconds if seconds > 0 else 0.0
-        noun = "puzzle" if made == 1 else "puzzles"
-        parts = [f"{made} {noun} made ({attempts} attempts)"]
+        parts = [f"{counted(made, 'puzzle')} made ({counted(attempts, 'attempt')})"]
         if timeouts:
-            parts.append(f"{timeouts} not made in time")
+            parts.append(f"{timeouts:,} not made in time")
         if errors:
-            parts.append(f"{errors} failed")
+            parts.append(f"{errors:,} failed")
         resumed = f" (resumed after puzzle {done})" if resume else ""
-        console.say(f"{', '.join(parts)} in {seconds:.2f} s ({rate:.1f} puzzles/s); seed {seed}{resumed}")
+        console.say(f"{', '.join(parts)} in {seconds:.2f} s ({rate:,.1f} puzzles/s); seed {seed}{resumed}")
     raise typer.Exit(2 if errors else 1 if timeouts else 0)
 
 
