@@ -36,7 +36,7 @@ def counters(stats_line: str) -> dict[str, str]:
     return dict(pair.split(" ") for pair in stats_line.split("; ", 1)[1].split(", "))
 
 
-SUMMARY = re.compile(r"^\d+ puzzles?: \d+ solved, \d+ unsolvable, \d+ timed out, \d+ invalid")
+SUMMARY = re.compile(r"^[\d,]+ puzzles?: [\d,]+ solved, [\d,]+ unsolvable, [\d,]+ timed out, [\d,]+ invalid")
 
 
 def assert_one_line_error(stderr: str, *parts: str) -> None:
