@@ -98,7 +98,7 @@ def timeless(text: str) -> str:
     text = re.sub(r'"elapsed_ms": [0-9.e+-]+', '"elapsed_ms": T', text)
     text = re.sub(r"(?m)^((?:[^,\n]*,){5})[0-9.e+-]+,", r"\1T,", text)  # the csv column
     text = re.sub(r"in [0-9.]+ ms", "in T ms", text)
-    return re.sub(r"in [0-9.]+ s \([0-9.]+ puzzles/s\)", "in T", text)
+    return re.sub(r"in [0-9.]+ s \([0-9.,]+ puzzles/s\)", "in T", text)
 
 
 # --- the reader: blocks expand to the reader's own records --------------------------------------------

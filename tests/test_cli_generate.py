@@ -278,7 +278,7 @@ def test_an_interrupted_resumed_run_counts_the_puzzles_of_the_whole_file(tmp_pat
     held = len(assert_complete_records(out))
     assert held >= 60
     assert stderr.splitlines()[-1] == (
-        f"sudoku: interrupted after {held} puzzles; every record written is complete "
+        f"sudoku: interrupted after {held:,} puzzles; every record written is complete "
         f"(continue with --resume --seed 5 --output {out})"
     )
 
@@ -329,7 +329,7 @@ def test_a_killed_forced_run_keeps_its_records_in_place_of_the_old_file(tmp_path
     made = assert_complete_records(out)
     assert len(made) >= 20 and [r["index"] for r in made] == list(range(1, len(made) + 1))
     assert stderr.splitlines()[-1] == (
-        f"sudoku: interrupted after {len(made)} puzzles; every record written is complete "
+        f"sudoku: interrupted after {len(made):,} puzzles; every record written is complete "
         f"(continue with --resume --seed 3 --output {out})"
     )
     assert [p.name for p in tmp_path.iterdir()] == [out.name]

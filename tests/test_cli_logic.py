@@ -331,3 +331,20 @@ def test_a_count_to_two_that_runs_out_of_time_is_a_timeout_record_not_a_solution
     record = json.loads(sudoku("rate", "-j", "1", "-f", "json", HARD).stdout)
     assert record["status"] == "timeout" and record["level"] is None and "time limit" in record["error"]
     assert sudoku("rate", "-j", "1", "-f", "pretty", HARD).stdout.startswith("timeout: ")
+
+
+def test_hint_on_a_16x16_board_writes_candidates_in_its_own_symbols() -> None:
+    """'r4c8 {1,2,3,4,7,16}' while the grid above it and the input write 16 as G."""
+    from sudokit.logic import Candidates
+
+    puzzle = sized("4x4")[0][0]
+    done = sudoku("hint", puzzle.to_line())
+    assert done.exit_code == 0, done.stderr
+    [line] = [line for line in done.stdout.splitlines() if line.startswith("candidates: ")]
+    state = Candidates(puzzle)
+    for part in line.removeprefix("candidates: ").split("; "):
+        name, shown = part.split(" ")
+        row, col = (int(x) for x in name[1:].split("c"))
+        want = ["123456789ABCDEFG"[d - 1] for d in state.candidates((row - 1) * 16 + col - 1)]
+        assert shown == "{" + ",".join(want) + "}", line
+    assert "G" in line  # this hint's cell holds 16 among its candidates

@@ -22,7 +22,7 @@ Each output line is compared with the expected one after normalising what varies
 * trailing spaces are dropped and a run of spaces counts as one (table columns widen with the
   numbers in them);
 * a number with a decimal point (or an exponent) is a measurement and matches any other: times
-  with their unit (``12.43 ms`` matches ``1.2 s``; ``12.8ms``), rates (``57.1 puzzles/s``),
+  with their unit (``12.43 ms`` matches ``1.2 s``; ``12.8ms``), rates (``57.1 puzzles/s``, ``2,312.3 puzzles/s``),
   ``"elapsed_ms": 0.343`` and the engines' timings in ``stats`` (cp-sat's ``wall_time``). The
   program prints every count, node, line number and status as a whole number, and those must
   match exactly. So must the dots of a puzzle (``53..7....6.8``): a decimal touching a dot, a
@@ -57,7 +57,7 @@ TMP_PREFIX = "/tmp/sudokit-readme-"
 _CONSOLE_BLOCK = re.compile(r"^```console\n(.*?)^```", re.S | re.M)
 _ELLIPSIS = re.compile(r"(?<![\w.])\.\.\.(?![\w.])")
 _MEASUREMENT = re.compile(
-    r"(?<![\w.])(?:\d+\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]\d+)"  # 0.343, 1e-05
+    r"(?<![\w.])(?:(?:\d{1,3}(?:,\d{3})+|\d+)\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]\d+)"  # 0.343, 1,234.5, 1e-05
     r"(?: ?(?:ms|s|us|µs)|x)?(?![\w.])"  # with its unit: 12.8ms and 1.42 s are both times
     r"|(?<![\w:])\d+:\d\d:\d\d(?![\w:])"  # 0:00:01
 )

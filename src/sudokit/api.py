@@ -107,9 +107,10 @@ def _is_strategy(candidate: object) -> bool:
 
 
 def normalize_time_limit(value: float | None) -> float | None:
-    """A time limit as engines take it: None for none (None or infinity), else a positive float of seconds.
+    """A time limit as engines take it: None for none (None, 0 or infinity), else a positive float of seconds.
 
-    Raises ``TypeError`` for what is not a number and ``ValueError`` for 0, a negative number or NaN.
+    0 means no limit, as ``sudoku -t 0`` and timeout-style options do. Raises ``TypeError`` for what
+    is not a number and ``ValueError`` for a negative number or NaN.
     """
     if value is None:
         return None
@@ -122,10 +123,10 @@ def normalize_time_limit(value: float | None) -> float | None:
         seconds = float(value)
     except OverflowError:  # an int too large for a float
         seconds = math.inf if value > 0 else -math.inf
-    if seconds == math.inf:
+    if seconds == math.inf or seconds == 0:
         return None
     if not seconds > 0:  # NaN too
-        raise ValueError(f"time_limit must be positive (None for no limit), not {value!r}")
+        raise ValueError(f"time_limit must be positive (0 or None for no limit), not {value!r}")
     return seconds
 
 
@@ -571,7 +572,7 @@ def solve(
     ``puzzle`` is a Grid, a text in any accepted form, or rows of cells; ``box`` ("2x3" or a Shape)
     gives the box shape where the side leaves it open. ``limit`` 1 finds one solution, 2 decides
     uniqueness, more counts; ``keep`` is how many of the solutions found to return (None: all);
-    ``time_limit`` is in seconds (None or ``math.inf``: no limit). Engine ``options`` go to a named
+    ``time_limit`` is in seconds (None, 0 or ``math.inf``: no limit). Engine ``options`` go to a named
     strategy's constructor. The answer is checked (see ``run``): an engine that crashes, returns
     something that is not a valid answer or overruns its limit gives an ``error`` result. Raises
     ``InvalidPuzzleError`` for a bad puzzle, ``StrategyError`` for an unknown or broken engine,

@@ -316,6 +316,21 @@ def _check_output_flags(output: Path | None, force: bool, resume: bool, refusal:
         _fail("--force goes with --output FILE: it allows replacing that file")
 
 
+def _std_output(output: Path | None, force: bool, resume: bool) -> Path | None:
+    """``--output``, or None for ``-O -``: standard output, as ``-`` is standard input among the puzzles.
+
+    ``--force`` and ``--resume`` act on a file, so with ``-O -`` they are usage errors (``-O ./-``
+    names a file called ``-``).
+    """
+    if output is None or os.fspath(output) != "-":
+        return output
+    if resume:
+        _fail("--resume continues an --output FILE: -O - is standard output, which holds nothing to continue")
+    if force:
+        _fail("--force lets --output FILE replace a file: -O - is standard output, which replaces nothing")
+    return None
+
+
 def _parquet_output(output: Path | None) -> bool:
     """True for an --output FILE that is written as Parquet (``*.parquet``), as ``sudokit.datasets`` decides."""
     from sudokit.reader import is_table
@@ -421,7 +436,8 @@ Jobs = Annotated[
     ),
 ]
 Output = Annotated[
-    Path | None, typer.Option("--output", "-O", dir_okay=False, metavar="FILE", help="Write the records to FILE.")
+    Path | None,
+    typer.Option("--output", "-O", dir_okay=False, metavar="FILE", help="Write the records to FILE (-: stdout)."),
 ]
 Force = Annotated[bool, typer.Option("--force", help="Let --output replace a file that holds data.")]
 Resume = Annotated[
@@ -558,6 +574,7 @@ def solve(
     Exit status: 0 all solved (counted; unique with --unique), 1 some puzzle has no solution (not
     unique) or timed out, 2 invalid input, usage, or an engine failed.
     """
+    output = _std_output(output, force, resume)
     if unique and (count or limit is not None):
         _fail("--unique counts to 2 itself: it goes without --count and --limit")
     if fmt is SolveFormat.fpuzzles and (count or unique or limit is not None):
@@ -600,6 +617,9 @@ def solve(
     from sudokit.output import RecordFormat
 
     _one_engine("solve", strategy)
+    if fmt is SolveFormat.fpuzzles and not _is_batch(puzzles):
+        _refuse_unlinkable(puzzles[0], shape)
+
     options = _solve_options(option or [], strategy)
     _known(strategy)
     limit = 2 if unique else limit or (DEFAULT_COUNT_LIMIT if count else 1)
@@ -636,6 +656,22 @@ def solve(
         scheduler=scheduler,
         tables=None if tables is None else tables.options,
     )
+
+
+def _refuse_unlinkable(puzzle: str, box: Shape | None) -> None:
+    """Fail before solving a lone puzzle that f-puzzles cannot hold (``--format fpuzzles``): nothing on stdout."""
+    from sudokit.errors import InvalidPuzzleError
+    from sudokit.output import RecordFormat
+    from sudokit.reader import read_arguments
+
+    try:
+        record = next(read_arguments([puzzle], box=box), None)
+        grid = None if record is None else record.parse(box)
+    except (InvalidPuzzleError, OSError):
+        return  # not a puzzle: its record says so, as without --format fpuzzles
+    problem = None if grid is None else RecordFormat("fpuzzles").refusal(grid)
+    if problem is not None:
+        _fail(f"--format fpuzzles: {problem.removeprefix('f-puzzles: ')}")
 
 
 def _known(*names: str) -> None:
@@ -710,7 +746,7 @@ def check(
         _shape(box),
         option or [],
         jobs,
-        output,
+        _std_output(output, force, resume),
         force,
         resume,
         quiet,
@@ -951,7 +987,10 @@ def _print_table(rows: list[Any]) -> None:
         )
     bad = sum(r.errors + r.invalid + r.unsolvable for r in rows)
     if bad:
-        _print(f"note: {bad} puzzle runs were unsolvable, invalid or failed (see --format json)")
+        from sudokit.progress import counted
+
+        were = "was" if bad == 1 else "were"
+        _print(f"note: {counted(bad, 'puzzle run')} {were} unsolvable, invalid or failed (see --format json)")
 
 
 def _cell(value: object) -> str:
@@ -1129,6 +1168,13 @@ def _marked_grid(grid: Any, cells: set[int], color: bool) -> str:
     return "\n".join(lines)
 
 
+def _symbols(digits: Any, n: int) -> list[str]:
+    """Digits as the board writes them (``G`` for 16 on a 16x16 board), as its grid and its input do."""
+    from sudokit.formats import _symbol
+
+    return [_symbol(d, n).strip() for d in digits]
+
+
 def _json_line(data: object) -> None:
     import json
 
@@ -1194,7 +1240,9 @@ def hint(
             _print("")
             _print(
                 "candidates: "
-                + "; ".join(f"r{c // n + 1}c{c % n + 1} {{{','.join(map(str, state.candidates(c)))}}}" for c in blanks)
+                + "; ".join(
+                    f"r{c // n + 1}c{c % n + 1} {{{','.join(_symbols(state.candidates(c), n))}}}" for c in blanks
+                )
             )
 
 
@@ -1258,7 +1306,10 @@ def explain(
     search = ""
     if not rating.solved_by_logic:
         stalls = rating.techniques.get("needs search", 0)
-        search = f"; the techniques stalled {stalls} times, backtrack needed {rating.guesses} guesses"
+        from sudokit.progress import counted
+
+        times, guesses = counted(stalls, "time"), counted(rating.guesses, "guess", "guesses")
+        search = f"; the techniques stalled {times}, backtrack needed {guesses}"
     _print(f"rating: {rating.level}, score {rating.score} (hardest: {rating.hardest or 'none'}{search})")
 
 
@@ -1299,6 +1350,7 @@ def rate(
     from sudokit.batch import SolveJob
     from sudokit.rating import RateFormat as Render
 
+    output = _std_output(output, force, resume)
     shape = _shape(box)
     batch = _is_batch(puzzles)
     render = Render(fmt.value, header=batch, time_limit=time_limit)
@@ -1463,7 +1515,8 @@ def _generated_text(made: dict[str, Any], fmt: GenerateFormat, seed: int, shape:
     if fmt is GenerateFormat.csv:
         return csv_row([fields[name] for name in GENERATE_FIELDS])
     rated = "" if made["level"] is None else f", {made['level']}, score {made['score']}"
-    title = f"puzzle {made['index']} (seed {made['puzzle_seed']}): {made['givens']} givens{rated}"
+    givens = f"{made['givens']} given" + ("" if made["givens"] == 1 else "s")
+    title = f"puzzle {made['index']} (seed {made['puzzle_seed']}): {givens}{rated}"
     return f"{title}\n{format_pretty(shape, made['cells'])}"
 
 
@@ -1534,6 +1587,7 @@ def generate(
         _say("sudoku: warning: generate --count N is deprecated: use --number/-n N (--count counts solutions)")
         count = old_count
     count = 1 if count is None else count
+    output = _std_output(output, force, resume)
     refusal = None
     if fmt not in (GenerateFormat.json, GenerateFormat.csv):
         refusal = f"--resume needs --format json or csv: records that carry their seed, not {fmt.value}"
@@ -1586,7 +1640,7 @@ def _generate_run(
     import time
 
     from sudokit.output import OutputError, RecordWriter
-    from sudokit.progress import Console, Progress, same_terminal
+    from sudokit.progress import Console, Progress, counted, same_terminal
     from sudokit.session import EXIT_TERMINATED, OutputFile, on_sigterm, restore_sigterm, writable
     from sudokit.workers import WorkerPool
 
@@ -1637,7 +1691,7 @@ def _generate_run(
                         rated = f"{rated}, none {task.level}"
                     console.say(
                         f"sudoku: puzzle {result['index']} (seed {result['puzzle_seed']}) not made within "
-                        f"{task.time_limit:g} s ({result['attempts']} attempts{rated})"
+                        f"{task.time_limit:g} s ({counted(result['attempts'], 'attempt')}{rated})"
                     )
                 else:
                     errors += 1
@@ -1653,7 +1707,9 @@ def _generate_run(
             go_on = f" (continue with --resume --seed {seed} --output {output})"
         total = kept + made  # the file's puzzles: those it held already, and this run's
         if writable(console.err):  # a pipe nobody reads any more would block the message forever
-            console.say(f"sudoku: interrupted after {total} puzzles; every record written is complete{go_on}")
+            console.say(
+                f"sudoku: interrupted after {counted(total, 'puzzle')}; every record written is complete{go_on}"
+            )
         raise typer.Exit(EXIT_TERMINATED if type(stop) is not KeyboardInterrupt else 130) from None
     except BrokenPipeError:
         _silence_stdout()
@@ -1679,14 +1735,13 @@ def _generate_run(
     if not quiet:
         seconds = time.perf_counter() - start
         rate = made / seconds if seconds > 0 else 0.0
-        noun = "puzzle" if made == 1 else "puzzles"
-        parts = [f"{made} {noun} made ({attempts} attempts)"]
+        parts = [f"{counted(made, 'puzzle')} made ({counted(attempts, 'attempt')})"]
         if timeouts:
-            parts.append(f"{timeouts} not made in time")
+            parts.append(f"{timeouts:,} not made in time")
         if errors:
-            parts.append(f"{errors} failed")
+            parts.append(f"{errors:,} failed")
         resumed = f" (resumed after puzzle {done})" if resume else ""
-        console.say(f"{', '.join(parts)} in {seconds:.2f} s ({rate:.1f} puzzles/s); seed {seed}{resumed}")
+        console.say(f"{', '.join(parts)} in {seconds:.2f} s ({rate:,.1f} puzzles/s); seed {seed}{resumed}")
     raise typer.Exit(2 if errors else 1 if timeouts else 0)
 
 

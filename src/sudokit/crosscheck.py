@@ -44,7 +44,7 @@ from sudokit.api import (
 from sudokit.batch import FAILED
 from sudokit.errors import InvalidPuzzleError, StrategyError, UnknownStrategyError
 from sudokit.grid import Grid
-from sudokit.output import CHECK_CSV_FIELDS, Rendered, csv_row, record_key
+from sudokit.output import CHECK_CSV_FIELDS, Rendered, counters_text, csv_row, heading, record_key
 from sudokit.reader import Record
 from sudokit.registry import default_registry
 from sudokit.shape import Shape
@@ -583,10 +583,11 @@ class CheckSummary:
 
     def __str__(self) -> str:
         v = self.verdicts
-        noun = "puzzle" if self.puzzles == 1 else "puzzles"
+        from sudokit.progress import counted
+
         line = (
-            f"{self.puzzles} {noun}: {v[AGREE]} agreed, {v[DISAGREE]} disagreed, {v[ERROR]} with engine errors, "
-            f"{v[UNDECIDED]} undecided, {v[INVALID]} invalid"
+            f"{counted(self.puzzles, 'puzzle')}: {v[AGREE]:,} agreed, {v[DISAGREE]:,} disagreed, "
+            f"{v[ERROR]:,} with engine errors, {v[UNDECIDED]:,} undecided, {v[INVALID]:,} invalid"
         )
         if self.unique:
             line += f"; {self.not_unique} not unique"
@@ -753,7 +754,7 @@ class CheckFormat:
 
     def pretty(self, outcome: CheckOutcome) -> str:
         """The puzzle, a row per engine (status, count, time, what was wrong) and the verdict."""
-        parts = [f"# {outcome.record.where}"] if self.header else []
+        parts = [heading(outcome.index, outcome.record)] if self.header else []
         report = outcome.report
         if report is None:
             return "\n".join([*parts, f"invalid: {outcome.invalid}"])
@@ -765,7 +766,7 @@ class CheckFormat:
             ms = a.elapsed * 1000
             parts.append(f"  {a.name.ljust(width)}  {a.status:<10}  {a.count_text:>6}  {ms:10.2f} ms{note}")
             if self.stats and a.result is not None and a.result.stats:
-                parts.append(" " * (width + 4) + ", ".join(f"{k} {v}" for k, v in a.result.stats.items()))
+                parts.append(" " * (width + 4) + counters_text(a.result.stats))
         lines = _verdict_lines(report)
         if self.unique and report.verdict in (AGREE, UNDECIDED):
             lines.append(f"uniqueness: {uniqueness(outcome)}")
@@ -778,7 +779,7 @@ class CheckFormat:
         lines = []
         for a in outcome.report.engines:
             if a.result is not None:
-                counters = ", ".join(f"{k} {v}" for k, v in a.result.stats.items())
+                counters = counters_text(a.result.stats)
                 lines.append(f"{outcome.record.where}: {a.name}: {a.status} in {a.elapsed * 1000:.2f} ms; {counters}")
         return lines
 

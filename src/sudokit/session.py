@@ -31,7 +31,7 @@ from typing import Any, BinaryIO, Protocol, TextIO
 
 from sudokit.errors import SudokitError
 from sudokit.output import OutputError, RecordWriter, Rendered, ResumeError, resume_point
-from sudokit.progress import Console, Progress, same_terminal
+from sudokit.progress import Console, Progress, counted, same_terminal
 from sudokit.reader import Record, TableOptions, check_arguments, estimate_records, is_table, on_line, read_arguments
 from sudokit.shape import Shape
 from sudokit.workers import Task, WorkerPool
@@ -376,7 +376,7 @@ class Session:
             done = skipped + self.job.done
             if writable(self.err):  # a pipe nobody reads any more would block the message forever
                 self.console.say(
-                    f"{self.prog}: interrupted after {done} puzzles; every record written is complete{go_on}"
+                    f"{self.prog}: interrupted after {counted(done, 'puzzle')}; every record written is complete{go_on}"
                 )
                 if self.job.done and not self.quiet:
                     self.console.say(self.job.summary())
