@@ -36,6 +36,8 @@ class Grid:
     cells: tuple[int, ...]
     #: The variant rules on top of rows, columns and regions (``sudokit.variants``); () for a classic puzzle.
     constraints: tuple[Constraint, ...]
+    _regions: tuple[tuple[int, ...], ...] | None  # a jigsaw's regions; None: the boxes
+    _hash: int | None  # computed on the first hash()
 
     def __init__(
         self,
@@ -175,12 +177,14 @@ class Grid:
         )
 
     def __hash__(self) -> int:
-        if self._hash is None:
+        found = self._hash
+        if found is None:
             key: tuple[object, ...] = (self.shape, self.cells)
             if not self.is_classic:
                 key += (self._regions, self.constraints)
-            object.__setattr__(self, "_hash", hash(key))
-        return self._hash  # type: ignore[return-value]
+            found = hash(key)
+            object.__setattr__(self, "_hash", found)
+        return found
 
     # --- variant rules ------------------------------------------------------------------------
 

@@ -71,7 +71,7 @@ class Rendered:
     compared: str | None = None  # with expected solutions: same, differs, several or invalid (None: not compared)
 
 
-def csv_row(values: tuple[object, ...] | list[object]) -> str:
+def csv_row(values: tuple[object, ...] | list[Any]) -> str:
     """One csv record (RFC 4180: a field with a comma, quote or line break is quoted); booleans as true/false."""
     import csv  # here: most runs write no csv
 
@@ -157,7 +157,7 @@ class RecordFormat:
         if self.stats and outcome.result is not None and self.fmt in ("line", "csv", "fpuzzles"):
             note = f"{record.where}: {self.stats_text(outcome.result)}"  # to stderr, beside a machine-readable record
         answer = uniqueness(outcome) if self.unique else outcome.status
-        messages = (f"error: {error}",) if error else ()
+        messages: tuple[str, ...] = (f"error: {error}",) if error else ()
         compared = self.compare(outcome)
         if compared not in (None, "same"):
             messages += (f"{compared}: {self._mismatch(outcome, compared)}",)

@@ -132,7 +132,7 @@ def _whole(value: object, what: str, *, low: int = 0) -> int:
 def _choice(value: object, choices: tuple[str, ...], what: str) -> str:
     if value not in choices:
         raise VariantError(f"{what}: {value!r:.20} is not one of {', '.join(choices)}")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def _adjacent(a: Cell, b: Cell) -> bool:
@@ -716,7 +716,9 @@ def undotted_pairs(grid: Grid, kind: str) -> tuple[tuple[int, int], ...]:
 # --- whole puzzles ----------------------------------------------------------------------------------
 
 
-def check_rules(shape: Shape, regions: object, constraints: object) -> tuple[tuple[tuple[int, ...], ...] | None, tuple]:
+def check_rules(
+    shape: Shape, regions: object, constraints: object
+) -> tuple[tuple[tuple[int, ...], ...] | None, tuple[Constraint, ...]]:
     """Validated ``(regions or None when they are the boxes, constraints)`` for a board of ``shape``."""
     n = shape.n
     checked_regions = None
@@ -762,7 +764,7 @@ def _regions(shape: Shape, regions: object) -> tuple[tuple[int, ...], ...]:
             if s.upper() not in ALPHABET[:n]:
                 raise VariantError(f"regions: row {i // n + 1}, column {i % n + 1}: {s!r} is not a region 1..{n}")
             groups.setdefault(s.upper(), []).append(i)
-        parts: list[Iterable[int]] = list(groups.values())
+        parts: list[list[int]] = list(groups.values())
     elif isinstance(regions, Iterable):
         parts = []
         for k, region in enumerate(regions, 1):
