@@ -1649,7 +1649,14 @@ def _generate_resume_point(
     return last, end, records
 
 
-def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # type: ignore[no-untyped-def]
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
     _say(f"sudoku: warning: {message}")
 
 

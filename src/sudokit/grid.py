@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sudokit.errors import BadCharacterError, DigitOutOfRangeError, DuplicateGivenError, WrongCellCountError
@@ -151,7 +151,7 @@ class Grid:
     def __len__(self) -> int:
         return len(self.cells)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[int]:
         return iter(self.cells)
 
     def rows(self) -> list[list[int]]:
