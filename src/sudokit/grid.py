@@ -318,11 +318,14 @@ class Grid:
 
 
 def _unpickle(
-    cells: tuple[int, ...], shape: Shape, regions: object = None, constraints: tuple[Constraint, ...] = ()
+    cells: tuple[int, ...],
+    shape: Shape,
+    regions: tuple[tuple[int, ...], ...] | None = None,
+    constraints: tuple[Constraint, ...] = (),
 ) -> Grid:
     if regions is None and not constraints:
         return Grid(cells, shape, validate=False)
-    return Grid(cells, shape, validate=False, regions=regions, constraints=constraints)  # type: ignore[arg-type]
+    return Grid(cells, shape, validate=False, regions=regions, constraints=constraints)
 
 
 #: How a link or a bare f-puzzles/SudokuPad payload may begin (besides a URL scheme).

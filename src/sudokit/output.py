@@ -304,9 +304,9 @@ class RecordFormat:
         from sudokit.links import fpuzzles_link  # here: only this form writes links
 
         result = outcome.result
-        solved = result is not None and result.status is Status.SOLVED
+        solution = result.solution if result is not None and result.status is Status.SOLVED else None
         try:
-            return fpuzzles_link(outcome.grid, result.solution if solved else None), None  # type: ignore[union-attr]
+            return fpuzzles_link(outcome.grid, solution), None
         except InvalidPuzzleError as err:
             return self.line(outcome), f"no f-puzzles link: {err}"
 
