@@ -858,7 +858,7 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
     for rule in grid.constraints:
         by_kind.setdefault(rule.kind, []).append(rule)
     data: dict[str, Any] = {"size": n, "grid": _fpuzzles_grid(grid)}
-    diagonals = {rule.direction for rule in by_kind.get("diagonal", ())}  # type: ignore[attr-defined]
+    diagonals = {rule.direction for rule in grid.constraints if isinstance(rule, Diagonal)}
     if "anti" in diagonals:
         data["diagonal+"] = True
     if "main" in diagonals:
@@ -867,9 +867,9 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
         data["antiknight"] = True
     if "anti-king" in by_kind:
         data["antiking"] = True
-    dots = by_kind.get("kropki", [])
-    white = [d for d in dots if d.color == "white"]  # type: ignore[attr-defined]
-    black = [d for d in dots if d.color == "black"]  # type: ignore[attr-defined]
+    dots = [rule for rule in grid.constraints if isinstance(rule, Kropki)]
+    white = [d for d in dots if d.color == "white"]
+    black = [d for d in dots if d.color == "black"]
     kropki_negative = "kropki-negative" in by_kind
     if "non-consecutive" in by_kind and white:
         raise VariantError(
@@ -884,40 +884,39 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
         entries.setdefault(key, []).append(entry)
 
     arrows: dict[tuple[Cell, ...], list[list[str]]] = {}
-    for rule in grid.constraints:
-        kind = rule.kind
-        if kind == "extra-region":
-            add("extraregion", {"cells": _names(rule.cells)})  # type: ignore[attr-defined]
-        elif kind == "odd-even":
-            add(rule.parity, {"cell": _name(rule.cell)})  # type: ignore[attr-defined]
-        elif kind == "thermometer":
-            add("thermometer", {"lines": [_names(rule.cells)]})  # type: ignore[attr-defined]
-        elif kind == "palindrome":
-            add("palindrome", {"lines": [_names(rule.cells)]})  # type: ignore[attr-defined]
-        elif kind == "killer":
-            entry: dict[str, Any] = {"cells": _names(rule.cells)}  # type: ignore[attr-defined]
-            if rule.total is not None:  # type: ignore[attr-defined]
-                entry["value"] = str(rule.total)  # type: ignore[attr-defined]
+    for rule in grid.constraints:  # each kind is one class (kinds are unique to their classes)
+        if isinstance(rule, ExtraRegion):
+            add("extraregion", {"cells": _names(rule.cells)})
+        elif isinstance(rule, OddEven):
+            add(rule.parity, {"cell": _name(rule.cell)})
+        elif isinstance(rule, Thermometer):
+            add("thermometer", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, Palindrome):
+            add("palindrome", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, Killer):
+            entry: dict[str, Any] = {"cells": _names(rule.cells)}
+            if rule.total is not None:
+                entry["value"] = str(rule.total)
             add("killercage", entry)
-        elif kind == "little-killer":
-            add("littlekillersum", _little_killer(rule, n))  # type: ignore[arg-type]
-        elif kind == "sandwich":
-            index = rule.index + 1  # type: ignore[attr-defined]
-            cell = f"R0C{index}" if rule.axis == "column" else f"R{index}C0"  # type: ignore[attr-defined]
-            add("sandwichsum", {"cell": cell, "value": str(rule.total)})  # type: ignore[attr-defined]
-        elif kind == "arrow":
-            arrows.setdefault(rule.circle, []).append(_arrow_line(rule))  # type: ignore[attr-defined, arg-type]
-        elif kind == "xv":
-            add("xv", {"cells": _names(rule.cells), "value": rule.letter})  # type: ignore[attr-defined]
-        elif kind == "renban":
-            add("renban", {"lines": [_names(rule.cells)]})  # type: ignore[attr-defined]
-        elif kind == "whisper":
-            add("whispers", {"lines": [_names(rule.cells)], "value": str(rule.difference)})  # type: ignore[attr-defined]
-        elif kind == "slow-thermometer":
-            add("slowthermometer", {"lines": [_names(rule.cells)]})  # type: ignore[attr-defined]
+        elif isinstance(rule, LittleKiller):
+            add("littlekillersum", _little_killer(rule, n))
+        elif isinstance(rule, Sandwich):
+            index = rule.index + 1
+            cell = f"R0C{index}" if rule.axis == "column" else f"R{index}C0"
+            add("sandwichsum", {"cell": cell, "value": str(rule.total)})
+        elif isinstance(rule, Arrow):
+            arrows.setdefault(rule.circle, []).append(_arrow_line(rule))
+        elif isinstance(rule, XV):
+            add("xv", {"cells": _names(rule.cells), "value": rule.letter})
+        elif isinstance(rule, Renban):
+            add("renban", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, Whisper):
+            add("whispers", {"lines": [_names(rule.cells)], "value": str(rule.difference)})
+        elif isinstance(rule, SlowThermometer):
+            add("slowthermometer", {"lines": [_names(rule.cells)]})
     for key, color in (("difference", white), ("ratio", black)):
         for dot in color:
-            add(key, {"cells": _names(dot.cells)})  # type: ignore[attr-defined]
+            add(key, {"cells": _names(dot.cells)})
     for circle, lines in arrows.items():
         add("arrow", {"lines": lines, "cells": _names(circle)})
     negative = (["ratio"] if kropki_negative else []) + (["xv"] if "xv-negative" in by_kind else [])
@@ -1023,16 +1022,16 @@ def _plugin_decorations(grid: Grid) -> dict[str, list[dict[str, Any]]]:
     lines: list[dict[str, Any]] = []
     circles: list[dict[str, Any]] = []
     for rule in grid.constraints:
-        if rule.kind == "renban":
+        if isinstance(rule, Renban):
             style = _RENBAN_LINE
-        elif rule.kind == "whisper":
-            style = _DUTCH_LINE if rule.difference == half - 1 else _WHISPERS_LINE  # type: ignore[attr-defined]
-        elif rule.kind == "slow-thermometer":
+        elif isinstance(rule, Whisper):
+            style = _DUTCH_LINE if rule.difference == half - 1 else _WHISPERS_LINE
+        elif isinstance(rule, SlowThermometer):
             style = _SLOW_LINE
-            circles.append({"cells": [_name(rule.cells[0])], **_SLOW_BULB, "fromConstraint": "Slow Thermometer"})  # type: ignore[attr-defined]
+            circles.append({"cells": [_name(rule.cells[0])], **_SLOW_BULB, "fromConstraint": "Slow Thermometer"})
         else:
             continue
-        lines.append({"lines": [_names(rule.cells)], **style})  # type: ignore[attr-defined]
+        lines.append({"lines": [_names(rule.cells)], **style})
     out: dict[str, list[dict[str, Any]]] = {}
     if circles:
         out["circle"] = circles
