@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, SupportsFloat, SupportsIndex, cast
 
 from sudokit.errors import BoxShapeError, StrategyError
 from sudokit.grid import Grid
@@ -27,7 +27,7 @@ from sudokit.verify import result_problem
 try:  # signal's own functions without the enum wrappers of the ``signal`` module: 0.2 us a call, not 3 us
     import _signal as _sig
 except ImportError:  # pragma: no cover - an interpreter without it
-    _sig = signal  # type: ignore[assignment]
+    _sig = signal
 
 __all__ = [
     "DEFAULT_COUNT_LIMIT",
@@ -389,6 +389,7 @@ def _fresh(result: object, puzzle: Grid, name: str) -> Any:
     """
     if not isinstance(result, Result):
         return result
+    solutions: Any  # whatever the engine put there: the check words what is wrong with it
     status, owner, solutions, count = result.status, result.puzzle, result.solutions, result.count
     exact, stats, elapsed, error = result.exact, result.stats, result.elapsed, result.error
     if isinstance(solutions, tuple | list):
@@ -488,10 +489,10 @@ def result_of(
     unread = _unreadable(answer, puzzle.shape.size)
     if unread is not None:
         return _failed(puzzle, name, 0.0, f"returned an answer that cannot be read: {unread}")
-    text, cells, count, exact, elapsed, stats, error = answer  # type: ignore[misc]
+    text, cells, count, exact, elapsed, stats, error = cast("Answer", answer)  # an Answer, as _unreadable found
     status = _STATUSES[text]
     if status is Status.ERROR:
-        return _failed(puzzle, name, elapsed, error)
+        return _failed(puzzle, name, elapsed, error or "")  # never None here: _unreadable saw to it
     if status is Status.UNSUPPORTED:
         return Result(status, puzzle, name, elapsed=elapsed, error=" ".join(f"strategy {name!r} {error}".split()))
     shape = puzzle.shape
@@ -546,9 +547,9 @@ def _plain(value: object) -> int | float | str:
         if isinstance(value, bool | str):
             return bool(value) if isinstance(value, bool) else str(value)
         if hasattr(type(value), "__index__"):  # ints of any type (numpy's)
-            return operator.index(value)  # type: ignore[call-overload]
+            return operator.index(cast("SupportsIndex", value))
         if isinstance(value, float) or (hasattr(type(value), "__float__") and not isinstance(value, complex)):
-            number = float(value)  # type: ignore[arg-type]
+            number = float(cast("SupportsFloat", value))
             return number if math.isfinite(number) else str(number)
         text = repr(value)
     except Exception:

@@ -202,7 +202,7 @@ class SolveTask(Generic[R]):
     def finish_one(self, index: int, record: Record, answer: Any) -> Any:
         """The rendered outcome of one record from its worker's plain answer (see :meth:`finish`)."""
         grid = self._grid(record)
-        if type(grid) is str:
+        if isinstance(grid, str):
             return self.render(Outcome(index, record, invalid=grid))
         result = result_of(answer, grid, self.name, limit=self.limit, keep=self.keep)
         return self.render(Outcome(index, record, grid, result))
@@ -260,7 +260,7 @@ class SolveTask(Generic[R]):
             how = f"{problem} (in a batch of {len(records):,} puzzle{'' if len(records) == 1 else 's'})"
             return Many(index, [self._failed((index + i, r), how) for i, r in enumerate(records)])
         grid = self._grid(record)
-        if type(grid) is str:
+        if isinstance(grid, str):
             return self.render(Outcome(index, record, invalid=grid))
         if self.time_limit is not None and problem.startswith("still running"):
             problem = f"{problem} (time limit {self.time_limit:g} s)"
@@ -478,5 +478,6 @@ def run_isolated(
     )
     with WorkerPool(task, 1) as pool:
         pool.start()
+        result: Result
         [result] = pool.map([(0, record)])
     return result

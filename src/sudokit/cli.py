@@ -14,6 +14,7 @@ import math
 import os
 import sys
 import warnings
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TextIO
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from sudokit.session import Job
 
 try:  # typer 0.26+ carries its own copy of click
-    from typer import _click as click  # type: ignore[attr-defined]
+    from typer import _click as click
 except ImportError:  # pragma: no cover - older typer
     import click  # type: ignore[no-redef]
 
@@ -39,9 +40,24 @@ except ImportError:  # pragma: no cover - older typer
 class _Sudoku(typer.core.TyperGroup):
     """The command group, with every usage error on one line (``sudoku: error: ...``) and exit status 2."""
 
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **kwargs: Any,
+    ) -> Any:
         try:
-            status = super().main(*args, standalone_mode=False, **kwargs)
+            status = super().main(
+                args=args,
+                prog_name=prog_name,
+                complete_var=complete_var,
+                standalone_mode=False,
+                windows_expand_args=windows_expand_args,
+                **kwargs,
+            )
         except click.exceptions.ClickException as err:
             if type(err).__name__ == "NoArgsIsHelpError":  # ``sudoku`` alone: the help, as asked
                 err.show()
@@ -640,7 +656,7 @@ def solve(
         from sudokit.datasets import CompareJob
 
         render = replace(render, expect=True)
-        job = CompareJob(strategy, options, render, keep=keep, time_limit=time_limit, box=shape)
+        job: SolveJob = CompareJob(strategy, options, render, keep=keep, time_limit=time_limit, box=shape)
     else:
         job = SolveJob(strategy, options, render, keep=keep, time_limit=time_limit, box=shape)
     _run(
@@ -1509,7 +1525,7 @@ def _generated_text(made: dict[str, Any], fmt: GenerateFormat, seed: int, shape:
         "minimal": task.minimal,
     }
     if fmt is GenerateFormat.line:
-        return made["puzzle"]
+        return str(made["puzzle"])
     if fmt is GenerateFormat.json:
         return json.dumps(fields, allow_nan=False)
     if fmt is GenerateFormat.csv:
@@ -1668,7 +1684,7 @@ def _generate_run(
                 stream = target.stream()
             else:
                 stream = sys.stdout
-            writer = RecordWriter(stream, "standard output" if target is None else os.fspath(output))
+            writer = RecordWriter(stream, "standard output" if target is None else os.fspath(target.path))
             if not quiet and console.err is not None and console.err.isatty():
                 console.progress = Progress(console.err, count - done, noun="puzzles")
                 console.shared = same_terminal(stream, console.err)
@@ -1826,7 +1842,14 @@ def _generate_resume_point(
     return last, end, records
 
 
-def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # type: ignore[no-untyped-def]
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
     _say(f"sudoku: warning: {message}")
 
 
@@ -1847,7 +1870,7 @@ def _reopen_closed_std_fds() -> None:
     streams: dict[int, tuple[str, str]] = {0: ("stdin", "r"), 1: ("stdout", "w"), 2: ("stderr", "w")}
     for fd in CLOSED:
         name, mode = streams[fd]
-        stream: TextIO = open(fd, mode, closefd=False)  # noqa: SIM115
+        stream = open(fd, mode, closefd=False)  # noqa: SIM115
         setattr(sys, name, stream)
 
 

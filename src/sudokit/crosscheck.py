@@ -937,6 +937,7 @@ class CheckJob:
         limit this run's (``--count``, ``--limit``).
         """
         labels = [spec.label for spec in self.engines]
+        names: list[Any]  # what the record says: str, or anything a json record holds
         if self.fmt == "line":
             answer = text[len(key[0]) + 1 :]
             if answer == Verdict.INVALID.value:

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import cache
-from typing import Any, TextIO
+from typing import Any, TextIO, final
 
 from sudokit.errors import BoxShapeError, InvalidPuzzleError
 from sudokit.reader import Record, _stat, bounded_lines, is_table, iter_records, read_arguments, split_note
@@ -131,6 +131,7 @@ def _plain_line(box: Shape | None) -> re.Pattern[str] | None:
 # --- the parent: input to items ---------------------------------------------------------------------
 
 
+@final  # so that `type(item) is Block` tells a type checker what item is in both branches
 @dataclass(frozen=True, slots=True)
 class Block:
     """Consecutive plain lines of one input: ``text`` (each line with its line end), the first one's number."""
@@ -140,7 +141,7 @@ class Block:
     text: str
     lines: int
 
-    def entries(self) -> list[tuple[str, int, str | None]]:
+    def entries(self) -> list[tuple[str, int | None, str | None]]:
         """(puzzle, line number, note) of each line, as the reader's records hold them."""
         text = self.text
         rows = text.split("\n") if "\r" not in text else re.split(_EOL, text)
@@ -149,7 +150,7 @@ class Block:
         first = self.first
         if ":" not in text and "\t" not in text and "#" not in text:
             return [(row, first + j, None) for j, row in enumerate(rows)]
-        out = []
+        out: list[tuple[str, int | None, str | None]] = []
         for j, row in enumerate(rows):
             row = row.rstrip()  # a tab before no note
             noted = split_note(row)
@@ -278,7 +279,7 @@ def expand_blocks(items: Iterable[Block | Record]) -> Iterator[Record]:
         if type(item) is Block:
             yield from item.records()
         else:
-            yield item  # type: ignore[misc]
+            yield item
 
 
 class Resumable:
@@ -535,6 +536,7 @@ def finish_block(
     answered alone. Each ``solve_many`` answer is checked by :func:`sudokit.verify.verify_many` against
     this process's own reading of the block, and the records are made of the checked data alone.
     """
+    source: str | list[Record]
     if type(block) is Block:
         entries, source = block.entries(), block.source
         records = None
@@ -711,13 +713,12 @@ def _checked(
     if unread is not None:
         took = part[-1] if type(part) is tuple and part and type(part[-1]) is float else 0.0
         took = took if 0.0 <= took <= 1e9 else 0.0
-        problem = f"returned ManyResults that cannot be read: {unread}"
-        problems = dict.fromkeys(range(k), problem)
+        problems = dict.fromkeys(range(k), f"returned ManyResults that cannot be read: {unread}")
         return _Answers(shape, [], "", [1] * k, [0] * k, [1] * k, [took / k] * k, [], problems, cells, b"")
     _, status_raw, count_raw, exact_raw, raw, elapsed_raw, stats_raw, took = part
     status, count, exact, elapsed = list(status_raw), list(count_raw), list(exact_raw), list(elapsed_raw)
     stats = [(key, list(values)) for key, values in stats_raw]
-    problems: dict[int, str] = {}
+    problems = {}
     late = None if time_limit is None else watchdog_seconds(time_limit)
     valid = _verify_many(cells, raw, k, shape)
     every = (
@@ -773,7 +774,8 @@ def _unread(part: Any, k: int, size: int) -> str | None:
 def _values(buffer: Any, k: int, what: str) -> list[Any]:
     view = memoryview(buffer)
     if view.ndim != 1:
-        view = view.cast("B").cast(view.format) if view.c_contiguous else memoryview(bytes(view)).cast(view.format)
+        # typeshed's memoryview.cast takes only literal formats, not one read from a buffer
+        view = view.cast("B").cast(view.format) if view.c_contiguous else memoryview(bytes(view)).cast(view.format)  # type: ignore[call-overload]
     values = view.tolist()
     if len(values) != k:
         raise ValueError(f"{what} holds {len(values)} values for {k} puzzles")

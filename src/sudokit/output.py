@@ -84,7 +84,7 @@ def heading(index: int, record: Record) -> str:
     return f"# {record.where}"
 
 
-def csv_row(values: tuple[object, ...] | list[object]) -> str:
+def csv_row(values: tuple[object, ...] | list[Any]) -> str:
     """One csv record (RFC 4180: a field with a comma, quote or line break is quoted); booleans as true/false."""
     import csv  # here: most runs write no csv
 
@@ -188,7 +188,7 @@ class RecordFormat:
         if self.stats and outcome.result is not None and self.fmt in ("line", "csv", "fpuzzles"):
             note = f"{record.where}: {self.stats_text(outcome.result)}"  # to stderr, beside a machine-readable record
         answer = uniqueness(outcome) if self.unique else outcome.status
-        messages = (f"error: {error}",) if error else ()
+        messages: tuple[str, ...] = (f"error: {error}",) if error else ()
         compared = self.compare(outcome)
         if compared not in (None, "same"):
             messages += (f"{compared}: {self._mismatch(outcome, compared)}",)
@@ -352,9 +352,9 @@ class RecordFormat:
         from sudokit.links import fpuzzles_link  # here: only this form writes links
 
         result = outcome.result
-        solved = result is not None and result.status is Status.SOLVED
+        solution = result.solution if result is not None and result.status is Status.SOLVED else None
         try:
-            return fpuzzles_link(outcome.grid, result.solution if solved else None), None  # type: ignore[union-attr]
+            return fpuzzles_link(outcome.grid, solution), None
         except InvalidPuzzleError as err:
             return self.line(outcome), f"no f-puzzles link: {err}"
 

@@ -57,12 +57,15 @@ from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from math import isqrt
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from sudokit.errors import InvalidPuzzleError
 from sudokit.formats import ANSI_ESCAPE, SEPARATORS
 from sudokit.grid import Grid
 from sudokit.shape import ALPHABET, MAX_BOX, Shape
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsReadline
 
 __all__ = [
     "Columns",
@@ -426,7 +429,7 @@ class _TooLong:
     """Stands in for a line too long to be a puzzle, which is skipped rather than read whole."""
 
 
-def bounded_lines(handle: TextIO, limit: int = MAX_LINE) -> Iterator[str | _TooLong]:
+def bounded_lines(handle: SupportsReadline[str], limit: int = MAX_LINE) -> Iterator[str | _TooLong]:
     """The lines of ``handle`` (ending at ``\\n``, ``\\r\\n`` or ``\\r``); one over ``limit`` is skipped in pieces."""
     readline = handle.readline
     cut = False  # the last piece read was cut by the size limit right after a "\r": a "\n" now belongs to it
@@ -463,7 +466,7 @@ def read_puzzles(path: str | os.PathLike[str], *, box: Shape | None = None) -> I
         try:
             grid = record.parse(box)
         except InvalidPuzzleError as err:
-            err.__class__ = _in_file(type(err))
+            err.__class__ = _in_file(type(err))  # type: ignore[arg-type]  # mypy takes a type[...] of two bases as unhashable
             err.source = record.source  # type: ignore[attr-defined]
             raise
         yield grid

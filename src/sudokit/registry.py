@@ -56,8 +56,11 @@ _OWN_DISTRIBUTION = "sudokit"  # the distribution that ships sudokit: its entry 
 class EntryPointLike(Protocol):
     """What the registry needs of an entry point: ``importlib.metadata.EntryPoint`` fits."""
 
-    name: str
-    value: str
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def value(self) -> str: ...
 
     def load(self) -> Any: ...
 
@@ -275,7 +278,7 @@ class Registry:
             raise StrategyLoadError(self._errors[name])
         ep = eps[name]
         try:
-            loaded = ep.load()
+            loaded: Callable[..., Strategy] = ep.load()
         except (Exception, SystemExit) as err:  # a plugin's import can fail in any way; report, never crash
             message = _one_line(f"strategy {name!r} ({_target(ep)}) failed to load: {type(err).__name__}: {err}")
             missing, hint = self._missing(ep)
@@ -507,7 +510,7 @@ def _read_metadata(ep: EntryPointLike) -> str | None:
                 with open(os.path.join(directory, filename), encoding="utf-8") as handle:
                     return handle.read()
             if dist is not None and hasattr(dist, "read_text"):  # an importlib.metadata.Distribution
-                text = dist.read_text(filename)
+                text: str | None = dist.read_text(filename)
                 if text is not None:
                     return text
         except (OSError, UnicodeDecodeError):

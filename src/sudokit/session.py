@@ -27,7 +27,7 @@ import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Protocol, TextIO
+from typing import Any, BinaryIO, Protocol, TextIO, cast
 
 from sudokit.errors import SudokitError
 from sudokit.output import OutputError, RecordWriter, Rendered, ResumeError, resume_point
@@ -56,9 +56,17 @@ EXIT_BROKEN_PIPE = 141  # the reader of standard output went away (SIGPIPE), as 
 class Job(Protocol):
     """One kind of batch: what the workers run, and how their results become records."""
 
-    fmt: str  #: pretty, line, json or csv
     kind: str  #: the key every json record of this job has: ``status`` (solve) or ``verdict`` (check)
-    failures: str  #: what the progress bar calls the records that went wrong ("failed", "not agreed")
+
+    @property
+    def fmt(self) -> str:
+        """pretty, line, json or csv (a plain attribute will do, as for the read-only members below)."""
+        ...
+
+    @property
+    def failures(self) -> str:
+        """What the progress bar calls the records that went wrong ("failed", "not agreed")."""
+        ...
 
     @property
     def header(self) -> str | None:
@@ -356,7 +364,8 @@ class Session:
                     skipped, keep = self._check_resume(target, resumable.keys())
                     records = resumable.rest()
                 else:
-                    skipped, keep = self._check_resume(target, (key(r) for r in records))
+                    plain = cast("Iterator[Record]", records)  # records, never blocks, without blocks
+                    skipped, keep = self._check_resume(target, (key(r) for r in plain))
             with (self.pool or WorkerPool)(self.job.task(), self.jobs) as pool:
                 pool.start()  # a bad engine or option fails here, before the output is touched
                 if blocks and not (getattr(pool, "info", None) or {}).get("many"):
@@ -365,6 +374,7 @@ class Session:
                     target.cut(keep if self.resume else 0)
                     stream = target.stream()
                 else:
+                    assert self.out is not None  # seen above: no output fails at once
                     stream = self.out
                 self._stream(pool, records, stream, target, skipped, many)
             if target is not None:
@@ -428,7 +438,7 @@ class Session:
         stream: TextIO,
         target: OutputFile | None,
         skipped: int,
-        many: type | None = None,
+        many: type[Any] | None = None,
     ) -> None:
         """Write the record of every puzzle, in order, with messages and the progress bar.
 
@@ -448,9 +458,10 @@ class Session:
         if job.header is not None and skipped == 0 and (target is None or _empty(stream)):
             writer.write(job.header)
         first = True
+        rendered: Any  # a Rendered, a block's records (many) or a library object
         for rendered in job.outputs(pool.map(job.items(records))):
             if type(rendered) is many:  # a block's records: runs of text (counted together) and single records
-                job.count_many(rendered.answers)  # type: ignore[attr-defined]
+                job.count_many(rendered.answers)  # type: ignore[attr-defined]  # a job that reads blocks has it
                 for part in rendered.parts:
                     if type(part) is str:
                         console.before_record()

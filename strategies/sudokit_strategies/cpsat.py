@@ -76,7 +76,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from sudokit import Capabilities, Grid, Result, Status
-from sudokit.variants import ALL_KINDS, king_pairs, knight_pairs, orthogonal_pairs, undotted_pairs
+from sudokit.variants import ALL_KINDS, OddEven, king_pairs, knight_pairs, orthogonal_pairs, undotted_pairs
 
 __all__ = ["BIG_SIDE", "CpSatStrategy"]
 
@@ -274,7 +274,7 @@ def _variant_model(model: cp_model.CpModel, puzzle: Grid) -> None:
     domains: list[Sequence[int]] = [(v,) if v else range(1, n + 1) for v in puzzle.cells]
     parity: dict[int, set[int]] = {}
     for rule in puzzle.constraints:
-        if rule.kind == "odd-even":
+        if isinstance(rule, OddEven):
             i = rule.indexes(n)[0]
             digits = set(range(1 if rule.parity == "odd" else 2, n + 1, 2))
             parity[i] = parity.get(i, digits) & digits
@@ -530,7 +530,9 @@ _RULES: dict[str, _Adder] = {
 }
 
 
-def _solve(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: _Collector | None = None) -> int:
+def _solve(
+    solver: cp_model.CpSolver, model: cp_model.CpModel, callback: _Collector | None = None
+) -> cp_model.CpSolverStatus:
     """``solver.solve(model, callback)``, stopped at once by Ctrl-C, a kill or the core's watchdog.
 
     While the compiled search runs, Python only notes a signal; its handler runs when the search

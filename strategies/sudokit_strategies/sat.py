@@ -71,7 +71,7 @@ from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
 from sudokit import Capabilities, Grid, Result, Shape, Status
-from sudokit.variants import ALL_KINDS, king_pairs, knight_pairs, orthogonal_pairs, undotted_pairs
+from sudokit.variants import ALL_KINDS, OddEven, king_pairs, knight_pairs, orthogonal_pairs, undotted_pairs
 
 __all__ = ["ENCODINGS", "SOLVERS", "SatStrategy"]
 
@@ -577,7 +577,7 @@ class _Cnf:
         for k, unit in enumerate(units):
             for i in unit:
                 units_of[i].append(k)
-        taken = [set() for _ in units]  # the digits the givens place in each unit
+        taken: list[set[int]] = [set() for _ in units]  # the digits the givens place in each unit
         for i, v in enumerate(cells):
             if v:
                 for k in units_of[i]:
@@ -592,7 +592,7 @@ class _Cnf:
             else:
                 domains.append(set(range(1, n + 1)).difference(*(taken[k] for k in units_of[i])))
         for rule in puzzle.constraints:
-            if rule.kind == "odd-even":
+            if isinstance(rule, OddEven):
                 i = rule.indexes(n)[0]
                 domains[i] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))
         self.n = n

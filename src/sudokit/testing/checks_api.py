@@ -18,12 +18,13 @@ import pickle
 import time
 from collections.abc import Mapping
 
+from sudokit.api import _described
 from sudokit.grid import Grid
 from sudokit.shape import Shape
 from sudokit.strategy import Result, Status, capabilities_of
 from sudokit.testing import corpus
-from sudokit.testing._kit import Subject, _described, _shown, check, shown_status
-from sudokit.verify import solution_problem
+from sudokit.testing._kit import Subject, check, shown_status
+from sudokit.verify import _shown, solution_problem
 
 #: The classic board, the one most api checks ask about.
 NINE = Shape.of(3, 3)
@@ -327,7 +328,7 @@ def stats_are_json_safe(subject: Subject) -> None:
                 if type(key) is not str:
                     subject.fail(f"stats key {_shown(key)} is a {type(key).__name__}, not a str", known.puzzle)
                 kind = type(value)
-                if not (kind in (bool, int, str) or (kind is float and math.isfinite(value))):
+                if not (kind in (bool, int, str) or (kind is float and math.isfinite(float(value)))):
                     subject.fail(
                         f"stats[{key!r}] is {_shown(value)}, a {kind.__name__}: stats values are bool, int, "
                         "finite float or str",
