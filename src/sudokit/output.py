@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import os
 import stat
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, BinaryIO, TextIO
 
@@ -103,7 +103,7 @@ def _csv_fields(unique: bool, expect: bool) -> tuple[str, ...]:
     return CSV_FIELDS + (("uniqueness",) if unique else ()) + (("expected",) if expect else ())
 
 
-def counters_text(stats: dict[str, Any]) -> str:
+def counters_text(stats: Mapping[str, object]) -> str:
     """An engine's counters for people: ``nodes 12, wall_time 4.54 ms, ratio 0.3333``.
 
     Whole numbers as they are; a float counter of time (its name holds ``time`` or ``start``: seconds)
