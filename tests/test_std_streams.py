@@ -212,7 +212,7 @@ def test_standard_input_is_split_into_lines_as_a_file_is(tmp_path: Path, newline
         puzzle, solution = record.split(":")
         assert Grid.parse(puzzle) == Grid.parse(line)
         assert is_solution(Grid.parse(line), Grid.parse(solution))
-    assert piped.stderr.splitlines()[-1].startswith(f"{count} puzzle{'s' if count > 1 else ''}: {count} solved,")
+    assert piped.stderr.splitlines()[-1].startswith(f"{count:,} puzzle{'s' if count > 1 else ''}: {count:,} solved,")
     if count == 2:  # the file itself, named: the same records
         named = bash(f"{SUDOKU} solve {path} -f line -j 1")
         assert named.stdout == piped.stdout

@@ -10,6 +10,7 @@ annotations, and given strings it evaluates each one, which cost ~7 ms of every 
 import contextlib
 import copy
 import errno
+import functools
 import math
 import os
 import sys
@@ -37,8 +38,49 @@ except ImportError:  # pragma: no cover - older typer
     import click  # type: ignore[no-redef]
 
 
+#: The shells Typer writes completion scripts for.
+SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+
+
+#: The shell named after ``--show-completion`` or ``--install-completion`` on this command line, if any.
+_NAMED_SHELL: list[str] = []
+
+
+def _completion_shell(typer_callback: Any, ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """``--show-completion [SHELL]`` and ``--install-completion [SHELL]``: the shell named, else the one running
+    ``sudoku`` (Typer's detection, then ``$SHELL``); one line of error, exit 2, when none is known."""
+    if not value or ctx.resilient_parsing:
+        return value
+    if _NAMED_SHELL:
+        shell = _NAMED_SHELL[0]
+    else:
+        from typer._completion_shared import _get_shell_name
+
+        shell = _get_shell_name() or os.path.basename(os.environ.get("SHELL", ""))
+    if shell not in SHELLS:
+        told = f"'{shell}' is not a shell sudoku completes" if shell else "cannot tell which shell runs sudoku"
+        _fail(f"--{(param.name or '').replace('_', '-')}: {told}: name it, one of {', '.join(SHELLS)}")
+    return typer_callback(ctx, param, shell)
+
+
 class _Sudoku(typer.core.TyperGroup):
-    """The command group, with every usage error on one line (``sudoku: error: ...``) and exit status 2."""
+    """The command group, with every usage error on one line (``sudoku: error: ...``) and exit status 2.
+
+    ``--show-completion`` and ``--install-completion`` take the shell as an optional value (Typer's own
+    flags take none, so ``--show-completion bash`` ignored ``bash``, and where no shell could be detected,
+    as under a process whose parent shell had exited, they failed with "Shell  not supported.").
+    """
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        params = super().get_params(ctx)
+        for param in params:
+            wrapped = isinstance(param.callback, functools.partial)
+            if param.name in ("show_completion", "install_completion") and param.callback and not wrapped:
+                param.callback = functools.partial(_completion_shell, param.callback)
+                what = "Install" if param.name == "install_completion" else "Show"
+                shells = ", ".join(SHELLS)
+                param.help = f"{what} completion for SHELL ({shells}; default: the shell running sudoku)."  # type: ignore[attr-defined]
+        return params
 
     def main(
         self,
@@ -49,6 +91,11 @@ class _Sudoku(typer.core.TyperGroup):
         windows_expand_args: bool = True,
         **kwargs: Any,
     ) -> Any:
+        args = list(sys.argv[1:] if args is None else args)
+        for at, arg in enumerate(args[:-1]):
+            if arg in ("--show-completion", "--install-completion") and not args[at + 1].startswith("-"):
+                _NAMED_SHELL[:] = [args.pop(at + 1)]
+                break
         try:
             status = super().main(
                 args=args,
