@@ -75,8 +75,17 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from sudokit import Capabilities, Grid, Result, Status
-from sudokit.variants import ALL_KINDS, king_pairs, knight_pairs, orthogonal_pairs, undotted_pairs
+from sudokit import (
+    ALL_KINDS,
+    Capabilities,
+    Grid,
+    Result,
+    Status,
+    king_pairs,
+    knight_pairs,
+    orthogonal_pairs,
+    undotted_pairs,
+)
 
 __all__ = ["BIG_SIDE", "CpSatStrategy"]
 

@@ -70,8 +70,18 @@ from typing import Any
 from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
-from sudokit import Capabilities, Grid, Result, Shape, Status
-from sudokit.variants import ALL_KINDS, king_pairs, knight_pairs, orthogonal_pairs, undotted_pairs
+from sudokit import (
+    ALL_KINDS,
+    Capabilities,
+    Grid,
+    Result,
+    Shape,
+    Status,
+    king_pairs,
+    knight_pairs,
+    orthogonal_pairs,
+    undotted_pairs,
+)
 
 __all__ = ["ENCODINGS", "SOLVERS", "SatStrategy"]
 
