@@ -14,7 +14,7 @@ Option (``-o inference=...``, as ``backtrack``'s): ``auto`` (the default: the tw
 Besides ``solve`` it offers ``solve_many`` (sudokit's batch protocol, :class:`sudokit.ManyResults`): a
 chunk of puzzles of one box shape solved in one compiled call, with a time limit for each puzzle.
 
-The compiled kernel (:mod:`sudokit_strategies._jit_kernels`) is cached on disk, so only the first run on
+The compiled kernel (:mod:`sudokit_strategies.jit.kernels`) is cached on disk, so only the first run on
 a machine pays the compile (5-10 s; a later process loads it in under a second): in ``$NUMBA_CACHE_DIR``
 when set, else in ``$XDG_CACHE_HOME/sudokit/numba`` (``~/.cache/sudokit/numba``;
 ``~/Library/Caches/sudokit/numba`` on macOS, ``%LOCALAPPDATA%\\sudokit\\numba`` on Windows). Deleting that
@@ -68,7 +68,7 @@ def _kernels() -> Any:
 
     Called when the engine is built, so that a cold compile (seconds) never counts against a solve's time limit.
     """
-    from sudokit_strategies import _jit_kernels as k
+    from sudokit_strategies.jit import kernels as k
 
     np = k.np
     shape = Shape.of(2, 2)
