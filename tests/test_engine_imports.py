@@ -91,3 +91,26 @@ def test_the_engine_packages_are_described_without_being_imported() -> None:
         from sudokit_strategies.jit import NumbaStrategy
 
         assert listed["rows"]["numba"] == NumbaStrategy.description
+
+
+def test_a_classic_solve_loads_only_the_classic_search() -> None:
+    """``sudoku solve``'s start-up: a classic 9x9 needs backtrack's classic search; the others load on first use."""
+    code = (
+        "import sys\n"
+        "from sudokit import Grid\n"
+        "from sudokit_strategies.backtrack import BacktrackStrategy\n"
+        "def loaded():\n"
+        "    inside = [m.split('.')[2] for m in sys.modules if m.startswith('sudokit_strategies.backtrack.')]\n"
+        "    return ','.join(sorted(inside))\n"
+        "classic = Grid.parse('53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79')\n"
+        "print(BacktrackStrategy().solve(classic, limit=2).count, loaded())\n"
+        "print(BacktrackStrategy().solve(Grid.empty('4x4'), limit=2).count, loaded())\n"
+        "print(BacktrackStrategy(order='plain').solve(classic, limit=2).count, loaded())\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "1 base,search",
+        "2 base,big,learning,search",
+        "1 base,big,learning,plain,search",
+    ]

@@ -63,6 +63,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Literal
 
 from sudokit import Capabilities, Grid, Result, Status
@@ -145,29 +147,11 @@ class BacktrackStrategy:
         self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
     ) -> Result:
         """Count up to ``limit`` solutions of ``puzzle`` within ``time_limit`` seconds, keeping the first ``keep``."""
+        search = self._search(puzzle)  # first: loading a search never counts against the time limit
         start = time.perf_counter()
         deadline = None if time_limit is None else start + time_limit
         keep = limit if keep is None else keep
-        # The other searches load on first use: a classic board below 16x16 (``sudoku solve``'s start-up) needs
-        # only the one of sudokit_strategies.backtrack.search.
-        engine: Base
-        if self.order == "plain":
-            from sudokit_strategies.backtrack.plain import PlainSearch
-
-            engine = PlainSearch(puzzle, limit, deadline, keep)
-        elif not puzzle.is_classic:
-            from sudokit_strategies.backtrack.variants import VariantSearch
-
-            engine = VariantSearch(puzzle, limit, deadline, keep)
-        elif self.inference in ("strong", "learn") or (self.inference == "auto" and puzzle.n >= BIG_SIDE):
-            from sudokit_strategies.backtrack.big import BigSearch
-
-            learn_after = 0 if self.inference == "learn" else None  # clause learning: at once, or from 25x25 up
-            if self.inference == "auto" and puzzle.n >= LEARN_SIDE:
-                learn_after = LEARN_AFTER
-            engine = BigSearch(puzzle, limit, deadline, keep, learn_after)
-        else:
-            engine = Search(puzzle, limit, deadline, keep)
+        engine = search(puzzle, limit, deadline, keep)
         status = Status.SOLVED
         exact = False
         old_limit = sys.getrecursionlimit()
@@ -194,6 +178,29 @@ class BacktrackStrategy:
             stats=engine.stats(),
             elapsed=time.perf_counter() - start,
         )
+
+    def _search(self, puzzle: Grid) -> Callable[[Grid, int, float | None, int], Base]:
+        """The search for ``puzzle``, built by ``search(puzzle, limit, deadline, keep)``.
+
+        The classic search is imported with the engine; the others load here on first use, so that
+        ``sudoku solve``'s start-up imports only what a classic board below 16x16 needs.
+        """
+        if self.order == "plain":
+            from sudokit_strategies.backtrack.plain import PlainSearch
+
+            return PlainSearch
+        if not puzzle.is_classic:
+            from sudokit_strategies.backtrack.variants import VariantSearch
+
+            return VariantSearch
+        if self.inference in ("strong", "learn") or (self.inference == "auto" and puzzle.n >= BIG_SIDE):
+            from sudokit_strategies.backtrack.big import BigSearch
+
+            learn_after = 0 if self.inference == "learn" else None  # clause learning: at once, or from 25x25 up
+            if self.inference == "auto" and puzzle.n >= LEARN_SIDE:
+                learn_after = LEARN_AFTER
+            return partial(BigSearch, learn_after=learn_after)
+        return Search
 
 
 def __getattr__(name: str) -> object:

@@ -28,6 +28,10 @@ class Base:
         self.solutions: list[tuple[int, ...]] = []
         self.nodes = self.guesses = self.backtracks = self.max_depth = 0
 
+    def run(self) -> None:
+        """Search from the givens, counting the solutions (every search defines it)."""
+        raise NotImplementedError
+
     def found(self, cells: tuple[int, ...]) -> None:
         """Count a solution (keeping it while fewer than ``keep`` are kept); stop the search at the limit."""
         self.count += 1
