@@ -285,7 +285,7 @@ def _variant_model(model: cp_model.CpModel, puzzle: Grid) -> None:
     for rule in puzzle.constraints:
         if rule.kind == "odd-even":
             i = rule.indexes(n)[0]
-            digits = set(range(1 if rule.parity == "odd" else 2, n + 1, 2))
+            digits = set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
             parity[i] = parity.get(i, digits) & digits
     for i, digits in parity.items():
         allowed = sorted(digits.intersection(domains[i]))
@@ -539,7 +539,9 @@ _RULES: dict[str, _Adder] = {
 }
 
 
-def _solve(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: _Collector | None = None) -> int:
+def _solve(
+    solver: cp_model.CpSolver, model: cp_model.CpModel, callback: _Collector | None = None
+) -> cp_model.CpSolverStatus:
     """``solver.solve(model, callback)``, stopped at once by Ctrl-C, a kill or the core's watchdog.
 
     While the compiled search runs, Python only notes a signal; its handler runs when the search

@@ -67,8 +67,8 @@ from functools import cache
 from itertools import combinations, pairwise
 from typing import Any
 
-from pysat.card import CardEnc, EncType
-from pysat.solvers import Solver
+from pysat.card import CardEnc, EncType  # type: ignore[import-untyped]
+from pysat.solvers import Solver  # type: ignore[import-untyped]
 
 from sudokit import (
     ALL_KINDS,
@@ -587,7 +587,7 @@ class _Cnf:
         for k, unit in enumerate(units):
             for i in unit:
                 units_of[i].append(k)
-        taken = [set() for _ in units]  # the digits the givens place in each unit
+        taken: list[set[int]] = [set() for _ in units]  # the digits the givens place in each unit
         for i, v in enumerate(cells):
             if v:
                 for k in units_of[i]:
@@ -604,7 +604,7 @@ class _Cnf:
         for rule in puzzle.constraints:
             if rule.kind == "odd-even":
                 i = rule.indexes(n)[0]
-                domains[i] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))
+                domains[i] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
         self.n = n
         self.x: list[dict[int, int]] = []
         for i, digits in enumerate(domains):
