@@ -39,14 +39,26 @@ if TYPE_CHECKING:  # imported on first use at run time (see __getattr__): ``sudo
     from sudokit.logic import Step, hint, steps
     from sudokit.rating import Rating, rate
     from sudokit.reader import read_puzzles
+    from sudokit.variants import (
+        ALL_KINDS,
+        Constraint,
+        OddEven,
+        king_pairs,
+        knight_pairs,
+        orthogonal_pairs,
+        undotted_pairs,
+    )
 
 __all__ = [
+    "ALL_KINDS",
     "MANY_STATUS",
     "Capabilities",
+    "Constraint",
     "CrossCheckReport",
     "Grid",
     "InvalidPuzzleError",
     "ManyResults",
+    "OddEven",
     "Rating",
     "Result",
     "Shape",
@@ -65,8 +77,11 @@ __all__ = [
     "get_strategy",
     "hint",
     "is_solution",
+    "king_pairs",
+    "knight_pairs",
     "normalize_time_limit",
     "offers_many",
+    "orthogonal_pairs",
     "rate",
     "read_puzzles",
     "result_problem",
@@ -75,6 +90,7 @@ __all__ = [
     "solve_records",
     "solve_sudoku",
     "steps",
+    "undotted_pairs",
 ]
 
 __version__ = "0.1.0"
@@ -92,11 +108,20 @@ _LAZY = {
     "rate": "rating",
     "hint": "logic",
     "steps": "logic",
+    # The variant rules, for engines (sudokit.variants takes some 8 ms to import; a classic solve never needs it).
+    "ALL_KINDS": "variants",
+    "Constraint": "variants",
+    "king_pairs": "variants",
+    "knight_pairs": "variants",
+    "orthogonal_pairs": "variants",
+    "undotted_pairs": "variants",
+    "OddEven": "variants",
 }
 
 
 def __getattr__(name: str) -> object:
-    """The cross-check, the reader, the batch runner, the step solver, rating and generation load on first use."""
+    """The cross-check, the reader, the batch runner, the step solver, rating, generation and the variant rules load
+    on first use."""
     if name in _LAZY:
         import importlib
 

@@ -75,8 +75,18 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from sudokit import Capabilities, Grid, Result, Status
-from sudokit.variants import ALL_KINDS, OddEven, king_pairs, knight_pairs, orthogonal_pairs, undotted_pairs
+from sudokit import (
+    ALL_KINDS,
+    Capabilities,
+    Grid,
+    OddEven,
+    Result,
+    Status,
+    king_pairs,
+    knight_pairs,
+    orthogonal_pairs,
+    undotted_pairs,
+)
 
 __all__ = ["BIG_SIDE", "CpSatStrategy"]
 
@@ -276,7 +286,7 @@ def _variant_model(model: cp_model.CpModel, puzzle: Grid) -> None:
     for rule in puzzle.constraints:
         if isinstance(rule, OddEven):
             i = rule.indexes(n)[0]
-            digits = set(range(1 if rule.parity == "odd" else 2, n + 1, 2))
+            digits = set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
             parity[i] = parity.get(i, digits) & digits
     for i, digits in parity.items():
         allowed = sorted(digits.intersection(domains[i]))

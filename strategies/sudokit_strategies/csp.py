@@ -85,8 +85,19 @@ from typing import Any, NamedTuple
 
 import constraint
 
-from sudokit import Capabilities, Grid, Result, Shape, Status
-from sudokit.variants import ALL_KINDS, Constraint, king_pairs, knight_pairs, orthogonal_pairs, undotted_pairs
+from sudokit import (
+    ALL_KINDS,
+    Capabilities,
+    Constraint,
+    Grid,
+    Result,
+    Shape,
+    Status,
+    king_pairs,
+    knight_pairs,
+    orthogonal_pairs,
+    undotted_pairs,
+)
 
 __all__ = ["BRANCHING", "INFERENCE", "SOLVERS", "ConstraintStrategy", "stop_workers"]
 

@@ -67,11 +67,22 @@ from functools import cache
 from itertools import combinations, pairwise
 from typing import Any
 
-from pysat.card import CardEnc, EncType
-from pysat.solvers import Solver
+from pysat.card import CardEnc, EncType  # type: ignore[import-untyped]
+from pysat.solvers import Solver  # type: ignore[import-untyped]
 
-from sudokit import Capabilities, Grid, Result, Shape, Status
-from sudokit.variants import ALL_KINDS, OddEven, king_pairs, knight_pairs, orthogonal_pairs, undotted_pairs
+from sudokit import (
+    ALL_KINDS,
+    Capabilities,
+    Grid,
+    OddEven,
+    Result,
+    Shape,
+    Status,
+    king_pairs,
+    knight_pairs,
+    orthogonal_pairs,
+    undotted_pairs,
+)
 
 __all__ = ["ENCODINGS", "SOLVERS", "SatStrategy"]
 
@@ -594,7 +605,7 @@ class _Cnf:
         for rule in puzzle.constraints:
             if isinstance(rule, OddEven):
                 i = rule.indexes(n)[0]
-                domains[i] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))
+                domains[i] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
         self.n = n
         self.x: list[dict[int, int]] = []
         for i, digits in enumerate(domains):
