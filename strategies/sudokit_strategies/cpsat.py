@@ -286,7 +286,7 @@ def _variant_model(model: cp_model.CpModel, puzzle: Grid) -> None:
     for rule in puzzle.constraints:
         if isinstance(rule, OddEven):
             i = rule.indexes(n)[0]
-            digits = set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
+            digits = set(range(1 if rule.parity == "odd" else 2, n + 1, 2))
             parity[i] = parity.get(i, digits) & digits
     for i, digits in parity.items():
         allowed = sorted(digits.intersection(domains[i]))

@@ -67,8 +67,8 @@ from functools import cache
 from itertools import combinations, pairwise
 from typing import Any
 
-from pysat.card import CardEnc, EncType  # type: ignore[import-untyped]
-from pysat.solvers import Solver  # type: ignore[import-untyped]
+from pysat.card import CardEnc, EncType
+from pysat.solvers import Solver
 
 from sudokit import (
     ALL_KINDS,
@@ -605,7 +605,7 @@ class _Cnf:
         for rule in puzzle.constraints:
             if isinstance(rule, OddEven):
                 i = rule.indexes(n)[0]
-                domains[i] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
+                domains[i] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))
         self.n = n
         self.x: list[dict[int, int]] = []
         for i, digits in enumerate(domains):
