@@ -1,8 +1,9 @@
 """backtrack on classic puzzles: the working copy against the engine committed at a git revision, in one run.
 
-The variant hook must cost classic puzzles nothing (issue 10: at most 5% slower). This loads
-``git show HEAD:strategies/sudokit_strategies/backtrack.py`` (or ``--base REV``: 7fb2b45 is the last
-engine without the hook) into a module of its own, then times
+The variant hook must cost classic puzzles nothing (issue 10: at most 5% slower). This loads the
+engine as committed at HEAD (or ``--base REV``: 7fb2b45 is the last engine without the hook) under a name
+of its own: the package ``strategies/sudokit_strategies/backtrack/`` (its imports of itself renamed), or
+before issue 23 the one module ``backtrack.py``; then it times
 both engines' ``solve`` on the same parsed puzzles, interleaved (each puzzle: old then new, or new
 then old, alternating), for several repetitions, on top95 and a sample of 17clue. It prints each
 engine's total per repetition, the ratio new / old per repetition and their median, and the ratio of
@@ -36,17 +37,35 @@ from sudokit_strategies.backtrack import BacktrackStrategy
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
-ENGINE_PATH = "strategies/sudokit_strategies/backtrack.py"
+ENGINE_PATH = "strategies/sudokit_strategies/backtrack"  # a package; before issue 23, the one module backtrack.py
+PACKAGE = "sudokit_strategies.backtrack"
+
+
+def git_show(what: str) -> str:
+    """``git show what`` (``REV:PATH``) in this repository."""
+    return subprocess.run(["git", "show", what], cwd=ROOT, capture_output=True, text=True, check=True).stdout
 
 
 def head_module(name: str = "backtrack_head", base: str = "HEAD") -> ModuleType:
-    """The engine's module as committed at git revision ``base``, imported as ``name``."""
-    source = subprocess.run(
-        ["git", "show", f"{base}:{ENGINE_PATH}"], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout
-    path = Path(tempfile.mkdtemp()) / f"{name}.py"
-    path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
+    """The engine as committed at git revision ``base``, imported as ``name`` (a package, or the one module)."""
+    listed = subprocess.run(
+        ["git", "ls-tree", "--name-only", f"{base}:{ENGINE_PATH}"], cwd=ROOT, capture_output=True, text=True
+    )
+    folder = Path(tempfile.mkdtemp())
+    if listed.returncode == 0:  # the package: its modules, their imports of each other renamed to ``name``
+        package = folder / name
+        package.mkdir()
+        for file in listed.stdout.split():
+            if file.endswith(".py"):
+                source = git_show(f"{base}:{ENGINE_PATH}/{file}").replace(PACKAGE, name)
+                (package / file).write_text(source, encoding="utf-8")
+        spec = importlib.util.spec_from_file_location(
+            name, package / "__init__.py", submodule_search_locations=[str(package)]
+        )
+    else:
+        path = folder / f"{name}.py"
+        path.write_text(git_show(f"{base}:{ENGINE_PATH}.py"), encoding="utf-8")
+        spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -96,10 +115,25 @@ def measure(label: str, grids: list[Grid], engines: dict[str, object], reps: int
     return out
 
 
+#: The classes a classic puzzle runs: their modules in the package, and their names.
+CLASSIC = (("base", "Base"), ("search", "Search"), ("plain", "PlainSearch"))
+
+
+def classic_class(engine: ModuleType, module: str, name: str) -> type:
+    """The class ``name`` of ``engine``: in its ``module`` if a package, else ``_name`` of the one module."""
+    if hasattr(engine, "__path__"):
+        return getattr(importlib.import_module(f"{engine.__name__}.{module}"), name)
+    return getattr(engine, f"_{name}")
+
+
 def same_classic_code(old: ModuleType, new: ModuleType) -> str:
-    """Whether the classes a classic puzzle runs are the same source in both modules (a line to print)."""
-    names = ("_Base", "_Search", "_PlainSearch")
-    differ = [n for n in names if inspect.getsource(getattr(old, n)) != inspect.getsource(getattr(new, n))]
+    """Whether the classes a classic puzzle runs are the same source in both engines (a line to print)."""
+    names = [name for _, name in CLASSIC]
+    differ = [
+        name
+        for module, name in CLASSIC
+        if inspect.getsource(classic_class(old, module, name)) != inspect.getsource(classic_class(new, module, name))
+    ]
     if differ:
         return f"classic search classes changed since the base: {', '.join(differ)}"
     return f"classic search classes ({', '.join(names)}) are the same source as at the base"
@@ -117,7 +151,7 @@ def main() -> None:
     args = parser.parse_args()
     head = head_module(base=args.base)
     print(f"old: {ENGINE_PATH} at {args.base}; new: the working copy")
-    print(same_classic_code(head, sys.modules[BacktrackStrategy.__module__]))
+    print(same_classic_code(head, importlib.import_module(PACKAGE)))
     engines: dict[str, object] = {"old": head.BacktrackStrategy(), "new": BacktrackStrategy()}
     if args.control:
         engines["control"] = head_module("backtrack_control", args.base).BacktrackStrategy()

@@ -1,6 +1,6 @@
 """backtrack on the big boards of puzzles/sizes (16x16, 25x25, 36x36), and on 9x9 against a git revision.
 
-From 25x25 up the engine turns to clause learning after ``_LEARN_AFTER`` nodes without a solution: the
+From 25x25 up the engine turns to clause learning after ``LEARN_AFTER`` nodes without a solution: the
 ``conflicts`` column counts its conflicts (0 when the search without learning finished first). The
 times are wall-clock seconds on whatever else the machine is running; ``cpu`` is the process's own.
 

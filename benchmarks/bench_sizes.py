@@ -4,7 +4,7 @@
     python benchmarks/bench_sizes.py --engines cp-sat,sat --sizes 4x4,5x5 --time-limit 10
     python benchmarks/bench_sizes.py --check                  # `sudoku check` on every size file instead
 
-The table (the README's): a row per size file (``boxRxC.txt``, boards 4x4 to 36x36), a column per
+The table (docs/performance.md's): a row per size file (``boxRxC.txt``, boards 4x4 to 36x36), a column per
 registered engine, each cell ``mean (timeouts)``: the engine's mean time to solve the puzzles of the
 file (``limit`` 1) that it finished, and how many it did not finish within the time limit. ``n/a``:
 the engine does not claim boards of that size (its capabilities, as ``sudoku strategies`` shows

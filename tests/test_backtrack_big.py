@@ -6,7 +6,7 @@ look-ahead on the cells with two candidates (failed literals) on top of the sing
 singles alone, so the new inference is checked where counts are cheap: random 9x9 and 16x16 boards
 with givens taken away, counted by both against CP-SAT, and every 16x16 of ``puzzles/sizes`` solved
 to its file's solution and proved unique. From 25x25 up the search turns to clause learning when it has
-failed ``_LEARN_AFTER`` guesses without a solution (``inference="learn"`` starts with it on any classic
+failed ``LEARN_AFTER`` guesses without a solution (``inference="learn"`` starts with it on any classic
 board): its counts are checked the same way, and the hard first 25x25 is solved by it.
 """
 
@@ -232,7 +232,7 @@ def test_learning_counts_25x25_boards_like_cp_sat() -> None:
 
 def test_the_search_turns_to_learning_after_failed_guesses(monkeypatch: pytest.MonkeyPatch) -> None:
     puzzle, solution = sized("5x5")[1]
-    monkeypatch.setattr(backtrack, "_LEARN_AFTER", 3)
+    monkeypatch.setattr(backtrack, "LEARN_AFTER", 3)
     result = AUTO.solve(puzzle, limit=2, time_limit=60)
     assert (result.status, result.count, result.exact, result.solution) == (Status.SOLVED, 1, True, solution)
     assert result.stats["probes"] > 0 and result.stats["conflicts"] > 0  # both searches ran

@@ -36,7 +36,7 @@ FORMATS = ("line", "json", "csv")
 FAILED = ("unsolvable", "timeout", "invalid", "error")
 SUMMARY = re.compile(
     r"^(\d+) puzzles: (\d+) solved, (\d+) unsolvable, (\d+) timed out, (\d+) invalid(?:, \d+ engine errors)?"
-    r" in [\d.]+ s \(([\d.]+) puzzles/s\)$"
+    r" in [\d.]+ s \(([\d.,]+) puzzles/s\)$"  # the rate with thousands separated (1,939.7)
 )
 PROGRESS_MARKS = ("\r", "\x1b[K", "[#", "[-", "elapsed")
 
@@ -189,7 +189,7 @@ def summary_counts(stderr: str) -> tuple[int, ...]:
     """(puzzles, solved, unsolvable, timed out, invalid) from the summary, the last line of stderr."""
     match = SUMMARY.match(stderr.strip().splitlines()[-1])
     assert match, stderr
-    assert float(match[6]) > 0  # puzzles/s
+    assert float(match[6].replace(",", "")) > 0  # puzzles/s
     return tuple(int(match[k]) for k in range(1, 6))
 
 

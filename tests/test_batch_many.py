@@ -56,6 +56,7 @@ def mixed_lines() -> list[str]:
     lines += [*counts, json_board, "[", *CLUES[6:8], *grid, *CLUES[8:10], *grid[:4], *CLUES[10:12], *twelve]
     lines += [*sixteen, CLUES[12] + ":a note", CLUES[13] + ':{"json": 1}', CLUES[14].lower(), *top]
     lines += ["5 3 0 0 7 0 0 0 0 " * 9, *CLUES[15:60]]
+    lines += [f"{CLUES[60]} # a name", f"{CLUES[61]}\t9.2", f"{CLUES[62]}\tanything: at all", *CLUES[63:66]]
     return lines
 
 
@@ -97,7 +98,7 @@ def timeless(text: str) -> str:
     text = re.sub(r'"elapsed_ms": [0-9.e+-]+', '"elapsed_ms": T', text)
     text = re.sub(r"(?m)^((?:[^,\n]*,){5})[0-9.e+-]+,", r"\1T,", text)  # the csv column
     text = re.sub(r"in [0-9.]+ ms", "in T ms", text)
-    return re.sub(r"in [0-9.]+ s \([0-9.]+ puzzles/s\)", "in T", text)
+    return re.sub(r"in [0-9.]+ s \([0-9.,]+ puzzles/s\)", "in T", text)
 
 
 # --- the reader: blocks expand to the reader's own records --------------------------------------------

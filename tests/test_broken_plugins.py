@@ -45,7 +45,7 @@ PLUGINS = {
 NOT_LOADED = {"fails-to-build", "crashes-on-import", "exits-on-import", "broken"}
 #: Engines that load but fail on every puzzle, at once.
 FAILING = ["crasher", "wrong-shape", "returns-dict", "returns-none", "bad-status", "exits"]
-SUMMARY = re.compile(r"^\d+ puzzles?: ")
+SUMMARY = re.compile(r"^[\d,]+ puzzles?: ")
 PUZZLES = puzzles("easy50.txt")[:3]
 
 

@@ -36,7 +36,7 @@ def counters(stats_line: str) -> dict[str, str]:
     return dict(pair.split(" ") for pair in stats_line.split("; ", 1)[1].split(", "))
 
 
-SUMMARY = re.compile(r"^\d+ puzzles?: \d+ solved, \d+ unsolvable, \d+ timed out, \d+ invalid")
+SUMMARY = re.compile(r"^[\d,]+ puzzles?: [\d,]+ solved, [\d,]+ unsolvable, [\d,]+ timed out, [\d,]+ invalid")
 
 
 def assert_one_line_error(stderr: str, *parts: str) -> None:
@@ -122,7 +122,7 @@ def test_pretty_output_of_several_puzzles_has_headers(tmp_path: Path, leetcode: 
     result = sudoku("solve", leetcode, str(path))
     assert result.exit_code == 0
     blocks = result.stdout.strip().split("\n\n")
-    assert [b.splitlines()[0] for b in blocks] == ["# <argument>", f"# {path}:1"]
+    assert [b.splitlines()[0] for b in blocks] == ["# 1: <argument>", f"# {path}:1"]
     for text, block in zip([leetcode, easy], blocks, strict=True):
         assert is_solution(Grid.parse(text), Grid.parse(block.split("\n", 1)[1]))
 

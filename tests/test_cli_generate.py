@@ -49,22 +49,22 @@ def images(n: int, symmetry: str, i: int) -> list[int]:
 
 
 def test_the_same_seed_gives_the_same_output_byte_for_byte_whatever_the_jobs() -> None:
-    args = ("generate", "--box", "3x3", "--count", "4", "--seed", "7", "--minimal", "-f", "json", "-q")
+    args = ("generate", "--box", "3x3", "--number", "4", "--seed", "7", "--minimal", "-f", "json", "-q")
     one = sudoku(*args, "--jobs", "1")
     two = sudoku(*args, "--jobs", "2")
     again = sudoku(*args, "--jobs", "1")
     assert one.exit_code == two.exit_code == 0
     assert one.stdout == two.stdout == again.stdout
     assert len({json.loads(line)["puzzle"] for line in one.stdout.splitlines()}) == 4
-    other = sudoku("generate", "--box", "3x3", "--count", "4", "--seed", "8", "--minimal", "-f", "json", "-q")
+    other = sudoku("generate", "--box", "3x3", "--number", "4", "--seed", "8", "--minimal", "-f", "json", "-q")
     assert not set(one.stdout.splitlines()) & set(other.stdout.splitlines())
 
 
 def test_without_a_seed_one_is_drawn_and_shown_so_that_the_run_can_be_replayed() -> None:
-    first = sudoku("generate", "--box", "2x3", "--count", "2")
+    first = sudoku("generate", "--box", "2x3", "--number", "2")
     assert first.exit_code == 0
     seed = next(line.split()[2] for line in first.stderr.splitlines() if line.startswith("sudoku: seed "))
-    replay = sudoku("generate", "--box", "2x3", "--count", "2", "--seed", seed)
+    replay = sudoku("generate", "--box", "2x3", "--number", "2", "--seed", seed)
     assert replay.stdout == first.stdout and len(first.stdout.splitlines()) == 2
     assert f"seed {seed}" in replay.stderr.splitlines()[-1]  # the summary names it too
 
@@ -72,7 +72,7 @@ def test_without_a_seed_one_is_drawn_and_shown_so_that_the_run_can_be_replayed()
 @pytest.mark.parametrize("box", ["2x3", "3x3"])
 def test_every_puzzle_is_unique_and_minimal_by_a_second_engine(box: str) -> None:
     shape = Shape.parse(box)
-    made = records("--box", box, "--count", "2", "--seed", "11", "--minimal")
+    made = records("--box", box, "--number", "2", "--seed", "11", "--minimal")
     assert [r["index"] for r in made] == [1, 2]
     for record in made:
         puzzle = Grid.parse(record["puzzle"], box)
@@ -88,13 +88,13 @@ def test_every_puzzle_is_unique_and_minimal_by_a_second_engine(box: str) -> None
 
 
 def test_without_minimal_the_puzzles_are_unique() -> None:
-    for record in records("--box", "3x3", "--count", "3", "--seed", "4"):
+    for record in records("--box", "3x3", "--number", "3", "--seed", "4"):
         assert count(Grid.parse(record["puzzle"])) == 1
 
 
 @pytest.mark.parametrize("symmetry", ["rot180", "rot90", "mirror"])
 def test_the_givens_have_the_symmetry_asked_for(symmetry: str) -> None:
-    for record in records("--box", "3x3", "--count", "2", "--seed", "21", "--symmetry", symmetry, "--minimal"):
+    for record in records("--box", "3x3", "--number", "2", "--seed", "21", "--symmetry", symmetry, "--minimal"):
         puzzle = Grid.parse(record["puzzle"])
         given = {i for i, v in enumerate(puzzle.cells) if v}
         assert all(set(images(9, symmetry, i)) <= given for i in given), record["puzzle"]
@@ -105,14 +105,14 @@ def test_the_givens_have_the_symmetry_asked_for(symmetry: str) -> None:
 def test_level_is_honoured_and_reported(level: str) -> None:
     from sudokit.features.rating import rate
 
-    for record in records("--count", "2", "--seed", "3", "--level", level):
+    for record in records("--number", "2", "--seed", "3", "--level", level):
         rating = rate(Grid.parse(record["puzzle"]))
         assert record["level"] == str(rating.level) and str(rating.level).lower() == level
         assert record["score"] == rating.score
 
 
 def test_every_format_parses_back_to_the_same_puzzles() -> None:
-    common = ("generate", "--box", "2x3", "--count", "3", "--seed", "5", "-q")
+    common = ("generate", "--box", "2x3", "--number", "3", "--seed", "5", "-q")
     made = records(*common[1:])
     puzzles = [Grid.parse(r["puzzle"], "2x3") for r in made]
     assert all(r["seed"] == 5 and r["box"] == "2x3" and r["level"] is None for r in made)
@@ -133,7 +133,7 @@ def test_every_format_parses_back_to_the_same_puzzles() -> None:
 
 def test_output_file_is_written_and_not_replaced_without_force(tmp_path: Path) -> None:
     out = tmp_path / "made.txt"
-    first = sudoku("generate", "--seed", "2", "--count", "2", "-O", str(out), "-q")
+    first = sudoku("generate", "--seed", "2", "--number", "2", "-O", str(out), "-q")
     assert first.exit_code == 0 and first.stdout == ""
     text = out.read_text()
     assert [Grid.parse(line) for line in text.splitlines()]
@@ -164,7 +164,7 @@ def test_a_level_not_reached_in_time_says_what_the_attempts_were_rated() -> None
 @pytest.mark.parametrize("box", ["2x2", "1x4"])
 def test_a_level_no_puzzle_of_the_board_reaches_is_refused_at_once(box: str) -> None:
     # every 4x4 puzzle is solved by singles (tests/test_generate.py): before, each puzzle spun through its time limit
-    done = sudoku("generate", "--box", box, "--level", "hard", "--count", "3", "--seed", "1")
+    done = sudoku("generate", "--box", box, "--level", "hard", "--number", "3", "--seed", "1")
     assert done.exit_code == 2 and done.stdout == ""
     assert done.stderr == "sudoku: error: level hard: no puzzle on a 4x4 board reaches it (levels reached: easy)\n"
 
@@ -175,7 +175,7 @@ def test_a_level_no_puzzle_of_the_board_reaches_is_refused_at_once(box: str) -> 
         (["--level", "unknown"], "--level"),
         (["--box", "bad"], "'bad'"),
         (["--box", "3x"], "'3x'"),
-        (["--count", "0"], "--count"),
+        (["--number", "0"], "--number"),
         (["--symmetry", "spiral"], "--symmetry"),
         (["--seed", "x"], "--seed"),
         (["-t", "-1"], "--time-limit"),
@@ -196,13 +196,13 @@ def test_bad_options_are_one_line_usage_errors(args: list[str], says: str) -> No
 def test_resume_continues_a_file_to_what_one_run_writes_byte_for_byte(tmp_path: Path, fmt: str) -> None:
     common = ("generate", "--box", "2x3", "--seed", "13", "-f", fmt, "-q")
     fresh = tmp_path / f"fresh.{fmt}"
-    assert sudoku(*common, "--count", "5", "-O", str(fresh)).exit_code == 0
+    assert sudoku(*common, "--number", "5", "-O", str(fresh)).exit_code == 0
     whole = fresh.read_bytes()
     assert len(whole.splitlines()) == 5 + (fmt == "csv")
 
     part = tmp_path / f"part.{fmt}"
-    assert sudoku(*common, "--count", "3", "-O", str(part)).exit_code == 0
-    resumed = sudoku(*common[:-1], "--count", "5", "-O", str(part), "--resume")
+    assert sudoku(*common, "--number", "3", "-O", str(part)).exit_code == 0
+    resumed = sudoku(*common[:-1], "--number", "5", "-O", str(part), "--resume")
     assert resumed.exit_code == 0, resumed.stderr
     assert part.read_bytes() == whole and "2 puzzles made" in resumed.stderr
 
@@ -210,7 +210,7 @@ def test_resume_continues_a_file_to_what_one_run_writes_byte_for_byte(tmp_path: 
     for size in (cut, 5):  # 5 bytes: not even a whole first line
         torn = tmp_path / f"torn{size}.{fmt}"
         torn.write_bytes(whole[:size])
-        again = sudoku(*common, "--count", "5", "-O", str(torn), "--resume")
+        again = sudoku(*common, "--number", "5", "-O", str(torn), "--resume")
         assert again.exit_code == 0, again.stderr
         assert torn.read_bytes() == whole
 
@@ -218,18 +218,18 @@ def test_resume_continues_a_file_to_what_one_run_writes_byte_for_byte(tmp_path: 
 def test_resume_refuses_a_file_of_another_run_and_leaves_it_untouched(tmp_path: Path) -> None:
     out = tmp_path / "made.json"
     assert (
-        sudoku("generate", "--box", "2x3", "--seed", "13", "--count", "2", "-f", "json", "-O", str(out)).exit_code == 0
+        sudoku("generate", "--box", "2x3", "--seed", "13", "--number", "2", "-f", "json", "-O", str(out)).exit_code == 0
     )
     text = out.read_text()
     for args, says in [
-        (["--seed", "14", "--count", "3"], "--seed 13, not 14"),
-        (["--seed", "13", "--count", "1"], "beyond --count 1"),
-        (["--seed", "13", "--count", "3", "--level", "easy"], "--level"),
-        (["--seed", "13", "--count", "3", "--symmetry", "rot180"], "made with --symmetry none, not rot180"),
-        (["--seed", "13", "--count", "3", "--minimal"], "made with no --minimal, not --minimal"),
-        (["--seed", "13", "--count", "3", "-f", "csv"], "not the csv header"),
-        (["--count", "3"], "--seed"),
-        (["--seed", "13", "--count", "3", "-f", "line"], "json or csv"),
+        (["--seed", "14", "--number", "3"], "--seed 13, not 14"),
+        (["--seed", "13", "--number", "1"], "beyond --number 1"),
+        (["--seed", "13", "--number", "3", "--level", "easy"], "--level"),
+        (["--seed", "13", "--number", "3", "--symmetry", "rot180"], "made with --symmetry none, not rot180"),
+        (["--seed", "13", "--number", "3", "--minimal"], "made with no --minimal, not --minimal"),
+        (["--seed", "13", "--number", "3", "-f", "csv"], "not the csv header"),
+        (["--number", "3"], "--seed"),
+        (["--seed", "13", "--number", "3", "-f", "line"], "json or csv"),
     ]:
         fmt = [] if "-f" in args else ["-f", "json"]
         done = sudoku("generate", "--box", "2x3", *fmt, *args, "-O", str(out), "--resume")
@@ -243,7 +243,7 @@ def test_resume_refuses_records_that_do_not_say_their_symmetry_and_minimality(tm
     """Records of an older sudokit carry no symmetry and minimal: whether they are this run's cannot be told."""
     out = tmp_path / f"made.{fmt}"
     args = ("generate", "--box", "2x3", "--seed", "13", "-f", fmt, "-O", str(out))
-    assert sudoku(*args, "--count", "2", "--minimal").exit_code == 0
+    assert sudoku(*args, "--number", "2", "--minimal").exit_code == 0
     if fmt == "json":
         made = [json.loads(line) for line in out.read_text().splitlines()]
         assert [(r["symmetry"], r["minimal"]) for r in made] == [("none", True)] * 2
@@ -253,7 +253,7 @@ def test_resume_refuses_records_that_do_not_say_their_symmetry_and_minimality(tm
         assert rows[0][-2:] == ["symmetry", "minimal"] and [r[-2:] for r in rows[1:]] == [["none", "true"]] * 2
         old = "".join(",".join(r[:-2]) + "\n" for r in rows)
     out.write_text(old)
-    done = sudoku(*args, "--count", "3", "--minimal", "--resume")
+    done = sudoku(*args, "--number", "3", "--minimal", "--resume")
     assert done.exit_code == 2 and out.read_text() == old
     says = "line 1 does not say the --symmetry and --minimal it was made with" if fmt == "json" else "csv header"
     [line] = done.stderr.splitlines()
@@ -278,7 +278,7 @@ def test_an_interrupted_resumed_run_counts_the_puzzles_of_the_whole_file(tmp_pat
     held = len(assert_complete_records(out))
     assert held >= 60
     assert stderr.splitlines()[-1] == (
-        f"sudoku: interrupted after {held} puzzles; every record written is complete "
+        f"sudoku: interrupted after {held:,} puzzles; every record written is complete "
         f"(continue with --resume --seed 5 --output {out})"
     )
 
@@ -329,7 +329,7 @@ def test_a_killed_forced_run_keeps_its_records_in_place_of_the_old_file(tmp_path
     made = assert_complete_records(out)
     assert len(made) >= 20 and [r["index"] for r in made] == list(range(1, len(made) + 1))
     assert stderr.splitlines()[-1] == (
-        f"sudoku: interrupted after {len(made)} puzzles; every record written is complete "
+        f"sudoku: interrupted after {len(made):,} puzzles; every record written is complete "
         f"(continue with --resume --seed 3 --output {out})"
     )
     assert [p.name for p in tmp_path.iterdir()] == [out.name]

@@ -81,6 +81,88 @@ def test_hint_and_explain_refuse_variants_bad_input_and_many_puzzles(tmp_path: P
     assert "several puzzles" in one_line_error(sudoku("hint", str(many)))
 
 
+def lined_file(tmp_path: Path) -> tuple[Path, dict[int, str]]:
+    """A file of puzzles with comments, blank lines, notes and a grid over 11 lines; {line: its puzzle}."""
+    top = puzzles("top95.txt")[:2]
+    grid = Grid.parse(HARD).to_pretty()  # lines 6-16
+    text = f"# top95, with names\n{top[0]} # first\n\n{top[1]}\t9.2\n\n{grid}\n{EASY}\n# the end\n"
+    path = tmp_path / "lined.txt"
+    path.write_bytes(text.replace("\n", "\r\n").encode())
+    picks = {2: top[0], 4: top[1], 6: HARD, 11: HARD, 16: HARD, 17: EASY}
+    return path, picks
+
+
+def test_hint_and_explain_take_the_puzzle_on_a_line_of_a_file(tmp_path: Path) -> None:
+    """``--line N``: the puzzle on line N as editors and ``sed -n Np`` count, a grid by any of its lines."""
+    path, picks = lined_file(tmp_path)
+    for number, puzzle in picks.items():
+        done = sudoku("hint", "-f", "json", str(path), "--line", str(number))
+        assert done.exit_code == 0, done.stderr
+        assert done.stdout == sudoku("hint", "-f", "json", puzzle).stdout
+    from_stdin = sudoku("explain", "-", "--line", "4", input=path.read_text())
+    assert from_stdin.exit_code == 0, from_stdin.stderr
+    assert from_stdin.stdout == sudoku("explain", puzzles("top95.txt")[1]).stdout
+
+
+def test_a_line_without_a_puzzle_is_one_line_of_error(tmp_path: Path) -> None:
+    path, _ = lined_file(tmp_path)
+    for command in ("hint", "explain"):
+        for number in (1, 3, 5):
+            assert one_line_error(sudoku(command, str(path), "--line", str(number))) == (
+                f"sudoku: error: {path}:{number}: no puzzle on line {number} (a blank line or a comment)"
+            )
+        for number in (18, 19, 10**6):  # the comment at the end, and past the end
+            assert one_line_error(sudoku(command, str(path), "--line", str(number))) == (
+                f"sudoku: error: {path}:{number}: no puzzle on line {number}: the last puzzle of {path} ends on line 17"
+            )
+        assert "--line N" in one_line_error(sudoku(command, str(path)))  # several puzzles: says how to pick one
+        assert "given as an argument has no lines" in one_line_error(sudoku(command, EASY, "--line", "1"))
+        assert "--line" in one_line_error(sudoku(command, str(path), "--line", "0"))
+    bad = tmp_path / "bad.txt"
+    bad.write_text(f"{EASY}\n{EASY[:-1]}\n")
+    assert one_line_error(sudoku("hint", str(bad), "--line", "2")).startswith(f"sudoku: error: {bad}:2: 80 cells")
+
+
+def test_rate_takes_the_puzzle_on_a_line_of_each_file(tmp_path: Path) -> None:
+    """``rate --line N``, as hint and explain: one record a file, its source and line those of the file."""
+    path, picks = lined_file(tmp_path)
+    other = tmp_path / "other.txt"
+    other.write_text("\n".join(puzzles("easy50.txt")[:5]) + "\n")
+    done = sudoku("rate", "-q", "-j", "1", "-f", "json", "--line", "4", str(path), str(other), str(path))
+    assert done.exit_code == 0, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(r["source"], r["line"]) for r in records] == [(str(path), 4), (str(other), 4), (str(path), 4)]
+    chosen = [picks[4], puzzles("easy50.txt")[3], picks[4]]
+    assert [r["puzzle"] for r in records] == [Grid.parse(p).to_line() for p in chosen]
+    assert [r["level"] for r in records] == [rate(p).level for p in chosen]
+    grid = sudoku("rate", "-q", "--line", "11", "-", input=path.read_text())  # a line inside the grid
+    assert grid.exit_code == 0 and grid.stdout.startswith(Grid.parse(HARD).to_line() + ":"), grid.stderr
+    assert one_line_error(sudoku("rate", "-q", "-j", "1", "--line", "6", str(other))) == (
+        f"sudoku: error: {other}:6: no puzzle on line 6: the last puzzle of {other} ends on line 5"
+    )
+    assert "argument" in one_line_error(sudoku("rate", "--line", "1", EASY))
+
+
+def test_every_command_reads_the_notes_data_sets_write(tmp_path: Path) -> None:
+    """``puzzle # name`` and ``puzzle<TAB>rating`` lines were invalid records for every command."""
+    chosen = [EASY, HARD, puzzles("top95.txt")[1]]
+    path = tmp_path / "named.txt"
+    path.write_text(f"{chosen[0]} # Project Euler 1\n{chosen[1]}\t9.9\n{chosen[2]}\tER 9.2 anything\n")
+    solved = sudoku("solve", "-q", "-j", "1", "-f", "line", str(path))
+    assert solved.exit_code == 0, solved.stderr
+    assert [line.split(":")[0] for line in solved.stdout.splitlines()] == [Grid.parse(p).to_line() for p in chosen]
+    rated = sudoku("rate", "-q", "-j", "1", str(path))
+    assert rated.exit_code == 0, rated.stderr
+    assert [line.rsplit(":", 2)[1] for line in rated.stdout.splitlines()] == [rate(p).level for p in chosen]
+    checked = sudoku("check", "-q", "-j", "1", "-s", "backtrack,python-constraint", "-f", "line", str(path))
+    assert checked.exit_code == 0, checked.stderr
+    assert len(checked.stdout.splitlines()) == 3
+    one = tmp_path / "one.txt"
+    one.write_text(f"{HARD}\t9.9\n")
+    assert sudoku("hint", str(one)).stdout == sudoku("hint", HARD).stdout
+    assert sudoku("explain", "-f", "json", str(one)).stdout == sudoku("explain", "-f", "json", HARD).stdout
+
+
 def test_explain_numbers_every_step_and_ends_with_the_rating() -> None:
     path, rating = rated_steps(HARD)
     done = sudoku("explain", HARD)
@@ -276,3 +358,20 @@ def test_hint_explain_and_rate_count_with_the_engine_of_strategy_and_check_its_a
         assert done.stdout == ""
     record = json.loads(sudoku("rate", "-j", "1", "-s", "wrong-grid", "-f", "json", EASY).stdout)
     assert record["status"] == "error" and record["level"] is None and "returned an invalid grid" in record["error"]
+
+
+def test_hint_on_a_16x16_board_writes_candidates_in_its_own_symbols() -> None:
+    """'r4c8 {1,2,3,4,7,16}' while the grid above it and the input write 16 as G."""
+    from sudokit.features.logic import Candidates
+
+    puzzle = sized("4x4")[0][0]
+    done = sudoku("hint", puzzle.to_line())
+    assert done.exit_code == 0, done.stderr
+    [line] = [line for line in done.stdout.splitlines() if line.startswith("candidates: ")]
+    state = Candidates(puzzle)
+    for part in line.removeprefix("candidates: ").split("; "):
+        name, shown = part.split(" ")
+        row, col = (int(x) for x in name[1:].split("c"))
+        want = ["123456789ABCDEFG"[d - 1] for d in state.candidates((row - 1) * 16 + col - 1)]
+        assert shown == "{" + ",".join(want) + "}", line
+    assert "G" in line  # this hint's cell holds 16 among its candidates

@@ -152,9 +152,21 @@ def test_a_link_with_a_rule_sudokit_lacks_is_one_line_of_error() -> None:
     one_line_error(proc.stderr, "f-puzzles: 'clone' (clones) is not a rule sudokit models")
 
 
-def test_format_fpuzzles_of_a_board_f_puzzles_cannot_hold_falls_back_to_the_line_form() -> None:
-    board = (PUZZLES / "sizes" / "box5x5.txt").read_text().split(":")[0].strip()
-    proc = sudoku("solve", "-f", "fpuzzles", "-s", "cp-sat", board)
-    assert proc.returncode == 0
-    assert proc.stdout.count(":") == 1  # puzzle:solution
-    one_line_error(proc.stderr, "no f-puzzles link", "25x25")
+def test_format_fpuzzles_refuses_a_lone_board_f_puzzles_cannot_hold_before_solving_it() -> None:
+    board = (PUZZLES / "sizes" / "box6x6.txt").read_text().split(":")[0].strip()
+    proc = sudoku("solve", "-f", "fpuzzles", board)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    one_line_error(proc.stderr, "--format fpuzzles", "36x36", "4x4 to 16x16")
+
+
+def test_format_fpuzzles_in_a_batch_gives_a_board_f_puzzles_cannot_hold_its_record_unsolved(tmp_path: Path) -> None:
+    big = (PUZZLES / "sizes" / "box5x5.txt").read_text().split(":")[0].strip()
+    path = tmp_path / "mixed.txt"
+    path.write_text(f"{big}\n{REAL}\n")
+    proc = sudoku("solve", "-f", "fpuzzles", "-j", "1", "-q", str(path))
+    assert proc.returncode == 2  # the input the output form cannot hold, as an invalid one
+    records = proc.stdout.splitlines()
+    assert len(records) == 2  # one record per input, in order
+    assert records[0] == big  # as read: not solved, no solution line
+    assert records[1].startswith(FPUZZLES_URL) and solution_of(records[1]).to_line() == REAL_SOLUTION
+    one_line_error(proc.stderr, f"{path}:1:", "25x25", "4x4 to 16x16")

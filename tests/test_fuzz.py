@@ -42,7 +42,7 @@ TRICKY = list("0123456789.ABCDEFGHIJKLMNOPQZabcp|-+*:#[],\"' \t\r\n\x00\x0b\x0c\
 #: Digits that are not ASCII: fullwidth 5, Arabic-Indic 3, NKo 3, Devanagari 3, superscript 1, 1/2, bold 9.
 ALIEN_DIGITS = "\uff15\u0663\u07c3\u0969\u00b9\u00bd\U0001d7d7"
 FUZZ = settings(database=None, max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SUMMARY = re.compile(r"^\d+ puzzles?: \d+ solved, ")
+SUMMARY = re.compile(r"^[\d,]+ puzzles?: [\d,]+ solved, ")
 
 
 # --- random grids -------------------------------------------------------------------------------------

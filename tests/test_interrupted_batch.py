@@ -97,7 +97,7 @@ def test_a_killed_batch_resumes_to_one_record_per_puzzle(
         message, *rest = stderr.strip().splitlines()
         assert message.startswith("sudoku: interrupted after ") and f"--resume --output {out}" in message
         # Then the summary of the puzzles done so far, and nothing else.
-        assert len(rest) <= 1 and all(re.match(r"\d+ puzzles: \d+ solved, ", line) for line in rest), stderr
+        assert len(rest) <= 1 and all(re.match(r"[\d,]+ puzzles?: [\d,]+ solved, ", line) for line in rest), stderr
     written = assert_complete_records(out)
     assert 0 < len(written) < len(puzzles), "not interrupted half-way"
     assert [r["line"] for r in written] == list(range(1, len(written) + 1))
@@ -250,8 +250,9 @@ def test_an_interrupted_check_says_how_far_it_got_and_resumes(tmp_path: Path, cl
     message, summary, times = stderr.strip().splitlines()
     assert times.startswith("time per engine: backtrack ")
     assert message.startswith("sudoku: interrupted after ") and f"--resume --output {out}" in message
-    done = int(message.split("after ")[1].split()[0])
-    assert summary.startswith(f"{done} puzzles: {done} agreed, 0 disagreed")  # the partial summary
+    done = int(message.split("after ")[1].split()[0].replace(",", ""))  # thousands are separated: 1,234
+    noun = "puzzle" if done == 1 else "puzzles"
+    assert summary.startswith(f"{done:,} {noun}: {done:,} agreed, 0 disagreed")  # the partial summary
     written = assert_complete_records(out)
     assert 0 < len(written) < len(puzzles)
     resumed = subprocess.run([*args, "-O", str(out), "--resume", "-q"], capture_output=True, text=True, timeout=120)

@@ -278,10 +278,25 @@ def test_the_kit_runs_against_an_installed_engine_by_name() -> None:
     assert named.returncode == 0 and "test_conformance[cp-sat-limit_2_proves_unique] PASSED" in named.stdout
 
 
-def test_the_kit_without_an_engine_named_says_how_to_name_one() -> None:
+_UNNAMED = (
+    "no engine named for the sudokit conformance kit: pass --sudokit-strategy NAME or set SUDOKIT_TEST_STRATEGY=NAME"
+)
+
+
+def test_the_kit_without_an_engine_named_is_a_usage_error_saying_how_to_name_one() -> None:
+    # A plugin author's CI that forgot to name the engine must fail, not pass with "1 skipped".
     done = _pytest("-rs")
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "1 skipped" in done.stdout and "SUDOKIT_TEST_STRATEGY=NAME pytest --pyargs sudokit.testing" in done.stdout
+    assert done.returncode == 4, done.stdout + done.stderr  # pytest's usage error
+    assert "skipped" not in done.stdout and "passed" not in done.stdout
+    assert done.stderr.strip().splitlines() == [f"ERROR: {_UNNAMED}"]
+
+
+def test_the_kit_without_an_engine_named_fails_under_xdist_too() -> None:
+    # xdist's workers collect, where a usage error would be xdist's internal error: the kit's one test fails.
+    done = _pytest("-n", "1")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "1 failed" in done.stdout and "INTERNALERROR" not in done.stdout + done.stderr
+    assert _UNNAMED in done.stdout.splitlines()
 
 
 def test_the_kit_against_an_unknown_engine_is_an_error_naming_it() -> None:

@@ -212,3 +212,24 @@ def test_variant_puzzles_are_refused_by_kind() -> None:
     assert hint(Grid.empty()) is not None
     with pytest.raises(ValueError, match="jigsaw"):
         hint(jigsaw)
+
+
+#: What an explanation names by number that is not a digit: cells, and rows, columns and boxes (alone or listed).
+POSITIONS = re.compile(r"\br\d+c\d+\b|\b(?:rows?|columns?|box(?:es)?) \d+(?:(?:, | and )\d+)*")
+
+
+@pytest.mark.parametrize("box", ["3x4", "4x4"])
+def test_steps_write_digits_in_the_boards_own_symbols(box: str) -> None:
+    """A 16x16 hint read 'r22c18 can only be 16' and '{16}' where the grid and the input write G."""
+    symbols = "123456789ABCDEFG"
+    above_nine = set()
+    for puzzle, _solution in sized(box)[:3]:
+        for step in steps(puzzle):
+            if step.technique == "needs search":
+                continue
+            words = re.findall(r"[0-9A-Z]+", POSITIONS.sub("", step.explanation))
+            assert not [w for w in words if w.isdigit() and int(w) > 9], step.explanation  # no 10, 11, ... 16
+            for _cell, digit in step.placements + step.eliminations:
+                assert symbols[digit - 1] in words, step.explanation
+            above_nine |= {d for d in step.digits if d > 9}
+    assert above_nine  # the paths name digits written as letters

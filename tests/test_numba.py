@@ -240,7 +240,7 @@ def test_solve_many_takes_any_buffer_of_bytes_with_one_compiled_kernel(numba) ->
     answers = [numba.solve_many(buffer, grids[0].shape, limit=2) for buffer in (raw, bytearray(raw), memoryview(raw))]
     for many in answers:
         assert list(many.count) == [1] * len(grids) and bytes(many.solutions) == bytes(answers[0].solutions)
-    assert len(sys.modules["sudokit_strategies._jit_kernels"].search.signatures) == 1  # nothing compiled twice
+    assert len(sys.modules["sudokit_strategies.jit.kernels"].search.signatures) == 1  # nothing compiled twice
 
 
 def test_solve_many_refuses_a_ragged_buffer(numba) -> None:  # type: ignore[no-untyped-def]
@@ -317,7 +317,7 @@ def test_importing_the_engine_does_not_import_numba() -> None:
 
 def test_the_kernel_is_cached_in_the_users_cache_directory(tmp_path: Path) -> None:
     where = (
-        "from sudokit_strategies import _jit_kernels as k\n"
+        "from sudokit_strategies.jit import kernels as k\n"
         "print(k.numba.config.CACHE_DIR)\n"
         "print(k.search._cache._cache_path)\n"
     )
@@ -332,10 +332,10 @@ def test_the_kernel_is_cached_in_the_users_cache_directory(tmp_path: Path) -> No
 
 
 def test_this_process_left_its_compiled_kernel_on_disk(numba) -> None:  # type: ignore[no-untyped-def]
-    kernels = sys.modules["sudokit_strategies._jit_kernels"]
+    kernels = sys.modules["sudokit_strategies.jit.kernels"]
     cached = Path(kernels.search._cache._cache_path)
     assert cached.is_relative_to(kernels.cache_dir())
-    assert list(cached.glob("_jit_kernels.search-*.nbi")) and list(cached.glob("_jit_kernels.search-*.nbc"))
+    assert list(cached.glob("kernels.search-*.nbi")) and list(cached.glob("kernels.search-*.nbc"))
 
 
 def test_the_cli_solves_a_file_with_numba(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import fcntl
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -136,6 +137,35 @@ def test_a_refused_run_leaves_no_new_file(tmp_path: Path) -> None:
 def test_force_and_resume_go_with_output(easy: Path) -> None:
     refused(sudoku("solve", str(easy), "--force"), "--force goes with --output")
     refused(sudoku("solve", str(easy), "--resume", "-f", "json"), "--resume needs --output")
+
+
+@pytest.mark.parametrize(
+    ("command", "args"),
+    [
+        ("solve", ["-f", "line", EASY[0]]),
+        ("check", ["-s", "backtrack,sat", "-f", "line", EASY[0]]),
+        ("rate", [EASY[0]]),
+        ("generate", ["--box", "2x2", "--seed", "1", "-n", "2"]),
+    ],
+)
+def test_output_dash_is_standard_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, args: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    to_stdout = sudoku(command, *args, "-q")
+    dashed = sudoku(command, *args, "-q", "-O", "-")
+    assert dashed.exit_code == to_stdout.exit_code == 0, dashed.stderr
+    untimed = [re.sub(r"/[0-9.]+ms", "", line) for line in dashed.stdout.splitlines()]  # check's times vary
+    assert untimed == [re.sub(r"/[0-9.]+ms", "", line) for line in to_stdout.stdout.splitlines()] != []
+    assert list(tmp_path.iterdir()) == []  # no file named '-'
+
+
+def test_force_and_resume_with_output_dash_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for command in (["solve", EASY[0], "-f", "json"], ["generate", "--seed", "1", "-f", "json"]):
+        refused(sudoku(*command, "-O", "-", "--resume"), "--resume", "-O - is standard output")
+        refused(sudoku(*command, "-O", "-", "--force"), "--force", "-O - is standard output")
+    assert list(tmp_path.iterdir()) == []
 
 
 # --- locked ---------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ Searches that must outlast a timer count the solutions of an empty 25x25 board: 
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -357,3 +358,37 @@ def test_unknown_solver_is_refused() -> None:
         get_strategy("python-constraint", inference="triples")
     with pytest.raises(StrategyError, match="unknown solver"):
         get_strategy("python-constraint", solver="minconflicts")
+
+
+def test_the_start_of_a_worker_is_counted_and_timed_even_when_the_time_runs_out_first(
+    engine: ConstraintStrategy,
+) -> None:
+    # A limit that has passed before the worker can say "ready": the whole call went to starting it (reported
+    # 0.0 before), and it is killed as any timed-out search's worker is; the next puzzle starts one, and keeps it.
+    stop_workers()
+    others = children()  # not the engine's: e.g. multiprocessing's resource tracker, left by a Dask test
+    first = engine.solve(Grid.parse(MORNING), time_limit=0.001)
+    assert first.status is Status.TIMEOUT and first.stats["worker_start"] > 0
+    assert first.stats["workers_started"] == 1 and children() <= others
+    later = [engine.solve(Grid.parse(MORNING), time_limit=60) for _ in range(3)]
+    assert [r.status for r in later] == [Status.SOLVED] * 3
+    assert [r.stats["workers_started"] for r in later] == [1, 0, 0]
+    assert [r.stats["worker_start"] > 0 for r in later] == [True, False, False]
+    stop_workers()
+
+
+def test_a_batch_starts_one_worker_and_another_only_after_a_timeout(tmp_path: Path) -> None:
+    # Six classic puzzles around a 25x25 that python-constraint does not solve in 2 s: one worker serves the
+    # first three, the timeout kills it, and one new worker serves the last three. Counted, never timed.
+    hardest = [record.text for record in read_file(PUZZLES / "hardest.txt")]
+    [big, *_] = [record.text for record in read_file(PUZZLES / "sizes" / "box5x5.txt")]
+    batch = tmp_path / "batch.txt"
+    batch.write_text("\n".join([*hardest[:3], big, *hardest[3:6]]) + "\n")
+    command = [sys.executable, "-m", "sudokit", "solve", "-s", "python-constraint", "-j", "1", "-t", "2", "-f", "json"]
+    done = subprocess.run(
+        [*command, str(batch)], capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=hang_guard(60)
+    )
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["status"] for r in records] == ["solved"] * 3 + ["timeout"] + ["solved"] * 3, done.stderr
+    assert [r["stats"]["workers_started"] for r in records] == [1, 0, 0, 0, 1, 0, 0]
+    assert [r["stats"]["worker_start"] > 0 for r in records] == [True, False, False, False, True, False, False]

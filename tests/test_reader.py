@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from sudokit import Grid, Shape
+from sudokit import Grid, Shape, parse_puzzle
 from sudokit.errors import DuplicateGivenError, InvalidPuzzleError, WrongCellCountError
 from sudokit.io.reader import (
     MAX_LINE,
@@ -56,6 +56,84 @@ def test_suffixes_are_kept_aside_as_notes() -> None:
         box = path.stem.removeprefix("box")
         records = list(read_file(path))
         assert [(r.parse(Shape.parse(box)), Grid.parse(r.note or "", box)) for r in records] == sized(box)
+
+
+# --- notes after a puzzle: puzzle:note, puzzle # name, puzzle<TAB>rating -----------------------------
+
+
+def noted_lines() -> list[tuple[str, str, str | None]]:
+    """(line, its puzzle, its note) in each form a data set writes a note in, from the shipped files."""
+    top, easy = puzzles("top95.txt"), puzzles("easy50.txt")
+    ints = " ".join(easy[3])  # 81 integers, 0 a blank
+    return [
+        (f"{top[0]} # Arto Inkala's", top[0], "Arto Inkala's"),
+        (f"{top[1]}\t9.2", top[1], "9.2"),
+        (f"{top[2]}\t9.2/1.2/1.2\tSE 1.2.1", top[2], "9.2/1.2/1.2\tSE 1.2.1"),
+        (f"{easy[0]}   \t# tab then hash", easy[0], "tab then hash"),
+        (f"{easy[1]}:1 # the count, then a hash", easy[1], "1 # the count, then a hash"),
+        (f"{easy[2]}\t", easy[2], None),
+        (f"{easy[4]} #", easy[4], None),
+        (f"{ints} # integers", ints, "integers"),
+        (f"{top[3]}\t5 #x: 'a:b' {{not json}}", top[3], "5 #x: 'a:b' {not json}"),
+    ]
+
+
+def test_a_note_after_a_puzzle_in_every_form_is_kept_aside(tmp_path: Path) -> None:
+    """``puzzle # name`` and ``puzzle<TAB>rating``, as data sets write them, were invalid records."""
+    cases = noted_lines()
+    text = "# a comment, skipped\n" + "\n".join(line for line, _, _ in cases) + "\n"
+    records = list(read_file(write(tmp_path, text)))
+    assert [(r.line, r.text, r.note) for r in records] == [
+        (number, puzzle, note) for number, (_, puzzle, note) in enumerate(cases, 2)
+    ]
+    assert grids(records) == [Grid.parse(puzzle) for _, puzzle, _ in cases]
+    for line, puzzle, note in cases:  # a command-line argument keeps its note aside the same way
+        if "/" in line:
+            continue  # an argument with a "/" that is no file is refused as a missing file
+        [record] = read_arguments([line])
+        assert (record.text, record.note, record.parse()) == (puzzle, note, Grid.parse(puzzle))
+
+
+def test_a_link_followed_by_a_note_keeps_its_own_colons() -> None:
+    """``link # name`` and ``link<TAB>rating``: the note after the link, not after its ``https:``."""
+    link = next(line for line in (PUZZLES / "variants" / "links.txt").read_text().splitlines() if line[:1] == "h")
+    for line in (f"{link} # named", f"{link}\tnamed", f"{link}  \t # named"):
+        for record in (text_records(f"{line}\n")[0], *read_arguments([line])):
+            assert (record.text, record.note) == (link, "named")
+            assert record.parse() == parse_puzzle(link)
+    [record] = text_records(f"{link} words\n")  # words after a space are no note: one bad puzzle, as before
+    assert record.note != "words" and isinstance(outcome(record), str)
+
+
+def test_a_hash_or_a_tab_that_is_no_note_is_read_as_before(leetcode: str) -> None:
+    """A ``#`` line is a comment; a tab between the cells of rows is no note; a ``#`` inside a word is
+    a bad character; a line with a note ends a JSON board left open and is read on its own."""
+    grid = Grid.parse(leetcode)
+    tab_rows = "\n".join("\t".join(leetcode[r * 9 : r * 9 + 9]) for r in range(9))
+    records = text_records(f"#{leetcode}\n{tab_rows}\n{leetcode[:-1]}#\n[\n{leetcode} # after an open bracket\n")
+    assert [(r.line, r.note) for r in records] == [(2, None), (11, None), (12, None), (13, "after an open bracket")]
+    assert outcome(records[0]) == grid
+    assert outcome(records[1]) == "line 11: row 9, column 9: '#' is not a digit or a blank"
+    assert records[2].text == "[" and records[3].text == leetcode
+
+
+def test_the_batch_path_reads_notes_as_the_reader_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines with a note are plain lines of the batch path's blocks, each record the reader's."""
+    from sudokit.runtime.fastpath import Block, expand_blocks, read_items
+
+    lines = [line for line, _, _ in noted_lines()]
+    clues = puzzles("17clue.txt")[:40]
+    text = "\n".join(clues[:20] + lines + ["[", lines[0], "# c", ""] + clues[20:] + lines) + "\n"
+    path = write(tmp_path, text, newline="\r\n")
+    expected = list(read_file(path))
+    assert len(expected) == 40 + 2 * len(lines) + 2  # the "[" and the line that ends it
+    items = list(read_items([str(path)]))
+    plain = [r for item in items if isinstance(item, Block) for r in item.records()]
+    assert {r.note for r in plain} >= {"Arto Inkala's", "9.2", "9.2/1.2/1.2\tSE 1.2.1", "tab then hash", None}
+    assert list(expand_blocks(items)) == expected
+    for size in (7, 83, 500):  # pieces read cut the lines anywhere
+        monkeypatch.setattr("sudokit.runtime.fastpath.READ_SIZE", size)
+        assert list(expand_blocks(read_items([str(path)]))) == expected
 
 
 def test_comments_and_blank_lines_are_skipped(tmp_path: Path, leetcode: str) -> None:

@@ -1,6 +1,7 @@
-"""The README's examples run as shown, so that the README cannot drift from the program.
+"""The examples of the README and of the docs run as shown, so that neither can drift from the program.
 
-Python sessions (```python blocks with ``>>>``) run as doctests, with ELLIPSIS and NORMALIZE_WHITESPACE.
+The README and every page of ``docs/`` (``DOCUMENTS``) are read alike, block by block. Python sessions
+(```python blocks with ``>>>``) run as doctests, with ELLIPSIS and NORMALIZE_WHITESPACE.
 
 Console sessions (```console blocks) run command by command, one block after another:
 
@@ -21,7 +22,7 @@ Each output line is compared with the expected one after normalising what varies
 * trailing spaces are dropped and a run of spaces counts as one (table columns widen with the
   numbers in them);
 * a number with a decimal point (or an exponent) is a measurement and matches any other: times
-  with their unit (``12.43 ms`` matches ``1.2 s``; ``12.8ms``), rates (``57.1 puzzles/s``),
+  with their unit (``12.43 ms`` matches ``1.2 s``; ``12.8ms``), rates (``57.1 puzzles/s``, ``2,312.3 puzzles/s``),
   ``"elapsed_ms": 0.343`` and the engines' timings in ``stats`` (cp-sat's ``wall_time``). The
   program prints every count, node, line number and status as a whole number, and those must
   match exactly. So must the dots of a puzzle (``53..7....6.8``): a decimal touching a dot, a
@@ -46,6 +47,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+#: Every file whose examples run: the README, then the docs site's pages.
+DOCUMENTS = (README, *sorted((ROOT / "docs").glob("*.md")))
 #: Seconds one console command may take before the test gives up on it.
 COMMAND_TIMEOUT = 60
 #: The prefix of the files the console examples write; each block gets a folder of its own instead.
@@ -54,7 +57,7 @@ TMP_PREFIX = "/tmp/sudokit-readme-"
 _CONSOLE_BLOCK = re.compile(r"^```console\n(.*?)^```", re.S | re.M)
 _ELLIPSIS = re.compile(r"(?<![\w.])\.\.\.(?![\w.])")
 _MEASUREMENT = re.compile(
-    r"(?<![\w.])(?:\d+\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]\d+)"  # 0.343, 1e-05
+    r"(?<![\w.])(?:(?:\d{1,3}(?:,\d{3})+|\d+)\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]\d+)"  # 0.343, 1,234.5, 1e-05
     r"(?: ?(?:ms|s|us|µs)|x)?(?![\w.])"  # with its unit: 12.8ms and 1.42 s are both times
     r"|(?<![\w:])\d+:\d\d:\d\d(?![\w:])"  # 0:00:01
 )
@@ -64,21 +67,21 @@ _ANY_LINES = None  # an expected line that is only "...": any number of lines
 
 @dataclass(frozen=True)
 class Example:
-    """One console command of the README: where it is, what it runs and what it must print."""
+    """One console command of a document: where it is, what it runs and what it must print."""
 
     block: int
-    line: int  # the README line of the command
+    line: int  # the document's line of the command
     command: str
     expected: tuple[str, ...]
 
 
-def console_blocks(text: str) -> list[list[Example]]:
-    """The README's console blocks, each a list of its commands with their expected output."""
+def console_blocks(text: str, name: str = "README.md") -> list[list[Example]]:
+    """The console blocks of a document's text, each a list of its commands with their expected output."""
     blocks = []
     for number, match in enumerate(_CONSOLE_BLOCK.finditer(text)):
         first_line = text.count("\n", 0, match.start(1)) + 1
         lines = match.group(1).splitlines()
-        assert lines and lines[0].startswith("$ "), f"README line {first_line}: a console block starts with '$ '"
+        assert lines and lines[0].startswith("$ "), f"{name} line {first_line}: a console block starts with '$ '"
         examples: list[Example] = []
         k = 0
         while k < len(lines):
@@ -151,26 +154,37 @@ def run_command(command: str, tmp: Path) -> str:
             timeout=COMMAND_TIMEOUT,
         )
     except subprocess.TimeoutExpired as err:
-        pytest.fail(f"README command ran for more than {COMMAND_TIMEOUT} s: {command}\n{err.stdout!r}")
+        pytest.fail(f"command ran for more than {COMMAND_TIMEOUT} s: {command}\n{err.stdout!r}")
     return done.stdout.decode("utf-8", errors="replace").replace(f"{tmp}/", TMP_PREFIX)
 
 
-BLOCKS = console_blocks(README.read_text(encoding="utf-8"))
+def _name(path: Path) -> str:
+    """A document's path from the repository root, as messages and test ids name it."""
+    return path.relative_to(ROOT).as_posix()
+
+
+#: (document, block) for every console block of every document.
+BLOCKS = [
+    (_name(path), block)
+    for path in DOCUMENTS
+    for block in console_blocks(path.read_text(encoding="utf-8"), _name(path))
+]
 
 
 def test_readme_has_console_examples() -> None:
-    assert BLOCKS, "the README has no console examples"
-    assert all(BLOCKS), "a console block without commands"
+    assert any(name == "README.md" for name, _ in BLOCKS), "the README has no console examples"
+    assert all(block for _, block in BLOCKS), "a console block without commands"
+    assert len(DOCUMENTS) > 1, "no docs pages found in docs/"
 
 
-@pytest.mark.parametrize("block", BLOCKS, ids=[f"line{examples[0].line}" for examples in BLOCKS])
-def test_readme_console_examples_print_what_the_readme_shows(block: list[Example], tmp_path: Path) -> None:
+@pytest.mark.parametrize(("name", "block"), BLOCKS, ids=[f"{name}:line{examples[0].line}" for name, examples in BLOCKS])
+def test_readme_console_examples_print_what_the_readme_shows(name: str, block: list[Example], tmp_path: Path) -> None:
     failures = []
     for example in block:
         output = run_command(example.command, tmp_path)
         if not output_matches(list(example.expected), output.splitlines()):
             failures.append(
-                f"README line {example.line}: $ {example.command}\n"
+                f"{name} line {example.line}: $ {example.command}\n"
                 f"--- expected\n" + "\n".join(example.expected) + "\n--- printed\n" + output
             )
     assert not failures, "\n\n".join(failures)
@@ -196,15 +210,72 @@ def test_output_matching_follows_the_rules() -> None:
     assert not output_matches(["a", "b"], ["a"])
 
 
-def test_readme_python_examples_print_what_the_readme_shows(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    text = README.read_text(encoding="utf-8")
-    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S) if ">>>" in b]
-    assert blocks, "the README has no Python session"
+def python_sessions(text: str) -> list[str]:
+    """The Python sessions of a document's text: its ```python blocks that hold a ``>>>`` prompt."""
+    return [block for block in re.findall(r"```python\n(.*?)```", text, flags=re.S) if ">>>" in block]
+
+
+#: The documents that hold a Python session.
+SESSIONS = [path for path in DOCUMENTS if python_sessions(path.read_text(encoding="utf-8"))]
+
+
+def test_the_readme_has_a_python_session() -> None:
+    assert README in SESSIONS, "the README has no Python session"
+
+
+@pytest.mark.parametrize("path", SESSIONS, ids=[_name(path) for path in SESSIONS])
+def test_readme_python_examples_print_what_the_readme_shows(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocks = python_sessions(path.read_text(encoding="utf-8"))
     monkeypatch.chdir(ROOT)  # the examples open puzzles/ by relative path
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     for k, block in enumerate(blocks):
-        runner.run(parser.get_doctest(block, {}, f"README block {k}", os.fspath(README), 0))
+        runner.run(parser.get_doctest(block, {}, f"{_name(path)} block {k}", os.fspath(path), 0))
     results = runner.summarize(verbose=False)
     assert results.attempted > 0
     assert results.failed == 0
+
+
+def test_the_readme_stays_short() -> None:
+    """The README introduces; the docs site holds the rest (issue 23: at most 300 lines)."""
+    assert len(README.read_text(encoding="utf-8").splitlines()) <= 300
+
+
+def test_api_reference_examples_print_what_they_show(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Python sessions of the docstrings docs/api.md renders: sudokit's and sudokit.testing's public names."""
+    import inspect
+
+    import sudokit
+    import sudokit.testing
+
+    monkeypatch.chdir(ROOT)  # the examples open puzzles/ by relative path
+    finder = doctest.DocTestFinder(recurse=True, exclude_empty=True)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    for module in (sudokit, sudokit.testing):
+        for name in ("", *module.__all__):
+            obj = getattr(module, name) if name else module
+            home = inspect.getmodule(obj)  # a docstring's session sees its own module's names
+            if home is None:  # a constant: no docstring of its own
+                continue
+            found = finder.find(obj, f"{module.__name__}.{name}".rstrip("."), module=home, globs=dict(vars(home)))
+            for test in found:
+                runner.run(test)
+    results = runner.summarize(verbose=False)
+    assert results.attempted >= 20, results  # sudokit's, Grid's, solve's, ...: the sessions were found
+    assert results.failed == 0
+
+
+def test_every_figure_of_the_performance_page_names_a_script_that_exists() -> None:
+    """Each row of the targets table says how to measure it again, with a script of benchmarks/."""
+    text = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+    section = text.split("\n## Targets\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("|")][2:]  # after the header and |---|
+    assert len(rows) >= 20, rows
+    for row in rows:
+        script = row.rstrip(" |").rsplit("|", 1)[1]
+        named = re.findall(r"(\w+\.py)", script) or (["same"] if "the same command" in script else [])
+        assert named, f"a figure without the script that measures it: {row[:80]}"
+    named = set(re.findall(r"`(?:benchmarks/)?(\w+\.py)\b", text))
+    assert named, "the page names no script"
+    missing = sorted(name for name in named if not (ROOT / "benchmarks" / name).is_file())
+    assert not missing, f"docs/performance.md names scripts benchmarks/ lacks: {missing}"

@@ -1,12 +1,12 @@
-"""The README's "Writing an engine" plugin, built from the README, installed for real and run as the README says.
+"""The docs' "Writing an engine" plugin, built from the page, installed for real and run as the page says.
 
-The section's files are its fenced blocks that follow a line naming their path, as in
+The page's files are its fenced blocks that follow a line naming their path, as in
 ```` `sudokit-mini/pyproject.toml`: ````; its commands are its first ```sh block. The first command
 installs the distribution, which ``venv_with`` does here (into a fresh venv that also sees the
 project's environment, with sudokit and pytest); the others run as written, with bash, from the
 folder holding ``sudokit-mini/``, the venv's bin directory first on PATH. Each pytest run also
 writes a JUnit XML report (through ``PYTEST_ADDOPTS``), read for the outcome of every check.
-What the section says of options is run too, against the installed engine, on the command line and in Python.
+What the page says of options is run too, against the installed engine, on the command line and in Python.
 """
 
 from __future__ import annotations
@@ -23,8 +23,7 @@ import pytest
 from tests.conftest import ROOT, puzzle_lines, venv_with
 from tests.test_kit_thirdparty import CHECKS, run_pytest
 
-README = ROOT / "README.md"
-SECTION = "## Writing an engine"
+PAGE = ROOT / "docs" / "writing-an-engine.md"
 FOLDER = "sudokit-mini"
 #: What the section's install command must be (``venv_with`` runs it here).
 INSTALL = f"python -m pip install ./{FOLDER}"
@@ -35,28 +34,25 @@ _SH = re.compile(r"^```sh\n(.*?)^```$", re.M | re.S)
 
 
 def section() -> str:
-    """The README's "Writing an engine" section, up to the next section."""
-    text = README.read_text(encoding="utf-8")
-    start = text.index(f"\n{SECTION}\n")
-    end = text.find("\n## ", start + 1)
-    return text[start : end if end >= 0 else len(text)]
+    """The docs' "Writing an engine" page, whole."""
+    return PAGE.read_text(encoding="utf-8")
 
 
 def files() -> dict[str, str]:
-    """The plugin's files, path to text, as the section shows them."""
+    """The plugin's files, path to text, as the page shows them."""
     return {path: text for path, text in _FILE.findall(section())}
 
 
 def commands() -> list[str]:
-    """The lines of the section's first ``sh`` block."""
+    """The lines of the page's first ``sh`` block."""
     block = _SH.search(section())
-    assert block, f"the README's {SECTION!r} has no ```sh block of commands"
+    assert block, f"{PAGE.name} has no ```sh block of commands"
     return [line for line in block.group(1).splitlines() if line.strip()]
 
 
 @pytest.fixture(scope="module")
 def mini(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """The folder holding the plugin, written from the README, and the python of a venv where it is installed."""
+    """The folder holding the plugin, written from the page, and the python of a venv where it is installed."""
     root = tmp_path_factory.mktemp("readme-engine")
     for path, text in files().items():
         (root / path).parent.mkdir(parents=True, exist_ok=True)
@@ -73,7 +69,7 @@ def run(python: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_section_shows_a_whole_plugin() -> None:
+def test_the_page_shows_a_whole_plugin() -> None:
     shown = files()
     assert set(shown) == {f"{FOLDER}/pyproject.toml", f"{FOLDER}/sudokit_mini.py", f"{FOLDER}/test_mini.py"}
     project = tomllib.loads(shown[f"{FOLDER}/pyproject.toml"])
@@ -84,7 +80,7 @@ def test_the_section_shows_a_whole_plugin() -> None:
     assert any("pytest" in command for command in said[1:]), said
 
 
-def test_the_plugin_passes_the_kit_as_the_readme_runs_it(mini: tuple[Path, Path]) -> None:
+def test_the_plugin_passes_the_kit_as_the_page_runs_it(mini: tuple[Path, Path]) -> None:
     root, python = mini
     runs = [run_pytest(python, command, root, root / f"report{k}.xml") for k, command in enumerate(commands()[1:])]
     for done in runs:
@@ -93,7 +89,7 @@ def test_the_plugin_passes_the_kit_as_the_readme_runs_it(mini: tuple[Path, Path]
     done = runs[-1]  # the kit's run
     assert set(done.cases) == {f"mini-{name}" for name in CHECKS}, done
     assert done.ids("passed") | done.ids("skipped") == set(done.cases), done
-    # As the README says: the checks of boards above 12x12 and of variant kinds are skipped, saying so; nothing else is.
+    # As the page says: the checks of boards above 12x12 and of variant kinds are skipped, saying so; nothing else is.
     reasons = {done.cases[id].message for id in done.ids("skipped")}
     assert "mini: claims boards up to 12x12, not 16x16" in reasons, done
     assert "mini: does not declare the variant kind 'killer'" in reasons, done
@@ -102,7 +98,7 @@ def test_the_plugin_passes_the_kit_as_the_readme_runs_it(mini: tuple[Path, Path]
     assert all(re.fullmatch(board, reason) or re.fullmatch(kind, reason) for reason in reasons), reasons
 
 
-def test_command_line_options_are_converted_as_the_readme_says(mini: tuple[Path, Path]) -> None:
+def test_command_line_options_are_converted_as_the_page_says(mini: tuple[Path, Path]) -> None:
     _, python = mini
     solve = ("-m", "sudokit", "solve", "-s", "mini", "-f", "json", PUZZLE)
     for option in ("check_every=100", "check-every=100", "check_every=1_000", "check_every= 7 "):
@@ -144,7 +140,7 @@ except StrategyError as err:
     assert done.stdout.strip() == "strategy 'mini': check_every must be a whole number above 0, not '100'"
 
 
-def test_the_readme_commands_with_the_plugin_work(mini: tuple[Path, Path]) -> None:
+def test_the_page_commands_with_the_plugin_work(mini: tuple[Path, Path]) -> None:
     root, python = mini
     done = run(python, "-m", "sudokit", "solve", "-s", "mini", "--stats", "-f", "line", PUZZLE)
     assert done.returncode == 0, done.stderr

@@ -56,6 +56,20 @@ def test_solving_with_sat_says_how_to_install_it(without_pysat: Path) -> None:
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.parametrize(
+    "args",
+    [["solve", "-s", "sat", LEETCODE], ["bench", "-s", "sat", "--first", "1"], ["generate", "-s", "sat"]],
+)
+def test_a_missing_extra_is_said_once(without_pysat: Path, args: list[str]) -> None:
+    """The install command was printed twice: a warning from the engine's load, then the error."""
+    if args[0] == "bench":
+        args = [*args, str(Path(__file__).parent.parent / "puzzles" / "leetcode37.txt")]
+    proc = sudoku(without_pysat, *args)
+    assert proc.returncode == 2 and proc.stdout == ""
+    told = [line for line in proc.stderr.splitlines() if "pip install 'sudokit[sat]'" in line]
+    assert len(told) == 1 and told[0].startswith("sudoku: error: "), proc.stderr
+
+
 def test_the_other_engines_work_as_before(without_pysat: Path) -> None:
     for engine in ("backtrack", "cp-sat"):
         proc = sudoku(without_pysat, "solve", "-s", engine, "-f", "line", LEETCODE)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from sudokit import Grid, is_solution
-from tests.conftest import PUZZLES, puzzles
+from tests.conftest import PUZZLES, SIZES, puzzle_lines, puzzles
 
 UNIQUE = puzzles("top95.txt")[1]
 SUDOKU = f"{shlex.quote(sys.executable)} -m sudokit"
@@ -184,3 +184,66 @@ def test_killed_twice_while_its_output_and_stderr_are_stuck_it_ends_quietly(tmp_
         os.close(reader)
     assert status == 143
     assert b"Traceback" not in data and b"Exception" not in data
+
+
+# --- standard input read as a file is: lines end at \n, \r\n or \r --------------------------------------
+
+
+def _stdin_lines(count: int) -> list[str]:
+    """``count`` puzzle lines: easy50's puzzles among the solved grids of sizes/box3x3.txt (quick to solve)."""
+    solved = [line.note for line in puzzle_lines(SIZES / "box3x3.txt")]
+    easy = puzzles("easy50.txt")
+    return [easy[i % len(easy)] if i % 20 == 0 else str(solved[i % len(solved)]) for i in range(count)]
+
+
+@pytest.mark.parametrize("newline", ["\r", "\r\n", "\n"])
+@pytest.mark.parametrize("count", [2, 1000])
+def test_standard_input_is_split_into_lines_as_a_file_is(tmp_path: Path, newline: str, count: int) -> None:
+    """``printf 'P1\\rP2\\r' | sudoku solve -`` was one puzzle of 162 cells (Python's stdin splits at \\n
+    only); 1,000 lines (82 kB) are more than a pipe holds and than one read of the stream."""
+    lines = _stdin_lines(count)
+    path = tmp_path / "puzzles.txt"
+    path.write_bytes(newline.join(lines).encode() + newline.encode())
+    piped = bash(f"cat {path} | {SUDOKU} solve - -f line -j 1")
+    assert piped.returncode == 0, piped.stderr[-500:]
+    records = piped.stdout.splitlines()
+    assert len(records) == count
+    for line, record in zip(lines, records, strict=True):
+        puzzle, solution = record.split(":")
+        assert Grid.parse(puzzle) == Grid.parse(line)
+        assert is_solution(Grid.parse(line), Grid.parse(solution))
+    assert piped.stderr.splitlines()[-1].startswith(f"{count:,} puzzle{'s' if count > 1 else ''}: {count:,} solved,")
+    if count == 2:  # the file itself, named: the same records
+        named = bash(f"{SUDOKU} solve {path} -f line -j 1")
+        assert named.stdout == piped.stdout
+
+
+@pytest.mark.parametrize("newline", ["\r", "\r\n"])
+@pytest.mark.parametrize("how", ["pipe", "file"])
+def test_standard_input_gives_the_files_records_on_the_batch_paths_reader(
+    tmp_path: Path, newline: str, how: str
+) -> None:
+    """The batch path's reader (``read_items``) of ``-`` and ``/dev/stdin``, from a pipe and from a file,
+    gives the records of the file read by name: line numbers and notes too, a read cut anywhere."""
+    lines = [f"{line}:{i}" if i % 7 == 0 else line for i, line in enumerate(_stdin_lines(1500))]
+    lines[10:10] = ["# a comment", "", *Grid.parse(puzzles("top95.txt")[0]).to_pretty().splitlines()]
+    path = tmp_path / "puzzles.txt"
+    path.write_bytes(newline.join(lines).encode() + newline.encode())
+    script = (
+        "import sys\n"
+        "from sudokit.runtime import fastpath\n"
+        "fastpath.READ_SIZE = 4099\n"  # blocks cut anywhere: a \r\n split between two of them too
+        "for arg in sys.argv[1:]:\n"
+        "    for record in fastpath.expand_blocks(fastpath.read_items([arg])):\n"
+        "        print(record.line, record.text.replace(chr(10), '/'), record.note, sep='|')\n"
+    )
+    feed = f"cat {path} |" if how == "pipe" else ""
+    into = "" if how == "pipe" else f"< {path}"
+    runs = {}
+    for arg in ("-", "/dev/stdin", str(path)):
+        done = bash(f"{feed} {shlex.quote(sys.executable)} -c {shlex.quote(script)} {arg} {into}")
+        assert done.returncode == 0, done.stderr[-500:]
+        runs[arg] = done.stdout.splitlines()
+    assert len(runs[str(path)]) == 1500 + 1
+    assert runs["-"] == runs[str(path)]
+    assert runs["/dev/stdin"] == runs[str(path)]

@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # imported on first use at run time (see __getattr__): ``sudo
     from sudokit.model.variants import (
         ALL_KINDS,
         Constraint,
+        OddEven,
         king_pairs,
         knight_pairs,
         orthogonal_pairs,
@@ -59,6 +60,7 @@ __all__ = [
     "Grid",
     "InvalidPuzzleError",
     "ManyResults",
+    "OddEven",
     "Rating",
     "Result",
     "Shape",
@@ -120,11 +122,13 @@ _LAZY = {
     "knight_pairs": "sudokit.model.variants",
     "orthogonal_pairs": "sudokit.model.variants",
     "undotted_pairs": "sudokit.model.variants",
+    "OddEven": "sudokit.model.variants",
 }
 
 
 def __getattr__(name: str) -> object:
-    """The cross-check, reader, batch runner, step solver, rating, generation and variant rules load on first use."""
+    """The cross-check, the reader, the batch runner, the step solver, rating, generation and the variant rules load
+    on first use."""
     if name in _LAZY:
         import importlib
 

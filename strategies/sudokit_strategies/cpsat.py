@@ -79,6 +79,7 @@ from sudokit import (
     ALL_KINDS,
     Capabilities,
     Grid,
+    OddEven,
     Result,
     Status,
     king_pairs,
@@ -283,7 +284,7 @@ def _variant_model(model: cp_model.CpModel, puzzle: Grid) -> None:
     domains: list[Sequence[int]] = [(v,) if v else range(1, n + 1) for v in puzzle.cells]
     parity: dict[int, set[int]] = {}
     for rule in puzzle.constraints:
-        if rule.kind == "odd-even":
+        if isinstance(rule, OddEven):
             i = rule.indexes(n)[0]
             digits = set(range(1 if rule.parity == "odd" else 2, n + 1, 2))
             parity[i] = parity.get(i, digits) & digits
@@ -539,7 +540,9 @@ _RULES: dict[str, _Adder] = {
 }
 
 
-def _solve(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: _Collector | None = None) -> int:
+def _solve(
+    solver: cp_model.CpSolver, model: cp_model.CpModel, callback: _Collector | None = None
+) -> cp_model.CpSolverStatus:
     """``solver.solve(model, callback)``, stopped at once by Ctrl-C, a kill or the core's watchdog.
 
     While the compiled search runs, Python only notes a signal; its handler runs when the search

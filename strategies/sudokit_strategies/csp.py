@@ -57,7 +57,8 @@ thread did not fire once in 20 s of search). At the time limit the worker is kil
 solutions received so far are reported with status ``timeout``. Only the first ``keep`` solutions
 travel back; after them the worker sends the count every 0.1 s, so counting takes no memory here. A
 worker that answers in time is kept for the next puzzle, so only the first puzzle and the first
-after a timeout pay for starting one (about 70 ms); reusing one costs about 0.1-0.2 ms a puzzle, and
+after a timeout pay for starting one (about 70 ms, 0.1-1.2 s on a loaded machine; ``stats``:
+``workers_started`` 1, and ``worker_start`` the seconds spent on it); reusing one costs about 0.1-0.2 ms a puzzle, and
 a timed-out call returns within a few ms of its limit. Threads may solve at once: each takes a
 worker of its own. No worker outlives its use: an idle one ends with its input (when this process
 ends, or at exit), a busy one ends itself 5 s past its time limit should no one kill it, and on
@@ -198,6 +199,7 @@ class ConstraintStrategy:
             run = _run_in_worker(model, self.solver, (limit, keep), start + time_limit, failsafe)
         stats["search_time"] = run.search_time
         stats["worker_start"] = run.worker_start
+        stats["workers_started"] = run.workers_started
         status = Status.TIMEOUT
         if run.finished:
             status = Status.SOLVED if run.solutions else Status.UNSOLVABLE
@@ -1268,7 +1270,8 @@ class _Run:
         self.finished = False  # the search answered (found the limit, or ran out of solutions)
         self.exhausted = False  # the search ran out of solutions below the limit
         self.search_time = 0.0
-        self.worker_start = 0.0
+        self.worker_start = 0.0  # seconds this search waited for its worker to start
+        self.workers_started = 0  # 1 when this search started a new worker process
 
 
 # --- the worker process --------------------------------------------------------------------------
@@ -1382,6 +1385,8 @@ def _run_in_worker(
     run = _Run()
     worker = _take_worker()
     fresh, worker.fresh = worker.fresh, False
+    run.workers_started = int(fresh)
+    ready = not fresh
     reusable = False
     try:
         worker.send((model, solver, limits, failsafe))
@@ -1394,10 +1399,13 @@ def _run_in_worker(
             except queue.Empty:
                 continue  # the deadline, or only the longest wait, has passed: the loop looks again
             if message[0] == "ready":
+                ready = True
                 run.worker_start = _since(worker.started) if fresh else 0.0
             else:
                 _receive(run, message, worker)
         reusable = run.finished
+        if not ready:  # the time ran out while it started: all of it went to the start
+            run.worker_start = _since(worker.started)
     finally:
         if reusable:
             with _idle_lock:

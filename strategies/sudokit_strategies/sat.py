@@ -74,6 +74,7 @@ from sudokit import (
     ALL_KINDS,
     Capabilities,
     Grid,
+    OddEven,
     Result,
     Shape,
     Status,
@@ -587,7 +588,7 @@ class _Cnf:
         for k, unit in enumerate(units):
             for i in unit:
                 units_of[i].append(k)
-        taken = [set() for _ in units]  # the digits the givens place in each unit
+        taken: list[set[int]] = [set() for _ in units]  # the digits the givens place in each unit
         for i, v in enumerate(cells):
             if v:
                 for k in units_of[i]:
@@ -602,7 +603,7 @@ class _Cnf:
             else:
                 domains.append(set(range(1, n + 1)).difference(*(taken[k] for k in units_of[i])))
         for rule in puzzle.constraints:
-            if rule.kind == "odd-even":
+            if isinstance(rule, OddEven):
                 i = rule.indexes(n)[0]
                 domains[i] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))
         self.n = n

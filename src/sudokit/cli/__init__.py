@@ -24,6 +24,7 @@ import typer.models
 
 from sudokit.cli.common import CLOSED, say, silence_stdout
 from sudokit.cli.common import app as _app
+from sudokit.engines.registry import StrategyLoadWarning
 
 __all__ = ["COMMANDS", "app", "load_commands", "main"]
 
@@ -61,7 +62,14 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module 'sudokit.cli' has no attribute {name!r}")
 
 
-def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # type: ignore[no-untyped-def]
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
     say(f"sudoku: warning: {message}")
 
 
@@ -82,7 +90,7 @@ def _reopen_closed_std_fds() -> None:
     streams: dict[int, tuple[str, str]] = {0: ("stdin", "r"), 1: ("stdout", "w"), 2: ("stderr", "w")}
     for fd in CLOSED:
         name, mode = streams[fd]
-        stream: TextIO = open(fd, mode, closefd=False)  # noqa: SIM115
+        stream = open(fd, mode, closefd=False)  # noqa: SIM115
         setattr(sys, name, stream)
 
 
@@ -118,6 +126,8 @@ def main(args: list[str] | None = None) -> NoReturn:
     """
     _reopen_closed_std_fds()
     warnings.showwarning = _show_warning
+    # An engine that fails to load raises StrategyLoadError too, which every command reports: one line, not two.
+    warnings.filterwarnings("ignore", category=StrategyLoadWarning)
     command = typer.main.get_command(_app_for(sys.argv[1:] if args is None else args))
     try:
         status = command.main(args=args, prog_name="sudoku", standalone_mode=False)

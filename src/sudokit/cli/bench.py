@@ -22,10 +22,12 @@ from sudokit.cli.common import (
     box_shape,
     check_known,
     check_options,
+    complete_engines,
     fail,
     print_table,
     print_text,
     say,
+    several,
     table_plan,
 )
 from sudokit.engines.registry import default_registry
@@ -37,7 +39,13 @@ def bench(
     files: Annotated[list[Path], typer.Argument(metavar="FILE...", exists=True, dir_okay=False, help="Puzzle files.")],
     strategies: Annotated[
         str | None,
-        typer.Option("--strategies", "-s", metavar="A,B,...", help="Engines to run (default: every installed one)."),
+        typer.Option(
+            "--strategies",
+            "-s",
+            metavar="A,B,...|all",
+            help="Engines to run; all (the default): every installed one.",
+            autocompletion=complete_engines(several=True),
+        ),
     ] = None,
     first: Annotated[
         int | None, typer.Option("--first", min=1, metavar="N", help="Only the first N puzzles of each file.")
@@ -59,7 +67,12 @@ def bench(
     box: Box = None,
     option: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", metavar="ENGINE.KEY=VALUE", help="An engine's option, e.g. cp-sat.workers=2."),
+        typer.Option(
+            "--option",
+            "-o",
+            metavar="ENGINE.KEY=VALUE",
+            help="An engine's option, e.g. cp-sat.workers=2 (KEY=VALUE when one engine runs).",
+        ),
     ] = None,
     quiet: Quiet = False,
     column: Column = None,
@@ -84,11 +97,11 @@ def bench(
         problem = plot_problem(plot)  # say so now, not after the whole benchmark has run
         if problem is not None:
             fail(problem)
-    names = [s.strip() for s in strategies.split(",") if s.strip()] if strategies else default_registry().ready_names()
+    names = several(strategies) or default_registry().ready_names()
     if not names:
         fail("no engines to run: name them with --strategies a,b or install one")
     check_known(*names)
-    options = check_options(option or [])
+    options = check_options(option or [], names)
     for engine in options:
         if engine not in names:
             fail(f"option for engine {engine!r}, which is not among the engines run")

@@ -11,7 +11,6 @@ import typer
 import typer.core
 
 from sudokit.cli.common import (
-    STATS_IN_JSON,
     Box,
     CheckFormat,
     Column,
@@ -28,12 +27,17 @@ from sudokit.cli.common import (
     Resume,
     Scheduler,
     Stats,
+    Unique,
     app,
     box_shape,
     check_options,
+    complete_engines,
     fail,
     is_batch,
     run_job,
+    several,
+    stats_in_json,
+    std_output,
     table_plan,
 )
 from sudokit.engines.api import DEFAULT_COUNT_LIMIT
@@ -47,20 +51,30 @@ def check(
     strategies: Annotated[
         str | None,
         typer.Option(
-            "--strategies", "-s", metavar="A,B,...", help="Engines to compare (default: every installed one)."
+            "--strategies",
+            "-s",
+            metavar="A,B,...|all",
+            help="Engines to compare; all (the default): every installed one.",
+            autocompletion=complete_engines(several=True),
         ),
     ] = None,
     count: Count = False,
+    unique: Unique = False,
     limit: Limit = None,
     time_limit: EngineTimeLimit = "60",
     fmt: Annotated[
-        CheckFormat, typer.Option("--format", "-f", help="pretty (a table per puzzle), line or json.")
+        CheckFormat, typer.Option("--format", "-f", help="pretty (a table per puzzle), line, json or csv.")
     ] = CheckFormat.pretty,
     stats: Stats = False,
     box: Box = None,
     option: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", metavar="ENGINE.KEY=VALUE", help="An engine's option, e.g. cp-sat.workers=2."),
+        typer.Option(
+            "--option",
+            "-o",
+            metavar="ENGINE.KEY=VALUE",
+            help="An engine's option, e.g. cp-sat.workers=2 (KEY=VALUE when one engine runs).",
+        ),
     ] = None,
     jobs: Jobs = None,
     output: Output = None,
@@ -75,12 +89,14 @@ def check(
 
     Engines agree when every grid is a valid solution and they agree on solvable or not and on the
     number of solutions (1 or 2+ by default, exact counts with --count); different valid grids of a
-    puzzle with several solutions are agreement. Each engine runs on each puzzle in a killable
-    worker process; batches work as with 'sudoku solve' (--jobs, --output, --resume).
+    puzzle with several solutions are agreement. With --unique each record says the uniqueness the
+    engines agree on (unique, several or none), as 'sudoku solve --unique' does. Each engine runs on
+    each puzzle in a killable worker process; batches work as with 'sudoku solve' (--jobs, --output,
+    --resume).
 
-    Exit status: 0 all agree, 1 some engine timed out (undecided) but none disagreed, 2 invalid
-    input or usage, 3 some engine disagreed, returned an invalid grid or failed (named on stderr);
-    over several puzzles the highest applies.
+    Exit status: 0 all agree, 1 some engine timed out (undecided) but none disagreed, or with
+    --unique some puzzle is not unique, 2 invalid input or usage, 3 some engine disagreed, returned
+    an invalid grid or failed (named on stderr); over several puzzles the highest applies.
     """
     run_check(
         puzzles,
@@ -93,13 +109,14 @@ def check(
         box_shape(box),
         option or [],
         jobs,
-        output,
+        std_output(output, force, resume),
         force,
         resume,
         quiet,
         executor=executor,
         scheduler=scheduler,
         column=column,
+        unique=unique,
     )
 
 
@@ -123,18 +140,22 @@ def run_check(
     scheduler: str | None = None,
     column: str | None = None,
     expect: str | None = None,
+    unique: bool = False,
 ) -> NoReturn:
+    if unique and (count or limit is not None):
+        fail("--unique counts to 2 itself: it goes without --count and --limit")
     if stats and fmt is CheckFormat.json:
-        fail(STATS_IN_JSON)
+        fail(stats_in_json(CheckFormat))
     tables = table_plan(puzzles, column, expect, output=output, fmt=fmt.value, resume=resume, compare=False)
     from sudokit.features import crosscheck
 
+    names = several(strategies)
     try:
-        specs = crosscheck.engine_specs(strategies, check_options(option))
+        specs = crosscheck.engine_specs(names, check_options(option, names))
     except StrategyError as err:
         fail(str(err))
     limit = limit or (DEFAULT_COUNT_LIMIT if count else crosscheck.UNIQUENESS_LIMIT)
-    render = crosscheck.CheckFormat(fmt.value, header=is_batch(puzzles), stats=stats)
+    render = crosscheck.CheckFormat(fmt.value, header=is_batch(puzzles), stats=stats, unique=unique)
     job = crosscheck.CheckJob(specs, limit, time_limit, box, render)
     run_job(
         puzzles,

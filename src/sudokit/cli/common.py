@@ -6,9 +6,11 @@ annotations, and given strings it evaluates each one, which costs start-up time.
 """
 
 import contextlib
+import functools
 import math
 import os
 import sys
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -26,17 +28,78 @@ if TYPE_CHECKING:
     from sudokit.runtime.session import Job
 
 try:  # typer 0.26+ carries its own copy of click
-    from typer import _click as click  # type: ignore[attr-defined]
+    from typer import _click as click
 except ImportError:  # pragma: no cover - older typer
     import click  # type: ignore[no-redef]
 
 
-class SudokuGroup(typer.core.TyperGroup):
-    """The command group, with every usage error on one line (``sudoku: error: ...``) and exit status 2."""
+#: The shells Typer writes completion scripts for.
+SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
 
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+
+#: The shell named after ``--show-completion`` or ``--install-completion`` on this command line, if any.
+_NAMED_SHELL: list[str] = []
+
+
+def _completion_shell(typer_callback: Any, ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """``--show-completion [SHELL]`` and ``--install-completion [SHELL]``: the shell named, else the one running
+    ``sudoku`` (Typer's detection, then ``$SHELL``); one line of error, exit 2, when none is known."""
+    if not value or ctx.resilient_parsing:
+        return value
+    if _NAMED_SHELL:
+        shell = _NAMED_SHELL[0]
+    else:
+        from typer._completion_shared import _get_shell_name
+
+        shell = _get_shell_name() or os.path.basename(os.environ.get("SHELL", ""))
+    if shell not in SHELLS:
+        told = f"'{shell}' is not a shell sudoku completes" if shell else "cannot tell which shell runs sudoku"
+        fail(f"--{(param.name or '').replace('_', '-')}: {told}: name it, one of {', '.join(SHELLS)}")
+    return typer_callback(ctx, param, shell)
+
+
+class SudokuGroup(typer.core.TyperGroup):
+    """The command group, with every usage error on one line (``sudoku: error: ...``) and exit status 2.
+
+    ``--show-completion`` and ``--install-completion`` take the shell as an optional value (Typer's own
+    flags take none, so ``--show-completion bash`` ignored ``bash``, and where no shell could be detected,
+    as under a process whose parent shell had exited, they failed with "Shell  not supported.").
+    """
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        params = super().get_params(ctx)
+        for param in params:
+            wrapped = isinstance(param.callback, functools.partial)
+            if param.name in ("show_completion", "install_completion") and param.callback and not wrapped:
+                param.callback = functools.partial(_completion_shell, param.callback)
+                what = "Install" if param.name == "install_completion" else "Show"
+                shells = ", ".join(SHELLS)
+                param.help = f"{what} completion for SHELL ({shells}; default: the shell running sudoku)."  # type: ignore[attr-defined]
+        return params
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **kwargs: Any,
+    ) -> Any:
+        args = list(sys.argv[1:] if args is None else args)
+        for at, arg in enumerate(args[:-1]):
+            if arg in ("--show-completion", "--install-completion") and not args[at + 1].startswith("-"):
+                _NAMED_SHELL[:] = [args.pop(at + 1)]
+                break
         try:
-            status = super().main(*args, standalone_mode=False, **kwargs)
+            status = super().main(
+                args=args,
+                prog_name=prog_name,
+                complete_var=complete_var,
+                standalone_mode=False,
+                windows_expand_args=windows_expand_args,
+                **kwargs,
+            )
         except click.exceptions.ClickException as err:
             if type(err).__name__ == "NoArgsIsHelpError":  # ``sudoku`` alone: the help, as asked
                 err.show()
@@ -85,6 +148,7 @@ class CheckFormat(StrEnum):
     pretty = "pretty"
     line = "line"
     json = "json"
+    csv = "csv"
 
 
 class TableFormat(StrEnum):
@@ -218,13 +282,52 @@ def solve_options(pairs: list[str], strategy: str) -> dict[str, object]:
     return merged
 
 
-def check_options(pairs: list[str]) -> dict[str, dict[str, object]]:
-    """The options of the engines ``check`` compares: each ``ENGINE.KEY=VALUE``."""
+def check_options(pairs: list[str], names: list[str] | None = None) -> dict[str, dict[str, object]]:
+    """The options of the engines ``check`` or ``bench`` run (``names``; None: every installed one): each
+    ``ENGINE.KEY=VALUE``, or ``KEY=VALUE`` when one engine runs, as with ``solve``."""
     by_engine = _engine_options(pairs)
     if None in by_engine:
-        example = next(iter(by_engine[None]))
-        fail(f"name the engine of option {example!r} when comparing engines: -o ENGINE.{example}=VALUE")
+        if names is None or len(set(names)) != 1:
+            example = next(iter(by_engine[None]))
+            fail(f"name the engine of option {example!r} when comparing engines: -o ENGINE.{example}=VALUE")
+        plain = by_engine.pop(None)
+        by_engine[names[0]] = {**by_engine.get(names[0], {}), **plain}
     return {engine: values for engine, values in by_engine.items() if engine is not None}
+
+
+def complete_engines(*, several: bool, all_too: bool = True) -> Any:
+    """Shell completion of ``-s``: the installed engines' names (from metadata: no engine is imported), ``all``
+    where the command takes it, and with ``several`` the next name of a list ``A,B,...``."""
+
+    def complete(incomplete: str) -> list[str]:
+        names = default_registry().names()
+        head, comma, last = incomplete.rpartition(",")
+        if several and comma:
+            given = {name.strip() for name in head.split(",")}
+            return [f"{head},{name}" for name in names if name.startswith(last) and name not in given]
+        return [name for name in [*names, *(["all"] if all_too else [])] if name.startswith(incomplete)]
+
+    return complete
+
+
+def several(strategies: str | None) -> list[str] | None:
+    """The engines of ``-s A,B,...`` in a command that runs several; None for every installed one (no -s, or all)."""
+    if strategies is None or strategies.strip() == "all":
+        return None
+    names = [name.strip() for name in strategies.split(",") if name.strip()]
+    if "all" in names:
+        fail("-s all means every installed engine: it goes alone, not in a list")
+    return names
+
+
+def one_engine(command: str, strategy: str) -> None:
+    """Refuse ``-s all`` and ``-s A,B`` in a command that runs one engine, naming the commands that take several."""
+    if strategy.strip() == "all" or "," in strategy:
+        several = "all" if strategy.strip() == "all" else ",".join(n.strip() for n in strategy.split(",") if n.strip())
+        fail(
+            f"'sudoku {command}' takes one engine: 'sudoku check -s {several}' compares several "
+            f"(or 'sudoku bench -s {several} FILE...' times them)"
+        )
 
 
 def use_color(color: Color | None, output: Path | None) -> bool:
@@ -271,6 +374,21 @@ def check_output_flags(output: Path | None, force: bool, resume: bool, refusal: 
         fail("--force goes with --output FILE: it allows replacing that file")
 
 
+def std_output(output: Path | None, force: bool, resume: bool) -> Path | None:
+    """``--output``, or None for ``-O -``: standard output, as ``-`` is standard input among the puzzles.
+
+    ``--force`` and ``--resume`` act on a file, so with ``-O -`` they are usage errors (``-O ./-``
+    names a file called ``-``).
+    """
+    if output is None or os.fspath(output) != "-":
+        return output
+    if resume:
+        fail("--resume continues an --output FILE: -O - is standard output, which holds nothing to continue")
+    if force:
+        fail("--force lets --output FILE replace a file: -O - is standard output, which replaces nothing")
+    return None
+
+
 def parquet_output(output: Path | None) -> bool:
     """True for an --output FILE that is written as Parquet (``*.parquet``), as ``sudokit.io.tables`` decides."""
     from sudokit.io.reader import is_table
@@ -291,8 +409,12 @@ def run_job(
     executor: Executor = Executor.local,
     scheduler: str | None = None,
     tables: Any = None,
+    line: int | None = None,
 ) -> NoReturn:
-    """Run a batch session and exit with its status (``tables``: how *.csv and *.parquet inputs are read)."""
+    """Run a batch session and exit with its status (``tables``: how *.csv and *.parquet inputs are read).
+
+    ``line``: of each input only its puzzle on that line (``--line N``).
+    """
     from sudokit.runtime.session import Session
 
     if tables is None and parquet_output(output):
@@ -319,6 +441,7 @@ def run_job(
         err=None if 2 in CLOSED else sys.stderr,
         pool=pool,
         tables=tables,
+        line=line,
     )
     status = session.run()
     if status == 141:
@@ -371,7 +494,8 @@ Jobs = Annotated[
     ),
 ]
 Output = Annotated[
-    Path | None, typer.Option("--output", "-O", dir_okay=False, metavar="FILE", help="Write the records to FILE.")
+    Path | None,
+    typer.Option("--output", "-O", dir_okay=False, metavar="FILE", help="Write the records to FILE (-: stdout)."),
 ]
 Force = Annotated[bool, typer.Option("--force", help="Let --output replace a file that holds data.")]
 Resume = Annotated[
@@ -424,8 +548,19 @@ Limit = Annotated[
     int | None, typer.Option("--limit", min=1, metavar="N", help="Solutions to look for (default: 1; 2 with check).")
 ]
 Stats = Annotated[bool, typer.Option("--stats", help="Show the engines' counters (nodes, guesses, ...).")]
-#: Why --stats goes without --format json: a json record always holds the counters.
-STATS_IN_JSON = "--stats shows the engines' counters beside pretty, line or csv output; json records always hold them"
+Unique = Annotated[
+    bool, typer.Option("--unique", help="Say whether each puzzle has one solution: unique, several or none.")
+]
+
+
+def stats_in_json(formats: type[StrEnum]) -> str:
+    """Why --stats goes without --format json (a json record always holds the counters), naming the command's
+    other formats that show them."""
+    shown = [f.value for f in formats if f.value not in ("json", "fpuzzles")]
+    return (
+        f"--stats shows the engines' counters beside {', '.join(shown[:-1])} or {shown[-1]} output; "
+        "json records always hold them"
+    )
 
 
 @app.callback(invoke_without_command=True)
@@ -475,7 +610,10 @@ def print_table(rows: list[Any]) -> None:
         )
     bad = sum(r.errors + r.invalid + r.unsolvable for r in rows)
     if bad:
-        print_text(f"note: {bad} puzzle runs were unsolvable, invalid or failed (see --format json)")
+        from sudokit.runtime.progress import counted
+
+        were = "was" if bad == 1 else "were"
+        print_text(f"note: {counted(bad, 'puzzle run')} {were} unsolvable, invalid or failed (see --format json)")
 
 
 def _cell(value: object) -> str:

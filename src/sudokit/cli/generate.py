@@ -24,10 +24,13 @@ from sudokit.cli.common import (
     box_shape,
     check_known,
     check_output_flags,
+    complete_engines,
     fail,
+    one_engine,
     parquet_output,
     say,
     silence_stdout,
+    std_output,
     time_limit_option,
     worker_count,
 )
@@ -185,13 +188,14 @@ def _generated_text(made: dict[str, Any], fmt: GenerateFormat, seed: int, shape:
         "minimal": task.minimal,
     }
     if fmt is GenerateFormat.line:
-        return made["puzzle"]
+        return str(made["puzzle"])
     if fmt is GenerateFormat.json:
         return json.dumps(fields, allow_nan=False)
     if fmt is GenerateFormat.csv:
         return csv_row([fields[name] for name in GENERATE_FIELDS])
     rated = "" if made["level"] is None else f", {made['level']}, score {made['score']}"
-    title = f"puzzle {made['index']} (seed {made['puzzle_seed']}): {made['givens']} givens{rated}"
+    givens = f"{made['givens']} given" + ("" if made["givens"] == 1 else "s")
+    title = f"puzzle {made['index']} (seed {made['puzzle_seed']}): {givens}{rated}"
     return f"{title}\n{format_pretty(shape, made['cells'])}"
 
 
@@ -200,7 +204,12 @@ def generate(
     box: Annotated[
         str, typer.Option("--box", metavar="RxC", help="Box shape of the board, e.g. 3x3, 2x3, 4x4.")
     ] = "3x3",
-    count: Annotated[int, typer.Option("--count", "-n", min=1, metavar="N", help="Puzzles to make.")] = 1,
+    count: Annotated[
+        int | None, typer.Option("--number", "-n", min=1, metavar="N", help="How many puzzles to make (default 1).")
+    ] = None,
+    old_count: Annotated[
+        int | None, typer.Option("--count", min=1, metavar="N", hidden=True, help="Deprecated: --number.")
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option("--seed", min=0, metavar="S", help="The same seed, the same puzzles (default: drawn, and shown)."),
@@ -215,7 +224,11 @@ def generate(
     engine: Annotated[
         str | None,
         typer.Option(
-            "--strategy", "-s", metavar="NAME", help="Engine that counts to 2 (default: fastest for the board)."
+            "--strategy",
+            "-s",
+            metavar="NAME",
+            help="Engine that counts to 2 (default: fastest for the board).",
+            autocompletion=complete_engines(several=False, all_too=False),
         ),
     ] = None,
     fmt: Annotated[
@@ -247,6 +260,13 @@ def generate(
     from sudokit.features.generation import default_engine
     from sudokit.features.generation import generate as make_stream
 
+    if old_count is not None:  # the name before --number: --count counts solutions in solve and check
+        if count is not None:
+            fail("--count is the old name of --number: give --number N alone")
+        say("sudoku: warning: generate --count N is deprecated: use --number/-n N (--count counts solutions)")
+        count = old_count
+    count = 1 if count is None else count
+    output = std_output(output, force, resume)
     refusal = None
     if fmt not in (GenerateFormat.json, GenerateFormat.csv):
         refusal = f"--resume needs --format json or csv: records that carry their seed, not {fmt.value}"
@@ -257,6 +277,7 @@ def generate(
     assert shape is not None
     name = engine or default_engine(shape)
     if engine is not None:
+        one_engine("generate", engine)
         check_known(engine)
     try:  # every option checked (and the engine loaded once) before any work
         make_stream(
@@ -299,7 +320,7 @@ def _generate_run(
 
     from sudokit.engines.workers import WorkerPool
     from sudokit.runtime.output import OutputError, RecordWriter
-    from sudokit.runtime.progress import Console, Progress, same_terminal
+    from sudokit.runtime.progress import Console, Progress, counted, same_terminal
     from sudokit.runtime.session import EXIT_TERMINATED, OutputFile, on_sigterm, restore_sigterm, writable
 
     if output is None and 1 in CLOSED:
@@ -326,7 +347,7 @@ def _generate_run(
                 stream = target.stream()
             else:
                 stream = sys.stdout
-            writer = RecordWriter(stream, "standard output" if target is None else os.fspath(output))
+            writer = RecordWriter(stream, "standard output" if target is None else os.fspath(target.path))
             if not quiet and console.err is not None and console.err.isatty():
                 console.progress = Progress(console.err, count - done, noun="puzzles")
                 console.shared = same_terminal(stream, console.err)
@@ -349,7 +370,7 @@ def _generate_run(
                         rated = f"{rated}, none {task.level}"
                     console.say(
                         f"sudoku: puzzle {result['index']} (seed {result['puzzle_seed']}) not made within "
-                        f"{task.time_limit:g} s ({result['attempts']} attempts{rated})"
+                        f"{task.time_limit:g} s ({counted(result['attempts'], 'attempt')}{rated})"
                     )
                 else:
                     errors += 1
@@ -365,7 +386,9 @@ def _generate_run(
             go_on = f" (continue with --resume --seed {seed} --output {output})"
         total = kept + made  # the file's puzzles: those it held already, and this run's
         if writable(console.err):  # a pipe nobody reads any more would block the message forever
-            console.say(f"sudoku: interrupted after {total} puzzles; every record written is complete{go_on}")
+            console.say(
+                f"sudoku: interrupted after {counted(total, 'puzzle')}; every record written is complete{go_on}"
+            )
         raise typer.Exit(EXIT_TERMINATED if type(stop) is not KeyboardInterrupt else 130) from None
     except BrokenPipeError:
         silence_stdout()
@@ -391,14 +414,13 @@ def _generate_run(
     if not quiet:
         seconds = time.perf_counter() - start
         rate = made / seconds if seconds > 0 else 0.0
-        noun = "puzzle" if made == 1 else "puzzles"
-        parts = [f"{made} {noun} made ({attempts} attempts)"]
+        parts = [f"{counted(made, 'puzzle')} made ({counted(attempts, 'attempt')})"]
         if timeouts:
-            parts.append(f"{timeouts} not made in time")
+            parts.append(f"{timeouts:,} not made in time")
         if errors:
-            parts.append(f"{errors} failed")
+            parts.append(f"{errors:,} failed")
         resumed = f" (resumed after puzzle {done})" if resume else ""
-        console.say(f"{', '.join(parts)} in {seconds:.2f} s ({rate:.1f} puzzles/s); seed {seed}{resumed}")
+        console.say(f"{', '.join(parts)} in {seconds:.2f} s ({rate:,.1f} puzzles/s); seed {seed}{resumed}")
     raise typer.Exit(2 if errors else 1 if timeouts else 0)
 
 
@@ -473,7 +495,7 @@ def _generate_resume_point(
                 now = "no --level" if level is None else f"--level {level}"
                 raise ResumeError(f"cannot resume {name}: line {number} was made with {was}, not {now}")
             if index > count:
-                raise ResumeError(f"cannot resume {name}: line {number} is puzzle {index}, beyond --count {count}")
+                raise ResumeError(f"cannot resume {name}: line {number} is puzzle {index}, beyond --number {count}")
             if index <= last or its_puzzle_seed != puzzle_seed(seed, index):
                 raise ResumeError(
                     f"cannot resume {name}: line {number} is puzzle {index}, not one of puzzles {last + 1} to {count} "

@@ -24,11 +24,14 @@ from sudokit.cli.common import (
     app,
     box_shape,
     check_known,
+    complete_engines,
     fail,
     is_batch,
+    one_engine,
     print_text,
     run_job,
     say,
+    std_output,
     use_color,
 )
 from sudokit.errors import SudokitError
@@ -47,7 +50,15 @@ class RateFormat(StrEnum):
     csv = "csv"
 
 
-OnePuzzle = Annotated[str, typer.Argument(metavar="PUZZLE", help="A puzzle, a file holding one, or - for stdin.")]
+OnePuzzle = Annotated[
+    str, typer.Argument(metavar="PUZZLE", help="A puzzle, a file holding one (or --line N), or - for stdin.")
+]
+LineNumber = Annotated[
+    int | None,
+    typer.Option(
+        "--line", min=1, metavar="N", help="The puzzle on line N of the file (1-based, as editors and sed -n Np count)."
+    ),
+]
 StepsFormat = Annotated[
     StepFormat, typer.Option("--format", "-f", help="pretty (sentences and a grid) or json (an object a line).")
 ]
@@ -56,15 +67,22 @@ StepsFormat = Annotated[
 CountingEngine = Annotated[
     str,
     typer.Option(
-        "--strategy", "-s", metavar="NAME", help="Engine that counts to 2, proving the puzzle has one solution."
+        "--strategy",
+        "-s",
+        metavar="NAME",
+        help="Engine that counts to 2, proving the puzzle has one solution.",
+        autocompletion=complete_engines(several=False, all_too=False),
     ),
 ]
 
 
-def _one_puzzle(arg: str, box: Shape | None) -> Any:
-    """The one classic puzzle of ``arg`` (text, file or -) as a Grid; a one-line error otherwise."""
+def _one_puzzle(arg: str, box: Shape | None, line: int | None = None) -> Any:
+    """The one classic puzzle of ``arg`` (text, file or -), or the one on ``line`` of it, as a Grid.
+
+    A one-line error otherwise: no puzzle, several without ``line``, or none on ``line``.
+    """
     from sudokit.errors import InvalidPuzzleError
-    from sudokit.io.reader import check_arguments, read_arguments
+    from sudokit.io.reader import check_arguments, on_line, read_arguments
 
     record = None
     if arg == "-" and 0 in CLOSED:
@@ -72,11 +90,16 @@ def _one_puzzle(arg: str, box: Shape | None) -> Any:
     try:
         check_arguments([arg])
         records = read_arguments([arg], box=box)
-        record = next(records, None)
-        if record is None:
-            fail(f"no puzzle in {arg}")
-        if next(records, None) is not None:
-            fail(f"{record.source} holds several puzzles: give one (see 'sudoku rate' for many)")
+        if line is not None:
+            record = next(on_line(records, line), None)  # read no further than the puzzle on that line
+            if record is None:
+                fail(f"no puzzle in {arg}")
+        else:
+            record = next(records, None)
+            if record is None:
+                fail(f"no puzzle in {arg}")
+            if next(records, None) is not None:
+                fail(f"{record.source} holds several puzzles: pick one with --line N (see 'sudoku rate' for many)")
         grid = record.parse(box)
     except InvalidPuzzleError as err:
         fail(str(err) if record is None else record.locate(str(err)))
@@ -132,6 +155,13 @@ def _marked_grid(grid: Any, cells: set[int], color: bool) -> str:
     return "\n".join(lines)
 
 
+def _symbols(digits: Any, n: int) -> list[str]:
+    """Digits as the board writes them (``G`` for 16 on a 16x16 board), as its grid and its input do."""
+    from sudokit.model.formats import symbol
+
+    return [symbol(d, n).strip() for d in digits]
+
+
 def _json_line(data: object) -> None:
     import json
 
@@ -141,6 +171,7 @@ def _json_line(data: object) -> None:
 @app.command(short_help="Show the next logical step of a puzzle, explained, on its grid.")
 def hint(
     puzzle: OnePuzzle,
+    line: LineNumber = None,
     fmt: StepsFormat = StepFormat.pretty,
     box: Box = None,
     color: Annotated[
@@ -166,7 +197,7 @@ def hint(
 
     if color is not None and fmt is StepFormat.json:
         fail("--color colours the grid of --format pretty: json has none")
-    grid = _one_puzzle(puzzle, box_shape(box))
+    grid = _one_puzzle(puzzle, box_shape(box), line)
     step = _logic_answer(grid, "hint", time_limit, strategy)
     state = Candidates(grid)
     n = grid.n
@@ -197,7 +228,9 @@ def hint(
             print_text("")
             print_text(
                 "candidates: "
-                + "; ".join(f"r{c // n + 1}c{c % n + 1} {{{','.join(map(str, state.candidates(c)))}}}" for c in blanks)
+                + "; ".join(
+                    f"r{c // n + 1}c{c % n + 1} {{{','.join(_symbols(state.candidates(c), n))}}}" for c in blanks
+                )
             )
 
 
@@ -210,6 +243,7 @@ def _logic_answer(grid: Any, command: str, time_limit: float | None, strategy: s
     """
     from sudokit.features.rating import NOT_UNIQUE, run_logic
 
+    one_engine(command, strategy)
     check_known(strategy)
     try:
         kind, answer = run_logic(grid, explain=command == "explain", time_limit=time_limit, engine=strategy)
@@ -230,7 +264,13 @@ def _logic_answer(grid: Any, command: str, time_limit: float | None, strategy: s
 @app.command(short_help="Explain the whole logical path of a puzzle, step by step, and rate it.")
 def explain(
     puzzle: OnePuzzle,
-    fmt: StepsFormat = StepFormat.pretty,
+    line: LineNumber = None,
+    fmt: Annotated[
+        StepFormat,
+        typer.Option(
+            "--format", "-f", help="pretty (a numbered line a step, then the rating) or json (an object a line)."
+        ),
+    ] = StepFormat.pretty,
     box: Box = None,
     time_limit: TimeLimit = "60",
     strategy: CountingEngine = "backtrack",
@@ -244,7 +284,7 @@ def explain(
 
     Exit status: 0 explained, 1 the puzzle has no solution or several, or timed out, 2 invalid input.
     """
-    grid = _one_puzzle(puzzle, box_shape(box))
+    grid = _one_puzzle(puzzle, box_shape(box), line)
     path, rating = _logic_answer(grid, "explain", time_limit, strategy)
     n = grid.n
     for k, step in enumerate(path, 1):
@@ -258,13 +298,22 @@ def explain(
     search = ""
     if not rating.solved_by_logic:
         stalls = rating.techniques.get("needs search", 0)
-        search = f"; the techniques stalled {stalls} times, {strategy} needed {rating.guesses} guesses"
+        from sudokit.runtime.progress import counted
+
+        times, guesses = counted(stalls, "time"), counted(rating.guesses, "guess", "guesses")
+        search = f"; the techniques stalled {times}, {strategy} needed {guesses}"
     print_text(f"rating: {rating.level}, score {rating.score} (hardest: {rating.hardest or 'none'}{search})")
 
 
 @app.command(short_help="Rate puzzles' difficulty: level and score in HoDoKu's manner.")
 def rate(
     puzzles: Puzzles,
+    line: Annotated[
+        int | None,
+        typer.Option(
+            "--line", min=1, metavar="N", help="Of each file only the puzzle on line N (1-based, as sed -n Np counts)."
+        ),
+    ] = None,
     fmt: Annotated[
         RateFormat,
         typer.Option("--format", "-f", help="line (puzzle:level:score), json, csv or pretty (grid and rating)."),
@@ -295,9 +344,11 @@ def rate(
     from sudokit.features.rating import RateFormat as Render
     from sudokit.runtime.batch import SolveJob
 
+    output = std_output(output, force, resume)
     shape = box_shape(box)
     batch = is_batch(puzzles)
+    one_engine("rate", strategy)
     check_known(strategy)
     render = Render(fmt.value, header=batch, time_limit=time_limit, strategy=strategy)
     job = SolveJob(strategy, {}, render, time_limit=time_limit, box=shape)  # type: ignore[arg-type]
-    run_job(puzzles, job, box=shape, jobs=jobs, output=output, force=force, resume=resume, quiet=quiet)
+    run_job(puzzles, job, box=shape, jobs=jobs, output=output, force=force, resume=resume, quiet=quiet, line=line)

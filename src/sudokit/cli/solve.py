@@ -11,7 +11,6 @@ import typer.core
 
 from sudokit.cli.check import run_check
 from sudokit.cli.common import (
-    STATS_IN_JSON,
     Box,
     CheckFormat,
     Color,
@@ -31,17 +30,23 @@ from sudokit.cli.common import (
     SolveFormat,
     Stats,
     TimeLimit,
+    Unique,
     app,
     box_shape,
     check_known,
+    complete_engines,
     fail,
     is_batch,
+    one_engine,
     run_job,
     solve_options,
+    stats_in_json,
+    std_output,
     table_plan,
     use_color,
 )
 from sudokit.engines.api import DEFAULT_COUNT_LIMIT
+from sudokit.model.shape import Shape
 
 
 @app.command(short_help="Solve puzzles, count their solutions or check uniqueness.")
@@ -49,16 +54,20 @@ def solve(
     puzzles: Puzzles,
     strategy: Annotated[
         str,
-        typer.Option("--strategy", "-s", metavar="NAME", help="Engine (see 'sudoku strategies'); all: cross-check."),
+        typer.Option(
+            "--strategy",
+            "-s",
+            metavar="NAME",
+            help="Engine (see 'sudoku strategies'); all: cross-check.",
+            autocompletion=complete_engines(several=False),
+        ),
     ] = "backtrack",
     fmt: Annotated[
         SolveFormat,
         typer.Option("--format", "-f", help="Output form (fpuzzles: each puzzle's f-puzzles link, solution included)."),
     ] = SolveFormat.pretty,
     count: Count = False,
-    unique: Annotated[
-        bool, typer.Option("--unique", help="Say whether each puzzle has one solution: unique, several or none.")
-    ] = False,
+    unique: Unique = False,
     limit: Limit = None,
     time_limit: TimeLimit = "60",
     stats: Stats = False,
@@ -95,6 +104,7 @@ def solve(
     Exit status: 0 all solved (counted; unique with --unique), 1 some puzzle has no solution (not
     unique) or timed out, 2 invalid input, usage, or an engine failed.
     """
+    output = std_output(output, force, resume)
     if unique and (count or limit is not None):
         fail("--unique counts to 2 itself: it goes without --count and --limit")
     if fmt is SolveFormat.fpuzzles and (count or unique or limit is not None):
@@ -106,8 +116,8 @@ def solve(
         fail("--color colours the solution grids of --format pretty: there are none to colour here")
     shape = box_shape(box)
     if strategy == "all":
-        if fmt in (SolveFormat.csv, SolveFormat.fpuzzles):
-            fail(f"--strategy all (the cross-check) writes pretty, line or json, not {fmt.value}")
+        if fmt is SolveFormat.fpuzzles:
+            fail(f"--strategy all (the cross-check) writes pretty, line, json or csv, not {fmt.value}")
         if color is not None:
             fail("--color colours solution grids: the cross-check of --strategy all prints none")
         run_check(
@@ -129,11 +139,16 @@ def solve(
             scheduler=scheduler,
             column=column,
             expect=expect,
+            unique=unique,
         )
     if stats and fmt is SolveFormat.json:
-        fail(STATS_IN_JSON)
+        fail(stats_in_json(SolveFormat))
     from sudokit.runtime.batch import SolveJob
     from sudokit.runtime.output import RecordFormat
+
+    one_engine("solve", strategy)
+    if fmt is SolveFormat.fpuzzles and not is_batch(puzzles):
+        refuse_unlinkable(puzzles[0], shape)
 
     options = solve_options(option or [], strategy)
     check_known(strategy)
@@ -155,7 +170,7 @@ def solve(
         from sudokit.runtime.batch import CompareJob
 
         render = replace(render, expect=True)
-        job = CompareJob(strategy, options, render, keep=keep, time_limit=time_limit, box=shape)
+        job: SolveJob = CompareJob(strategy, options, render, keep=keep, time_limit=time_limit, box=shape)
     else:
         job = SolveJob(strategy, options, render, keep=keep, time_limit=time_limit, box=shape)
     run_job(
@@ -171,3 +186,19 @@ def solve(
         scheduler=scheduler,
         tables=None if tables is None else tables.options,
     )
+
+
+def refuse_unlinkable(puzzle: str, box: Shape | None) -> None:
+    """Fail before solving a lone puzzle that f-puzzles cannot hold (``--format fpuzzles``): nothing on stdout."""
+    from sudokit.errors import InvalidPuzzleError
+    from sudokit.io.reader import read_arguments
+    from sudokit.runtime.output import RecordFormat
+
+    try:
+        record = next(read_arguments([puzzle], box=box), None)
+        grid = None if record is None else record.parse(box)
+    except (InvalidPuzzleError, OSError):
+        return  # not a puzzle: its record says so, as without --format fpuzzles
+    problem = None if grid is None else RecordFormat("fpuzzles").refusal(grid)
+    if problem is not None:
+        fail(f"--format fpuzzles: {problem.removeprefix('f-puzzles: ')}")

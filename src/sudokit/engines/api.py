@@ -13,7 +13,7 @@ import operator
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, SupportsFloat, SupportsIndex, cast
 
 from sudokit.engines.registry import StrategyInfo, default_registry
 from sudokit.engines.strategy import Capabilities, Result, Status, Strategy, capabilities_of
@@ -101,9 +101,10 @@ def _is_strategy(candidate: object) -> bool:
 
 
 def normalize_time_limit(value: float | None) -> float | None:
-    """A time limit as engines take it: None for none (None or infinity), else a positive float of seconds.
+    """A time limit as engines take it: None for none (None, 0 or infinity), else a positive float of seconds.
 
-    Raises ``TypeError`` for what is not a number and ``ValueError`` for 0, a negative number or NaN.
+    0 means no limit, as ``sudoku -t 0`` and timeout-style options do. Raises ``TypeError`` for what
+    is not a number and ``ValueError`` for a negative number or NaN.
     """
     if value is None:
         return None
@@ -116,10 +117,10 @@ def normalize_time_limit(value: float | None) -> float | None:
         seconds = float(value)
     except OverflowError:  # an int too large for a float
         seconds = math.inf if value > 0 else -math.inf
-    if seconds == math.inf:
+    if seconds == math.inf or seconds == 0:
         return None
     if not seconds > 0:  # NaN too
-        raise ValueError(f"time_limit must be positive (None for no limit), not {value!r}")
+        raise ValueError(f"time_limit must be positive (0 or None for no limit), not {value!r}")
     return seconds
 
 
@@ -305,6 +306,7 @@ def _fresh(result: object, puzzle: Grid, name: str) -> Any:
     """
     if not isinstance(result, Result):
         return result
+    solutions: Any  # whatever the engine put there: the check words what is wrong with it
     status, owner, solutions, count = result.status, result.puzzle, result.solutions, result.count
     exact, stats, elapsed, error = result.exact, result.stats, result.elapsed, result.error
     if isinstance(solutions, tuple | list):
@@ -404,10 +406,10 @@ def result_of(
     unread = _unreadable(answer, puzzle.shape.size)
     if unread is not None:
         return _failed(puzzle, name, 0.0, f"returned an answer that cannot be read: {unread}")
-    text, cells, count, exact, elapsed, stats, error = answer  # type: ignore[misc]
+    text, cells, count, exact, elapsed, stats, error = cast("Answer", answer)  # an Answer, as _unreadable found
     status = _STATUSES[text]
     if status is Status.ERROR:
-        return _failed(puzzle, name, elapsed, error)
+        return _failed(puzzle, name, elapsed, error or "")  # never None here: _unreadable saw to it
     if status is Status.UNSUPPORTED:
         return Result(status, puzzle, name, elapsed=elapsed, error=" ".join(f"strategy {name!r} {error}".split()))
     shape = puzzle.shape
@@ -462,9 +464,9 @@ def _plain(value: object) -> int | float | str:
         if isinstance(value, bool | str):
             return bool(value) if isinstance(value, bool) else str(value)
         if hasattr(type(value), "__index__"):  # ints of any type (numpy's)
-            return operator.index(value)  # type: ignore[call-overload]
+            return operator.index(cast("SupportsIndex", value))
         if isinstance(value, float) or (hasattr(type(value), "__float__") and not isinstance(value, complex)):
-            number = float(value)  # type: ignore[arg-type]
+            number = float(cast("SupportsFloat", value))
             return number if math.isfinite(number) else str(number)
         text = repr(value)
     except Exception:
@@ -488,7 +490,7 @@ def solve(
     ``puzzle`` is a Grid, a text in any accepted form, or rows of cells; ``box`` ("2x3" or a Shape)
     gives the box shape where the side leaves it open. ``limit`` 1 finds one solution, 2 decides
     uniqueness, more counts; ``keep`` is how many of the solutions found to return (None: all);
-    ``time_limit`` is in seconds (None or ``math.inf``: no limit). Engine ``options`` go to a named
+    ``time_limit`` is in seconds (None, 0 or ``math.inf``: no limit). Engine ``options`` go to a named
     strategy's constructor. The answer is checked (see ``run``): an engine that crashes, returns
     something that is not a valid answer or overruns its limit gives an ``error`` result. Raises
     ``InvalidPuzzleError`` for a bad puzzle, ``StrategyError`` for an unknown or broken engine,
@@ -646,5 +648,6 @@ def run_isolated(
 
     with WorkerPool(task, 1) as pool:
         pool.start()
+        result: Result
         [result] = pool.map([puzzle])
     return result

@@ -40,6 +40,7 @@ __all__ = [
     "Registry",
     "StrategyEntryPoint",
     "StrategyInfo",
+    "StrategyLoadWarning",
     "StrategyWarning",
     "default_registry",
     "find_entry_points",
@@ -55,8 +56,11 @@ _OWN_DISTRIBUTION = "sudokit"  # the distribution that ships sudokit: its entry 
 class EntryPointLike(Protocol):
     """What the registry needs of an entry point: ``importlib.metadata.EntryPoint`` fits."""
 
-    name: str
-    value: str
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def value(self) -> str: ...
 
     def load(self) -> Any: ...
 
@@ -154,6 +158,10 @@ def _split_extras(text: str) -> tuple[str, ...]:
 
 class StrategyWarning(UserWarning):
     """An engine that failed to load, or a name registered twice."""
+
+
+class StrategyLoadWarning(StrategyWarning):
+    """An engine that failed to load; the ``StrategyLoadError`` raised with it says the same (sudoku shows that)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,14 +278,14 @@ class Registry:
             raise StrategyLoadError(self._errors[name])
         ep = eps[name]
         try:
-            loaded = ep.load()
+            loaded: Callable[..., Strategy] = ep.load()
         except (Exception, SystemExit) as err:  # a plugin's import can fail in any way; report, never crash
             message = _one_line(f"strategy {name!r} ({_target(ep)}) failed to load: {type(err).__name__}: {err}")
             missing, hint = self._missing(ep)
             if hint:
                 message += f" (not installed: {', '.join(missing)}; {hint})"
             self._errors[name] = message
-            warnings.warn(message, StrategyWarning, stacklevel=2)
+            warnings.warn(message, StrategyLoadWarning, stacklevel=2)
             raise StrategyLoadError(message) from err
         if not callable(loaded):
             message = f"strategy {name!r} ({_target(ep)}) is not a class or factory"
@@ -502,7 +510,7 @@ def _read_metadata(ep: EntryPointLike) -> str | None:
                 with open(os.path.join(directory, filename), encoding="utf-8") as handle:
                     return handle.read()
             if dist is not None and hasattr(dist, "read_text"):  # an importlib.metadata.Distribution
-                text = dist.read_text(filename)
+                text: str | None = dist.read_text(filename)
                 if text is not None:
                     return text
         except (OSError, UnicodeDecodeError):

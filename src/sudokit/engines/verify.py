@@ -294,7 +294,8 @@ def _verify_numpy(np: Any, cells: bytes, solutions: bytes, k: int, shape: Shape)
     ok &= (bits.sum(axis=1) == full).all(axis=1)
     boxes = bits.reshape(k, n // br, br, n // bc, bc).sum(axis=(2, 4))
     ok &= (boxes == full).all(axis=(1, 2))
-    return ok.tolist()
+    verdicts: list[bool] = ok.tolist()
+    return verdicts
 
 
 def _solutions(k: int) -> str:

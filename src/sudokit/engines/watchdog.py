@@ -15,7 +15,7 @@ from typing import Any
 try:  # signal's own functions without the enum wrappers of the ``signal`` module: 0.2 us a call, not 3 us
     import _signal as _sig
 except ImportError:  # pragma: no cover - an interpreter without it
-    _sig = signal  # type: ignore[assignment]
+    _sig = signal
 
 __all__ = ["KILL_GRACE", "WATCHDOG_REPEAT", "EngineOverranError", "Guard", "raised_by_a_signal", "watchdog_seconds"]
 

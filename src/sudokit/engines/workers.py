@@ -68,6 +68,8 @@ __all__ = [
 
 I = TypeVar("I")  # noqa: E741 - an item
 R = TypeVar("R")  # its result
+I_contra = TypeVar("I_contra", contravariant=True)  # a task's item: a task of any item takes a narrower one
+R_co = TypeVar("R_co", covariant=True)  # a task's result: a task of a narrower result gives a wider one
 
 #: Where fork exists, workers are separate processes; elsewhere the pool runs items in this process.
 CAN_ISOLATE = hasattr(os, "fork")
@@ -176,7 +178,7 @@ def resident_memory(pid: int, *, anonymous: bool = False) -> int | None:
 _PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
-class Task(Protocol[I, R]):
+class Task(Protocol[I_contra, R_co]):
     """What a pool runs: built in the caller, forked into each worker, started there.
 
     ``budget`` is how many seconds one item may run before its worker is killed (None: no limit); a
@@ -198,13 +200,16 @@ class Task(Protocol[I, R]):
     part it was on (when it said so) fails, the others are run again.
     """
 
-    budget: float | None
+    @property
+    def budget(self) -> float | None:
+        """Seconds one item may run before its worker is killed (None: no limit); a plain attribute will do."""
+        ...
 
-    def start(self, mark: Callable[[int], None]) -> Callable[[I], R]:
+    def start(self, mark: Callable[[int], None]) -> Callable[[I_contra], R_co]:
         """Load the engines (in the worker) and return the function applied to each item."""
         ...
 
-    def failed(self, item: I, problem: str) -> R:
+    def failed(self, item: I_contra, problem: str) -> R_co:
         """The result of an item whose worker died or was killed; ``problem`` says how, in a few words."""
         ...
 
@@ -314,7 +319,7 @@ def _detach(parent: int) -> None:
     os.dup2(devnull, 0)  # an engine reading stdin must not take the caller's input
     os.dup2(2 if _valid_fd(2) else devnull, 1)  # a stray print goes to stderr, never into the records
     os.close(devnull)
-    sys.stdin = None  # type: ignore[assignment]
+    sys.stdin = None
     sys.stdout = sys.stderr
 
 
@@ -793,7 +798,9 @@ class WorkerPool(Generic[I, R]):
     def _budget(self, worker: _Worker[I], number: int) -> float | None:
         """Seconds item ``number`` of the worker's chunk (or each part of it) may run: ``task.part_budget(item)``
         or ``task.budget_of(item)`` if the task has it."""
-        budget_of = getattr(self.task, "part_budget", None) or getattr(self.task, "budget_of", None)
+        budget_of: Callable[[Any], float | None] | None = getattr(self.task, "part_budget", None) or getattr(
+            self.task, "budget_of", None
+        )
         if budget_of is None or not worker.chunk:
             return self.task.budget
         for at, item in worker.chunk:

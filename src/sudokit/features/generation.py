@@ -386,7 +386,7 @@ def symmetry_orbits(shape: Shape, symmetry: str) -> list[tuple[int, ...]]:
 def _shuffled_lines(rng: random.Random, groups: int, size: int) -> list[int]:
     """A random order of ``groups * size`` lines that keeps each group of ``size`` together."""
     order = rng.sample(range(groups), groups)
-    lines = []
+    lines: list[int] = []
     for g in order:
         lines.extend(g * size + k for k in rng.sample(range(size), size))
     return lines

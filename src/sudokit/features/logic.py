@@ -20,7 +20,7 @@ from itertools import combinations
 
 from sudokit.io.puzzles import parse_puzzle
 from sudokit.model.grid import Grid
-from sudokit.model.shape import Shape
+from sudokit.model.shape import ALPHABET, Shape
 
 __all__ = ["TECHNIQUES", "Candidates", "Step", "hint", "steps"]
 
@@ -203,8 +203,14 @@ def _list(items: Iterable[object]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _set(mask: int) -> str:
-    return "{" + ",".join(str(d) for d in _digits(mask)) + "}"
+def _sym(digit: int, n: int) -> str:
+    """A digit as a board of side ``n`` writes it (``G`` for 16 on a 16x16 board), as the grid and the input do."""
+    return ALPHABET[digit - 1] if n <= len(ALPHABET) else str(digit)
+
+
+def _set(mask: int, n: int) -> str:
+    """Candidates as ``{1,5,G}``, in the board's symbols."""
+    return "{" + ",".join(_sym(d, n) for d in _digits(mask)) + "}"
 
 
 def _removals(elims: list[tuple[int, int]], n: int) -> str:
@@ -213,7 +219,7 @@ def _removals(elims: list[tuple[int, int]], n: int) -> str:
     for cell, d in elims:
         by_digit.setdefault(d, []).append(cell)
     return "; ".join(
-        f"{d} from {', '.join(_name(c, n) for c in sorted(cells))}" for d, cells in sorted(by_digit.items())
+        f"{_sym(d, n)} from {', '.join(_name(c, n) for c in sorted(cells))}" for d, cells in sorted(by_digit.items())
     )
 
 
@@ -222,9 +228,9 @@ def _removed(elims: list[tuple[int, int]], n: int) -> str:
     digits = sorted({d for _, d in elims})
     cells = sorted({c for c, _ in elims})
     if len(digits) == 1:
-        return f"{digits[0]} is removed from {_names(cells, n)}"
+        return f"{_sym(digits[0], n)} is removed from {_names(cells, n)}"
     if len(cells) == 1:
-        return f"{_list(digits)} are removed from {_name(cells[0], n)}"
+        return f"{_list(_sym(d, n) for d in digits)} are removed from {_name(cells[0], n)}"
     return f"these candidates are removed ({_removals(elims, n)})"
 
 
@@ -259,7 +265,7 @@ def _naked_single(s: Candidates) -> Step | None:
                 "naked single",
                 (i,),
                 (d,),
-                f"{_name(i, n)} can only be {d}: every other digit is already in its row, column or box",
+                f"{_name(i, n)} can only be {_sym(d, n)}: every other digit is already in its row, column or box",
                 placements=((i, d),),
             )
     return None
@@ -283,7 +289,7 @@ def _hidden_single(s: Candidates) -> Step | None:
                 "hidden single",
                 (cell,),
                 (d,),
-                f"{_name(cell, geo.n)} is the only place for {d} in {geo.unit_names[k]}",
+                f"{_name(cell, geo.n)} is the only place for {_sym(d, geo.n)} in {geo.unit_names[k]}",
                 placements=((cell, d),),
             )
     return None
@@ -310,7 +316,7 @@ def _contradiction(s: Candidates) -> Step | None:
                 "contradiction",
                 unit,
                 (d,),
-                f"{d} has no place left in {geo.unit_names[k]}, so the puzzle has no solution",
+                f"{_sym(d, n)} has no place left in {geo.unit_names[k]}, so the puzzle has no solution",
             )
     return None
 
@@ -341,8 +347,8 @@ def _locked_candidates(s: Candidates) -> Step | None:
                             "locked candidates (pointing)",
                             where,
                             (d,),
-                            f"in box {b + 1}, {d} can only be in {geo.unit_names[k]}, so it is removed from the rest "
-                            f"of {geo.unit_names[k]} ({_removals(elims, n)})",
+                            f"in box {b + 1}, {_sym(d, n)} can only be in {geo.unit_names[k]}, so it is removed from "
+                            f"the rest of {geo.unit_names[k]} ({_removals(elims, n)})",
                             eliminations=elims,
                         )
     # Claiming: in a row or column, a digit confined to one box leaves the rest of that box.
@@ -362,8 +368,8 @@ def _locked_candidates(s: Candidates) -> Step | None:
                         "locked candidates (claiming)",
                         where,
                         (d,),
-                        f"in {geo.unit_names[k]}, {d} can only be in box {b + 1}, so it is removed from the rest of "
-                        f"box {b + 1} ({_removals(elims, n)})",
+                        f"in {geo.unit_names[k]}, {_sym(d, n)} can only be in box {b + 1}, so it is removed from the "
+                        f"rest of box {b + 1} ({_removals(elims, n)})",
                         eliminations=elims,
                     )
     return None
@@ -395,7 +401,8 @@ def _naked_subset(size: int) -> Callable[[Candidates], Step | None]:
                         f"naked {_SIZE_NAMES[size]}",
                         group,
                         digits,
-                        f"{_names(group, n)} hold only {_list(digits)} between them, so those digits are removed from "
+                        f"{_names(group, n)} hold only {_list(_sym(d, n) for d in digits)} between them, so those "
+                        f"digits are removed from "
                         f"the rest of {geo.unit_names[k]} ({_removals(elims, n)})",
                         eliminations=elims,
                     )
@@ -437,8 +444,8 @@ def _hidden_subset(size: int) -> Callable[[Candidates], Step | None]:
                         f"hidden {_SIZE_NAMES[size]}",
                         cells,
                         group,
-                        f"in {geo.unit_names[k]}, {_list(group)} fit only in {_names(cells, n)}, so the other "
-                        f"candidates are removed from those cells ({_removals(elims, n)})",
+                        f"in {geo.unit_names[k]}, {_list(_sym(d, n) for d in group)} fit only in {_names(cells, n)}, "
+                        f"so the other candidates are removed from those cells ({_removals(elims, n)})",
                         eliminations=elims,
                     )
         return None
@@ -493,7 +500,7 @@ def _fish(size: int) -> Callable[[Candidates], Step | None]:
                             _FISH_NAMES[size],
                             sorted(cells),
                             (d,),
-                            f"in {base_kind}s {_list(x + 1 for x in group)}, {d} can only be in {cover_kind}s "
+                            f"in {base_kind}s {_list(x + 1 for x in group)}, {_sym(d, n)} can only be in {cover_kind}s "
                             f"{_list(j + 1 for j in cover_lines)}, so it is removed from the rest of those "
                             f"{cover_kind}s ({_removals(elims, n)})",
                             eliminations=elims,
@@ -526,8 +533,8 @@ def _xy_wing(s: Candidates) -> Step | None:
                     "XY-Wing",
                     (pivot, a, b),
                     _digits(pm | am | bm),
-                    f"pivot {_name(pivot, n)} {_set(pm)} makes one of {_name(a, n)} {_set(am)} and "
-                    f"{_name(b, n)} {_set(bm)} a {d}, so {_removed(elims, n)}",
+                    f"pivot {_name(pivot, n)} {_set(pm, n)} makes one of {_name(a, n)} {_set(am, n)} and "
+                    f"{_name(b, n)} {_set(bm, n)} a {_sym(d, n)}, so {_removed(elims, n)}",
                     eliminations=elims,
                 )
     return None
@@ -554,8 +561,8 @@ def _xyz_wing(s: Candidates) -> Step | None:
                     "XYZ-Wing",
                     (pivot, a, b),
                     _digits(pm),
-                    f"one of {_name(pivot, n)} {_set(pm)}, {_name(a, n)} {_set(am)} and {_name(b, n)} {_set(bm)} "
-                    f"is a {d}, so {_removed(elims, n)}",
+                    f"one of {_name(pivot, n)} {_set(pm, n)}, {_name(a, n)} {_set(am, n)} and {_name(b, n)} "
+                    f"{_set(bm, n)} is a {_sym(d, n)}, so {_removed(elims, n)}",
                     eliminations=elims,
                 )
     return None
@@ -600,8 +607,9 @@ def _w_wing(s: Candidates) -> Step | None:
                             "W-Wing",
                             (a, b, p1, q1),
                             (x, y),
-                            f"{_name(a, n)} and {_name(b, n)} are both {_set(m)} and {x} in {geo.unit_names[k]} is "
-                            f"in {_name(p1, n)} or {_name(q1, n)}, so one of them is {y} and "
+                            f"{_name(a, n)} and {_name(b, n)} are both {_set(m, n)} and {_sym(x, n)} in "
+                            f"{geo.unit_names[k]} is "
+                            f"in {_name(p1, n)} or {_name(q1, n)}, so one of them is {_sym(y, n)} and "
                             f"{_removed(elims, n)}",
                             eliminations=elims,
                         )
@@ -672,7 +680,7 @@ def _x_chain(s: Candidates) -> Step | None:
         "X-chain",
         path,
         (d,),
-        f"the chain of {d} {chain} (= only two places in a unit, - seeing each other) puts {d} in "
+        f"the chain of {_sym(d, n)} {chain} (= only two places in a unit, - seeing each other) puts {_sym(d, n)} in "
         f"{_name(path[0], n)} or {_name(path[-1], n)}, so {_removed(elims, n)}",
         eliminations=elims,
     )
@@ -727,12 +735,12 @@ def _xy_chain(s: Candidates) -> Step | None:
     if best is None:
         return None
     _length, path, elims, x = best
-    chain = " - ".join(f"{_name(c, n)} {_set(masks[c])}" for c in path)
+    chain = " - ".join(f"{_name(c, n)} {_set(masks[c], n)}" for c in path)
     return _step(
         "XY-chain",
         path,
         (x,),
-        f"the chain {chain} makes {_name(path[0], n)} or {_name(path[-1], n)} a {x}, so {_removed(elims, n)}",
+        f"the chain {chain} makes {_name(path[0], n)} or {_name(path[-1], n)} a {_sym(x, n)}, so {_removed(elims, n)}",
         eliminations=elims,
     )
 
@@ -762,13 +770,13 @@ def _unique_rectangle_1(s: Candidates) -> Step | None:
                     if masks[same] == m and masks[other] & m == m and masks[other] != m:
                         elims = [(other, x) for x in _digits(m)]
                         corners = sorted((a, b, c, d))
-                        either = " or ".join(map(str, _digits(m)))
+                        either = " or ".join(_sym(x, n) for x in _digits(m))
                         return _step(
                             "unique rectangle type 1",
                             corners,
                             _digits(m),
                             f"if {_name(other, n)} were {either}, the rectangle {_names(corners, n)} "
-                            f"could swap its {_set(m)} pairs and the puzzle would have two solutions, so "
+                            f"could swap its {_set(m, n)} pairs and the puzzle would have two solutions, so "
                             f"{_removed(elims, n)}",
                             eliminations=elims,
                         )
@@ -809,7 +817,8 @@ def _locked_subset(size: int) -> Callable[[Candidates], Step | None]:
                             f"locked {_SIZE_NAMES[size]}",
                             group,
                             digits,
-                            f"{_names(group, n)} hold only {_list(digits)} between them and lie in both box {b + 1} "
+                            f"{_names(group, n)} hold only {_list(_sym(d, n) for d in digits)} between them and lie in "
+                            f"both box {b + 1} "
                             f"and {geo.unit_names[k]}, so those digits are removed from the rest of both "
                             f"({_removals(elims, n)})",
                             eliminations=elims,
@@ -863,7 +872,7 @@ def _remote_pair(s: Candidates) -> Step | None:
                         "remote pair",
                         chain,
                         _digits(m),
-                        f"the chain of {_set(m)} cells {_names(chain, n)} alternates its two digits, so "
+                        f"the chain of {_set(m, n)} cells {_names(chain, n)} alternates its two digits, so "
                         f"{_name(a, n)} and {_name(b, n)} hold both and {_removed(elims, n)}",
                         eliminations=elims,
                     )
@@ -888,8 +897,9 @@ def _bug_plus_1(s: Candidates) -> Step | None:
                 "BUG+1",
                 (cell,),
                 (d,),
-                f"every blank but {_name(cell, n)} has two candidates, and without {d} there every digit would be "
-                f"left twice in each unit and the puzzle would have two solutions, so {_name(cell, n)} is {d}",
+                f"every blank but {_name(cell, n)} has two candidates, and without {_sym(d, n)} there every digit "
+                f"would be "
+                f"left twice in each unit and the puzzle would have two solutions, so {_name(cell, n)} is {_sym(d, n)}",
                 placements=((cell, d),),
             )
     return None
@@ -934,9 +944,9 @@ def _two_links(s: Candidates) -> Step | None:
                             kind,
                             (p1, q1, q2, p2),
                             (d,),
-                            f"{d} is in {_name(p1, n)} or {_name(q1, n)} ({geo.unit_names[k1]}) and in "
+                            f"{_sym(d, n)} is in {_name(p1, n)} or {_name(q1, n)} ({geo.unit_names[k1]}) and in "
                             f"{_name(p2, n)} or {_name(q2, n)} ({geo.unit_names[k2]}), and {_name(q1, n)} sees "
-                            f"{_name(q2, n)}, so {d} is in {_name(p1, n)} or {_name(p2, n)} and "
+                            f"{_name(q2, n)}, so {_sym(d, n)} is in {_name(p1, n)} or {_name(p2, n)} and "
                             f"{_removed(elims, n)}",
                             eliminations=elims,
                         )
@@ -985,9 +995,9 @@ def _empty_rectangle(s: Candidates) -> Step | None:
                             "empty rectangle",
                             (*where, x, y),
                             (d,),
-                            f"in box {b + 1}, {d} is in row {r + 1} or column {c + 1}, and {d} is in {_name(x, n)} or "
-                            f"{_name(y, n)}, so {_name(t, n)}, which sees {_name(y, n)} and the box's "
-                            f"{'column' if along_row else 'row'}, cannot be {d}",
+                            f"in box {b + 1}, {_sym(d, n)} is in row {r + 1} or column {c + 1}, and {_sym(d, n)} is in "
+                            f"{_name(x, n)} or {_name(y, n)}, so {_name(t, n)}, which sees {_name(y, n)} and the box's "
+                            f"{'column' if along_row else 'row'}, cannot be {_sym(d, n)}",
                             eliminations=elims,
                         )
     return None
@@ -1034,8 +1044,8 @@ def _unique_rectangle_2(s: Candidates) -> Step | None:
                 "unique rectangle type 2",
                 corners,
                 _digits(masks[c]),
-                f"unless {_name(c, n)} or {_name(d, n)} is {x}, the rectangle {_names(corners, n)} could swap its "
-                f"{_set(m)} pairs and the puzzle would have two solutions, so {_removed(elims, n)}",
+                f"unless {_name(c, n)} or {_name(d, n)} is {_sym(x, n)}, the rectangle {_names(corners, n)} could swap "
+                f"its {_set(m, n)} pairs and the puzzle would have two solutions, so {_removed(elims, n)}",
                 eliminations=elims,
             )
     return None
@@ -1058,8 +1068,9 @@ def _unique_rectangle_4(s: Candidates) -> Step | None:
                     "unique rectangle type 4",
                     corners,
                     _digits(m),
-                    f"{x} in {geo.unit_names[k]} must be in {_name(c, n)} or {_name(d, n)}, and {y} with it would "
-                    f"let the rectangle {_names(corners, n)} swap its {_set(m)} pairs (two solutions), so "
+                    f"{_sym(x, n)} in {geo.unit_names[k]} must be in {_name(c, n)} or {_name(d, n)}, and {_sym(y, n)} "
+                    f"with it would "
+                    f"let the rectangle {_names(corners, n)} swap its {_set(m, n)} pairs (two solutions), so "
                     f"{_removed(elims, n)}",
                     eliminations=elims,
                 )

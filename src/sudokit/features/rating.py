@@ -362,7 +362,7 @@ class RateFormat:
         return csv_row(CSV_FIELDS + CSV_EXTRA)
 
     def __call__(self, outcome: Outcome) -> Rendered:
-        from sudokit.runtime.output import CSV_FIELDS, RecordFormat, Rendered, csv_row
+        from sudokit.runtime.output import CSV_FIELDS, RecordFormat, Rendered, csv_row, heading
 
         rating, outcome, refused = _rated(outcome, self.time_limit)
         base = RecordFormat(self.fmt if self.fmt in ("json", "pretty") else "line", header=self.header)
@@ -373,12 +373,12 @@ class RateFormat:
             status = "timeout" if answer == "timeout" else status
         if self.fmt == "pretty":
             if refused is not None:
-                parts = [f"# {outcome.record.where}"] if self.header else []
+                parts = [heading(outcome.index, outcome.record)] if self.header else []
                 text = "\n".join([*parts, f"{answer}: {why}"])
             elif rating is None or outcome.grid is None:
                 return rendered
             else:
-                parts = [f"# {outcome.record.where}"] if self.header else []
+                parts = [heading(outcome.index, outcome.record)] if self.header else []
                 parts.append(outcome.grid.to_pretty())
                 parts.append(
                     f"level {rating.level}, score {rating.score} "

@@ -48,8 +48,9 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from math import ceil, isqrt
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 from urllib.parse import unquote, urlsplit
 
 from sudokit.errors import SudokitError
@@ -639,12 +640,12 @@ class _FPuzzlesReader:
     def extraregion(self, value: object) -> None:
         for where, entry in self.entries("extraregion", value):
             cells = self.cell_list(entry.get("cells"), where)
-            self.add(where, lambda cells=cells: ExtraRegion(cells))
+            self.add(where, partial(ExtraRegion, tuple(cells)))
 
     def parity(self, key: str, value: object) -> None:
         for where, entry in self.entries(key, value):
             cell = self.cell(entry.get("cell"), where)
-            self.add(where, lambda cell=cell: OddEven(cell, key))
+            self.add(where, partial(OddEven, cell, key))
 
     def odd(self, value: object) -> None:
         self.parity("odd", value)
@@ -656,13 +657,13 @@ class _FPuzzlesReader:
         for where, entry in self.entries(key, value):
             for line in self.lines(entry, where):
                 if len(line) >= 2:  # a bulb alone, a dot of a line: no rule
-                    self.add(where, lambda line=line, entry=entry: make(line, entry))
+                    self.add(where, partial(make, line, entry))
 
     def thermometer(self, value: object) -> None:
-        self.line_rules("thermometer", value, lambda line, _: Thermometer(line))
+        self.line_rules("thermometer", value, lambda line, _: Thermometer(tuple(line)))
 
     def palindrome(self, value: object) -> None:
-        self.line_rules("palindrome", value, lambda line, _: Palindrome(line))
+        self.line_rules("palindrome", value, lambda line, _: Palindrome(tuple(line)))
 
     def killercage(self, value: object) -> None:
         for where, entry in self.entries("killercage", value):
@@ -670,7 +671,7 @@ class _FPuzzlesReader:
             total = self.number(entry.get("value"), where, "total")
             if not cells:
                 continue
-            self.add(where, lambda cells=cells, total=total: Killer(cells, total=total))
+            self.add(where, partial(Killer, tuple(cells), total=total))
 
     def littlekillersum(self, value: object) -> None:
         n = self.n
@@ -690,7 +691,7 @@ class _FPuzzlesReader:
                 r, c = r + step[0], c + step[1]
             if not cells:
                 raise self.fail(f"{where}: the clue at {entry.get('cell')} points at no cell of the board")
-            self.add(where, lambda cells=cells, total=total: LittleKiller(cells, total))
+            self.add(where, partial(LittleKiller, tuple(cells), total))
 
     def sandwichsum(self, value: object) -> None:
         n = self.n
@@ -705,7 +706,7 @@ class _FPuzzlesReader:
                 axis, index = "row", r - 1
             else:
                 raise self.fail(f"{where}: cell {entry.get('cell')} is not beside a row or a column")
-            self.add(where, lambda axis=axis, index=index, total=total: Sandwich(axis, index, total))
+            self.add(where, partial(Sandwich, axis, index, total))
 
     def dots(self, key: str, value: object, color: str, default: str) -> None:
         for where, entry in self.entries(key, value):
@@ -713,7 +714,7 @@ class _FPuzzlesReader:
             if shown not in (None, "", default, int(default)):
                 raise self.fail(f"{where}: a dot of {shown!r:.10} (sudokit's dots are {color}: {default} only)")
             cells = self.cell_list(entry.get("cells"), where)
-            self.add(where, lambda cells=cells: Kropki(color, cells))
+            self.add(where, partial(Kropki, color, tuple(cells)))
 
     def difference(self, value: object) -> None:
         self.dots("difference", value, "white", "1")
@@ -729,7 +730,7 @@ class _FPuzzlesReader:
                 if shaft and not circle:
                     raise self.fail(f"{where}: an arrow without its circle")
                 if shaft:
-                    self.add(where, lambda shaft=shaft, circle=circle: Arrow(circle, shaft))
+                    self.add(where, partial(Arrow, tuple(circle), tuple(shaft)))
 
     def xv(self, value: object) -> None:
         for where, entry in self.entries("xv", value):
@@ -737,10 +738,10 @@ class _FPuzzlesReader:
             if letter not in ("X", "V"):
                 raise self.fail(f"{where}: {entry.get('value')!r:.10} is not X or V")
             cells = self.cell_list(entry.get("cells"), where)
-            self.add(where, lambda cells=cells, letter=letter: XV(letter, cells))
+            self.add(where, partial(XV, letter, tuple(cells)))
 
     def renban(self, value: object) -> None:
-        self.line_rules("renban", value, lambda line, _: Renban(line))
+        self.line_rules("renban", value, lambda line, _: Renban(tuple(line)))
 
     def whispers(self, value: object) -> None:
         default = ceil(self.n / 2)  # the plugin's German whispers: 5 on 9x9
@@ -749,12 +750,12 @@ class _FPuzzlesReader:
 
         def make(line: list[Cell], entry: dict[str, Any]) -> Constraint:
             difference = self.number(entry.get("value"), "whispers", "difference")
-            return Whisper(line, difference=default if difference is None else difference)
+            return Whisper(tuple(line), difference=default if difference is None else difference)
 
         self.line_rules("whispers", value, make)
 
     def slowthermometer(self, value: object) -> None:
-        self.line_rules("slowthermometer", value, lambda line, _: SlowThermometer(line))
+        self.line_rules("slowthermometer", value, lambda line, _: SlowThermometer(tuple(line)))
 
     HANDLED: ClassVar[dict[str, Callable[[_FPuzzlesReader, object], None]]] = {
         "diagonal+": diagonal_plus,
@@ -857,7 +858,7 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
     for rule in grid.constraints:
         by_kind.setdefault(rule.kind, []).append(rule)
     data: dict[str, Any] = {"size": n, "grid": _fpuzzles_grid(grid)}
-    diagonals = {rule.direction for rule in by_kind.get("diagonal", ())}  # type: ignore[attr-defined]
+    diagonals = {rule.direction for rule in grid.constraints if isinstance(rule, Diagonal)}
     if "anti" in diagonals:
         data["diagonal+"] = True
     if "main" in diagonals:
@@ -866,9 +867,9 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
         data["antiknight"] = True
     if "anti-king" in by_kind:
         data["antiking"] = True
-    dots = by_kind.get("kropki", [])
-    white = [d for d in dots if d.color == "white"]  # type: ignore[attr-defined]
-    black = [d for d in dots if d.color == "black"]  # type: ignore[attr-defined]
+    dots = [rule for rule in grid.constraints if isinstance(rule, Kropki)]
+    white = [d for d in dots if d.color == "white"]
+    black = [d for d in dots if d.color == "black"]
     kropki_negative = "kropki-negative" in by_kind
     if "non-consecutive" in by_kind and white:
         raise VariantError(
@@ -883,40 +884,39 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
         entries.setdefault(key, []).append(entry)
 
     arrows: dict[tuple[Cell, ...], list[list[str]]] = {}
-    for rule in grid.constraints:
-        kind = rule.kind
-        if kind == "extra-region":
-            add("extraregion", {"cells": _names(rule.cells)})  # type: ignore[attr-defined]
-        elif kind == "odd-even":
-            add(rule.parity, {"cell": _name(rule.cell)})  # type: ignore[attr-defined]
-        elif kind == "thermometer":
-            add("thermometer", {"lines": [_names(rule.cells)]})  # type: ignore[attr-defined]
-        elif kind == "palindrome":
-            add("palindrome", {"lines": [_names(rule.cells)]})  # type: ignore[attr-defined]
-        elif kind == "killer":
-            entry = {"cells": _names(rule.cells)}  # type: ignore[attr-defined]
-            if rule.total is not None:  # type: ignore[attr-defined]
-                entry["value"] = str(rule.total)  # type: ignore[attr-defined]
+    for rule in grid.constraints:  # each kind is one class (kinds are unique to their classes)
+        if isinstance(rule, ExtraRegion):
+            add("extraregion", {"cells": _names(rule.cells)})
+        elif isinstance(rule, OddEven):
+            add(rule.parity, {"cell": _name(rule.cell)})
+        elif isinstance(rule, Thermometer):
+            add("thermometer", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, Palindrome):
+            add("palindrome", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, Killer):
+            entry: dict[str, Any] = {"cells": _names(rule.cells)}
+            if rule.total is not None:
+                entry["value"] = str(rule.total)
             add("killercage", entry)
-        elif kind == "little-killer":
-            add("littlekillersum", _little_killer(rule, n))  # type: ignore[arg-type]
-        elif kind == "sandwich":
-            index = rule.index + 1  # type: ignore[attr-defined]
-            cell = f"R0C{index}" if rule.axis == "column" else f"R{index}C0"  # type: ignore[attr-defined]
-            add("sandwichsum", {"cell": cell, "value": str(rule.total)})  # type: ignore[attr-defined]
-        elif kind == "arrow":
-            arrows.setdefault(rule.circle, []).append(_arrow_line(rule))  # type: ignore[attr-defined, arg-type]
-        elif kind == "xv":
-            add("xv", {"cells": _names(rule.cells), "value": rule.letter})  # type: ignore[attr-defined]
-        elif kind == "renban":
-            add("renban", {"lines": [_names(rule.cells)]})  # type: ignore[attr-defined]
-        elif kind == "whisper":
-            add("whispers", {"lines": [_names(rule.cells)], "value": str(rule.difference)})  # type: ignore[attr-defined]
-        elif kind == "slow-thermometer":
-            add("slowthermometer", {"lines": [_names(rule.cells)]})  # type: ignore[attr-defined]
+        elif isinstance(rule, LittleKiller):
+            add("littlekillersum", _little_killer(rule, n))
+        elif isinstance(rule, Sandwich):
+            index = rule.index + 1
+            cell = f"R0C{index}" if rule.axis == "column" else f"R{index}C0"
+            add("sandwichsum", {"cell": cell, "value": str(rule.total)})
+        elif isinstance(rule, Arrow):
+            arrows.setdefault(rule.circle, []).append(_arrow_line(rule))
+        elif isinstance(rule, XV):
+            add("xv", {"cells": _names(rule.cells), "value": rule.letter})
+        elif isinstance(rule, Renban):
+            add("renban", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, Whisper):
+            add("whispers", {"lines": [_names(rule.cells)], "value": str(rule.difference)})
+        elif isinstance(rule, SlowThermometer):
+            add("slowthermometer", {"lines": [_names(rule.cells)]})
     for key, color in (("difference", white), ("ratio", black)):
         for dot in color:
-            add(key, {"cells": _names(dot.cells)})  # type: ignore[attr-defined]
+            add(key, {"cells": _names(dot.cells)})
     for circle, lines in arrows.items():
         add("arrow", {"lines": lines, "cells": _names(circle)})
     negative = (["ratio"] if kropki_negative else []) + (["xv"] if "xv-negative" in by_kind else [])
@@ -1022,16 +1022,16 @@ def _plugin_decorations(grid: Grid) -> dict[str, list[dict[str, Any]]]:
     lines: list[dict[str, Any]] = []
     circles: list[dict[str, Any]] = []
     for rule in grid.constraints:
-        if rule.kind == "renban":
+        if isinstance(rule, Renban):
             style = _RENBAN_LINE
-        elif rule.kind == "whisper":
-            style = _DUTCH_LINE if rule.difference == half - 1 else _WHISPERS_LINE  # type: ignore[attr-defined]
-        elif rule.kind == "slow-thermometer":
+        elif isinstance(rule, Whisper):
+            style = _DUTCH_LINE if rule.difference == half - 1 else _WHISPERS_LINE
+        elif isinstance(rule, SlowThermometer):
             style = _SLOW_LINE
-            circles.append({"cells": [_name(rule.cells[0])], **_SLOW_BULB, "fromConstraint": "Slow Thermometer"})  # type: ignore[attr-defined]
+            circles.append({"cells": [_name(rule.cells[0])], **_SLOW_BULB, "fromConstraint": "Slow Thermometer"})
         else:
             continue
-        lines.append({"lines": [_names(rule.cells)], **style})  # type: ignore[attr-defined]
+        lines.append({"lines": [_names(rule.cells)], **style})
     out: dict[str, list[dict[str, Any]]] = {}
     if circles:
         out["circle"] = circles
@@ -1188,7 +1188,7 @@ def parse_sudokupad(data: dict[str, Any]) -> Grid:
 
 def _scl_cell(value: object, n: int, where: str) -> int:
     if isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value):
-        r, c = value
+        r, c = cast("list[int]", value)  # two ints, as just seen
         if 0 <= r < n and 0 <= c < n:
             return r * n + c
     raise VariantError(f"SudokuPad: {where}: {value!r:.20} is not a cell [row, column] of the {n}x{n} board")
@@ -1220,7 +1220,7 @@ def _scl_cage(cage: object, k: int, n: int) -> Constraint | None:
     indexes = [_scl_cell(cell, n, f"cage {k}") for cell in cells]
     where = f"cage {k} at r{indexes[0] // n + 1}c{indexes[0] % n + 1}"
     if cage.get("style") == "extraregion":
-        return ExtraRegion([divmod(i, n) for i in indexes])
+        return ExtraRegion(tuple(divmod(i, n) for i in indexes))
     if cage.get("unique") is not True:
         raise VariantError(
             f"SudokuPad: {where}: a cage that is not a killer cage (not marked 'unique') has its meaning in the "
@@ -1233,6 +1233,6 @@ def _scl_cage(cage: object, k: int, n: int) -> Constraint | None:
             f"SudokuPad: {where}: total {total!r:.20} is not a whole number of at most {_MAX_DIGITS} digits"
         )
     try:
-        return Killer([divmod(i, n) for i in indexes], total=number)
+        return Killer(tuple(divmod(i, n) for i in indexes), total=number)
     except VariantError as err:
         raise VariantError(f"SudokuPad: {where}: {err.problem}") from None

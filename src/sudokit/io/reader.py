@@ -9,7 +9,9 @@ first line:
   ``https://sudokupad.app/...``, or the bare data of one, see :mod:`sudokit.io.links`) is one puzzle,
   the whole line (its ``:`` included).
 - A line with a ``:`` is one puzzle: the text before the first ``:``; the text after it (the
-  ``puzzle:count`` and ``puzzle:solution`` forms) is kept aside as the record's ``note``.
+  ``puzzle:count`` and ``puzzle:solution`` forms) is kept aside as the record's ``note``. So is a
+  line with a ``#`` after a space or a tab (``puzzle # name``), and one whose puzzle, one word of
+  k*k cells, is followed by a tab (``puzzle<TAB>rating``): see :func:`split_note`.
 - A line starting with ``[`` begins a JSON board, and one starting with ``{`` a variant puzzle in
   sudokit's JSON (:func:`sudokit.model.grid.from_json`); either runs until its brackets close, or until a
   line without any of ``[ ] { } " ,`` that holds a whole board (that line is then read on its own).
@@ -44,7 +46,9 @@ object, whose ``:`` belong to it).
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import io
 import os
 import re
 import stat
@@ -78,9 +82,11 @@ __all__ = [
     "estimate_records",
     "is_table",
     "iter_records",
+    "on_line",
     "read_arguments",
     "read_file",
     "read_puzzles",
+    "split_note",
 ]
 
 _SEPARATOR_TABLE = str.maketrans(SEPARATORS, " " * len(SEPARATORS))
@@ -114,6 +120,50 @@ def _cells_in(line: str) -> int:
     return sum(len(t) for t in tokens)
 
 
+#: Where a note may begin after a puzzle: ``:``, a ``#`` after spaces or tabs, or a tab (see :func:`split_note`).
+_NOTE_MARK = re.compile(r":|(?<!\s)\s+#|(?<!\s)\s*\t")  # from a run of spaces' start: linear time
+
+
+def split_note(line: str) -> tuple[str, str | None] | None:
+    """(puzzle, note) of a line (stripped) that holds one puzzle and a note after it, else None.
+
+    The note begins at the first ``:`` (``puzzle:count``, ``puzzle:solution``), at the first ``#``
+    after a space or a tab (``puzzle # name``), or at a tab right after a puzzle written as one word
+    of k*k cells (``puzzle<TAB>rating``: a tab between the cells of a row or of integers is no note).
+    A ``#`` is never a cell or a separator, and a line that starts with one is a comment. The note is
+    the text after the mark, without spaces at either end; None when that is empty.
+    """
+    for mark in _NOTE_MARK.finditer(line):
+        puzzle = line[: mark.start()]
+        if mark.group()[-1] == "\t":
+            if any(ch.isspace() for ch in puzzle):
+                continue
+            cells = _cells_in(puzzle)
+            k = isqrt(cells)
+            if k * k != cells or k < 4:
+                continue
+        return puzzle.strip(), line[mark.end() :].strip() or None
+    return None
+
+
+def _link_and_note(line: str) -> tuple[str, str | None] | None:
+    """(link, note) of a link followed by a note (``link # name``, ``link<TAB>rating``), else None.
+
+    A link holds no spaces and its own ``:`` and ``#``: only the first space or tab may end it.
+    """
+    if _LINK_START.match(line) is None:
+        return None
+    space = re.search(r"\s+", line)
+    if space is None:
+        return None
+    head, gap, rest = line[: space.start()], space.group(), line[space.end() :]
+    if rest.startswith("#"):
+        rest = rest[1:]
+    elif "\t" not in gap:
+        return None  # words after a space: no note form
+    return (head, rest.strip() or None) if _is_link(head) else None
+
+
 def _is_link(line: str) -> bool:
     """True for a line that is a link (or a link's puzzle data): one puzzle, whatever ``:`` it holds."""
     if _LINK_START.match(line) is None:
@@ -124,10 +174,10 @@ def _is_link(line: str) -> bool:
 
 
 def _ends_json(line: str) -> bool:
-    """True when ``line`` cannot continue a JSON board: no JSON marks, and a ``:`` or a whole board's cells."""
+    """True when ``line`` cannot continue a JSON board: no JSON marks, and a note (``:``, ``#``, tab) or a board."""
     if not _JSON_MARKS.isdisjoint(line):
         return False
-    if ":" in line:
+    if split_note(line) is not None:
         return True
     cells = _cells_in(line)
     k = isqrt(cells)
@@ -276,12 +326,12 @@ def iter_records(
             border = False
             yield Record(line, source, at)
             continue
-        if ":" in line:
+        noted = _link_and_note(line) or split_note(line)
+        if noted is not None:
             if rows.lines:
                 yield from rows.alone()
             border = False
-            text, _, note = line.partition(":")
-            yield Record(text.strip(), source, at, note.strip() or None)
+            yield Record(noted[0], source, at, noted[1])
             continue
         cells = _cells_in(line)
         kind = _kind(line, cells, box)
@@ -319,7 +369,7 @@ def read_puzzles(path: str | os.PathLike[str], *, box: Shape | None = None) -> I
         try:
             grid = record.parse(box)
         except InvalidPuzzleError as err:
-            err.__class__ = _in_file(type(err))
+            err.__class__ = _in_file(type(err))  # type: ignore[arg-type]  # mypy takes a type[...] of two bases as unhashable
             err.source = record.source  # type: ignore[attr-defined]
             raise
         yield grid
@@ -356,9 +406,15 @@ def estimate_records(paths: Iterable[str | os.PathLike[str]]) -> int | None:
 
 
 def _stdin() -> TextIO:
+    """Standard input read as a file is: UTF-8, lines ending at ``\\n``, ``\\r\\n`` or ``\\r``.
+
+    Python's own stdin ends lines at ``\\n`` only (a file of ``\\r`` line ends would be one line) and
+    decodes in the locale's encoding; undecodable bytes become bad characters, not a crash.
+    """
     stream = sys.stdin
     if hasattr(stream, "reconfigure"):
-        stream.reconfigure(errors="surrogateescape")  # undecodable bytes become bad characters, not a crash
+        with contextlib.suppress(io.UnsupportedOperation, ValueError):  # read from already: it stays as it is
+            stream.reconfigure(encoding="utf-8", errors="surrogateescape", newline="")
     return stream
 
 
@@ -392,6 +448,43 @@ def read_arguments(
             yield from read_file(arg, box=box)
 
 
+def on_line(records: Iterable[Record], line: int) -> Iterator[Record]:
+    """Of each input's records (a file's, stdin's), the one that holds ``line``: ``--line N``.
+
+    Lines are numbered from 1, as editors and ``sed -n Np`` count; a puzzle over several lines (a grid,
+    a JSON board) is picked by any of them. An input with no puzzle on ``line``, or a puzzle given as
+    an argument (it has no lines), raises an ``InvalidPuzzleError`` naming the file and the line.
+    """
+    source: str | None = None  # the input being read
+    found, end, start = False, 0, 0  # its record on ``line`` was found; its last line so far; the last record's
+    for record in records:
+        if record.line is None:
+            raise InvalidPuzzleError(
+                f"--line {line} picks a puzzle of a file; a puzzle given as an argument has no lines"
+            )
+        if record.source != source or record.line <= start:  # the next input (or the same file again)
+            if source is not None and not found:
+                raise _not_on_line(source, line, end)
+            source, found, end = record.source, False, 0
+        start = record.line
+        if found:
+            continue  # the rest of the input is read, never held
+        if record.line > line:
+            raise InvalidPuzzleError(f"{source}:{line}: no puzzle on line {line} (a blank line or a comment)")
+        end = record.line + record.text.count("\n")
+        if line <= end:
+            found = True
+            yield record
+    if source is not None and not found:
+        raise _not_on_line(source, line, end)
+
+
+def _not_on_line(source: str, line: int, end: int) -> InvalidPuzzleError:
+    return InvalidPuzzleError(
+        f"{source}:{line}: no puzzle on line {line}: the last puzzle of {source} ends on line {end}"
+    )
+
+
 def check_arguments(args: Iterable[str]) -> None:
     """Raise for an argument naming a missing, unreadable or directory path, before any work starts."""
     for arg in args:
@@ -399,8 +492,8 @@ def check_arguments(args: Iterable[str]) -> None:
             continue
         found = stat_path(arg)
         if found is None:
-            if _whole_text(arg.strip()):
-                continue  # a link or a variant puzzle in JSON: its '/' and '.' are no path
+            if _whole_text(arg.strip()) or _link_and_note(arg.strip()):
+                continue  # a link (with a note) or a variant puzzle in JSON: its '/' and '.' are no path
             if "/" in arg or os.sep in arg or _FILE_SUFFIX.search(arg):
                 raise InvalidPuzzleError(f"no such file: {_shown(arg)}")
             continue
@@ -438,8 +531,10 @@ def _argument_record(arg: str) -> Record:
     text = arg.strip()
     if len(text.splitlines()) > 1 or _whole_text(text):
         return Record(text, "<argument>")
-    puzzle, _, note = text.partition(":")
-    return Record(puzzle.strip(), "<argument>", None, note.strip() or None)
+    noted = _link_and_note(text) or split_note(text)
+    if noted is None:
+        return Record(text, "<argument>")
+    return Record(noted[0], "<argument>", None, noted[1])
 
 
 def _whole_text(text: str) -> bool:

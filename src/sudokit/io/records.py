@@ -10,12 +10,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from sudokit.errors import InvalidPuzzleError
 from sudokit.io.puzzles import parse_puzzle
 from sudokit.model.grid import Grid
 from sudokit.model.shape import Shape
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsReadline
 
 __all__ = [
     "MAX_LINE",
@@ -118,7 +121,7 @@ class TooLong:
     """Stands in for a line too long to be a puzzle, which is skipped rather than read whole."""
 
 
-def bounded_lines(handle: TextIO, limit: int = MAX_LINE) -> Iterator[str | TooLong]:
+def bounded_lines(handle: SupportsReadline[str], limit: int = MAX_LINE) -> Iterator[str | TooLong]:
     """The lines of ``handle`` (ending at ``\\n``, ``\\r\\n`` or ``\\r``); one over ``limit`` is skipped in pieces."""
     readline = handle.readline
     cut = False  # the last piece read was cut by the size limit right after a "\r": a "\n" now belongs to it

@@ -13,6 +13,7 @@ import operator
 import re
 from collections.abc import Callable, Sequence
 from math import isqrt
+from typing import SupportsIndex, cast
 
 from sudokit.errors import (
     BadCharacterError,
@@ -157,7 +158,7 @@ def _integer(cell: object, r: int, c: int) -> int:
     """A cell given as an integer of any type (numpy's too); not a bool, a float or anything else."""
     if not isinstance(cell, bool):
         try:
-            return operator.index(cell)  # type: ignore[call-overload]
+            return operator.index(cast("SupportsIndex", cell))  # any object: its TypeError is the answer
         except TypeError:
             pass
     raise BadCharacterError(f"{cell!r:.20} is not a digit or a blank", row=r + 1, column=c + 1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sudokit.errors import (
@@ -42,6 +42,8 @@ class Grid:
     cells: tuple[int, ...]
     #: The variant rules on top of rows, columns and regions (``sudokit.model.variants``); () for a classic puzzle.
     constraints: tuple[Constraint, ...]
+    _regions: tuple[tuple[int, ...], ...] | None  # a jigsaw's regions; None: the boxes
+    _hash: int | None  # computed on the first hash()
 
     def __init__(
         self,
@@ -159,7 +161,7 @@ class Grid:
     def __len__(self) -> int:
         return len(self.cells)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[int]:
         return iter(self.cells)
 
     def rows(self) -> list[list[int]]:
@@ -185,12 +187,14 @@ class Grid:
         )
 
     def __hash__(self) -> int:
-        if self._hash is None:
+        found = self._hash
+        if found is None:
             key: tuple[object, ...] = (self.shape, self.cells)
             if not self.is_classic:
                 key += (self._regions, self.constraints)
-            object.__setattr__(self, "_hash", hash(key))
-        return self._hash  # type: ignore[return-value]
+            found = hash(key)
+            object.__setattr__(self, "_hash", found)
+        return found
 
     # --- variant rules ------------------------------------------------------------------------
 
@@ -324,11 +328,14 @@ class Grid:
 
 
 def _unpickle(
-    cells: tuple[int, ...], shape: Shape, regions: object = None, constraints: tuple[Constraint, ...] = ()
+    cells: tuple[int, ...],
+    shape: Shape,
+    regions: tuple[tuple[int, ...], ...] | None = None,
+    constraints: tuple[Constraint, ...] = (),
 ) -> Grid:
     if regions is None and not constraints:
         return Grid(cells, shape, validate=False)
-    return Grid(cells, shape, validate=False, regions=regions, constraints=constraints)  # type: ignore[arg-type]
+    return Grid(cells, shape, validate=False, regions=regions, constraints=constraints)
 
 
 def _digits(cells: tuple[Any, ...], n: int) -> tuple[int, ...]:

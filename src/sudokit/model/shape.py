@@ -5,6 +5,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass, field
 from functools import cache
+from typing import SupportsIndex, cast
 
 from sudokit.errors import BoxShapeError
 
@@ -126,4 +127,4 @@ def _whole(value: object) -> int:
     """An integer of any type (numpy's too) as an int; TypeError for a bool or anything else."""
     if isinstance(value, bool):
         raise TypeError("a bool is not a whole number")
-    return operator.index(value)  # type: ignore[call-overload]
+    return operator.index(cast("SupportsIndex", value))  # any object: its TypeError is the answer

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import Field, dataclass, fields
 from functools import cache
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -130,7 +130,7 @@ def _whole(value: object, what: str, *, low: int = 0) -> int:
 def _choice(value: object, choices: tuple[str, ...], what: str) -> str:
     if value not in choices:
         raise VariantError(f"{what}: {value!r:.20} is not one of {', '.join(choices)}")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def _adjacent(a: Cell, b: Cell) -> bool:
@@ -147,6 +147,8 @@ class Constraint:
     kind: ClassVar[str]
     #: What it is called in messages ("killer cage").
     label: ClassVar[str]
+    #: Declared only (every subclass is a dataclass, which sets it): ``fields()`` takes any rule.
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
 
     def __post_init__(self) -> None:
         """Normalise and check the fields (each subclass's ``_normalise``); VariantError naming the rule."""
@@ -161,7 +163,7 @@ class Constraint:
     def all_cells(self) -> tuple[Cell, ...]:
         """Every cell the rule names (none for a global rule)."""
         out: list[Cell] = []
-        for f in fields(self):  # type: ignore[arg-type]
+        for f in fields(self):
             value = getattr(self, f.name)
             if f.name == "cell":
                 out.append(value)
@@ -191,7 +193,7 @@ class Constraint:
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``kind``, then each field (cells as ``"r1c1"`` texts)."""
         out: dict[str, Any] = {"kind": self.kind}
-        for f in fields(self):  # type: ignore[arg-type]
+        for f in fields(self):
             value = getattr(self, f.name)
             if f.name == "cell":
                 value = cell_name(value)
@@ -714,7 +716,9 @@ def undotted_pairs(grid: Grid, kind: str) -> tuple[tuple[int, int], ...]:
 # --- whole puzzles ----------------------------------------------------------------------------------
 
 
-def check_rules(shape: Shape, regions: object, constraints: object) -> tuple[tuple[tuple[int, ...], ...] | None, tuple]:
+def check_rules(
+    shape: Shape, regions: object, constraints: object
+) -> tuple[tuple[tuple[int, ...], ...] | None, tuple[Constraint, ...]]:
     """Validated ``(regions or None when they are the boxes, constraints)`` for a board of ``shape``."""
     n = shape.n
     checked_regions = None
@@ -762,7 +766,7 @@ def _regions(shape: Shape, regions: object) -> tuple[tuple[int, ...], ...]:
             if s.upper() not in ALPHABET[:n]:
                 raise VariantError(f"regions: row {i // n + 1}, column {i % n + 1}: {s!r} is not a region 1..{n}")
             groups.setdefault(s.upper(), []).append(i)
-        parts: list[Iterable[int]] = list(groups.values())
+        parts: list[list[int]] = list(groups.values())
     elif isinstance(regions, Iterable):
         parts = []
         for k, region in enumerate(regions, 1):
@@ -829,7 +833,7 @@ def constraint_from_dict(data: object, where: str = "constraint") -> Constraint:
     cls = KINDS.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise VariantError(f"{where}: unknown kind {kind!r:.30} (known: {', '.join(sorted(KINDS))})")
-    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    names = {f.name for f in fields(cls)}
     extra = sorted(set(data) - names - {"kind"})
     if extra:
         known = ", ".join(sorted(names)) or "none"
@@ -837,7 +841,7 @@ def constraint_from_dict(data: object, where: str = "constraint") -> Constraint:
     try:
         return cls(**{k: v for k, v in data.items() if k != "kind"})
     except TypeError:
-        missing = sorted(f.name for f in fields(cls) if f.name not in data and f.default is f.default_factory)  # type: ignore[arg-type]
+        missing = sorted(f.name for f in fields(cls) if f.name not in data and f.default is f.default_factory)
         raise VariantError(f"{where}: {kind} needs {', '.join(missing) or 'other fields'}") from None
     except VariantError as err:
         raise VariantError(f"{where}: {err.problem}") from None

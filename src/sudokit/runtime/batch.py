@@ -114,12 +114,15 @@ class SolveTask(Generic[R]):
         """
         engine = get_strategy(self.strategy, **self.options)
         limit, keep, time_limit, box = self.limit, self.keep, self.time_limit, self.box
+        refusal = getattr(self.render, "refusal", None)
 
         def answer_one(record: Record) -> Answer | None:
             try:
                 grid = record.parse(box)
             except InvalidPuzzleError:
                 return None  # the caller parses it too, and says why
+            if refusal is not None and refusal(grid) is not None:
+                return None  # the output form cannot hold it: not solved (the caller says why)
             return answer_of(run(engine, grid, limit=limit, keep=keep, time_limit=time_limit))
 
         def answer_item(item: tuple[int, Any]) -> Any:
@@ -168,16 +171,19 @@ class SolveTask(Generic[R]):
     def _grid(self, record: Record) -> Grid | str:
         """The record's puzzle as this process reads it, or why it cannot be read (one line)."""
         try:
-            return record.parse(self.box)
+            grid = record.parse(self.box)
         except InvalidPuzzleError as err:
             return str(err)
         except Exception as err:  # a bug of ours in reading it: this record fails, the batch goes on
             return one_line(f"cannot be read: internal error: {type(err).__name__}: {err}")
+        refusal = getattr(self.render, "refusal", None)  # the output form cannot hold it: not solved
+        refused = refusal(grid) if refusal is not None else None
+        return grid if refused is None else refused
 
     def finish_one(self, index: int, record: Record, answer: Any) -> Any:
         """The rendered outcome of one record from its worker's plain answer (see :meth:`finish`)."""
         grid = self._grid(record)
-        if type(grid) is str:
+        if isinstance(grid, str):
             return self.render(Outcome(index, record, invalid=grid))
         result = result_of(answer, grid, self.name, limit=self.limit, keep=self.keep)
         return self.render(Outcome(index, record, grid, result))
@@ -232,10 +238,10 @@ class SolveTask(Generic[R]):
             from sudokit.runtime.fastpath import Block, Many
 
             records = record.records() if type(record) is Block else record
-            how = f"{problem} (in a batch of {len(records)} puzzles)"
+            how = f"{problem} (in a batch of {len(records):,} puzzle{'' if len(records) == 1 else 's'})"
             return Many(index, [self._failed((index + i, r), how) for i, r in enumerate(records)])
         grid = self._grid(record)
-        if type(grid) is str:
+        if isinstance(grid, str):
             return self.render(Outcome(index, record, invalid=grid))
         if self.time_limit is not None and problem.startswith("still running"):
             problem = f"{problem} (time limit {self.time_limit:g} s)"

@@ -415,18 +415,19 @@ def _connect(address: str, timeout: float) -> Any:
 
     bound = timeout + 1.0
 
+    # distributed.Client's methods have no annotations: calling them through the subclass is let be.
     class BoundedClient(Client):
         def start(self, **kwargs: Any) -> None:
             try:
-                super().start(callback_timeout=bound, **kwargs)  # distributed.utils.sync: wait_for
+                super().start(callback_timeout=bound, **kwargs)  # type: ignore[no-untyped-call]  # sync: wait_for
             except BaseException:
                 with contextlib.suppress(Exception):
-                    self.close(timeout=1.0)
+                    self.close(timeout=1.0)  # type: ignore[no-untyped-call]
                 self.status = "closed"  # __del__ has nothing left to do
                 raise
 
     try:
-        return BoundedClient(address, timeout=timeout, set_as_default=False)
+        return BoundedClient(address, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
     except OSError as err:
         why = f"it did not answer Dask's handshake within {timeout:g} s" if isinstance(err, TimeoutError) else _why(err)
     except Exception as err:  # a server that answers but not as Dask does
@@ -449,7 +450,8 @@ def _draw(source: Iterator[I], count: int) -> tuple[list[I], bool, BaseException
 
 def _threads(client: Any) -> int:
     """Worker threads of the cluster ``client`` is connected to (at least 1)."""
-    return max(1, sum(client.nthreads().values()))
+    threads: int = sum(client.nthreads().values())
+    return max(1, threads)
 
 
 def _killed_worker(err: BaseException) -> bool:

@@ -2,7 +2,8 @@
 
 When the engine of a batch offers ``solve_many`` (:class:`sudokit.engines.strategy.ManyResults`), the parent
 process reads a file in large pieces and cuts it, with one regular expression, into runs of *plain*
-lines (a whole classic puzzle of symbols on one line, ``puzzle:note`` too) and the rest. A run of
+lines (a whole classic puzzle of symbols on one line, with a note too: ``puzzle:note``,
+``puzzle # note``, ``puzzle<TAB>note``) and the rest. A run of
 plain lines travels to a worker as one :class:`Block` of text; everything else is read by
 :func:`sudokit.io.reader.iter_records` as before and solved one puzzle at a time. In the worker a block
 becomes one cell buffer per box shape and one ``solve_many`` call, whose buffers go back as plain
@@ -11,7 +12,7 @@ data (:func:`answer_block`); the parent checks every answer against its own read
 the checked data (:func:`finish_block`), without a Python object per puzzle.
 
 Every line a block holds would be a record of its own for the reader too: a plain line (n*n symbols
-of a board of side 9 to 22, nothing else on it but a ``:note``) ends any multi-line record before it
+of a board of side 9 to 22, nothing else on it but a note) ends any multi-line record before it
 and begins none, so the runs between plain lines are read on their own with the same result. A
 puzzle the engine does not answer as solved is parsed in full, so a repeated given is ``invalid``
 with the reader's own message; an answer that fails the check is an ``error`` record naming the
@@ -29,12 +30,12 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import cache
-from typing import Any, TextIO
+from typing import Any, TextIO, final
 
 from sudokit.engines.strategy import MANY_STATUS, Result, Status, capabilities_of
 from sudokit.engines.verify import result_problem, verify_many
 from sudokit.errors import BoxShapeError, InvalidPuzzleError
-from sudokit.io.reader import Record, bounded_lines, is_table, iter_records, read_arguments, stat_path
+from sudokit.io.reader import Record, bounded_lines, is_table, iter_records, read_arguments, split_note, stat_path
 from sudokit.model.shape import ALPHABET, Shape
 
 __all__ = [
@@ -73,7 +74,8 @@ MAX_CARRY = 1 << 18
 #: like a link (``N4Ig...``), which the reader tells apart.
 MAX_PLAIN_SIDE = 22
 _EOL = r"(?:\r\n|\r|\n)"
-_NOTE = rf"(?::[^\r\n\[\]{{}}\",]{{0,{MAX_NOTE}}})?"
+#: A note after a plain puzzle (:func:`sudokit.io.reader.split_note`): ``:note``, `` # note``, ``<TAB>note``.
+_NOTE = rf"(?:(?::|[ \t]+#|[ \t]*\t)[^\r\n\[\]{{}}\",]{{0,{MAX_NOTE}}})?"
 
 
 def enabled() -> bool:
@@ -129,6 +131,7 @@ def _plain_line(box: Shape | None) -> re.Pattern[str] | None:
 # --- the parent: input to items ---------------------------------------------------------------------
 
 
+@final  # so that `type(item) is Block` tells a type checker what item is in both branches
 @dataclass(frozen=True, slots=True)
 class Block:
     """Consecutive plain lines of one input: ``text`` (each line with its line end), the first one's number."""
@@ -138,19 +141,21 @@ class Block:
     text: str
     lines: int
 
-    def entries(self) -> list[tuple[str, int, str | None]]:
+    def entries(self) -> list[tuple[str, int | None, str | None]]:
         """(puzzle, line number, note) of each line, as the reader's records hold them."""
         text = self.text
         rows = text.split("\n") if "\r" not in text else re.split(_EOL, text)
         if rows and rows[-1] == "":
             rows.pop()
         first = self.first
-        if ":" not in text:
+        if ":" not in text and "\t" not in text and "#" not in text:
             return [(row, first + j, None) for j, row in enumerate(rows)]
-        out = []
+        out: list[tuple[str, int | None, str | None]] = []
         for j, row in enumerate(rows):
-            puzzle, _, note = row.partition(":")
-            out.append((puzzle, first + j, note.strip() or None))
+            row = row.rstrip()  # a tab before no note
+            noted = split_note(row)
+            puzzle, note = (row, None) if noted is None else noted
+            out.append((puzzle, first + j, note))
         return out
 
     def records(self) -> list[Record]:
@@ -274,7 +279,7 @@ def expand_blocks(items: Iterable[Block | Record]) -> Iterator[Record]:
         if type(item) is Block:
             yield from item.records()
         else:
-            yield item  # type: ignore[misc]
+            yield item
 
 
 class Resumable:
@@ -531,6 +536,7 @@ def finish_block(
     answered alone. Each ``solve_many`` answer is checked by :func:`sudokit.engines.verify.verify_many` against
     this process's own reading of the block, and the records are made of the checked data alone.
     """
+    source: str | list[Record]
     if type(block) is Block:
         entries, source = block.entries(), block.source
         records = None
@@ -707,13 +713,12 @@ def _checked(
     if unread is not None:
         took = part[-1] if type(part) is tuple and part and type(part[-1]) is float else 0.0
         took = took if 0.0 <= took <= 1e9 else 0.0
-        problem = f"returned ManyResults that cannot be read: {unread}"
-        problems = dict.fromkeys(range(k), problem)
+        problems = dict.fromkeys(range(k), f"returned ManyResults that cannot be read: {unread}")
         return _Answers(shape, [], "", [1] * k, [0] * k, [1] * k, [took / k] * k, [], problems, cells, b"")
     _, status_raw, count_raw, exact_raw, raw, elapsed_raw, stats_raw, took = part
     status, count, exact, elapsed = list(status_raw), list(count_raw), list(exact_raw), list(elapsed_raw)
     stats = [(key, list(values)) for key, values in stats_raw]
-    problems: dict[int, str] = {}
+    problems = {}
     late = None if time_limit is None else watchdog_seconds(time_limit)
     valid = _verify_many(cells, raw, k, shape)
     every = (
@@ -769,7 +774,8 @@ def _unread(part: Any, k: int, size: int) -> str | None:
 def _values(buffer: Any, k: int, what: str) -> list[Any]:
     view = memoryview(buffer)
     if view.ndim != 1:
-        view = view.cast("B").cast(view.format) if view.c_contiguous else memoryview(bytes(view)).cast(view.format)
+        # typeshed's memoryview.cast takes only literal formats, not one read from a buffer
+        view = view.cast("B").cast(view.format) if view.c_contiguous else memoryview(bytes(view)).cast(view.format)  # type: ignore[call-overload]
     values = view.tolist()
     if len(values) != k:
         raise ValueError(f"{what} holds {len(values)} values for {k} puzzles")

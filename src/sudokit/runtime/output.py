@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import os
 import stat
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, BinaryIO, TextIO
 
@@ -23,14 +23,18 @@ from sudokit.model.shape import Shape
 from sudokit.runtime.records import INVALID, Outcome
 
 __all__ = [
+    "CHECK_CSV_FIELDS",
+    "CHECK_VERDICTS",
     "CSV_FIELDS",
     "OutputError",
     "RecordFormat",
     "RecordWriter",
     "Rendered",
     "ResumeError",
+    "counters_text",
     "csv_header",
     "csv_row",
+    "heading",
     "parsed_key",
     "record_key",
     "resume_point",
@@ -38,6 +42,11 @@ __all__ = [
 ]
 
 CSV_FIELDS = ("puzzle", "status", "solution", "count", "exact", "elapsed_ms", "strategy", "source", "line", "error")
+#: The csv columns of ``sudoku check`` (then ``uniqueness`` with ``--unique``); ``engines`` as in its line form.
+CHECK_CSV_FIELDS = ("puzzle", "verdict", "count", "exact", "limit", "engines", "source", "line", "problems")
+#: The verdicts a cross-check record may hold (``sudokit.features.crosscheck.Verdict``'s values; the
+#: features sit above this module, which reads them back for ``--resume``).
+CHECK_VERDICTS = ("agree", "undecided", "invalid", "error", "disagree")
 #: The longest output line ``--resume`` reads as a record (a 64x64 json record with solutions fits).
 MAX_RECORD = 1 << 24
 #: The most solutions one record shows (pretty and json with ``--limit N``); the count goes on past it.
@@ -71,7 +80,16 @@ class Rendered:
     compared: str | None = None  # with expected solutions: same, differs, several or invalid (None: not compared)
 
 
-def csv_row(values: tuple[object, ...] | list[object]) -> str:
+def heading(index: int, record: Record) -> str:
+    """The ``# ...`` line above a record of a batch in pretty form: ``# FILE:LINE``, or for a puzzle given as an
+    argument, which has no file to name, its place among the run's puzzles (``# 2: <argument>``), as grep and
+    ripgrep label several inputs."""
+    if record.line is None and record.source == "<argument>":
+        return f"# {index + 1}: {record.where}"
+    return f"# {record.where}"
+
+
+def csv_row(values: tuple[object, ...] | list[Any]) -> str:
     """One csv record (RFC 4180: a field with a comma, quote or line break is quoted); booleans as true/false."""
     import csv  # here: most runs write no csv
 
@@ -88,6 +106,24 @@ def csv_header(*, unique: bool = False, expect: bool = False) -> str:
 
 def _csv_fields(unique: bool, expect: bool) -> tuple[str, ...]:
     return CSV_FIELDS + (("uniqueness",) if unique else ()) + (("expected",) if expect else ())
+
+
+def counters_text(stats: Mapping[str, object]) -> str:
+    """An engine's counters for people: ``nodes 12, wall_time 4.54 ms, ratio 0.3333``.
+
+    Whole numbers as they are; a float counter of time (its name holds ``time`` or ``start``: seconds)
+    in ms or s to three significant digits, any other float to four. JSON records keep the full values.
+    """
+    parts = []
+    for key, value in stats.items():
+        if isinstance(value, float) and ("time" in key or "start" in key):
+            text = f"{value * 1000:.3g} ms" if abs(value) < 1 else f"{value:.3g} s"
+        elif isinstance(value, float):
+            text = f"{value:.4g}"
+        else:
+            text = str(value)
+        parts.append(f"{key} {text}")
+    return ", ".join(parts)
 
 
 class _Unset:
@@ -157,7 +193,7 @@ class RecordFormat:
         if self.stats and outcome.result is not None and self.fmt in ("line", "csv", "fpuzzles"):
             note = f"{record.where}: {self.stats_text(outcome.result)}"  # to stderr, beside a machine-readable record
         answer = uniqueness(outcome) if self.unique else outcome.status
-        messages = (f"error: {error}",) if error else ()
+        messages: tuple[str, ...] = (f"error: {error}",) if error else ()
         compared = self.compare(outcome)
         if compared not in (None, "same"):
             messages += (f"{compared}: {self._mismatch(outcome, compared)}",)
@@ -275,9 +311,9 @@ class RecordFormat:
         return data
 
     def count_text(self, result: Result) -> str:
-        """``N`` for an exact count, ``N+`` when the limit stopped the count, ``timeout``."""
+        """``N`` for an exact count, ``N+`` when the limit stopped the count, ``timeout:N+`` when time did."""
         if result.status is Status.TIMEOUT:
-            return "timeout"
+            return f"timeout:{result.count}+"  # the solutions found in time, as pretty says and json/csv's count
         return f"{result.count}" if result.exact else f"{result.count}+"
 
     def line(self, outcome: Outcome) -> str:
@@ -293,33 +329,50 @@ class RecordFormat:
             return f"{outcome.puzzle_text}:{result.status.value}"
         return f"{outcome.puzzle_text}:{result.solution.to_line()}"
 
+    def refusal(self, grid: Grid) -> str | None:
+        """Why this form cannot write a record of ``grid`` at all, checked before it is solved (None: it can).
+
+        Only ``fpuzzles`` refuses: a puzzle f-puzzles cannot hold (a board above 16x16, say) gets no
+        link, so it is not solved; its record is the input as read, like a puzzle that does not parse.
+        """
+        if self.fmt != "fpuzzles":
+            return None
+        from sudokit.io.links import to_fpuzzles  # here: only this form writes links
+
+        try:
+            to_fpuzzles(grid)
+        except InvalidPuzzleError as err:
+            return str(err)
+        return None
+
     def link(self, outcome: Outcome) -> tuple[str, str | None]:
         """The puzzle's f-puzzles link, with its solution when solved; and why there is none, if so.
 
-        A record that did not parse is the input as read; a puzzle f-puzzles cannot hold (a board
-        above 16x16, say) falls back to the ``line`` record, and the reason goes to stderr.
+        A record that did not parse, or that f-puzzles cannot hold (:meth:`refusal`: it was not
+        solved), is the input as read; should the link still fail, the record falls back to the
+        ``line`` form, and the reason goes to stderr.
         """
         if outcome.grid is None:
             return outcome.record.as_read, None
         from sudokit.io.links import fpuzzles_link  # here: only this form writes links
 
         result = outcome.result
-        solved = result is not None and result.status is Status.SOLVED
+        solution = result.solution if result is not None and result.status is Status.SOLVED else None
         try:
-            return fpuzzles_link(outcome.grid, result.solution if solved else None), None  # type: ignore[union-attr]
+            return fpuzzles_link(outcome.grid, solution), None
         except InvalidPuzzleError as err:
             return self.line(outcome), f"no f-puzzles link: {err}"
 
     def stats_text(self, result: Result) -> str:
         """``engine: status in X ms; counter value, ...``."""
-        counters = ", ".join(f"{key} {value}" for key, value in result.stats.items())
+        counters = counters_text(result.stats)
         head = f"{result.strategy}: {result.status.value} in {result.elapsed * 1000:.2f} ms"
         return f"{head}; {counters}" if counters else head
 
     def pretty(self, outcome: Outcome) -> str:
         """The solution grid with box borders (filled cells red with ``color``), or what happened."""
         result = outcome.result
-        parts = [f"# {outcome.record.where}"] if self.header else []
+        parts = [heading(outcome.index, outcome.record)] if self.header else []
         if result is None:
             parts.append(f"invalid: {outcome.invalid}")
         elif result.status in _NOT_RUN:
@@ -402,8 +455,11 @@ class RecordFormat:
                 return None
             return f"{_short(answer)} is not what --unique says (unique, several, none or timeout)"
         if self.counting:
+            partial = answer.removeprefix("timeout:")  # timeout:N+, the solutions found in time (before: timeout)
+            if answer == "timeout" or (partial != answer and partial[:-1].isdigit() and partial.endswith("+")):
+                return None
             number = answer[:-1] if answer.endswith("+") else answer
-            if answer == "timeout" or (number.isdigit() and int(number) <= self.limit):
+            if number.isdigit() and int(number) <= self.limit:
                 return None
             return f"{_short(answer)} is not a count of --count (up to {self.limit})"
         if answer in (Status.UNSOLVABLE.value, Status.TIMEOUT.value):
@@ -468,10 +524,10 @@ class RecordFormat:
 
     def _count_sentence(self, result: Result) -> str:
         if result.status is Status.TIMEOUT:
-            return f"timeout: at least {result.count} solutions found"
+            return f"timeout: at least {_solutions(result.count)} found"
         if result.exact:
-            return f"{result.count} solution" + ("" if result.count == 1 else "s")
-        return f"at least {result.count} solutions (stopped at the limit of {self.limit})"
+            return _solutions(result.count)
+        return f"at least {_solutions(result.count)} (stopped at the limit of {self.limit})"
 
     def _unique_sentence(self, outcome: Outcome) -> str:
         result = outcome.result
@@ -484,6 +540,11 @@ class RecordFormat:
         if answer == "none":
             return "none: no solution"
         return "timeout: uniqueness not decided in time"
+
+
+def _solutions(count: int) -> str:
+    """``1 solution``, ``2 solutions``: a record's count (plain digits, as its line, json and csv forms write it)."""
+    return f"{count} solution" + ("" if count == 1 else "s")
 
 
 #: The fields of every json record of ``sudoku solve``.
@@ -691,12 +752,17 @@ def _key_reader(fmt: str, kind: str) -> Callable[[str], RecordKey]:
     if fmt == "csv":
         import csv
 
+        fields = CHECK_CSV_FIELDS if kind == "verdict" else CSV_FIELDS
+
         def from_csv(text: str) -> RecordKey:
             rows = list(csv.reader([text] if "\n" not in text else text.splitlines(keepends=True)))
-            if len(rows) != 1 or len(rows[0]) < len(CSV_FIELDS):
-                raise ValueError(f"not a row of {len(CSV_FIELDS)} fields")
-            row = dict(zip(CSV_FIELDS, rows[0], strict=False))
-            if row["status"] not in (*(s.value for s in Status), INVALID):
+            if len(rows) != 1 or len(rows[0]) < len(fields):
+                raise ValueError(f"not a row of {len(fields)} fields")
+            row = dict(zip(fields, rows[0], strict=False))
+            if kind == "verdict":
+                if row["verdict"] not in CHECK_VERDICTS:
+                    raise ValueError(f"verdict {row['verdict']!r}")
+            elif row["status"] not in (*(s.value for s in Status), INVALID):
                 raise ValueError(f"status {row['status']!r}")
             line = row["line"]
             if line and not line.isdigit():

@@ -9,7 +9,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TextIO
 
-__all__ = ["Console", "Progress", "Tally", "same_terminal"]
+__all__ = ["Console", "Progress", "Tally", "counted", "same_terminal"]
+
+
+def counted(k: int, noun: str, plural: str | None = None) -> str:
+    """A count and its noun, for people: ``1 puzzle``, ``5,000 puzzles`` (thousands separated everywhere)."""
+    return f"{k:,} {noun if k == 1 else plural or noun + 's'}"
 
 
 @dataclass(eq=False, repr=False)  # no generated methods it does not use: start-up
@@ -50,18 +55,17 @@ class Tally:
         s = self.by_answer
         rate = self.done / seconds if seconds > 0 else 0.0
         if "unique" in self.ok:
-            parts = [f"{s['unique']} unique", f"{s['several']} several", f"{s['none']} none"]
+            parts = [f"{s['unique']:,} unique", f"{s['several']:,} several", f"{s['none']:,} none"]
         else:
-            parts = [f"{s['solved']} solved", f"{s['unsolvable']} unsolvable"]
+            parts = [f"{s['solved']:,} solved", f"{s['unsolvable']:,} unsolvable"]
             if s["several"]:  # sudoku rate: puzzles with several solutions are not rated
-                parts.append(f"{s['several']} not unique")
-        parts += [f"{s['timeout']} timed out", f"{s['invalid']} invalid"]
+                parts.append(f"{s['several']:,} not unique")
+        parts += [f"{s['timeout']:,} timed out", f"{s['invalid']:,} invalid"]
         if s["error"]:
-            parts.append(f"{s['error']} engine errors")
+            parts.append(counted(s["error"], "engine error"))
         if s["unsupported"]:
-            parts.append(f"{s['unsupported']} unsupported")
-        noun = "puzzle" if self.done == 1 else "puzzles"
-        return f"{self.done} {noun}: {', '.join(parts)} in {seconds:.2f} s ({rate:.1f} puzzles/s)"
+            parts.append(f"{s['unsupported']:,} unsupported")
+        return f"{counted(self.done, 'puzzle')}: {', '.join(parts)} in {seconds:.2f} s ({rate:,.1f} puzzles/s)"
 
 
 class Progress:

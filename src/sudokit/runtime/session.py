@@ -27,14 +27,22 @@ import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Protocol, TextIO
+from typing import Any, BinaryIO, Protocol, TextIO, cast
 
 from sudokit.engines.workers import Task, WorkerPool
 from sudokit.errors import SudokitError
-from sudokit.io.reader import Record, TableOptions, check_arguments, estimate_records, is_table, read_arguments
+from sudokit.io.reader import (
+    Record,
+    TableOptions,
+    check_arguments,
+    estimate_records,
+    is_table,
+    on_line,
+    read_arguments,
+)
 from sudokit.model.shape import Shape
 from sudokit.runtime.output import OutputError, RecordWriter, Rendered, ResumeError, resume_point
-from sudokit.runtime.progress import Console, Progress, same_terminal
+from sudokit.runtime.progress import Console, Progress, counted, same_terminal
 
 __all__ = [
     "EXIT_BROKEN_PIPE",
@@ -56,9 +64,17 @@ EXIT_BROKEN_PIPE = 141  # the reader of standard output went away (SIGPIPE), as 
 class Job(Protocol):
     """One kind of batch: what the workers run, and how their results become records."""
 
-    fmt: str  #: pretty, line, json or csv
     kind: str  #: the key every json record of this job has: ``status`` (solve) or ``verdict`` (check)
-    failures: str  #: what the progress bar calls the records that went wrong ("failed", "not agreed")
+
+    @property
+    def fmt(self) -> str:
+        """pretty, line, json or csv (a plain attribute will do, as for the read-only members below)."""
+        ...
+
+    @property
+    def failures(self) -> str:
+        """What the progress bar calls the records that went wrong ("failed", "not agreed")."""
+        ...
 
     @property
     def header(self) -> str | None:
@@ -304,6 +320,9 @@ class Session:
     err: TextIO | None = None
     prog: str = "sudoku"
     tables: TableOptions | None = None  #: how *.csv and *.parquet inputs are read (--column, --expect)
+    line: int | None = (
+        None  #: ``--line N``: of each input only its puzzle on line N (:func:`sudokit.io.reader.on_line`)
+    )
     pool: Callable[[Task[Any, Any], int], Any] | None = None  #: makes the pool (task, jobs); None: a WorkerPool
     console: Console = field(init=False)
 
@@ -330,7 +349,7 @@ class Session:
             # Runs of plain puzzles as blocks of text (fastpath). Only regular files are cut into blocks: a
             # lone puzzle on the command line never imports that machinery (start-up).
             files = any(arg != "-" and os.path.isfile(arg) for arg in self.inputs)
-            blocks = files and getattr(self.job, "blocks", False)
+            blocks = files and self.line is None and getattr(self.job, "blocks", False)
             records: Iterator[Any]
             many: type | None = None  # the type of a block's records: only blocks give them
             if blocks:
@@ -341,6 +360,8 @@ class Session:
                 records = read_items(self.inputs, box=self.box, tables=self.tables)
             else:
                 records = read_arguments(self.inputs, box=self.box, tables=self.tables)
+                if self.line is not None:
+                    records = on_line(records, self.line)
             keep = 0
             if target is not None and self.resume:
                 expected = self.job.expected
@@ -353,7 +374,8 @@ class Session:
                     skipped, keep = self._check_resume(target, resumable.keys())
                     records = resumable.rest()
                 else:
-                    skipped, keep = self._check_resume(target, (key(r) for r in records))
+                    plain = cast("Iterator[Record]", records)  # records, never blocks, without blocks
+                    skipped, keep = self._check_resume(target, (key(r) for r in plain))
             with (self.pool or WorkerPool)(self.job.task(), self.jobs) as pool:
                 pool.start()  # a bad engine or option fails here, before the output is touched
                 if blocks and not (getattr(pool, "info", None) or {}).get("many"):
@@ -362,6 +384,7 @@ class Session:
                     target.cut(keep if self.resume else 0)
                     stream = target.stream()
                 else:
+                    assert self.out is not None  # seen above: no output fails at once
                     stream = self.out
                 self._stream(pool, records, stream, target, skipped, many)
             if target is not None:
@@ -373,7 +396,7 @@ class Session:
             done = skipped + self.job.done
             if writable(self.err):  # a pipe nobody reads any more would block the message forever
                 self.console.say(
-                    f"{self.prog}: interrupted after {done} puzzles; every record written is complete{go_on}"
+                    f"{self.prog}: interrupted after {counted(done, 'puzzle')}; every record written is complete{go_on}"
                 )
                 if self.job.done and not self.quiet:
                     self.console.say(self.job.summary())
@@ -425,7 +448,7 @@ class Session:
         stream: TextIO,
         target: OutputFile | None,
         skipped: int,
-        many: type | None = None,
+        many: type[Any] | None = None,
     ) -> None:
         """Write the record of every puzzle, in order, with messages and the progress bar.
 
@@ -435,7 +458,9 @@ class Session:
         writer = RecordWriter(stream, "standard output" if target is None else os.fspath(target.path))
         if not self.quiet and self.batch and self.err is not None and _is_tty(self.err):
             total = None
-            if "-" not in self.inputs:
+            if self.line is not None:
+                total = max(0, len(self.inputs) - skipped) or None  # one record an input
+            elif "-" not in self.inputs:
                 total = estimate_records(arg for arg in self.inputs if os.path.exists(arg))
                 total = None if total is None else max(0, total - skipped) or None
             console.progress = Progress(self.err, total)
@@ -443,9 +468,10 @@ class Session:
         if job.header is not None and skipped == 0 and (target is None or _empty(stream)):
             writer.write(job.header)
         first = True
+        rendered: Any  # a Rendered, a block's records (many) or a library object
         for rendered in job.outputs(pool.map(job.items(records))):
             if type(rendered) is many:  # a block's records: runs of text (counted together) and single records
-                job.count_many(rendered.answers)  # type: ignore[attr-defined]
+                job.count_many(rendered.answers)  # type: ignore[attr-defined]  # a job that reads blocks has it
                 for part in rendered.parts:
                     if type(part) is str:
                         console.before_record()

@@ -18,12 +18,13 @@ import pickle
 import time
 from collections.abc import Mapping
 
+from sudokit.engines.api import described
 from sudokit.engines.strategy import Result, Status, capabilities_of
-from sudokit.engines.verify import solution_problem
+from sudokit.engines.verify import shown, solution_problem
 from sudokit.model.grid import Grid
 from sudokit.model.shape import Shape
 from sudokit.testing import corpus
-from sudokit.testing._kit import Subject, check, described, shown, shown_status
+from sudokit.testing._kit import Subject, check, shown_status
 
 #: The classic board, the one most api checks ask about.
 NINE = Shape.of(3, 3)
@@ -326,7 +327,7 @@ def stats_are_json_safe(subject: Subject) -> None:
                 if type(key) is not str:
                     subject.fail(f"stats key {shown(key)} is a {type(key).__name__}, not a str", known.puzzle)
                 kind = type(value)
-                if not (kind in (bool, int, str) or (kind is float and math.isfinite(value))):
+                if not (kind in (bool, int, str) or (kind is float and math.isfinite(float(value)))):
                     subject.fail(
                         f"stats[{key!r}] is {shown(value)}, a {kind.__name__}: stats values are bool, int, "
                         "finite float or str",

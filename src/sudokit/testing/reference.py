@@ -50,7 +50,7 @@ class Count(NamedTuple):
     solutions; False when it stopped at the limit (there may be more), as an engine's ``Result``.
     """
 
-    count: int
+    count: int  # type: ignore[assignment]  # a field named as tuple's count() method: its public name
     exact: bool
     solutions: tuple[Grid, ...]
 

@@ -38,6 +38,7 @@ import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
+from typing import cast
 
 from hypothesis import strategies as st
 
@@ -288,7 +289,7 @@ def _shapes(box: Box) -> tuple[Shape, ...]:
 def _share_range(blanks: object) -> tuple[float, float]:
     """``blanks`` as a (lo, hi) range of shares within 0..1; ValueError/TypeError naming what is wrong."""
     try:
-        lo, hi = blanks  # type: ignore[misc]
+        lo, hi = cast("tuple[float, float]", blanks)  # or the lines below raise the TypeError
         lo, hi = float(lo), float(hi)
     except (TypeError, ValueError):
         raise TypeError(f"blanks must be a (lo, hi) range of shares such as (0.2, 0.6), not {blanks!r:.60}") from None

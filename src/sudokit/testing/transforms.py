@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, SupportsIndex, cast
 
 from sudokit.model.grid import Grid
 from sudokit.model.shape import Shape
@@ -200,9 +200,9 @@ class Transform:
         """True when this maps every grid (of a shape it fits) to itself; ``transpose`` never is."""
         params = self.kwargs
         if "mapping" in params:
-            return params["mapping"] == tuple(range(1, len(params["mapping"]) + 1))
+            return bool(params["mapping"] == tuple(range(1, len(params["mapping"]) + 1)))
         if "order" in params:
-            return params["order"] == tuple(range(len(params["order"])))
+            return bool(params["order"] == tuple(range(len(params["order"]))))
         return False
 
     def __str__(self) -> str:
@@ -309,7 +309,7 @@ def _index(value: int, size: int, what: str) -> None:
 def _whole(value: object, what: str) -> int:
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
         raise ValueError(f"{what}: {value!r:.20} is not a whole number")
-    return int(value)  # type: ignore[call-overload]
+    return int(cast("SupportsIndex", value))  # it has __index__, as just seen
 
 
 def _take_rows(grid: Grid, rows: Sequence[int]) -> Grid:

@@ -31,8 +31,9 @@ from sudokit.features.crosscheck.comparison import (
     limit_of,
     load_engine,
     load_engines,
+    uniqueness,
 )
-from sudokit.features.crosscheck.format import COUNTED, CheckFormat, verdict_lines
+from sudokit.features.crosscheck.format import COUNTED, CheckFormat, engines_text, verdict_lines
 from sudokit.features.crosscheck.job import (
     IMPORT_TIMEOUT,
     UNLOADED,
@@ -73,10 +74,12 @@ __all__ = [
     "compare",
     "cross_check",
     "engine_specs",
+    "engines_text",
     "judge",
     "kept_of",
     "limit_of",
     "load_engine",
     "load_engines",
+    "uniqueness",
     "verdict_lines",
 ]

@@ -67,6 +67,7 @@ __all__ = [
     "limit_of",
     "load_engine",
     "load_engines",
+    "uniqueness",
 ]
 
 #: The limit each engine is asked with unless told: 2 decides whether the solution is unique.
@@ -504,3 +505,23 @@ class CheckOutcome:
         data["source"] = self.record.source
         data["line"] = self.record.line
         return data
+
+
+def uniqueness(outcome: CheckOutcome) -> str:
+    """The uniqueness the engines agree on: ``unique``, ``several`` or ``none``, as ``sudoku solve --unique`` says.
+
+    Where the engines that decided agree but another timed out, their answer; ``undecided`` when
+    none decided; the verdict (``error``, ``disagree``, ``invalid``) when there is no agreement.
+    """
+    report = outcome.report
+    if report is None:
+        return Verdict.INVALID.value
+    if report.verdict not in (AGREE, UNDECIDED):
+        return report.verdict.value
+    if report.count is None:
+        return UNDECIDED.value
+    if report.count >= 2:
+        return "several"
+    if report.exact:
+        return "none" if report.count == 0 else "unique"
+    return UNDECIDED.value

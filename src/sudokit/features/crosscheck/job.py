@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sudokit.engines.api import (
+    FAILED,
     answer_of,
     normalize_time_limit,
     result_of,
@@ -42,12 +43,12 @@ from sudokit.features.crosscheck.comparison import (
     limit_of,
     load_engine,
     load_engines,
+    uniqueness,
 )
 from sudokit.features.crosscheck.format import CheckFormat
 from sudokit.io.reader import Record
 from sudokit.model.grid import Grid
 from sudokit.model.shape import Shape
-from sudokit.runtime.batch import FAILED
 from sudokit.runtime.output import Rendered, record_key
 
 __all__ = [
@@ -109,10 +110,14 @@ class CheckSummary:
 
     verdicts: dict[Verdict, int] = field(default_factory=lambda: dict.fromkeys(Verdict, 0))
     seconds: dict[str, float] = field(default_factory=dict)
+    unique: bool = False  # --unique: puzzles the engines agree are not unique are counted, and exit 1
+    not_unique: int = 0
 
     def add(self, outcome: CheckOutcome) -> None:
         """Count one outcome in."""
         self.verdicts[outcome.verdict] += 1
+        if self.unique and uniqueness(outcome) in ("several", "none"):
+            self.not_unique += 1
         if outcome.report is not None:
             for answer in outcome.report.engines:
                 self.seconds[answer.name] = self.seconds.get(answer.name, 0.0) + answer.elapsed
@@ -129,16 +134,21 @@ class CheckSummary:
 
     @property
     def exit_status(self) -> int:
-        """0 all agree, 1 some engine timed out, 2 some record invalid, 3 some engine disagreed or failed."""
-        return max((EXIT_STATUS[v] for v, k in self.verdicts.items() if k), default=0)
+        """0 all agree, 1 some engine timed out (or, with ``unique``, some puzzle is not unique), 2 some record
+        invalid, 3 some engine disagreed or failed."""
+        status = max((EXIT_STATUS[v] for v, k in self.verdicts.items() if k), default=0)
+        return max(status, 1) if self.not_unique else status
 
     def __str__(self) -> str:
         v = self.verdicts
-        noun = "puzzle" if self.puzzles == 1 else "puzzles"
+        from sudokit.runtime.progress import counted
+
         line = (
-            f"{self.puzzles} {noun}: {v[AGREE]} agreed, {v[DISAGREE]} disagreed, {v[ERROR]} with engine errors, "
-            f"{v[UNDECIDED]} undecided, {v[INVALID]} invalid"
+            f"{counted(self.puzzles, 'puzzle')}: {v[AGREE]:,} agreed, {v[DISAGREE]:,} disagreed, "
+            f"{v[ERROR]:,} with engine errors, {v[UNDECIDED]:,} undecided, {v[INVALID]:,} invalid"
         )
+        if self.unique:
+            line += f"; {self.not_unique} not unique"
         if not self.seconds:
             return line
         times = ", ".join(f"{name} {_duration(seconds)}" for name, seconds in self.seconds.items())
@@ -266,15 +276,18 @@ class CheckJob:
     _pending: deque[tuple[int, Record, Grid | None, str | None]] = field(default_factory=deque)
     _told: set[str] = field(default_factory=set)  # why engines did not load, said once on stderr
 
+    def __post_init__(self) -> None:
+        self.summary_.unique = self.render.unique
+
     @property
     def fmt(self) -> str:
-        """The output form: pretty, line or json."""
+        """The output form: pretty, line, json or csv."""
         return self.render.fmt
 
     @property
     def header(self) -> str | None:
-        """No header line."""
-        return None
+        """The csv header line (None for the other forms)."""
+        return self.render.csv_header()
 
     def task(self) -> CheckTask:
         """What the workers run."""
@@ -329,7 +342,7 @@ class CheckJob:
                     self._told.add(problem)
                 messages.append(f"{outcome.verdict}: {outcome.record.locate(f'{outcome.puzzle_text}: {problem}')}")
         note = None
-        if self.render.stats and self.fmt == "line":
+        if self.render.stats and self.fmt in ("line", "csv"):
             note = "\n".join(self.render.stats_lines(outcome)) or None
         self.summary_.add(outcome)
         return Rendered(
@@ -352,6 +365,7 @@ class CheckJob:
         limit this run's (``--count``, ``--limit``).
         """
         labels = [spec.label for spec in self.engines]
+        names: list[Any]  # what the record says: str, or anything a json record holds
         if self.fmt == "line":
             answer = text[len(key[0]) + 1 :]
             if answer == Verdict.INVALID.value:
@@ -364,8 +378,22 @@ class CheckJob:
                 return None
             if data.get("limit") != self.limit:
                 return f"it was checked up to {data.get('limit')!r:.20} solutions, not {self.limit} (--count, --limit)"
+            if ("uniqueness" in data) != self.render.unique:
+                return "it was written " + ("without" if self.render.unique else "with") + " --unique"
             engines = data.get("engines")
             names = [e.get("strategy") for e in engines if isinstance(e, dict)] if isinstance(engines, list) else []
+        elif self.fmt == "csv":
+            import csv
+
+            rows = list(csv.reader(text.splitlines(keepends=True)))
+            if len(rows) != 1 or len(rows[0]) != len(self.render.fields()):
+                return f"it is not a row of the {len(self.render.fields())} columns of this run (--unique)"
+            row = dict(zip(self.render.fields(), rows[0], strict=True))
+            if row["verdict"] == Verdict.INVALID.value:
+                return None
+            if row["limit"] != str(self.limit):
+                return f"it was checked up to {row['limit']!r:.20} solutions, not {self.limit} (--count, --limit)"
+            names = [part.partition("=")[0] for part in row["engines"].split(" ")] if row["engines"] else []
         else:
             return None
         if names != labels:

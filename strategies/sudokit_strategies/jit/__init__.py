@@ -14,7 +14,7 @@ Option (``-o inference=...``, as ``backtrack``'s): ``auto`` (the default: the tw
 Besides ``solve`` it offers ``solve_many`` (sudokit's batch protocol, :class:`sudokit.ManyResults`): a
 chunk of puzzles of one box shape solved in one compiled call, with a time limit for each puzzle.
 
-The compiled kernel (:mod:`sudokit_strategies._jit_kernels`) is cached on disk, so only the first run on
+The compiled kernel (:mod:`.kernels`) is cached on disk, so only the first run on
 a machine pays the compile (5-10 s; a later process loads it in under a second): in ``$NUMBA_CACHE_DIR``
 when set, else in ``$XDG_CACHE_HOME/sudokit/numba`` (``~/.cache/sudokit/numba``;
 ``~/Library/Caches/sudokit/numba`` on macOS, ``%LOCALAPPDATA%\\sudokit\\numba`` on Windows). Deleting that
@@ -24,6 +24,9 @@ never counts against a time limit), never by ``import sudokit`` or ``sudoku stra
 The search runs in slices of at most 50 ms of wall time: Ctrl-C stops a long solve between two slices,
 and a puzzle's time limit is read from the monotonic clock (every 64 nodes below 16x16, every node and
 every try of the look-ahead above) inside the compiled code.
+
+The package: this module is the engine (and the arrays its kernel works in), :mod:`.kernels` the
+compiled search, imported when the engine is built.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from sudokit import Capabilities, Grid, Result, Shape, Status
 
 # The same segments in the same order, and the same board size for them: node for node as backtrack.
-from sudokit_strategies.backtrack import _BIG_SIDE, box_line_segments
+from sudokit_strategies.backtrack import BIG_SIDE, box_line_segments
 
 if TYPE_CHECKING:
     import numpy as np
@@ -68,7 +71,7 @@ def _kernels() -> Any:
 
     Called when the engine is built, so that a cold compile (seconds) never counts against a solve's time limit.
     """
-    from sudokit_strategies import _jit_kernels as k
+    from sudokit_strategies.jit import kernels as k
 
     np = k.np
     shape = Shape.of(2, 2)
@@ -114,7 +117,7 @@ class NumbaStrategy:
             spaces = self._local.spaces = {}
         work = spaces.get(shape)
         if work is None:
-            big = self.inference == "strong" or (self.inference == "auto" and shape.n >= _BIG_SIDE)
+            big = self.inference == "strong" or (self.inference == "auto" and shape.n >= BIG_SIDE)
             work = spaces[shape] = _Work(shape, _kernels(), big)
         return work
 

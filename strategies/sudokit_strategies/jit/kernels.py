@@ -4,8 +4,8 @@ Imported by :mod:`sudokit_strategies.jit` when the engine is built, never at sta
 module imports numba and numpy and points numba's on-disk cache at sudokit's own cache directory (unless
 the user set ``NUMBA_CACHE_DIR``), so the kernel is compiled once per machine and loaded from disk after.
 
-The search is that of ``backtrack`` for classic boards, node for node (``_Search``; ``_BigSearch`` with
-``big``):
+The search is that of ``backtrack`` for classic boards, node for node (``backtrack.search.Search``;
+``backtrack.big.BigSearch`` with ``big``):
 
 * candidates as bit masks (uint64: boards up to 64x64), a "used" mask per row, column and box;
 * placing a digit removes it from the peers and places every naked single that follows;
@@ -54,13 +54,14 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
 
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
-from llvmlite import ir  # noqa: E402
+from llvmlite import ir  # type: ignore[import-untyped]  # noqa: E402
 from numba import types  # noqa: E402
 from numba.core import cgutils  # noqa: E402
 from numba.extending import intrinsic  # noqa: E402
 
-if not numba.config.CACHE_DIR:  # numba was imported before us without NUMBA_CACHE_DIR
-    numba.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+# (numba.config sets its attributes at run time: mypy does not see them)
+if not numba.config.CACHE_DIR:  # type: ignore[attr-defined]  # numba was imported before us without NUMBA_CACHE_DIR
+    numba.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]  # type: ignore[attr-defined]
 
 # What the kernel returns.
 DONE = 0  #: every puzzle of the call is answered

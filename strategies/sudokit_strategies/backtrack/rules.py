@@ -1,0 +1,358 @@
+"""The rules of variant puzzles as ``backtrack`` propagates them: pair tables and the rules over many cells.
+
+A rule between two cells becomes a pair table (:func:`pair_table`): the digits the partner may hold for
+each mask of the cell's candidates. A rule over many cells is a small propagator with a ``propagate``
+method: :class:`SetRule` (killer totals, renban runs), :class:`LinearRule` (little killer, arrows, the
+45 rule's sums), :class:`SandwichRule`. :mod:`.variants` lowers each constraint into these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from itertools import combinations
+
+__all__ = [
+    "HighBytes",
+    "LinearRule",
+    "Narrowing",
+    "PairTable",
+    "Rule",
+    "SandwichRule",
+    "SetRule",
+    "digit_sets",
+    "pair_table",
+]
+
+#: What a rule over many cells answers: the narrowed candidates ``(cell, mask)``, or None for a contradiction.
+Narrowing = list[tuple[int, int]] | None
+#: A pair table as two byte tables: the digits allowed at the partner of a cell whose candidates are ``m``
+#: are ``low[m & 255] | high[m >> 8]`` (``high`` a :class:`HighBytes` above 16 digits).
+PairTable = tuple[tuple[int, ...], "tuple[int, ...] | HighBytes"]
+
+
+class HighBytes:
+    """The ``high`` table of a pair on a board of over 16 digits: a byte table per byte of the mask above the first.
+
+    A flat table of the masks above the first byte has ``1 << (n - 8)`` entries: at 36x36, 268 million
+    (gigabytes, and minutes to build, before the search even looks at its deadline).
+    """
+
+    __slots__ = ("tables",)
+
+    def __init__(self, tables: tuple[tuple[int, ...], ...]) -> None:
+        self.tables = tables
+
+    def __getitem__(self, m: int) -> int:
+        out = 0
+        for table in self.tables:
+            if not m:
+                break
+            out |= table[m & 255]
+            m >>= 8
+        return out
+
+
+@cache
+def digit_sets(n: int, k: int, total: int) -> tuple[int, ...]:
+    """Every set of ``k`` different digits 1..n summing to ``total``, as masks."""
+    return tuple(sum(1 << (d - 1) for d in combo) for combo in combinations(range(1, n + 1), k) if sum(combo) == total)
+
+
+class SetRule:
+    """Different digits on ``cells`` that together form one of the sets ``sets`` (a killer total, a renban run)."""
+
+    __slots__ = ("cells", "sets", "watchers")
+
+    def __init__(self, cells: Sequence[int], sets: Sequence[int]) -> None:
+        self.cells = tuple(cells)
+        self.sets = tuple(sets)
+        #: The cells that see every cell of the rule (set by the model once it knows the peers).
+        self.watchers: tuple[int, ...] = ()
+
+    def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
+        """Keep the sets the placed digits and the candidates still allow; narrow the free cells to them.
+
+        A digit that every set still allowed leaves for the free cells is theirs: the cells that see all
+        of the rule's cells lose it.
+        """
+        placed = 0
+        free = []
+        for c in self.cells:
+            v = values[c]
+            if v:
+                placed |= v
+            else:
+                free.append(c)
+        allowed = 0
+        required = -1
+        for digits in self.sets:
+            if digits & placed != placed:
+                continue
+            rest = digits ^ placed
+            union = 0
+            for c in free:
+                m = cand[c] & rest
+                if not m:
+                    break
+                union |= m
+            else:
+                if union == rest:  # every digit left has a cell to go to
+                    allowed |= rest
+                    required &= rest
+        if required < 0:
+            return None  # no set fits
+        out = [(c, cand[c] & allowed) for c in free if cand[c] & ~allowed]
+        if required:
+            for w in self.watchers:
+                m = cand[w]
+                if m & required:
+                    m &= ~required
+                    if not m:
+                        return None
+                    out.append((w, m))
+        return out
+
+
+class LinearRule:
+    """``sum(coefficient * digit) == total`` over cells (little killer, arrow): each digit kept has a completion."""
+
+    __slots__ = ("cells", "n", "plain", "terms", "total")
+
+    def __init__(self, terms: Sequence[tuple[int, int]], total: int, n: int) -> None:
+        self.terms = tuple(terms)
+        self.cells = tuple(c for c, _ in terms)
+        self.total = total
+        self.n = n
+        self.plain = all(k == 1 for _, k in terms)  # a plain sum (a little killer)
+
+    def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
+        """Keep the digits of each free cell that the others' candidates can complete to the total.
+
+        Each free cell adds ``coefficient * digit`` (shifted up by ``-coefficient * n`` when negative, so
+        every addend is at least 0); the sums reachable by the cells before it and after it are bit sets,
+        and a digit stays when the total less its addend is a sum of one from each. With more than three
+        free cells it keeps what the least and the most of the others leave (see :meth:`_bounds`).
+        """
+        if self.plain:  # the common case first, cheaply: a plain sum whose bounds narrow nothing
+            target = self.total
+            low = high = spread = free_cells = 0
+            for c in self.cells:
+                v = values[c]
+                if v:
+                    target -= v.bit_length()
+                else:
+                    m = cand[c]
+                    least, most = (m & -m).bit_length(), m.bit_length()
+                    low += least
+                    high += most
+                    free_cells += 1
+                    if most - least > spread:
+                        spread = most - least
+            if low > target or high < target:
+                return None
+            if free_cells > 3 and target - low >= spread and high - target >= spread:
+                return []
+        target = self.total
+        n = self.n
+        free = []
+        for c, k in self.terms:
+            v = values[c]
+            if v:
+                target -= k * v.bit_length()
+                continue
+            m = cand[c]
+            if k == 1:
+                adds = m << 1
+            else:
+                shift = -k * n if k < 0 else 0
+                target += shift
+                adds = 0
+                while m:
+                    bit = m & -m
+                    m ^= bit
+                    adds |= 1 << (k * bit.bit_length() + shift)
+            free.append((c, k, adds))
+        if target < 0:
+            return None
+        if not free:
+            return None if target else []
+        if len(free) > 3:
+            low = high = spread = 0
+            for _, _, adds in free:
+                least, most = (adds & -adds).bit_length(), adds.bit_length()
+                low += least
+                high += most
+                if most - least > spread:
+                    spread = most - least
+            low -= len(free)
+            high -= len(free)
+            if low > target or high < target:
+                return None
+            if target - low >= spread and high - target >= spread:
+                return []  # every addend of every cell fits between the others' least and most
+            return self._bounds(free, target)
+        window = (2 << target) - 1
+        before = [1]  # before[i]: the sums the first i free cells reach
+        reach = 1
+        for _, _, adds in free:
+            step = 0
+            while adds:
+                bit = adds & -adds
+                adds ^= bit
+                step |= reach << (bit.bit_length() - 1)
+            reach = step & window
+            before.append(reach)
+        if not reach >> target & 1:
+            return None
+        out = []
+        after = 1  # the sums the free cells after the current one reach
+        for i in range(len(free) - 1, -1, -1):
+            c, k, adds = free[i]
+            a, b = before[i], after
+            if a.bit_count() > b.bit_count():
+                a, b = b, a
+            others = 0
+            while a:
+                bit = a & -a
+                a ^= bit
+                others |= b << (bit.bit_length() - 1)
+            kept = 0
+            rest = adds
+            step = 0
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                add = bit.bit_length() - 1
+                if add <= target and others >> (target - add) & 1:
+                    kept |= bit
+                    step |= after << add
+            after = step & window
+            if kept != adds:
+                out.append((c, self._digits(kept, k)))
+        return out
+
+    def _bounds(self, free: list[tuple[int, int, int]], target: int) -> Narrowing:
+        """Keep each free cell's addends between what the others add at least and at most, to a fixed point."""
+        adds = [a for _, _, a in free]
+        changed = True
+        while changed:
+            changed = False
+            low = high = 0
+            for a in adds:
+                low += (a & -a).bit_length() - 1
+                high += a.bit_length() - 1
+            if low > target or high < target:
+                return None
+            for i, a in enumerate(adds):
+                least, most = (a & -a).bit_length() - 1, a.bit_length() - 1
+                top, bottom = target - (low - least), target - (high - most)
+                if bottom > least or most > top:
+                    kept = a & ((2 << top) - 1) & -(1 << max(bottom, 0)) if top >= 0 else 0
+                    if not kept:
+                        return None
+                    adds[i] = kept
+                    changed = True
+                    low += ((kept & -kept).bit_length() - 1) - least
+                    high += (kept.bit_length() - 1) - most
+        return [(c, self._digits(a, k)) for (c, k, old), a in zip(free, adds, strict=True) if a != old]
+
+    def _digits(self, adds: int, k: int) -> int:
+        """The digits whose addends (``k * digit``, shifted up when ``k`` is negative) are the bits of ``adds``."""
+        if k == 1:
+            return adds >> 1
+        shift = -k * self.n if k < 0 else 0
+        m = 0
+        while adds:
+            bit = adds & -adds
+            adds ^= bit
+            m |= 1 << ((bit.bit_length() - 1 - shift) // k - 1)
+        return m
+
+
+class SandwichRule:
+    """The digits between the 1 and the n of a line sum to ``total``: every (1 place, n place, set between) kept."""
+
+    __slots__ = ("cells", "n", "sets")
+
+    def __init__(self, cells: Sequence[int], total: int, n: int) -> None:
+        self.cells = tuple(cells)
+        self.n = n
+        ends = 1 | 1 << (n - 1)
+        self.sets = [tuple(s for s in digit_sets(n, k, total) if not s & ends) for k in range(n - 1)]
+
+    def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
+        """Narrow each cell to what some placement of the 1, the n and the digits between still allows."""
+        n = self.n
+        top = 1 << (n - 1)
+        middle = ((1 << n) - 1) ^ (1 | top)
+        dom = [values[c] or cand[c] for c in self.cells]
+        ones = [j for j, m in enumerate(dom) if m & 1]
+        tops = [j for j, m in enumerate(dom) if m & top]
+        allowed = [0] * n
+        found = False
+        for p in ones:
+            for q in tops:
+                if p == q:
+                    continue
+                a, b = (p, q) if p < q else (q, p)
+                inside = dom[a + 1 : b]
+                outside = dom[:a] + dom[b + 1 :]
+                for digits in self.sets[b - a - 1]:
+                    rest = middle ^ digits
+                    union = 0
+                    for m in inside:
+                        if not m & digits:
+                            break
+                        union |= m
+                    else:
+                        if union & digits != digits:
+                            continue
+                        union = 0
+                        for m in outside:
+                            if not m & rest:
+                                break
+                            union |= m
+                        else:
+                            if union & rest != rest:
+                                continue
+                            found = True
+                            allowed[p] |= 1
+                            allowed[q] |= top
+                            for j in range(n):
+                                if j < a or j > b:
+                                    allowed[j] |= rest
+                                elif a < j < b:
+                                    allowed[j] |= digits
+        if not found:
+            return None
+        out = []
+        for j, c in enumerate(self.cells):
+            m = dom[j]
+            if m & ~allowed[j]:
+                if values[c]:
+                    return None
+                out.append((c, m & allowed[j]))
+        return out
+
+
+Rule = SetRule | LinearRule | SandwichRule
+
+
+@cache
+def pair_table(allowed: tuple[int, ...]) -> PairTable:
+    """The byte tables of a pair whose partner may hold ``allowed[d - 1]`` when the cell holds ``d``."""
+    n = len(allowed)
+
+    def table(first: int, size: int) -> tuple[int, ...]:
+        """The digits allowed for each mask of the ``size`` digits from ``first`` up."""
+        out = [0] * size
+        for m in range(1, size):
+            d = first + (m & -m).bit_length() - 1
+            out[m] = out[m & (m - 1)] | (allowed[d] if d < n else 0)
+        return tuple(out)
+
+    low = table(0, 256)
+    if n <= 16:
+        return low, table(8, 1 << max(n - 8, 0))
+    return low, HighBytes(tuple(table(first, 256) for first in range(8, n, 8)))

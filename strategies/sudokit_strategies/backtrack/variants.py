@@ -1,0 +1,407 @@
+"""The search of ``backtrack`` on variant puzzles: every rule lowered, once, into what placing a digit does.
+
+All-different rules (a jigsaw's regions, extra regions, diagonals, killer cages, renban lines, anti-knight and
+anti-king) become more peers; rules between two cells become pair tables, and rules over many cells the
+propagators of :mod:`.rules`, run when one of their cells changes. Killer cages also give the units they
+cover a rule for the cells they leave (the "45 rule"). Classic puzzles never come here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from itertools import combinations, pairwise
+from operator import itemgetter
+
+from sudokit import Grid
+from sudokit_strategies.backtrack.base import Base, Timeout
+from sudokit_strategies.backtrack.rules import (
+    HighBytes,
+    LinearRule,
+    Rule,
+    SandwichRule,
+    SetRule,
+    digit_sets,
+    pair_table,
+)
+from sudokit_strategies.backtrack.search import Search
+
+__all__ = ["VariantSearch"]
+
+
+class _Model:
+    """A variant puzzle lowered for the search: peers, units, pair tables, rules over many cells, first candidates."""
+
+    def __init__(self, puzzle: Grid) -> None:
+        n, size = puzzle.n, puzzle.shape.size
+        self.n, self.full = n, (1 << n) - 1
+        self.cand = [self.full] * size
+        peers: list[set[int]] = [set() for _ in range(size)]
+        groups = [tuple(u) for u in puzzle.units]  # all-different groups of cells
+        pairs: list[tuple[int, int]] = []  # all-different pairs of cells
+        self.tables: dict[tuple[int, int], list[int]] = {}
+        self.rules: list[Rule] = []
+        self.cages: list[tuple[tuple[int, ...], int]] = []  # killer cages with a total
+        odd = sum(1 << d for d in range(0, n, 2))
+        for constraint in puzzle.constraints:
+            self._lower(constraint, puzzle, groups, pairs, odd)
+        for group in groups:
+            for i in group:
+                peers[i].update(group)
+        for a, b in pairs:
+            peers[a].add(b)
+            peers[b].add(a)
+        for i in range(size):
+            peers[i].discard(i)
+        self.peers = [tuple(sorted(p)) for p in peers]
+        # Hidden singles: every all-different group of exactly n cells, once.
+        seen: set[frozenset[int]] = set()
+        self.units: list[tuple[int, ...]] = []
+        for group in groups:
+            key = frozenset(group)
+            if len(group) == n and key not in seen:
+                seen.add(key)
+                self.units.append(group)
+        unit_ids: list[list[int]] = [[] for _ in range(size)]
+        for j, unit in enumerate(self.units):
+            for i in unit:
+                unit_ids[i].append(j)
+        self.unit_ids = [tuple(ids) for ids in unit_ids]
+        self.units_of = [sum(1 << j for j in ids) for ids in unit_ids]
+        # Pair tables, both ways; two peers also differ, which the table knows too.
+        related: list[list[tuple[int, tuple[int, ...], tuple[int, ...] | HighBytes]]] = [[] for _ in range(size)]
+        for (a, b), allowed in sorted(self.tables.items()):
+            if b in peers[a]:
+                allowed = [m & ~(1 << d) for d, m in enumerate(allowed)]
+            related[a].append((b, *pair_table(tuple(allowed))))
+        self.related = [tuple(r) for r in related]
+        if self.cages:
+            self._unit_sums(puzzle)
+        for rule in self.rules:
+            if isinstance(rule, SetRule):
+                rule.watchers = tuple(sorted(set.intersection(*(peers[i] for i in rule.cells)) - set(rule.cells)))
+        rules_of = [0] * size
+        for k, rule in enumerate(self.rules):
+            for i in rule.cells:
+                rules_of[i] |= 1 << k
+        self.rules_of = rules_of
+
+    def _unit_sums(self, puzzle: Grid) -> None:
+        """Killer cages and the digits of whole units (the "45 rule"): a sum rule for what the cages leave of a unit.
+
+        A unit of n different digits sums to n(n+1)/2 (k rows or columns side by side, k times that). The
+        cages that meet it (taken apart from each other) add their totals; so the cells of the unit in no
+        cage, less the cells of those cages outside the unit, sum to what is left. Short ones become rules.
+        """
+        n, whole = self.n, self.n * (self.n + 1) // 2
+        owner: dict[int, int] = {}
+        cages: list[tuple[frozenset[int], int]] = []
+        for cells, total in self.cages:
+            if not any(i in owner for i in cells):
+                owner.update(dict.fromkeys(cells, len(cages)))
+                cages.append((frozenset(cells), total))
+        shape = puzzle.shape
+        areas = [(unit, whole, True) for unit in self.units]
+        for lines in (shape.rows, shape.cols):
+            for k in range(2, n // 2 + 1):
+                for first in range(n - k + 1):
+                    areas.append((tuple(i for line in lines[first : first + k] for i in line), k * whole, False))
+        seen = set()
+        for area, area_total, distinct in areas:
+            inside_area = set(area)
+            met = {owner[i] for i in area if i in owner}
+            if not met:
+                continue
+            free = [i for i in area if i not in owner]
+            out = sorted(i for k in met for i in cages[k][0] - inside_area)
+            total = area_total - sum(cages[k][1] for k in met)
+            key = (frozenset(free), frozenset(out))
+            if key in seen or not (free or out) or len(free) + len(out) > n // 2 + 1:
+                continue
+            seen.add(key)
+            if not out and distinct:
+                self.rules.append(SetRule(free, digit_sets(n, len(free), total)))
+            else:
+                self.rules.append(LinearRule([(i, 1) for i in free] + [(i, -1) for i in out], total, n))
+
+    def relate(self, a: int, b: int, ok: Callable[[int, int], bool]) -> None:
+        """Digits ``x`` at ``a`` and ``y`` at ``b`` must have ``ok(x, y)``: narrow both pair tables."""
+        digits = range(1, self.n + 1)
+        forward = self.tables.setdefault((a, b), [self.full] * self.n)
+        backward = self.tables.setdefault((b, a), [self.full] * self.n)
+        for x in digits:
+            forward[x - 1] &= sum(1 << (y - 1) for y in digits if ok(x, y))
+            backward[x - 1] &= sum(1 << (y - 1) for y in digits if ok(y, x))
+
+    def _lower(
+        self, rule: object, puzzle: Grid, groups: list[tuple[int, ...]], pairs: list[tuple[int, int]], odd: int
+    ) -> None:
+        """Lower one constraint into groups, pairs, pair tables, rules or first candidates."""
+        # Here, not at the top: these load the variant rules' module (8 ms), which a classic solve never needs.
+        from sudokit import king_pairs, knight_pairs, orthogonal_pairs, undotted_pairs
+
+        n = self.n
+        kind: str = rule.kind  # type: ignore[attr-defined]
+        cells = rule.indexes(n)  # type: ignore[attr-defined]
+        if kind == "extra-region":
+            groups.append(cells)
+        elif kind == "diagonal":
+            groups.append(tuple(r * n + c for r, c in rule.diagonal_cells(n)))  # type: ignore[attr-defined]
+        elif kind == "anti-knight":
+            pairs.extend(knight_pairs(n))
+        elif kind == "anti-king":
+            pairs.extend(king_pairs(n))
+        elif kind == "non-consecutive":
+            for a, b in orthogonal_pairs(n):
+                self.relate(a, b, lambda x, y: abs(x - y) != 1)
+        elif kind == "killer":
+            groups.append(cells)
+            total = rule.total  # type: ignore[attr-defined]
+            if total is not None:
+                self.rules.append(SetRule(cells, digit_sets(n, len(cells), total)))
+                self.cages.append((cells, total))
+        elif kind == "little-killer":
+            self.rules.append(LinearRule([(c, 1) for c in cells], rule.total, n))  # type: ignore[attr-defined]
+        elif kind == "arrow":
+            circle = rule.circle  # type: ignore[attr-defined]
+            weights = (-1,) if len(circle) == 1 else (-10, -1)
+            terms = [(c, w) for c, w in zip(cells, weights, strict=False)] + [(c, 1) for c in cells[len(circle) :]]
+            self.rules.append(LinearRule(terms, 0, n))
+        elif kind == "sandwich":
+            line = tuple(r * n + c for r, c in rule.line_cells(n))  # type: ignore[attr-defined]
+            self.rules.append(SandwichRule(line, rule.total, n))  # type: ignore[attr-defined]
+        elif kind == "thermometer":
+            for i, j in combinations(range(len(cells)), 2):
+                self.relate(cells[i], cells[j], lambda x, y, gap=j - i: y - x >= gap)  # type: ignore[misc]
+        elif kind == "slow-thermometer":
+            for i, j in combinations(range(len(cells)), 2):
+                self.relate(cells[i], cells[j], lambda x, y: y >= x)
+        elif kind == "kropki":
+            self.relate(*cells, rule.holds)  # type: ignore[attr-defined, call-arg]
+        elif kind == "kropki-negative":
+            for a, b in undotted_pairs(puzzle, "kropki"):
+                self.relate(a, b, lambda x, y: abs(x - y) != 1 and x != 2 * y and y != 2 * x)
+        elif kind == "xv":
+            self.relate(*cells, lambda x, y, total=rule.total: x + y == total)  # type: ignore[attr-defined, call-arg]
+        elif kind == "xv-negative":
+            for a, b in undotted_pairs(puzzle, "xv"):
+                self.relate(a, b, lambda x, y: x + y not in (5, 10))
+        elif kind == "odd-even":
+            (i,) = cells
+            self.cand[i] &= odd if rule.parity == "odd" else self.full & ~odd  # type: ignore[attr-defined]
+        elif kind == "renban":
+            k = len(cells)
+            groups.append(cells)
+            for a, b in combinations(cells, 2):
+                self.relate(a, b, lambda x, y: abs(x - y) < k)
+            self.rules.append(SetRule(cells, [((1 << k) - 1) << s for s in range(n - k + 1)]))
+        elif kind == "whisper":
+            for a, b in pairwise(cells):
+                self.relate(a, b, lambda x, y, gap=rule.difference: abs(x - y) >= gap)  # type: ignore[attr-defined, misc]
+        elif kind == "palindrome":
+            for k in range(len(cells) // 2):
+                self.relate(cells[k], cells[-1 - k], lambda x, y: x == y)
+        else:  # the engine declares only the kinds above; the core refuses the others
+            raise ValueError(f"backtrack does not take {kind} constraints")
+
+
+class VariantSearch(Search):
+    """The smart search on a variant puzzle: the lowered rules narrow candidates whenever a cell's candidates narrow."""
+
+    def __init__(self, puzzle: Grid, limit: int, deadline: float | None, keep: int) -> None:
+        Base.__init__(self, puzzle, limit, deadline, keep)
+        model = _Model(puzzle)
+        self.model = model
+        self.full = model.full
+        self.peers = model.peers
+        self.related = model.related
+        self.rules = model.rules
+        self.rules_of = model.rules_of
+        self.units_of = model.units_of
+        self.unit_ids = model.unit_ids
+        # Every unit's used table sits in state[2] (one list for all of them).
+        self.unit_info = [(unit, itemgetter(*unit), 2, j) for j, unit in enumerate(model.units)]
+        self.dirty = self.dirty_rules = 0
+        self.naked = self.hidden = 0
+        # Among the cells of fewest candidates, the one most rules touch is guessed on.
+        self.weight = [
+            len(model.peers[i]) + 2 * len(model.related[i]) + 4 * model.rules_of[i].bit_count()
+            for i in range(len(model.peers))
+        ]
+
+    def run(self) -> None:
+        cells = self.puzzle.cells
+        state = (self.model.cand[:], [0] * len(cells), [0] * len(self.unit_info))
+        places = [(i, 1 << (v - 1)) for i, v in enumerate(cells) if v]
+        changed = [i for i, r in enumerate(self.related) if r]  # every pair table narrows from the start
+        if not self.propagate(state, places, changed, len(places)):
+            return
+        self.dirty = (1 << len(self.unit_info)) - 1
+        self.dirty_rules = (1 << len(self.rules)) - 1
+        self.search(state, 0)
+
+    def assign(self, state: tuple[list[int], ...], i: int, bit: int) -> bool:
+        """Place ``bit`` at cell ``i`` and everything that follows from it (see :meth:`propagate`)."""
+        return self.propagate(state, [(i, bit)], [], 1)
+
+    def propagate(
+        self, state: tuple[list[int], ...], places: list[tuple[int, int]], changed: list[int], asked: int
+    ) -> bool:
+        """Place ``places`` and narrow the partners of ``changed`` cells, to a fixed point; False on a contradiction.
+
+        A placed digit leaves its peers; a cell whose candidates narrowed narrows its pair partners; a cell
+        left with one candidate is placed (a naked single). The units and rules of every cell that changed
+        are marked for hidden singles and the rules' propagators. ``asked`` placements are not counted as singles.
+        """
+        cand, values, used = state
+        peers, related, units_of, unit_ids, rules_of = (
+            self.peers,
+            self.related,
+            self.units_of,
+            self.unit_ids,
+            self.rules_of,
+        )
+        dirty, dirty_rules = self.dirty, self.dirty_rules
+        placed = 0
+        while True:
+            while places:
+                i, bit = places.pop()
+                if values[i]:
+                    if values[i] != bit:
+                        return False
+                    continue
+                if not cand[i] & bit:
+                    return False
+                values[i] = bit
+                cand[i] = 0
+                placed += 1
+                for u in unit_ids[i]:
+                    used[u] |= bit
+                dirty |= units_of[i]
+                dirty_rules |= rules_of[i]
+                for p in peers[i]:
+                    m = cand[p]
+                    if m & bit:
+                        m ^= bit
+                        if not m:
+                            return False
+                        cand[p] = m
+                        dirty |= units_of[p]
+                        dirty_rules |= rules_of[p]
+                        if not m & (m - 1):
+                            places.append((p, m))
+                        elif related[p]:
+                            changed.append(p)
+                for b, low, high in related[i]:
+                    allowed = low[bit & 255] | high[bit >> 8]
+                    v = values[b]
+                    if v:
+                        if not v & allowed:
+                            return False
+                        continue
+                    m = cand[b]
+                    if m & ~allowed:
+                        m &= allowed
+                        if not m:
+                            return False
+                        cand[b] = m
+                        dirty |= units_of[b]
+                        dirty_rules |= rules_of[b]
+                        if not m & (m - 1):
+                            places.append((b, m))
+                        elif related[b]:
+                            changed.append(b)
+            if not changed:
+                break
+            a = changed.pop()
+            mine = cand[a]
+            if not mine:
+                continue  # placed since: its placement narrowed its partners
+            for b, low, high in related[a]:
+                allowed = low[mine & 255] | high[mine >> 8]
+                v = values[b]
+                if v:
+                    if not v & allowed:
+                        return False
+                    continue
+                m = cand[b]
+                if m & ~allowed:
+                    m &= allowed
+                    if not m:
+                        return False
+                    cand[b] = m
+                    dirty |= units_of[b]
+                    dirty_rules |= rules_of[b]
+                    if not m & (m - 1):
+                        places.append((b, m))
+                    elif related[b]:
+                        changed.append(b)
+        self.dirty, self.dirty_rules = dirty, dirty_rules
+        self.naked += placed - asked
+        return True
+
+    def run_rules(self, state: tuple[list[int], ...]) -> bool:
+        """Run the propagator of every rule whose cells changed, until none did; False on a contradiction."""
+        cand, values = state[0], state[1]
+        rules, units_of, rules_of, related = self.rules, self.units_of, self.rules_of, self.related
+        while self.dirty_rules:
+            low = self.dirty_rules & -self.dirty_rules
+            self.dirty_rules ^= low
+            narrowed = rules[low.bit_length() - 1].propagate(cand, values)
+            if narrowed is None:
+                return False
+            if narrowed:
+                places, changed = [], []
+                for c, m in narrowed:
+                    cand[c] = m
+                    self.dirty |= units_of[c]
+                    self.dirty_rules |= rules_of[c]
+                    if not m & (m - 1):
+                        places.append((c, m))
+                    elif related[c]:
+                        changed.append(c)
+                self.dirty_rules &= ~low  # each propagator is at its fixed point after one call
+                if not self.propagate(state, places, changed, 0):
+                    return False
+        return True
+
+    def search(self, state: tuple[list[int], ...], depth: int) -> None:
+        """Hidden singles and the rules' propagators to a fixed point, then guess on the fewest candidates."""
+        self.nodes += 1
+        if depth > self.max_depth:
+            self.max_depth = depth
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise Timeout
+        while True:
+            if not self.hidden_singles(state):
+                return
+            if not self.dirty_rules:
+                break
+            if not self.run_rules(state):
+                return
+        cand = state[0]
+        best, best_score = -1, 1 << 30
+        weight = self.weight
+        for i, m in enumerate(cand):
+            if m:
+                score = (m.bit_count() << 12) - weight[i]
+                if score < best_score:
+                    best, best_score = i, score
+        if best < 0:
+            self.found(tuple(v.bit_length() for v in state[1]))
+            return
+        m = cand[best]
+        while m:
+            bit = m & -m
+            m ^= bit
+            self.guesses += 1
+            trial = (state[0][:], state[1][:], state[2][:])
+            self.dirty = self.dirty_rules = 0
+            if self.assign(trial, best, bit):
+                before = self.count
+                self.search(trial, depth + 1)
+                if self.count == before:
+                    self.backtracks += 1
+            else:
+                self.backtracks += 1
+                weight[best] += 1
