@@ -24,8 +24,9 @@ import pytest
 
 from sudokit import Grid, Result, get_strategy
 from sudokit.io.reader import read_arguments
+from sudokit.runtime import executors
 from sudokit.runtime.batch import SolveJob
-from sudokit.runtime.executors import DaskPool
+from sudokit.runtime.executors import DaskPool, ExecutorError
 from sudokit.runtime.output import RecordFormat
 
 from .conftest import PUZZLES, sudoku, wait_for_records
@@ -220,6 +221,51 @@ def test_an_item_that_kills_every_worker_it_runs_on_fails_alone(cluster: str) ->
         client.wait_for_workers(2, timeout=BUSY_WAIT)
     assert [r.split(":")[0] for r in records] == lines
     assert [":error" in r for r in records] == [False, False, True, False, False, False, False]
+
+
+def test_a_cluster_left_without_workers_ends_the_run_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its only worker closed while an item runs there: the item waits for a worker that never comes.
+
+    The run stops with an ``ExecutorError`` (one line, which the CLI prints as ``sudoku: error: ...``,
+    exit 2) once the cluster has had no worker for ``NO_WORKERS_TIMEOUT`` seconds, instead of for ever.
+    """
+    needs_dask()
+    from tests.plugins.killers import HoldsItsWorker  # sleeps up to 120 s on a puzzle whose first cell is blank
+
+    monkeypatch.setattr(executors, "NO_WORKERS_TIMEOUT", 2.0)
+    easy = [line for line in (PUZZLES / "top95.txt").read_text().splitlines() if line[0] != "."][:3]
+    lines = ["." + easy[0][1:], *easy]  # the first chunk (one item) holds the worker
+    job = SolveJob(HoldsItsWorker(), {}, RecordFormat("line", limit=1), time_limit=60)
+    outcome: dict[str, object] = {}
+    with dask.config.set({"distributed.comm.timeouts.connect": f"{BUSY_WAIT}s"}):
+        local = distributed.LocalCluster(
+            n_workers=1, processes=True, threads_per_worker=1, dashboard_address=":0", silence_logs=50
+        )
+    with local, distributed.Client(local.scheduler_address, set_as_default=False) as client:
+        address = local.scheduler_address
+
+        def run() -> None:
+            try:
+                with DaskPool(job.task(), address) as pool:
+                    outcome["records"] = [r.text for r in pool.map(job.items(read_arguments(lines)))]
+            except Exception as err:
+                outcome["error"] = err
+
+        runner = threading.Thread(target=run, daemon=True)  # a hang must not hold the test session
+        runner.start()
+        deadline = time.monotonic() + BUSY_WAIT
+        while time.monotonic() < deadline and not any(
+            str(key).startswith("sudokit-chunk-") for keys in client.processing().values() for key in keys
+        ):
+            time.sleep(0.01)
+        local.scale(0)  # the only worker goes, and no nanny brings it back
+        runner.join(BUSY_WAIT)
+        assert not runner.is_alive(), "the run still waits for a worker"
+        assert client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.workers)) == 0
+    error = outcome.get("error")
+    assert isinstance(error, ExecutorError), outcome
+    assert str(error) == f"the Dask cluster at {address} has no workers left (none for 2 s while items waited to run)"
+    assert "records" not in outcome
 
 
 def _allow_failures(count: int, dask_scheduler: distributed.Scheduler) -> None:

@@ -403,7 +403,8 @@ class _Board:
                     return False
                 # One failed: the other choice holds. Else what both rule out goes.
                 keep = trials[0] if len(trials) == 1 else [a | b for a, b in zip(*trials, strict=True)]
-                naked, touched = [], set()
+                naked: list[tuple[int, int]] = []
+                touched: set[int] = set()
                 for j, (now, kept) in enumerate(zip(masks, keep, strict=True)):
                     if kept != now:
                         masks[j] = kept
@@ -500,8 +501,12 @@ class _Propagator(constraint.Constraint):
         self.places = places
         self.level = level
 
-    def __call__(  # type: ignore[override]
-        self, variables: Sequence[int], domains: dict, assignments: dict, forwardcheck: object = False
+    def __call__(
+        self,
+        variables: Sequence[int],
+        domains: dict[int, constraint.Domain],
+        assignments: dict[int, int],
+        forwardcheck: object = False,
     ) -> bool:
         board = self.board
         bits = board.bits
@@ -703,13 +708,13 @@ class _VariantModel:
             if not cells[a] and not cells[b]:  # with a given, pruning has applied it
                 rules.append(("pair", a, b, table))
         for terms, total in self.sums:
-            blanks = [(i, m) for i, m in terms if not cells[i]]
+            open_terms = [(i, m) for i, m in terms if not cells[i]]
             total -= sum(m * cells[i] for i, m in terms if cells[i])
-            if len(blanks) > 1:  # with one blank or none, pruning has applied it
-                if all(m < 0 for _, m in blanks):
-                    blanks, total = [(i, -m) for i, m in blanks], -total
-                multipliers = None if all(m == 1 for _, m in blanks) else tuple(m for _, m in blanks)
-                rules.append(("sum", tuple(i for i, _ in blanks), multipliers, total))
+            if len(open_terms) > 1:  # with one blank or none, pruning has applied it
+                if all(m < 0 for _, m in open_terms):
+                    open_terms, total = [(i, -m) for i, m in open_terms], -total
+                multipliers = None if all(m == 1 for _, m in open_terms) else tuple(m for _, m in open_terms)
+                rules.append(("sum", tuple(i for i, _ in open_terms), multipliers, total))
         for where, layouts in self.layouts:
             open_ = [k for k, i in enumerate(where) if not cells[i]]
             if len(open_) > 1:  # the layouts that fit the givens, on the blanks, as bit masks of digits
@@ -840,9 +845,11 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
         for a, b in undotted_pairs(model.puzzle, "xv"):
             model.relate(a, b, _table(n, "no-xv"))
     elif kind == "kropki":
-        model.relate(*cells, _table(n, rule.color))  # type: ignore[attr-defined]
+        a, b = cells  # a dot joins two cells
+        model.relate(a, b, _table(n, rule.color))  # type: ignore[attr-defined]
     elif kind == "xv":
-        model.relate(*cells, _table(n, "sum", rule.total))  # type: ignore[attr-defined]
+        a, b = cells
+        model.relate(a, b, _table(n, "sum", rule.total))  # type: ignore[attr-defined]
     elif kind == "killer":
         if rule.total is None:  # type: ignore[attr-defined]
             model.groups.append(cells)
@@ -1032,8 +1039,12 @@ class _Clock(constraint.Constraint):
     def __init__(self, turns: _Turns, k: int) -> None:
         self.turns, self.k = turns, k
 
-    def __call__(  # type: ignore[override]
-        self, variables: Sequence[int], domains: dict, assignments: dict, forwardcheck: object = False
+    def __call__(
+        self,
+        variables: Sequence[int],
+        domains: dict[int, constraint.Domain],
+        assignments: dict[int, int],
+        forwardcheck: object = False,
     ) -> bool:
         self.turns.wait(self.k)
         return True
@@ -1105,8 +1116,12 @@ class _Unit(constraint.Constraint):
         self.digits = tuple(sorted(digits))
         self.size = max(digits) + 1
 
-    def __call__(  # type: ignore[override]
-        self, variables: Sequence[int], domains: dict, assignments: dict, forwardcheck: object = False
+    def __call__(
+        self,
+        variables: Sequence[int],
+        domains: dict[int, constraint.Domain],
+        assignments: dict[int, int],
+        forwardcheck: object = False,
     ) -> bool:
         seen = 0  # the digits placed, as a bit mask
         open_ = []
@@ -1161,8 +1176,12 @@ class _Layouts(constraint.Constraint):
                         fits[x] |= 1 << k
         self.every = (1 << len(layouts)) - 1
 
-    def __call__(  # type: ignore[override]
-        self, variables: Sequence[int], domains: dict, assignments: dict, forwardcheck: object = False
+    def __call__(
+        self,
+        variables: Sequence[int],
+        domains: dict[int, constraint.Domain],
+        assignments: dict[int, int],
+        forwardcheck: object = False,
     ) -> bool:
         left = self.every
         open_ = []
@@ -1196,8 +1215,12 @@ class _Sum(constraint.Constraint):
         self.total = total
         self.multipliers = multipliers
 
-    def __call__(  # type: ignore[override]
-        self, variables: Sequence[int], domains: dict, assignments: dict, forwardcheck: object = False
+    def __call__(
+        self,
+        variables: Sequence[int],
+        domains: dict[int, constraint.Domain],
+        assignments: dict[int, int],
+        forwardcheck: object = False,
     ) -> bool:
         rest = self.total
         open_ = []

@@ -71,6 +71,17 @@ class SwallowsEverything(_Plugin):
                 pass
 
 
+class HoldsItsWorker(_Plugin):
+    """Sleeps for up to 120 s (0.01 s at a time) on a puzzle whose first cell is blank: an item still running."""
+
+    name = "holds-its-worker"
+
+    def misbehave(self) -> None:
+        began = time.monotonic()
+        while time.monotonic() - began < 120:
+            time.sleep(0.01)
+
+
 class LongCCall(_Plugin):
     """Spends its time in one C-level call that never lets a Python signal handler run."""
 

@@ -23,6 +23,9 @@ batch on an existing cluster exactly as it runs one in local worker processes. I
 * **Ctrl-C leaves the cluster as it was.** Outstanding chunks are cancelled, the client closed.
 * **A lost scheduler ends the run with an ``ExecutorError``** after the records before it: what was
   written is complete, and ``--resume`` continues it once the cluster is back.
+* **No wait for ever.** A result is waited for as long as the cluster has workers (a slow item has its
+  own time limit); a cluster left with no worker for ``NO_WORKERS_TIMEOUT`` seconds (its only worker
+  retired, a nanny that gave up) ends the run with an ``ExecutorError``, what was submitted cancelled.
 
 ``dask`` and ``distributed`` (the extra ``sudokit[dask]``) are imported only when a pool starts.
 """
@@ -48,6 +51,7 @@ __all__ = [
     "CONNECT_TIMEOUT",
     "DASK_INSTALL",
     "MAX_CHUNK",
+    "NO_WORKERS_TIMEOUT",
     "TARGET_CHUNK_SECONDS",
     "DaskPool",
     "ExecutorError",
@@ -71,6 +75,10 @@ MAX_CHUNK = 1000
 FIRST_CHUNK = 1
 _CHUNKS_AHEAD_PER_THREAD = 3  # chunks in flight or waiting to be yielded, per worker thread
 _LOOK_AGAIN = 5.0  # seconds between looks at how many worker threads the cluster has
+#: Seconds a run waits for a cluster that has no worker left to have one again (a nanny restarting a
+#: worker on a busy machine takes tens of seconds); then it stops with an ``ExecutorError``.
+NO_WORKERS_TIMEOUT = 60.0
+_LOOK_FOR_WORKERS = 1.0  # seconds between looks at whether the cluster has a worker, while waiting for a result
 _STARTED_KEPT = 4  # started tasks a worker process keeps (a long-lived cluster serves many runs)
 
 
@@ -268,6 +276,7 @@ class DaskPool(Generic[I, R]):
             return
         require_dask()
         import cloudpickle  # distributed's own: a task or engine class of a script's __main__ pickles by value
+        from distributed import as_completed
 
         self.blob = cloudpickle.dumps(self.task, protocol=pickle.HIGHEST_PROTOCOL)
         where = f"the Dask scheduler at {self.scheduler}"
@@ -280,8 +289,14 @@ class DaskPool(Generic[I, R]):
         self.threads = _threads(self.client)
         future = self.client.submit(_load, self.token, self.blob, pure=False, key=f"sudokit-load-{self.token}")
         try:
+            self._next_done(as_completed([future], with_results=False, loop=self.client.loop))
             self.info = future.result()
         except StrategyError:
+            self.close()
+            raise
+        except ExecutorError:  # its worker went, and no other came
+            with contextlib.suppress(Exception):
+                self.client.cancel([future], force=True)
             self.close()
             raise
         except Exception as err:
@@ -338,7 +353,7 @@ class DaskPool(Generic[I, R]):
                     self.threads = _threads(client)
                     window = self.threads * _CHUNKS_AHEAD_PER_THREAD
                     look_again = time.monotonic() + _LOOK_AGAIN
-                future = next(waiting)
+                future = self._next_done(waiting)
                 number = futures.pop(future)
                 try:
                     results, seconds = future.result()
@@ -377,14 +392,21 @@ class DaskPool(Generic[I, R]):
     def _one_by_one(self, chunk: list[I]) -> list[R]:
         """A chunk that killed its workers again and again: each item alone, one after the other, so that
         an item that kills its worker is known for sure and fails, and the others are solved."""
+        from distributed import as_completed
+
         self.split += 1
         results: list[R] = []
         for item in chunk:
             key = f"sudokit-item-{uuid.uuid4().hex}"
             future = self.client.submit(_run_chunk, self.token, self.blob, [item], pure=False, key=key)
             try:
+                self._next_done(as_completed([future], with_results=False, loop=self.client.loop))
                 [result], _ = future.result()
             except StrategyError:
+                raise
+            except ExecutorError:  # the cluster has no worker left: the item waiting is cancelled
+                with contextlib.suppress(Exception):
+                    self.client.cancel([future], force=True)
                 raise
             except Exception as err:
                 if not _killed_worker(err):
@@ -398,6 +420,40 @@ class DaskPool(Generic[I, R]):
                 future.release()
             results.append(result)
         return results
+
+    def _next_done(self, waiting: Any) -> Any:
+        """The next future done of ``waiting`` (an ``as_completed``), waited for in slices.
+
+        As long as the cluster has a worker the wait has no bound (each item has its own time limit).
+        Between slices the cluster's workers are looked at: with none for ``NO_WORKERS_TIMEOUT`` seconds
+        nothing would ever run what is waiting, and ``ExecutorError`` ends the run (the caller cancels).
+        """
+        alone_since: float | None = None  # since when the cluster has had no worker
+        look = time.monotonic() + _LOOK_FOR_WORKERS
+        while not waiting.has_ready() and not waiting.is_empty():
+            with waiting.thread_condition:  # notified as a future is done (as ``next(waiting)`` waits on it)
+                waiting.thread_condition.wait(timeout=0.1)
+            now = time.monotonic()
+            if now < look:
+                continue
+            if self._has_workers():
+                alone_since = None
+            elif alone_since is None:
+                alone_since = now
+            elif now - alone_since >= NO_WORKERS_TIMEOUT:
+                raise ExecutorError(
+                    f"the Dask cluster at {self.scheduler} has no workers left"
+                    f" (none for {NO_WORKERS_TIMEOUT:g} s while items waited to run)"
+                )
+            look = time.monotonic() + _LOOK_FOR_WORKERS
+        return next(waiting)
+
+    def _has_workers(self) -> bool:
+        """Whether the cluster has a worker now (False too when the scheduler does not say, within the timeout)."""
+        try:
+            return bool(self.client.nthreads(callback_timeout=self.timeout))
+        except Exception:
+            return False
 
 
 def _connect(address: str, timeout: float) -> Any:

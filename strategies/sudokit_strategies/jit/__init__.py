@@ -71,9 +71,10 @@ def _kernels() -> Any:
 
     Called when the engine is built, so that a cold compile (seconds) never counts against a solve's time limit.
     """
+    import numpy as np
+
     from sudokit_strategies.jit import kernels as k
 
-    np = k.np
     shape = Shape.of(2, 2)
     work = _Work(shape, k, big=False)
     out = _Out(np, 0, shape.size, k.N_CTL - k.I_NODES)

@@ -26,7 +26,16 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from numba.core.typing.templates import Signature
+
+    #: What an intrinsic's typing function returns: the call's signature and its code generator, which
+    #: builds LLVM IR with llvmlite (untyped) from ``(context, builder, signature, args)``.
+    _Typed = tuple[Signature, Callable[[Any, Any, Signature, Sequence[Any]], Any]]
 
 
 def cache_dir() -> Path:
@@ -54,7 +63,7 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
 
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
-from llvmlite import ir  # type: ignore[import-untyped]  # noqa: E402
+from llvmlite import ir  # noqa: E402
 from numba import types  # noqa: E402
 from numba.core import cgutils  # noqa: E402
 from numba.extending import intrinsic  # noqa: E402
@@ -94,12 +103,17 @@ SOLVED, UNSOLVABLE, TIMEOUT = 0, 1, 2
 _CHECK_EVERY = 63  # look at the clock every 64 nodes (clock_gettime costs ~25 ns, a node 0.3-100 us)
 
 
-@intrinsic
-def _now(typingctx):  # type: ignore[no-untyped-def]
+# An intrinsic is defined by its typing function ``f(typingctx, *argument_types)`` and called from compiled code
+# as ``f(*arguments)``. numba's stub types the call as one of the typing function (the typing context first,
+# returning Never, which would make mypy skip the rest of every kernel as unreachable): each intrinsic below
+# is cast to the call compiled code makes.
+
+
+def _now_typing(typingctx: object) -> _Typed:
     """Seconds on the monotonic clock (CLOCK_MONOTONIC, as ``time.perf_counter`` on Linux), from compiled code."""
     sig = types.float64()
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context: Any, builder: Any, signature: Signature, args: Sequence[Any]) -> Any:
         i64, i32, f64 = ir.IntType(64), ir.IntType(32), ir.DoubleType()
         timespec = ir.LiteralStructType([i64, i64])
         fnty = ir.FunctionType(i32, [i32, timespec.as_pointer()])
@@ -114,30 +128,35 @@ def _now(typingctx):  # type: ignore[no-untyped-def]
     return sig, codegen
 
 
+_now = cast("Callable[[], float]", intrinsic(_now_typing))
 _CLOCK_MONOTONIC = 6 if sys.platform == "darwin" else 1
 
 
-@intrinsic
-def _popcount(typingctx, x):  # type: ignore[no-untyped-def]
+def _popcount_typing(typingctx: object, x: object) -> _Typed:
     """The number of bits set in a uint64, as an int64."""
     sig = types.int64(types.uint64)
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context: Any, builder: Any, signature: Signature, args: Sequence[Any]) -> Any:
         return builder.ctpop(args[0])
 
     return sig, codegen
 
 
-@intrinsic
-def _digit(typingctx, x):  # type: ignore[no-untyped-def]
+_popcount = cast("Callable[[int], int]", intrinsic(_popcount_typing))
+
+
+def _digit_typing(typingctx: object, x: object) -> _Typed:
     """The digit (1-based) of a one-bit uint64 mask."""
     sig = types.uint64(types.uint64)
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context: Any, builder: Any, signature: Signature, args: Sequence[Any]) -> Any:
         one = ir.Constant(ir.IntType(64), 1)
         return builder.add(builder.cttz(args[0], ir.Constant(ir.IntType(1), 1)), one)
 
     return sig, codegen
+
+
+_digit = cast("Callable[[int], int]", intrinsic(_digit_typing))
 
 
 @numba.njit(cache=True, inline="always")
