@@ -52,6 +52,7 @@ __all__ = [
     "EXIT_BROKEN_PIPE",
     "EXIT_INTERRUPTED",
     "EXIT_TERMINATED",
+    "RESUMABLE_FORMATS",
     "Generated",
     "Job",
     "OutputFile",
@@ -64,6 +65,8 @@ __all__ = [
 EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports a process ended by SIGINT
 EXIT_TERMINATED = 143  # a kill (SIGTERM)
 EXIT_BROKEN_PIPE = 141  # the reader of standard output went away (SIGPIPE), as git and coreutils report it
+#: The formats of a :class:`Job`'s records that ``--resume`` reads back (pretty and fpuzzles cannot be continued).
+RESUMABLE_FORMATS = ("line", "json", "csv")
 
 
 class Job(Protocol):
@@ -432,7 +435,7 @@ class Session:
         made = self.job if _generated(self.job) else None  # a generated stream: no input records
         target = None
         if self.output is not None:
-            continuable = made is None or made.resume_options() is not None
+            continuable = self.job.fmt in RESUMABLE_FORMATS if made is None else made.resume_options() is not None
             target = OutputFile(self.output, self.force, self.resume, resumable=continuable)
         stream: TextIO | None = None
         skipped = after = 0  # records the output holds already; with a generated stream, the last item they are of
@@ -492,7 +495,9 @@ class Session:
                 target.commit()
         except KeyboardInterrupt as err:  # Ctrl-C, or a kill (SIGTERM): say how far it got, and how to go on
             self.console.close()
-            options = "--resume" if made is None else made.resume_options()  # None: the records cannot be continued
+            options = made.resume_options() if made is not None else None  # None: the records cannot be continued
+            if made is None and self.job.fmt in RESUMABLE_FORMATS:
+                options = "--resume"
             go_on = ""
             if target is not None and stream is not None and options:
                 go_on = f" (continue with {options} --output {target.path})"
