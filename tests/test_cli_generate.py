@@ -17,7 +17,7 @@ import pytest
 
 from sudokit import Grid, get_strategy
 from sudokit.model.shape import Shape
-from tests.conftest import assert_complete_records, sudoku, wait_for_records
+from tests.conftest import PUZZLES, assert_complete_records, refused, sudoku, wait_for_records
 
 
 @cache
@@ -333,3 +333,32 @@ def test_a_killed_forced_run_keeps_its_records_in_place_of_the_old_file(tmp_path
         f"(continue with --resume --seed 3 --output {out})"
     )
     assert [p.name for p in tmp_path.iterdir()] == [out.name]
+
+
+# --- generate runs on the batch session: its output-file guarantees are solve's -------------------------
+
+
+def test_resume_of_an_output_that_is_not_a_regular_file_is_refused_as_solve_refuses_it() -> None:
+    """A device holds no records to continue: before generate ran on Session, it read the write-only
+    /dev/null and failed with "Bad file descriptor" (outside the CLI, an OSError), while solve said why."""
+    puzzle = (PUZZLES / "easy50.txt").read_text().split()[0]
+    said = "cannot resume /dev/null: not a regular file"
+    refused(sudoku("generate", "--box", "2x2", "--seed", "1", "-f", "json", "--resume", "-O", "/dev/null"), said)
+    refused(sudoku("solve", puzzle, "-f", "json", "--resume", "-O", "/dev/null"), said)
+
+
+def test_resume_refuses_an_overlong_line_and_leaves_the_file_whole(tmp_path: Path) -> None:
+    """A file whose only line is 17 MiB without a newline is no generate output: before, generate read the
+    whole line (memory without bound), took it for a torn record and cut the file to nothing. Like solve,
+    it now reads at most MAX_RECORD bytes of a line and refuses the file, leaving every byte of it."""
+    from sudokit.runtime.output import MAX_RECORD
+
+    out = tmp_path / "data.json"
+    text = b"x" * (MAX_RECORD + (1 << 20))
+    out.write_bytes(text)
+    said = f"cannot resume {out}: line 1 is longer than {MAX_RECORD:,} bytes: not a record"
+    refused(sudoku("generate", "--box", "2x2", "--seed", "1", "-f", "json", "--resume", "-O", str(out)), said)
+    assert out.read_bytes() == text
+    puzzle = (PUZZLES / "easy50.txt").read_text().split()[0]
+    refused(sudoku("solve", puzzle, "-f", "json", "--resume", "-O", str(out)), said)
+    assert out.read_bytes() == text

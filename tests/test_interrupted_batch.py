@@ -111,6 +111,28 @@ def test_a_killed_batch_resumes_to_one_record_per_puzzle(
     settle(lambda: not marked(marker))
 
 
+def test_an_interrupted_pretty_batch_does_not_offer_resume(tmp_path: Path, clues: tuple[Path, list[str]]) -> None:
+    """Records in pretty form cannot be continued (--resume refuses them), yet a stopped batch said
+    "continue with --resume --output OUT"; it says how far it got, as generate -f pretty always did."""
+    source, _ = clues
+    out = tmp_path / "out.txt"
+    args = [sys.executable, "-m", "sudokit", "solve", str(source), "-j", "1", "-f", "pretty", "-O", str(out)]
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for_records(out, process, least=200)  # lines: a pretty record is a heading and its grid
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 143, stderr
+    message = stderr.splitlines()[0]
+    assert re.fullmatch(r"sudoku: interrupted after [\d,]+ puzzles?; every record written is complete", message), stderr
+    again = sudoku("solve", str(source), "-f", "pretty", "-O", str(out), "--resume")
+    assert again.exit_code == 2 and "--resume needs --format line, json or csv" in again.stderr
+
+
 # --- the resumed file, in every one-line form --------------------------------------------------------
 
 

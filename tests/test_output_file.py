@@ -113,6 +113,18 @@ def test_an_output_file_that_holds_data_is_not_replaced(tmp_path: Path, easy: Pa
     assert out.read_text() == "precious record\n" * 3
 
 
+@pytest.mark.parametrize("fmt", ["pretty", "fpuzzles"])
+def test_the_refusal_offers_resume_only_for_records_that_can_be_resumed(tmp_path: Path, easy: Path, fmt: str) -> None:
+    """pretty and fpuzzles records cannot be continued (--resume refuses them): the refusal offered --resume all
+    the same, where generate, before it ran on the shared session, already left it out for its line and pretty."""
+    out = write(tmp_path / "out.txt", ["precious record"] * 3)
+    done = sudoku("solve", str(easy), "-f", fmt, "-O", str(out))
+    refused(done, f"{out} already holds 48 bytes: --force replaces it")
+    assert "--resume" not in done.stderr and out.read_text() == "precious record\n" * 3
+    generated = sudoku("generate", "--box", "2x2", "--seed", "1", "-f", "pretty", "-O", str(out))
+    assert generated.stderr == done.stderr
+
+
 def test_force_replaces_it(tmp_path: Path, easy: Path) -> None:
     out = write(tmp_path / "out.txt", ["old"] * 100)
     result = sudoku("solve", str(easy), "-f", "line", "-O", str(out), "--force", "-q")

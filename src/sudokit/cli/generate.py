@@ -4,12 +4,11 @@ There is no ``from __future__ import annotations`` here on purpose: Typer reads 
 annotations, and given strings it evaluates each one, which costs start-up time.
 """
 
-import contextlib
-import os
 import sys
+from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Annotated, Any, BinaryIO, NoReturn
 
 import typer
 import typer.core
@@ -36,6 +35,9 @@ from sudokit.cli.common import (
 )
 from sudokit.errors import StrategyError, SudokitError
 from sudokit.model.shape import Shape
+
+if TYPE_CHECKING:
+    from sudokit.runtime.output import Rendered
 
 # --- generate ----------------------------------------------------------------------------------------
 
@@ -300,206 +302,215 @@ def generate(
     if drawn:
         say(f"sudoku: seed {seed} (replay with --seed {seed})")
     task = _GenerateTask(shape, symmetry.value, minimal, None if level is None else level.value, name, time_limit)
-    _generate_run(task, count, seed, shape, fmt, worker_count(jobs, count > 1), output, force, quiet, resume)
+    _generate_run(
+        _GenerateJob(task, count, seed, shape, fmt), worker_count(jobs, count > 1), output, force, quiet, resume
+    )
 
 
 def _generate_run(
-    task: _GenerateTask,
-    count: int,
-    seed: int,
-    shape: Shape,
-    fmt: GenerateFormat,
-    jobs: int,
-    output: Path | None,
-    force: bool,
-    quiet: bool,
-    resume: bool = False,
+    job: "_GenerateJob", jobs: int, output: Path | None, force: bool, quiet: bool, resume: bool
 ) -> NoReturn:
-    """Stream the puzzles to stdout or ``output`` in order, with progress and summary; exit with the status."""
-    import time
+    """Run the puzzles' stream on a batch session, to stdout or ``output``; exit with its status."""
+    from sudokit.runtime.session import EXIT_BROKEN_PIPE, Session
 
-    from sudokit.engines.workers import WorkerPool
-    from sudokit.runtime.output import OutputError, RecordWriter
-    from sudokit.runtime.progress import Console, Progress, counted, same_terminal
-    from sudokit.runtime.session import EXIT_TERMINATED, OutputFile, on_sigterm, restore_sigterm, writable
-
-    if output is None and 1 in CLOSED:
-        fail("standard output is closed: nothing can be written (use --output FILE)")
-    if parquet_output(output) and (fmt is not GenerateFormat.csv or resume):
+    if parquet_output(output) and (job.format is not GenerateFormat.csv or resume):
         # Parquet takes csv records (a header, then rows) and cannot be continued: line text would be misread.
         fail(f"--output {output}: Parquet files are written from csv records (-f csv), without --resume")
-    console = Console(None if 2 in CLOSED else sys.stderr)
-    target = OutputFile(output, force, resume) if output is not None else None
-    stream: TextIO | None = None
-    made = timeouts = errors = attempts = 0
-    done = keep = kept = 0  # with --resume: the last puzzle the file holds, where its records end, how many
-    start = time.perf_counter()
-    previous = on_sigterm()  # a kill stops the run as Ctrl-C does: the records written are kept (and committed)
-    try:
-        if target is not None:
-            target.open([])
-            if resume:
-                done, keep, kept = _generate_resume_point(target, fmt, seed, shape, task, count)
-        with WorkerPool(task, jobs) as pool:
-            pool.start()  # an engine that cannot load fails here, before the output is touched
-            if target is not None:
-                target.cut(keep)
-                stream = target.stream()
-            else:
-                stream = sys.stdout
-            writer = RecordWriter(stream, "standard output" if target is None else os.fspath(target.path))
-            if not quiet and console.err is not None and console.err.isatty():
-                console.progress = Progress(console.err, count - done, noun="puzzles")
-                console.shared = same_terminal(stream, console.err)
-            if fmt is GenerateFormat.csv and keep == 0:
-                writer.write(",".join(GENERATE_FIELDS))
-            items = ((k, puzzle_seed(seed, k)) for k in range(done + 1, count + 1))
-            for result in pool.map(items):
-                attempts += result.get("attempts", 0)
-                if result["status"] == "made":
-                    console.before_record()
-                    text = _generated_text(result, fmt, seed, shape, task)
-                    writer.write(text if made == 0 or fmt is not GenerateFormat.pretty else "\n" + text)
-                    made += 1
-                elif result["status"] == "timeout":
-                    timeouts += 1
-                    rated = ""
-                    if task.level is not None:  # what the attempts were rated instead
-                        seen = result.get("levels") or {}
-                        rated = "".join(f", {seen[lv.value]} {lv.value}" for lv in Level if seen.get(lv.value))
-                        rated = f"{rated}, none {task.level}"
-                    console.say(
-                        f"sudoku: puzzle {result['index']} (seed {result['puzzle_seed']}) not made within "
-                        f"{task.time_limit:g} s ({counted(result['attempts'], 'attempt')}{rated})"
-                    )
-                else:
-                    errors += 1
-                    console.say(f"sudoku: error: puzzle {result['index']}: {result['error']}")
-                console.update(made + timeouts + errors, timeouts + errors, failures="not made")
-        if target is not None and stream is not None:
-            stream.close()
-            target.commit()
-    except KeyboardInterrupt as stop:
-        console.close()
-        go_on = ""
-        if stream is not None and target is not None and fmt in (GenerateFormat.json, GenerateFormat.csv):
-            go_on = f" (continue with --resume --seed {seed} --output {output})"
-        total = kept + made  # the file's puzzles: those it held already, and this run's
-        if writable(console.err):  # a pipe nobody reads any more would block the message forever
-            console.say(
-                f"sudoku: interrupted after {counted(total, 'puzzle')}; every record written is complete{go_on}"
-            )
-        raise typer.Exit(EXIT_TERMINATED if type(stop) is not KeyboardInterrupt else 130) from None
-    except BrokenPipeError:
+    session = Session(
+        (),
+        job,
+        jobs=jobs,
+        output=output,
+        force=force,
+        resume=resume,
+        quiet=quiet,
+        out=None if 1 in CLOSED else sys.stdout,
+        err=None if 2 in CLOSED else sys.stderr,
+    )
+    status = session.run()
+    if status == EXIT_BROKEN_PIPE:
         silence_stdout()
-        raise typer.Exit(141) from None
-    except (OutputError, SudokitError) as err:
-        console.close()
-        message = " ".join(str(err).split())
-        if fmt not in (GenerateFormat.json, GenerateFormat.csv):
-            message = message.replace(", --resume continues it", "")
-        fail(message)
-    finally:
-        restore_sigterm(previous)
-        console.close()
-        if target is not None:
-            if stream is None:
-                target.close(remove=True)
+    raise typer.Exit(status)
+
+
+class _GenerateJob:
+    """The puzzles of a run as a batch session makes them (:class:`sudokit.runtime.session.Generated`).
+
+    Puzzle k of ``count`` is made from ``puzzle_seed(seed, k)`` in a worker; each puzzle made is a
+    record, each one not made (in time, or at all) a line on stderr.
+    """
+
+    generated = True
+    failures = "not made"
+
+    def __init__(self, task: _GenerateTask, count: int, seed: int, shape: Shape, fmt: GenerateFormat) -> None:
+        import time
+
+        self._task, self.total, self.seed, self.shape, self.format = task, count, seed, shape, fmt
+        self.fmt = fmt.value
+        self.header = ",".join(GENERATE_FIELDS) if fmt is GenerateFormat.csv else None
+        self.made = self.timeouts = self.errors = self.attempts = 0
+        self.after: int | None = None  #: with --resume: the last puzzle the output held
+        self.start = time.perf_counter()
+
+    def task(self) -> _GenerateTask:
+        return self._task
+
+    def items(self, after: int) -> Iterator[tuple[int, int]]:
+        """Puzzles ``after + 1`` to ``count``, each with its seed."""
+        return ((k, puzzle_seed(self.seed, k)) for k in range(after + 1, self.total + 1))
+
+    def outputs(self, results: Iterator[dict[str, Any]]) -> "Iterator[Rendered]":
+        """A record of each puzzle made; a message for each one not made."""
+        from sudokit.runtime.output import Rendered
+        from sudokit.runtime.progress import counted
+
+        task = self._task
+        for result in results:
+            self.attempts += result.get("attempts", 0)
+            index, status = result["index"], result["status"]
+            if status == "made":
+                yield Rendered(index, status, _generated_text(result, self.format, self.seed, self.shape, task))
+            elif status == "timeout":
+                rated = ""
+                if task.level is not None:  # what the attempts were rated instead
+                    seen = result.get("levels") or {}
+                    rated = "".join(f", {seen[lv.value]} {lv.value}" for lv in Level if seen.get(lv.value))
+                    rated = f"{rated}, none {task.level}"
+                said = (
+                    f"puzzle {index} (seed {result['puzzle_seed']}) not made within {task.time_limit:g} s "
+                    f"({counted(result['attempts'], 'attempt')}{rated})"
+                )
+                yield Rendered(index, status, "", messages=(said,))
             else:
-                with contextlib.suppress(OSError, ValueError):
-                    stream.close()
-                with contextlib.suppress(OutputError):
-                    target.commit()
-                target.close()
-    if not quiet:
-        seconds = time.perf_counter() - start
-        rate = made / seconds if seconds > 0 else 0.0
-        parts = [f"{counted(made, 'puzzle')} made ({counted(attempts, 'attempt')})"]
-        if timeouts:
-            parts.append(f"{timeouts:,} not made in time")
-        if errors:
-            parts.append(f"{errors:,} failed")
-        resumed = f" (resumed after puzzle {done})" if resume else ""
-        console.say(f"{', '.join(parts)} in {seconds:.2f} s ({rate:,.1f} puzzles/s); seed {seed}{resumed}")
-    raise typer.Exit(2 if errors else 1 if timeouts else 0)
+                yield Rendered(index, "error", "", messages=(f"error: puzzle {index}: {result['error']}",))
+
+    def count(self, rendered: "Rendered") -> None:
+        if rendered.status == "made":
+            self.made += 1
+        elif rendered.status == "timeout":
+            self.timeouts += 1
+        else:
+            self.errors += 1
+
+    @property
+    def done(self) -> int:
+        return self.made + self.timeouts + self.errors
+
+    @property
+    def failed(self) -> int:
+        return self.timeouts + self.errors
+
+    @property
+    def written(self) -> int:
+        return self.made
+
+    def resume_options(self) -> str | None:
+        """``--resume --seed S``: json and csv records carry their seed; line and pretty ones cannot be continued."""
+        if self.format in (GenerateFormat.json, GenerateFormat.csv):
+            return f"--resume --seed {self.seed}"
+        return None
+
+    def resume_point(self, handle: BinaryIO, name: str) -> tuple[int, int, int]:
+        """The last puzzle the output holds, how many records and where its complete records end."""
+        last, end, records = _generate_resume_point(
+            handle, name, self.format, self.seed, self.shape, self._task, self.total
+        )
+        self.after = last
+        return last, records, end
+
+    def summary(self) -> str:
+        import time
+
+        from sudokit.runtime.progress import counted
+
+        seconds = time.perf_counter() - self.start
+        rate = self.made / seconds if seconds > 0 else 0.0
+        parts = [f"{counted(self.made, 'puzzle')} made ({counted(self.attempts, 'attempt')})"]
+        if self.timeouts:
+            parts.append(f"{self.timeouts:,} not made in time")
+        if self.errors:
+            parts.append(f"{self.errors:,} failed")
+        resumed = "" if self.after is None else f" (resumed after puzzle {self.after})"
+        return f"{', '.join(parts)} in {seconds:.2f} s ({rate:,.1f} puzzles/s); seed {self.seed}{resumed}"
+
+    def exit_status(self) -> int:
+        return 2 if self.errors else 1 if self.timeouts else 0
 
 
 def _generate_resume_point(
-    target: Any, fmt: GenerateFormat, seed: int, shape: Shape, task: _GenerateTask, count: int
+    handle: BinaryIO, name: str, fmt: GenerateFormat, seed: int, shape: Shape, task: _GenerateTask, count: int
 ) -> tuple[int, int, int]:
     """The last puzzle an output file of ``sudoku generate`` holds, the offset where its complete records end,
     and how many records it holds.
 
-    Every complete record must be one this run makes (the same seed, box, level, symmetry and
-    minimality; puzzles in order, a puzzle not made in time skipped); a last line without its newline
-    is torn, to be cut off and made again. Raises ``ResumeError`` naming the file and the line
-    otherwise; nothing is written.
+    ``handle`` reads the file ``name`` from its start. Every complete record must be one this run makes
+    (the same seed, box, level, symmetry and minimality; puzzles in order, a puzzle not made in time
+    skipped); a last line without its newline is torn, to be cut off and made again; no line is read
+    past ``MAX_RECORD`` bytes. Raises ``ResumeError`` naming the file and the line otherwise; nothing is
+    written.
     """
     import csv
     import json
 
-    from sudokit.runtime.output import ResumeError
+    from sudokit.runtime.output import MAX_RECORD, ResumeError
 
-    name = os.fspath(target.path)
     level = task.level
     last = end = number = records = 0
     header = ",".join(GENERATE_FIELDS)
-    try:
-        handle = target.reader()
-    except OSError as err:
-        raise ResumeError(f"cannot resume {name}: {err.strerror or err}") from None
-    with handle:
-        for raw in iter(handle.readline, b""):
-            number += 1
-            if not raw.endswith(b"\n"):
-                break  # torn: cut off, made again
-            text = raw.decode("utf-8", "replace").rstrip("\r\n")
-            if fmt is GenerateFormat.csv and number == 1:
-                if text != header:
-                    raise ResumeError(f"cannot resume {name}: line 1 is not the csv header of generate ({header})")
-                end = handle.tell()
-                continue
-            try:
-                if fmt is GenerateFormat.json:
-                    data = json.loads(text)
-                    if not isinstance(data, dict):
-                        raise ValueError("not an object")
-                else:
-                    rows = list(csv.reader([text]))
-                    if len(rows) != 1 or len(rows[0]) != len(GENERATE_FIELDS):
-                        raise ValueError(f"not a row of {len(GENERATE_FIELDS)} fields")
-                    data = dict(zip(GENERATE_FIELDS, rows[0], strict=True))
-                index, its_seed = int(data["index"]), int(data["seed"])
-                its_puzzle_seed, box, its_level = int(data["puzzle_seed"]), str(data["box"]), data["level"] or None
-            except (ValueError, KeyError, TypeError) as err:
-                raise ResumeError(f"cannot resume {name}: line {number} is not a {fmt.value} record ({err})") from None
-            if "symmetry" not in data or "minimal" not in data:
-                raise ResumeError(
-                    f"cannot resume {name}: line {number} does not say the --symmetry and --minimal it was made with "
-                    "(an older sudokit wrote it): whether this run makes the same puzzles cannot be checked"
-                )
-            its_symmetry, its_minimal = data["symmetry"], data["minimal"] in (True, "true")
-            if its_symmetry != task.symmetry:
-                raise ResumeError(
-                    f"cannot resume {name}: line {number} was made with --symmetry {its_symmetry}, not {task.symmetry}"
-                )
-            if its_minimal != task.minimal or data["minimal"] not in (True, False, "true", "false"):
-                was, now = ("--minimal" if m else "no --minimal" for m in (its_minimal, task.minimal))
-                raise ResumeError(f"cannot resume {name}: line {number} was made with {was}, not {now}")
-            if its_seed != seed:
-                raise ResumeError(f"cannot resume {name}: line {number} was made with --seed {its_seed}, not {seed}")
-            if box != str(shape):
-                raise ResumeError(f"cannot resume {name}: line {number} is a puzzle of box {box}, not {shape}")
-            if (its_level is None) != (level is None) or (level is not None and str(its_level).lower() != level):
-                was = "no --level" if its_level is None else f"--level {str(its_level).lower()}"
-                now = "no --level" if level is None else f"--level {level}"
-                raise ResumeError(f"cannot resume {name}: line {number} was made with {was}, not {now}")
-            if index > count:
-                raise ResumeError(f"cannot resume {name}: line {number} is puzzle {index}, beyond --number {count}")
-            if index <= last or its_puzzle_seed != puzzle_seed(seed, index):
-                raise ResumeError(
-                    f"cannot resume {name}: line {number} is puzzle {index}, not one of puzzles {last + 1} to {count} "
-                    f"of this run"
-                )
-            last, end, records = index, handle.tell(), records + 1
+    for raw in iter(lambda: handle.readline(MAX_RECORD + 1), b""):
+        number += 1
+        if len(raw) > MAX_RECORD:  # bounded memory: no record of generate is that long
+            raise ResumeError(f"cannot resume {name}: line {number} is longer than {MAX_RECORD:,} bytes: not a record")
+        if not raw.endswith(b"\n"):
+            break  # torn: cut off, made again
+        text = raw.decode("utf-8", "replace").rstrip("\r\n")
+        if fmt is GenerateFormat.csv and number == 1:
+            if text != header:
+                raise ResumeError(f"cannot resume {name}: line 1 is not the csv header of generate ({header})")
+            end = handle.tell()
+            continue
+        try:
+            if fmt is GenerateFormat.json:
+                data = json.loads(text)
+                if not isinstance(data, dict):
+                    raise ValueError("not an object")
+            else:
+                rows = list(csv.reader([text]))
+                if len(rows) != 1 or len(rows[0]) != len(GENERATE_FIELDS):
+                    raise ValueError(f"not a row of {len(GENERATE_FIELDS)} fields")
+                data = dict(zip(GENERATE_FIELDS, rows[0], strict=True))
+            index, its_seed = int(data["index"]), int(data["seed"])
+            its_puzzle_seed, box, its_level = int(data["puzzle_seed"]), str(data["box"]), data["level"] or None
+        except (ValueError, KeyError, TypeError) as err:
+            raise ResumeError(f"cannot resume {name}: line {number} is not a {fmt.value} record ({err})") from None
+        if "symmetry" not in data or "minimal" not in data:
+            raise ResumeError(
+                f"cannot resume {name}: line {number} does not say the --symmetry and --minimal it was made with "
+                "(an older sudokit wrote it): whether this run makes the same puzzles cannot be checked"
+            )
+        its_symmetry, its_minimal = data["symmetry"], data["minimal"] in (True, "true")
+        if its_symmetry != task.symmetry:
+            raise ResumeError(
+                f"cannot resume {name}: line {number} was made with --symmetry {its_symmetry}, not {task.symmetry}"
+            )
+        if its_minimal != task.minimal or data["minimal"] not in (True, False, "true", "false"):
+            was, now = ("--minimal" if m else "no --minimal" for m in (its_minimal, task.minimal))
+            raise ResumeError(f"cannot resume {name}: line {number} was made with {was}, not {now}")
+        if its_seed != seed:
+            raise ResumeError(f"cannot resume {name}: line {number} was made with --seed {its_seed}, not {seed}")
+        if box != str(shape):
+            raise ResumeError(f"cannot resume {name}: line {number} is a puzzle of box {box}, not {shape}")
+        if (its_level is None) != (level is None) or (level is not None and str(its_level).lower() != level):
+            was = "no --level" if its_level is None else f"--level {str(its_level).lower()}"
+            now = "no --level" if level is None else f"--level {level}"
+            raise ResumeError(f"cannot resume {name}: line {number} was made with {was}, not {now}")
+        if index > count:
+            raise ResumeError(f"cannot resume {name}: line {number} is puzzle {index}, beyond --number {count}")
+        if index <= last or its_puzzle_seed != puzzle_seed(seed, index):
+            raise ResumeError(
+                f"cannot resume {name}: line {number} is puzzle {index}, not one of puzzles {last + 1} to {count} "
+                f"of this run"
+            )
+        last, end, records = index, handle.tell(), records + 1
     return last, end, records

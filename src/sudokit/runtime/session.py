@@ -14,6 +14,10 @@ options into a :class:`Job` and a session and prints nothing itself. A session
   (:mod:`sudokit.engines.workers`); shows a progress bar on a terminal; writes the summary; and turns
   Ctrl-C or a kill (SIGTERM) into a clean stop that says how far it got and how to go on.
 
+A session runs a :class:`Job`, which makes one record of each input record, or a :class:`Generated`
+job, which reads no input: it makes items 1 to N from a seed (``sudoku generate``), and resumes
+after the items whose records the output already holds.
+
 It returns the exit status; what went wrong is said on ``err`` in one line.
 """
 
@@ -27,7 +31,7 @@ import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Protocol, TextIO, cast
+from typing import Any, BinaryIO, Protocol, TextIO, TypeGuard, cast
 
 from sudokit.engines.workers import Task, WorkerPool
 from sudokit.errors import SudokitError
@@ -48,6 +52,8 @@ __all__ = [
     "EXIT_BROKEN_PIPE",
     "EXIT_INTERRUPTED",
     "EXIT_TERMINATED",
+    "RESUMABLE_FORMATS",
+    "Generated",
     "Job",
     "OutputFile",
     "Session",
@@ -59,6 +65,8 @@ __all__ = [
 EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports a process ended by SIGINT
 EXIT_TERMINATED = 143  # a kill (SIGTERM)
 EXIT_BROKEN_PIPE = 141  # the reader of standard output went away (SIGPIPE), as git and coreutils report it
+#: The formats of a :class:`Job`'s records that ``--resume`` reads back (pretty and fpuzzles cannot be continued).
+RESUMABLE_FORMATS = ("line", "json", "csv")
 
 
 class Job(Protocol):
@@ -120,6 +128,91 @@ class Job(Protocol):
         ...
 
 
+class Generated(Protocol):
+    """A batch without input records: items 1 to ``total``, each made from the run's seed (``sudoku generate``).
+
+    The session runs it as it runs a :class:`Job` (output file, workers, progress, interrupts,
+    summary); with ``resume`` the job itself checks the records the output holds
+    (:meth:`resume_point`) and the session continues after the last item they are of.
+    """
+
+    generated: bool  #: True: what tells a session this job reads no inputs
+
+    @property
+    def fmt(self) -> str:
+        """The records' format (a plain attribute will do, as for the read-only members below)."""
+        ...
+
+    @property
+    def failures(self) -> str:
+        """What the progress bar calls the items that went wrong ("not made")."""
+        ...
+
+    @property
+    def header(self) -> str | None:
+        """The csv header line, if the format has one."""
+        ...
+
+    @property
+    def total(self) -> int:
+        """How many items the run makes (N)."""
+        ...
+
+    def task(self) -> Task[Any, Any]:
+        """What each worker runs."""
+        ...
+
+    def items(self, after: int) -> Iterator[Any]:
+        """The work items after item ``after`` (0: all of them), in order."""
+        ...
+
+    def outputs(self, results: Iterator[Any]) -> Iterator[Rendered]:
+        """The records of the items' results, one per item (its text empty for an item that makes none), in order."""
+        ...
+
+    def resume_point(self, handle: BinaryIO, name: str) -> tuple[int, int, int]:
+        """Check that the output file ``name`` (``handle`` reads it) holds records of this very run: the last item
+        they are of, how many records it holds and the offset where its complete records end (a torn last line
+        is made again). Raises ``ResumeError`` naming the file and the line otherwise."""
+        ...
+
+    def resume_options(self) -> str | None:
+        """The options besides ``--output FILE`` that continue this run (``--resume --seed 5``); None when its
+        records cannot be continued."""
+        ...
+
+    def count(self, rendered: Rendered) -> None:
+        """Count one item in the summary."""
+        ...
+
+    @property
+    def done(self) -> int:
+        """Items counted so far."""
+        ...
+
+    @property
+    def failed(self) -> int:
+        """Items counted so far that went wrong."""
+        ...
+
+    @property
+    def written(self) -> int:
+        """Records written so far (an item that went wrong writes none)."""
+        ...
+
+    def summary(self) -> str:
+        """The summary line (which says where a resumed run began)."""
+        ...
+
+    def exit_status(self) -> int:
+        """The exit status for the items counted."""
+        ...
+
+
+def _generated(job: Job | Generated) -> TypeGuard[Generated]:
+    return getattr(job, "generated", False) is True
+
+
 @dataclass(eq=False, repr=False)  # no generated methods it does not use: start-up
 class OutputFile:
     """The ``--output`` file: opened, checked and locked before anything is written to it."""
@@ -132,6 +225,7 @@ class OutputFile:
     regular: bool = False
     temp: str | None = None  #: with ``force``: the new file, renamed over the old one by :meth:`commit`
     replaced: tuple[int, str] | None = None  #: with ``force``: the old file's descriptor (locked) and real path
+    resumable: bool = True  #: whether the refusal of a file holding data names ``--resume``
 
     def open(self, inputs: Sequence[str]) -> None:
         """Open and lock the file; raise ``OutputError`` (nothing changed) if it may not be written.
@@ -234,7 +328,8 @@ class OutputFile:
         if self.regular and size > 0 and not (self.force or self.resume):
             name = os.fspath(self.path)
             self.close()
-            raise OutputError(f"{name} already holds {size:,} bytes: --force replaces it, --resume continues it")
+            go_on = ", --resume continues it" if self.resumable else ""
+            raise OutputError(f"{name} already holds {size:,} bytes: --force replaces it{go_on}")
 
     def _lock(self, name: str) -> None:
         try:
@@ -301,14 +396,15 @@ def _same_file(output: os.stat_result, arg: str) -> bool:
 
 @dataclass(eq=False, repr=False)  # no generated methods it does not use: start-up
 class Session:
-    """A batch over ``inputs`` (puzzles, files, ``-``): records to ``output`` (a path) or ``out``.
+    """A batch over ``inputs`` (puzzles, files, ``-``; none for a :class:`Generated` job): records to ``output``
+    (a path) or ``out``.
 
     ``batch`` says whether records get headers (pretty) and the run a summary; ``quiet`` drops the
     summary and the progress bar; ``prog`` begins every message. ``run`` returns the exit status.
     """
 
     inputs: Sequence[str]
-    job: Job
+    job: Job | Generated
     box: Shape | None = None
     jobs: int = 1
     output: Path | None = None
@@ -336,9 +432,13 @@ class Session:
 
     def run(self) -> int:
         """Run the batch; the exit status (the job's, 2 for bad input or usage, 130/143 when stopped)."""
-        target = OutputFile(self.output, self.force, self.resume) if self.output is not None else None
+        made = self.job if _generated(self.job) else None  # a generated stream: no input records
+        target = None
+        if self.output is not None:
+            continuable = self.job.fmt in RESUMABLE_FORMATS if made is None else made.resume_options() is not None
+            target = OutputFile(self.output, self.force, self.resume, resumable=continuable)
         stream: TextIO | None = None
-        skipped = 0
+        skipped = after = 0  # records the output holds already; with a generated stream, the last item they are of
         previous = on_sigterm()
         try:
             check_arguments(self.inputs)  # a missing or unreadable file fails before any work
@@ -346,65 +446,75 @@ class Session:
                 return self.fail("standard output is closed: nothing can be written (use --output FILE)")
             if target is not None:
                 target.open(self.inputs)
-            # Runs of plain puzzles as blocks of text (fastpath). Only regular files are cut into blocks: a
-            # lone puzzle on the command line never imports that machinery (start-up).
-            files = any(arg != "-" and os.path.isfile(arg) for arg in self.inputs)
-            blocks = files and self.line is None and getattr(self.job, "blocks", False)
-            records: Iterator[Any]
-            many: type | None = None  # the type of a block's records: only blocks give them
-            if blocks:
-                from sudokit.runtime.fastpath import Many, Resumable, expand_blocks, read_items
-
-                many = Many
-
-                records = read_items(self.inputs, box=self.box, tables=self.tables)
+            records: Iterator[Any] = iter(())
+            blocks, many, keep = False, None, 0  # many: the type of a block's records (only blocks give them)
+            if made is not None:
+                if target is not None and self.resume:
+                    after, skipped, keep = self._resume_generated(target, made)
             else:
-                records = read_arguments(self.inputs, box=self.box, tables=self.tables)
-                if self.line is not None:
-                    records = on_line(records, self.line)
-            keep = 0
-            if target is not None and self.resume:
-                expected = self.job.expected
-
-                def key(record: Record) -> tuple[tuple[str, str | None, int | None], Record]:
-                    return expected(record), record
-
+                job = cast("Job", self.job)  # not generated: a job of input records
+                # Runs of plain puzzles as blocks of text (fastpath). Only regular files are cut into blocks: a
+                # lone puzzle on the command line never imports that machinery (start-up).
+                files = any(arg != "-" and os.path.isfile(arg) for arg in self.inputs)
+                blocks = files and self.line is None and getattr(job, "blocks", False)
                 if blocks:
-                    resumable = Resumable(records, key)
-                    skipped, keep = self._check_resume(target, resumable.keys())
-                    records = resumable.rest()
+                    from sudokit.runtime.fastpath import Many, Resumable, expand_blocks, read_items
+
+                    many = Many
+
+                    records = read_items(self.inputs, box=self.box, tables=self.tables)
                 else:
-                    plain = cast("Iterator[Record]", records)  # records, never blocks, without blocks
-                    skipped, keep = self._check_resume(target, (key(r) for r in plain))
+                    records = read_arguments(self.inputs, box=self.box, tables=self.tables)
+                    if self.line is not None:
+                        records = on_line(records, self.line)
+                if target is not None and self.resume:
+                    expected = job.expected
+
+                    def key(record: Record) -> tuple[tuple[str, str | None, int | None], Record]:
+                        return expected(record), record
+
+                    if blocks:
+                        resumable = Resumable(records, key)
+                        skipped, keep = self._check_resume(target, resumable.keys())
+                        records = resumable.rest()
+                    else:
+                        plain = cast("Iterator[Record]", records)  # records, never blocks, without blocks
+                        skipped, keep = self._check_resume(target, (key(r) for r in plain))
             with (self.pool or WorkerPool)(self.job.task(), self.jobs) as pool:
                 pool.start()  # a bad engine or option fails here, before the output is touched
-                if blocks and not (getattr(pool, "info", None) or {}).get("many"):
-                    records = expand_blocks(records)  # the engine solves one puzzle at a time: records
-                if target is not None:
-                    target.cut(keep if self.resume else 0)
-                    stream = target.stream()
+                if made is not None:
+                    items = made.items(after)
                 else:
-                    assert self.out is not None  # seen above: no output fails at once
-                    stream = self.out
-                self._stream(pool, records, stream, target, skipped, many)
+                    if blocks and not (getattr(pool, "info", None) or {}).get("many"):
+                        records = expand_blocks(records)  # the engine solves one puzzle at a time: records
+                    items = job.items(records)
+                stream = self._output(target, keep if self.resume else 0)
+                self._stream(pool, items, stream, target, skipped, many, after=after)
             if target is not None:
                 _close(stream, os.fspath(target.path))  # a full disk may show only now
                 target.commit()
         except KeyboardInterrupt as err:  # Ctrl-C, or a kill (SIGTERM): say how far it got, and how to go on
             self.console.close()
-            go_on = f" (continue with --resume --output {target.path})" if target is not None and stream else ""
-            done = skipped + self.job.done
+            options = made.resume_options() if made is not None else None  # None: the records cannot be continued
+            if made is None and self.job.fmt in RESUMABLE_FORMATS:
+                options = "--resume"
+            go_on = ""
+            if target is not None and stream is not None and options:
+                go_on = f" (continue with {options} --output {target.path})"
+            done = skipped + (self.job.done if made is None else made.written)  # the records the output holds
             if writable(self.err):  # a pipe nobody reads any more would block the message forever
                 self.console.say(
                     f"{self.prog}: interrupted after {counted(done, 'puzzle')}; every record written is complete{go_on}"
                 )
-                if self.job.done and not self.quiet:
+                if made is None and self.job.done and not self.quiet:  # a generated run stops at that line
                     self.console.say(self.job.summary())
             return EXIT_TERMINATED if isinstance(err, _Terminated) else EXIT_INTERRUPTED
         except BrokenPipeError:
             return EXIT_BROKEN_PIPE  # the reader went away (``| head``): nothing to say, no one to say it to
         except OSError as err:  # reading an input failed midway (writing fails as an OutputError)
             where = f" {err.filename}" if err.filename else " the input"
+            if made is not None and not err.filename:  # no input to read: the system refused something else
+                return self.fail(f"{err.strerror or err}")
             return self.fail(f"cannot read{where}: {err.strerror or err}")
         except SudokitError as err:  # bad input or usage, an engine that cannot load, an input failing midway
             return self.fail(_message(err))
@@ -419,12 +529,31 @@ class Session:
                     with contextlib.suppress(OutputError):  # stopped: the records written replace the old file
                         target.commit()
                     target.close()
-        if not self.job.done and not skipped:
+        if made is None and not self.job.done and not skipped:
             return self.fail("no puzzles in the input")
-        if self.batch and not self.quiet:
-            resumed = f" (resumed after {skipped} already written)" if self.resume else ""
+        if self.batch and not self.quiet:  # a generated stream's summary says itself where a resumed run began
+            resumed = f" (resumed after {skipped} already written)" if self.resume and made is None else ""
             self.console.say(self.job.summary() + resumed)
         return self.job.exit_status()
+
+    def _output(self, target: OutputFile | None, keep: int) -> TextIO:
+        """The stream the records go to: the output file cut to ``keep`` bytes, or standard output."""
+        if target is not None:
+            target.cut(keep)
+            return target.stream()
+        assert self.out is not None  # seen at the start: no output fails at once
+        return self.out
+
+    def _resume_generated(self, target: OutputFile, job: Generated) -> tuple[int, int, int]:
+        """Where a generated stream goes on: the last item the output holds, its records, where they end."""
+        name = os.fspath(target.path)
+        if not target.regular:  # a pipe or a device holds no records to continue (and is opened write-only)
+            raise ResumeError(f"cannot resume {name}: not a regular file")
+        try:
+            with target.reader() as handle:
+                return job.resume_point(handle, name)
+        except OSError as err:
+            raise ResumeError(f"cannot resume {name}: {err.strerror or err}") from None
 
     def _check_resume(
         self, target: OutputFile, expected: Iterator[tuple[tuple[str, str | None, int | None], Record]]
@@ -432,33 +561,37 @@ class Session:
         """How many records the output already holds (checked against the input's keys and the job's records),
         and where they end."""
         name = os.fspath(target.path)
-        fits = getattr(self.job, "fits", None)  # the records this very job writes: their kind, fields, engine
+        job = cast("Job", self.job)  # a job of input records: a generated one checks its records itself
+        fits = getattr(job, "fits", None)  # the records this very job writes: their kind, fields, engine
         try:
             with target.reader() as handle:
-                return resume_point(
-                    handle, name, self.job.fmt, expected, header=self.job.header, kind=self.job.kind, fits=fits
-                )
+                return resume_point(handle, name, job.fmt, expected, header=job.header, kind=job.kind, fits=fits)
         except OSError as err:
             raise ResumeError(f"cannot resume {name}: {err.strerror or err}") from None
 
     def _stream(
         self,
         pool: WorkerPool[Any, Any],
-        records: Iterator[Any],
+        items: Iterator[Any],
         stream: TextIO,
         target: OutputFile | None,
         skipped: int,
         many: type[Any] | None = None,
+        *,
+        after: int = 0,
     ) -> None:
-        """Write the record of every puzzle, in order, with messages and the progress bar.
+        """Write the record of every item, in order, with messages and the progress bar.
 
-        ``many`` is the type of a block's records (:class:`sudokit.runtime.fastpath.Many`) when blocks were read.
+        ``many`` is the type of a block's records (:class:`sudokit.runtime.fastpath.Many`) when blocks were read;
+        ``after``, with a generated stream, the item it resumes after.
         """
         job, console = self.job, self.console
         writer = RecordWriter(stream, "standard output" if target is None else os.fspath(target.path))
         if not self.quiet and self.batch and self.err is not None and _is_tty(self.err):
             total = None
-            if self.line is not None:
+            if _generated(job):
+                total = max(0, job.total - after) or None
+            elif self.line is not None:
                 total = max(0, len(self.inputs) - skipped) or None  # one record an input
             elif "-" not in self.inputs:
                 total = estimate_records(arg for arg in self.inputs if os.path.exists(arg))
@@ -469,9 +602,9 @@ class Session:
             writer.write(job.header)
         first = True
         rendered: Any  # a Rendered, a block's records (many) or a library object
-        for rendered in job.outputs(pool.map(job.items(records))):
+        for rendered in job.outputs(pool.map(items)):
             if type(rendered) is many:  # a block's records: runs of text (counted together) and single records
-                job.count_many(rendered.answers)  # type: ignore[attr-defined]  # a job that reads blocks has it
+                job.count_many(rendered.answers)  # type: ignore[union-attr]  # a job that reads blocks has it
                 for part in rendered.parts:
                     if type(part) is str:
                         console.before_record()
