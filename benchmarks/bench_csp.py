@@ -7,9 +7,10 @@
 
 Sections:
   top95   mean ms per puzzle (first solution, ``--time-limit`` each, a timeout counted at the limit), the engine
-          of this tree and the baseline's (strategies/sudokit_strategies/csp.py at ``--base``, loaded as a module
-          of its own), one puzzle after the other alternately so that machine noise hits both; target: the
-          baseline's mean at least ``--target`` times ours (default 0.95: no slower, within noise), no timeout of ours.
+          of this tree and the baseline's (strategies/sudokit_strategies/csp/ at ``--base``, or csp.py before it
+          was a package, loaded as a module of its own), one puzzle after the other alternately so that machine
+          noise hits both; target: the baseline's mean at least ``--target`` times ours (default 0.95: no slower,
+          within noise), no timeout of ours.
   sizes   each puzzle of puzzles/sizes/box4x4.txt, box5x5.txt and box6x6.txt (when present), with ``--big-limit``
           s each: time, status, and whether the solution is the stored one; the 16x16 against the baseline too,
           alternately; target: every 16x16 solved, in no more time in all than the baseline. Larger boards, ours
@@ -37,19 +38,32 @@ from sudokit_strategies.csp import SOLVERS, ConstraintStrategy, stop_workers
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
-ENGINE = "strategies/sudokit_strategies/csp.py"
+PACKAGE = "strategies/sudokit_strategies/csp"  # the engine: csp/__init__.py and the modules beside it
+MODULE = "strategies/sudokit_strategies/csp.py"  # the engine before it was a package
 
 
 def verdict(ok: bool) -> str:
     return "PASS" if ok else "FAIL"
 
 
+def git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+
+
 def load_baseline(revision: str, where: Path) -> ModuleType:
-    """The engine module of ``revision``, importable by name (its worker process imports it again)."""
-    source = subprocess.run(
-        ["git", "show", f"{revision}:{ENGINE}"], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    (where / "csp_baseline.py").write_text(source.stdout)
+    """The engine of ``revision`` as the module ``csp_baseline``, importable by name (its worker process imports it
+    again): the package's files, their imports of each other renamed to it, or the one module of older revisions.
+    """
+    listed = git("ls-tree", "-r", "--name-only", revision, f"{PACKAGE}/").split()
+    files = [path for path in listed if path.endswith(".py")]
+    if files:
+        package = where / "csp_baseline"
+        package.mkdir()
+        for path in files:
+            source = git("show", f"{revision}:{path}").replace("sudokit_strategies.csp.", "csp_baseline.")
+            (package / Path(path).relative_to(PACKAGE)).write_text(source)
+    else:
+        (where / "csp_baseline.py").write_text(git("show", f"{revision}:{MODULE}"))
     sys.path.insert(0, str(where))
     return importlib.import_module("csp_baseline")
 

@@ -37,7 +37,7 @@ def imports(path: Path) -> list[tuple[int, str, list[str]]]:
 
 def test_the_engine_sources_are_found() -> None:
     names = {path.relative_to(ENGINES).as_posix() for path in SOURCES}
-    assert {"backtrack/__init__.py", "cpsat.py", "csp.py", "sat.py", "jit/__init__.py"} <= names
+    assert {"backtrack/__init__.py", "cpsat.py", "csp/__init__.py", "sat.py", "jit/__init__.py"} <= names
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda path: path.relative_to(ENGINES).as_posix())

@@ -292,8 +292,8 @@ def test_an_orphaned_worker_ends_itself() -> None:
     # Should the parent never kill it, a worker ends at its failsafe time, searching or not.
     model = csp._model(Grid.empty(Shape.of(5, 5)))
     assert model is not None
-    worker = csp._Worker()
-    worker.send((model, "backtracking", (10**9, 1), 0.5))  # count to 10**9, send back 1
+    worker = csp.worker._Worker()
+    worker.send((csp._search, model, "backtracking", (10**9, 1), 0.5))  # count to 10**9, send back 1
     assert worker.process.wait(timeout=hang_guard(0.5 + 5)) == -signal.SIGALRM  # 5 s: a start on a busy machine
     worker.kill()
 

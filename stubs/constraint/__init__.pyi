@@ -1,5 +1,5 @@
 # Type stub for python-constraint2 (module ``constraint``), which ships no type information: the part of
-# its API the ``python-constraint`` engine (strategies/sudokit_strategies/csp.py) uses, as its source
+# its API the ``python-constraint`` engine (strategies/sudokit_strategies/csp/) uses, as its source
 # defines it (python-constraint2 2.x). mypy reads it through ``mypy_path`` (pyproject.toml).
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any

@@ -1,48 +1,12 @@
 """``python-constraint``: Sudoku as a CSP on python-constraint2 (the maintained, compiled fork).
 
-The model: one variable per cell left open, and the all-different of every row, column and box as one
-constraint that propagates (_Propagator). Before the search the givens are propagated to a fixed point
-(_Board.settle: naked and hidden singles, and locked candidates, a digit confined to one line of a box or
-one box of a line); the cells that decides are filled in, the others keep the digits left as their
-domains, and a contradiction there is ``unsolvable`` without a search. In the search, after each
-assignment, the constraint propagates the digit to a fixed point (naked and hidden singles, through every
-unit, not only the assigned cell's) and hides what it rules out from the domains the solver pushed, so a
-forced cell costs no branching: the solver, taking the variable with the fewest values first, assigns it
-next. The library's own ``AllDifferentConstraint`` hides the assigned digit from the cell's units only.
-
-Measured (benchmarks/bench_csp.py against the engine before this model, same run, 2-core shared
-machine; first solution, mean ms a puzzle, ``Result.elapsed``)::
-
-    top95 (95 hard 9x9)            599 (before) -> 7.4       81x; max 9,985 -> 48 ms
-    box4x4.txt (five 16x16)        none in 120 s before -> 4.3, 0.27, 0.14, 2.0, 0.45 s
-    box5x5.txt (25x25)             not in 60 s, nor 90 s with the optimized or recursive solver
-
-Steps on the way (search alone): on top95's first 20, the library's all-different 19.8 s in all, an
-all-different per unit that also places the unit's hidden singles 1.3 s (16x16: 8-51 s each), those
-chained through the units to a fixed point 0.56 s (16x16: 1.5-26 s); the board-wide propagation here,
-with locked candidates at the root, all 95 of top95 in 0.57 s (16x16: 0.2-5.4 s). Locked candidates
-after every assignment too halve the nodes but double the time (9x9 and 16x16). So 16x16 is declared
-(max_side) and 25x25 is not: singles and cell-by-cell branching do not reach it in minutes.
-
-From 16x16 up the all-different infers more (``inference="auto"``; option ``singles|pairs|places``), at
-the root and after each assignment: locked candidates, then failed literals (_Board.probe): each digit of
-every two-digit cell is tried with its singles on a copy; one that fails leaves the cell, and what both
-rule out leaves the board. From 25x25 up the two places of a digit in a unit are probed the same way.
-Measured (this machine, first solution, in a worker, 60 s limit; benchmarks/bench_csp.py --base cff8310)::
-
-    box4x4.txt (five 16x16)   singles 3.88, 0.33, 0.17, 2.08, 0.42 s -> pairs 0.59, 0.16, 0.16, 0.31, 0.08 s
-    box5x5.txt (five 25x25)   singles none in 40 s -> places: the first none in 60 s (cp-sat 4.8 s; backtrack
-                              none either), the others 1.7, 0.55, 3.0, 2.0 s (pairs: 4.5-27 s, one not in 40 s)
-    box6x6.txt (two 36x36)    0.17, 0.05 s (the root's probing decides every cell)
-    top95                     singles as before (search alone 0.47 s in all, before 0.51); probing there
-                              is a little quicker still (0.20 s against 0.27) but 9x9 keeps the old search
-
-Branching on a digit's places (option ``branching=places``: a variable per unit and digit, whose values
-are the cells that may hold it, channelled with the cells in _Propagator so that each grid is found once)
-does not pay: the solver takes the fewest values first, a two-digit cell is always there to tie with a
-two-place digit, and the extra variables cost at every node. Cells first on ties: the same nodes as
-without, 16x16 8x slower (4x4 #1 42 s against 5.3); places first: 10-15x the nodes (the third: 59 s against 0.23).
-So it is off by default; the probing of two places above is where a digit's places pay.
+A classic puzzle is one variable per cell left open and one constraint, the all-different of every row,
+column and box, that propagates to a fixed point after each assignment and at the root, where it decides
+what it can before the search (:mod:`.classic`, with its measurements). A puzzle with irregular regions
+or variant rules is the variant model below: the digits each cell may hold, pruned to a fixed point
+before the search, the all-different of its groups and a constraint per rule. Either model is searched
+in a worker process, a child ``python`` that streams each solution back and is killed at the time
+limit (:mod:`.worker`).
 
 The solver is chosen by name, ``backtracking`` by default (the fewest values first, at each node; the
 variant model relies on it). With this model ``optimized`` (an order fixed once, by the root's domains)
@@ -50,38 +14,21 @@ is quicker on classic boards (top95 4.1 ms a puzzle against 6.1; the five 16x16 
 0.3-5.3); ``recursive`` ties on top95 and varies on 16x16 (0.1-8.2 s). ``backtracking`` stays the
 default for the variants' sake.
 
-Every search runs in a worker process (a child ``python``) that streams each solution back as it is
-found. Not in this process, because the compiled search never returns to the interpreter between
-solutions: while it runs, Ctrl-C goes unseen and every other thread of the process stalls (a timer
-thread did not fire once in 20 s of search). At the time limit the worker is killed and the
-solutions received so far are reported with status ``timeout``. Only the first ``keep`` solutions
-travel back; after them the worker sends the count every 0.1 s, so counting takes no memory here. A
-worker that answers in time is kept for the next puzzle, so only the first puzzle and the first
-after a timeout pay for starting one (about 70 ms, 0.1-1.2 s on a loaded machine; ``stats``:
-``workers_started`` 1, and ``worker_start`` the seconds spent on it); reusing one costs about 0.1-0.2 ms a puzzle, and
-a timed-out call returns within a few ms of its limit. Threads may solve at once: each takes a
-worker of its own. No worker outlives its use: an idle one ends with its input (when this process
-ends, or at exit), a busy one ends itself 5 s past its time limit should no one kill it, and on
-Linux one started from the main thread is killed by the kernel when this process dies.
+The package, a module per idea: this module is the engine (its options, the model a puzzle gets, its
+answer) and the variant model with its constraints, :mod:`.classic` the classic model and its
+propagation, :mod:`.worker` the worker processes that run the searches.
 """
 
 from __future__ import annotations
 
-import atexit
-import ctypes
 import math
-import os
-import pickle
 import queue
-import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache, partial
 from itertools import combinations, pairwise
-from typing import Any, NamedTuple
+from typing import Any
 
 import constraint
 
@@ -91,13 +38,14 @@ from sudokit import (
     Constraint,
     Grid,
     Result,
-    Shape,
     Status,
     king_pairs,
     knight_pairs,
     orthogonal_pairs,
     undotted_pairs,
 )
+from sudokit_strategies.csp.classic import ClassicModel, Propagator, board_of, classic_model
+from sudokit_strategies.csp.worker import run_in_worker, stop_workers
 
 __all__ = ["BRANCHING", "INFERENCE", "SOLVERS", "ConstraintStrategy", "stop_workers"]
 
@@ -109,9 +57,9 @@ SOLVERS: dict[str, type[constraint.Solver]] = {
 }
 
 #: What the search may branch on (``branching`` option): ``cells`` (a cell's digits: the default), or
-#: ``places`` (also a digit's places in a unit, as variables of their own; measured slower, see above).
+#: ``places`` (also a digit's places in a unit, as variables of their own; measured slower, see classic).
 BRANCHING = ("cells", "places")
-#: How much the all-different infers (``inference`` option, see _Board): ``singles``, ``pairs`` (also
+#: How much the all-different infers (``inference`` option, see classic.Board): ``singles``, ``pairs`` (also
 #: locked candidates and failed literals of two-digit cells), ``places`` (also of a digit's two places in a
 #: unit); ``auto`` picks by the board's side: _INFERENCE_BY_SIDE[side] for the first side listed at or above it.
 INFERENCE = ("auto", "singles", "pairs", "places")
@@ -120,27 +68,13 @@ _INFERENCE_BY_SIDE = ((12, 0), (16, 1), (10**9, 2))
 
 _FAILSAFE = 5.0  # a worker left running this long past its time limit ends itself
 _LONGEST_ALARM = 1e9  # seconds (about 31 years): setitimer refuses 1e10
-_LONGEST_WAIT = 3600.0  # seconds one wait for a message may take (a queue's timeout has a ceiling, ~9.2e9 s)
-_COUNT_EVERY = 0.1  # seconds between the counts a worker sends once it has sent the solutions to keep
-_PR_SET_PDEATHSIG = 1  # Linux prctl: the signal a process gets when its parent ends
 
 # What one search needs, all plain data (it travels to the worker by pickle). A classic puzzle's model is a
-# _ClassicModel. A variant puzzle's is a tuple (cells, variables, groups, rules, weights): groups are (blanks,
+# ClassicModel. A variant puzzle's is a tuple (cells, variables, groups, rules, weights): groups are (blanks,
 # digits) of cells that hold different digits (digits: those a whole row, column or region must hold, else
 # None), rules are _Rule, weights say how many of the puzzle's clues each variable is in (the search order:
 # _level_degrees).
 _Model = tuple[Any, ...]
-
-
-class _ClassicModel(NamedTuple):
-    """A classic puzzle after the root's propagation (see _Board.settle and _Board.probe)."""
-
-    cells: tuple[int, ...]  # the givens, and the digits the propagation decided; 0 where still open
-    variables: list[tuple[int, list[int]]]  # (cell, digits) per cell left open
-    units: list[tuple[int, ...]]  # the open cells of each unit that has two or more
-    shape: Shape
-    places: bool  # search on digits' places too (branching=places)
-    level: int  # the inference after each placement: 0 singles, 1 pairs, 2 places
 
 
 # A variant rule, and the constraint the worker makes of it (_library_constraint):
@@ -156,7 +90,7 @@ class ConstraintStrategy:
     name = "python-constraint"
     #: The default solver's description (what ``sudoku strategies`` reads without loading the engine).
     description = "python-constraint2 CSP (backtracking solver): open cells, all-different units with singles"
-    #: Boards up to 36x36 (see above: the first 25x25 of puzzles/sizes is not solved in 60 s); every variant.
+    #: Boards up to 36x36 (see classic: the first 25x25 of puzzles/sizes is not solved in 60 s); every variant.
     capabilities = Capabilities(max_side=36, constraints=ALL_KINDS)
 
     def __init__(self, solver: str = "backtracking", branching: str = "cells", inference: str = "auto") -> None:
@@ -190,13 +124,13 @@ class ConstraintStrategy:
         if model is None:  # a blank with no digit left, or clashing givens
             return Result(Status.UNSOLVABLE, puzzle, self.name, exact=True, stats=stats, elapsed=_since(start))
         stats["variables"] = len(model[1])  # the cells left open (by the root propagation, on a classic board)
-        stats["constraints"] = len(model[2]) + (0 if isinstance(model, _ClassicModel) else len(model[3]))  # +rules
+        stats["constraints"] = len(model[2]) + (0 if isinstance(model, ClassicModel) else len(model[3]))  # +rules
         keep = limit if keep is None else keep
         if time_limit is None:
-            run = _run_in_worker(model, self.solver, (limit, keep), deadline=None, failsafe=0.0)
+            run = run_in_worker(_search, model, self.solver, (limit, keep), deadline=None, failsafe=0.0)
         else:
             failsafe = min(time_limit + _FAILSAFE, _LONGEST_ALARM)
-            run = _run_in_worker(model, self.solver, (limit, keep), start + time_limit, failsafe)
+            run = run_in_worker(_search, model, self.solver, (limit, keep), start + time_limit, failsafe)
         stats["search_time"] = run.search_time
         stats["worker_start"] = run.worker_start
         stats["workers_started"] = run.workers_started
@@ -220,358 +154,13 @@ def _since(start: float) -> float:
 
 
 def _model(puzzle: Grid, *, places: bool = False, level: int = 0) -> _Model | None:
-    """The CSP after propagation at the root (see _Board.settle); None when it proves the puzzle unsolvable.
+    """The CSP after propagation at the root (see classic.Board.settle); None when it proves the puzzle unsolvable.
 
-    A classic puzzle's is a _ClassicModel; a variant puzzle's comes from _variant_model.
+    A classic puzzle's is a ClassicModel (classic_model); a variant puzzle's comes from _variant_model.
     """
     if not puzzle.is_classic:
         return _variant_model(puzzle)
-    shape, cells = puzzle.shape, puzzle.cells
-    for unit in shape.units:
-        mask = 0
-        for i in unit:
-            if cells[i]:
-                bit = 1 << cells[i]
-                if mask & bit:
-                    return None  # two equal givens in one unit
-                mask |= bit
-    board = _board(shape)
-    masks = board.settle(cells)
-    if masks is None or (level and not board.probe(masks, set(), locked=True, places=level > 1)):
-        return None
-    fixed = tuple(0 if m & (m - 1) else m.bit_length() - 1 for m in masks)
-    variables = [(i, [d for d in range(1, shape.n + 1) if m >> d & 1]) for i, m in enumerate(masks) if m & (m - 1)]
-    units = [blanks for unit in shape.units if len(blanks := tuple(i for i in unit if not fixed[i])) > 1]
-    return _ClassicModel(fixed, variables, units, shape, places, level)
-
-
-@cache
-def _board(shape: Shape) -> _Board:
-    return _Board(shape)
-
-
-class _Board:
-    """A board shape's tables, and the propagation of the all-different of its rows, columns and boxes.
-
-    Digit d is bit d of a cell's mask (a mask with one bit: the cell is decided). The propagation runs to
-    a fixed point: a decided cell's digit leaves its peers (naked single), a digit with one place left in
-    a unit is put there (hidden single), a unit with a digit that has no place left fails; and, at the
-    root only (``locked``), a digit that a box has only within one row or column leaves the rest of that
-    line, and one that a line has only within one box the rest of that box (locked candidates).
-    """
-
-    def __init__(self, shape: Shape) -> None:
-        n = shape.n
-        self.n = n
-        self.full = (1 << (n + 1)) - 2  # digits 1..n
-        self.bits = [0] + [1 << d for d in range(1, n + 1)]  # digit -> its bit
-        self.units = shape.units  # rows, then columns, then boxes
-        self.units_of = [(shape.row_of[i], n + shape.col_of[i], 2 * n + shape.box_of[i]) for i in range(shape.size)]
-        self.peers = shape.peers
-        self.size = size = shape.size
-        # The place variables (see places): unit u's for digit d is size + u * n + d - 1; per cell, each
-        # of its units' size + u * n - 1, to which a digit is added.
-        self.place_bases = [tuple(size + u * n - 1 for u in units) for units in self.units_of]
-        # The segments (a line within a box) and, for locked candidates, each segment's group (the other
-        # segments of its box along the same direction, or of its line) with the cells outside it to clear.
-        where: dict[tuple[int, int], list[int]] = {}
-        for i in range(shape.size):
-            box = 2 * n + shape.box_of[i]
-            where.setdefault((shape.row_of[i], box), []).append(i)
-            where.setdefault((n + shape.col_of[i], box), []).append(i)
-        self.segments = [tuple(cells) for cells in where.values()]
-        keys = list(where)
-        by_box: dict[tuple[int, bool], list[int]] = {}
-        by_line: dict[int, list[int]] = {}
-        for k, (line, box) in enumerate(keys):
-            by_box.setdefault((box, line < n), []).append(k)
-            by_line.setdefault(line, []).append(k)
-        groups = []
-        for key, members in list(by_box.items()) + list(by_line.items()):
-            if len(members) > 1:
-                target = [keys[k][0] if isinstance(key, tuple) else keys[k][1] for k in members]
-                groups.append(
-                    tuple(
-                        (k, tuple(i for i in self.units[t] if i not in where[keys[k]]))
-                        for k, t in zip(members, target, strict=True)
-                    )
-                )
-        self.groups = groups
-
-    def places(self, open_cells: Sequence[tuple[int, list[int]]]) -> list[tuple[int, list[int]]]:
-        """The place variables of a settled board: per unit and digit not yet in it, the cells that may hold it.
-
-        ``open_cells`` holds the (cell, digits) of the cells left open. A digit placed in a unit (given, or
-        decided at the root) has no variable there: the settled board holds it nowhere else in the unit.
-        """
-        where: dict[int, list[int]] = {}
-        for i, digits in open_cells:
-            for base in self.place_bases[i]:
-                for d in digits:
-                    where.setdefault(base + d, []).append(i)
-        return sorted(where.items())
-
-    def settle(self, cells: Sequence[int]) -> list[int] | None:
-        """Each cell's digits after propagation from the givens, locked candidates included; None on a contradiction."""
-        bits = self.bits
-        masks = [bits[v] if v else self.full for v in cells]
-        naked = [(i, bits[v]) for i, v in enumerate(cells) if v]
-        if not self.propagate(masks, masks.__getitem__, naked, set(range(len(self.units))), set(), locked=True):
-            return None
-        return masks
-
-    def propagate(
-        self,
-        masks: list[int],
-        read: Callable[[int], int],
-        naked: list[tuple[int, int]],
-        touched: set[int],
-        changed: set[int],
-        *,
-        locked: bool,
-    ) -> bool:
-        """Propagate to a fixed point; False on a contradiction.
-
-        ``masks`` holds each cell's digits, 0 where not read yet (``read`` reads it); ``naked`` the decided
-        cells whose digit still has to leave their peers, with that digit's bit; ``touched`` the units to
-        look at for hidden singles. The cells whose mask shrinks are added to ``changed``.
-        """
-        peers, units, units_of, full = self.peers, self.units, self.units_of, self.full
-        while True:
-            while naked:
-                i, bit = naked.pop()
-                for p in peers[i]:
-                    m = masks[p] or read(p)
-                    if m & bit:
-                        m ^= bit
-                        if not m:
-                            return False
-                        masks[p] = m
-                        changed.add(p)
-                        touched.update(units_of[p])
-                        if not m & (m - 1):
-                            naked.append((p, m))
-            if touched:
-                unit = units[touched.pop()]
-                once = twice = 0
-                for i in unit:
-                    m = masks[i] or read(i)
-                    twice |= once & m
-                    once |= m
-                if once != full:
-                    return False  # a digit with no place left in the unit
-                singles = once & ~twice
-                if singles:
-                    for i in unit:
-                        m = masks[i]
-                        hidden = m & singles
-                        if hidden and hidden != m:
-                            if hidden & (hidden - 1):
-                                return False  # one cell is the only place of two digits
-                            masks[i] = hidden
-                            changed.add(i)
-                            naked.append((i, hidden))
-                            touched.update(units_of[i])
-                continue
-            if not locked:
-                return True
-            found = self._locked(masks, read, naked, touched, changed)
-            if found is None:
-                return False
-            if not found:
-                return True
-
-    def probe(self, masks: list[int], changed: set[int], *, locked: bool, places: bool) -> bool:
-        """Failed literals: a digit of a two-digit cell whose singles fail leaves it; False on a contradiction.
-
-        ``masks`` holds every cell's digits, at a fixed point of propagate. Each digit of each cell with two
-        is tried on a copy, with the singles (and locked candidates if ``locked``); where one fails the
-        other is placed, and propagated, until a pass finds nothing. Cells that shrink are added to ``changed``.
-        """
-        units_of, propagate = self.units_of, self.propagate
-        found = True
-        while found:
-            found = False
-            for options in self._pairs(masks, places=places):
-                trials = []
-                for i, bit in options:
-                    trial = masks[:]
-                    trial[i] = bit
-                    if propagate(trial, trial.__getitem__, [(i, bit)], set(units_of[i]), set(), locked=False):
-                        trials.append(trial)
-                if not trials:
-                    return False
-                # One failed: the other choice holds. Else what both rule out goes.
-                keep = trials[0] if len(trials) == 1 else [a | b for a, b in zip(*trials, strict=True)]
-                naked: list[tuple[int, int]] = []
-                touched: set[int] = set()
-                for j, (now, kept) in enumerate(zip(masks, keep, strict=True)):
-                    if kept != now:
-                        masks[j] = kept
-                        changed.add(j)
-                        touched.update(units_of[j])
-                        if not kept & (kept - 1):
-                            naked.append((j, kept))
-                if touched:
-                    found = True
-                    if not propagate(masks, masks.__getitem__, naked, touched, changed, locked=locked):
-                        return False
-        return True
-
-    def _pairs(self, masks: list[int], *, places: bool) -> Iterator[tuple[tuple[int, int], tuple[int, int]]]:
-        """The two-way choices, each as its two (cell, digit bit): a cell's two digits, a unit digit's two places."""
-        for i, m in enumerate(masks):
-            if m.bit_count() == 2:
-                yield (i, m & -m), (i, m & (m - 1))
-        if not places:
-            return
-        for unit in self.units:
-            once = twice = thrice = 0
-            for i in unit:
-                m = masks[i]
-                thrice |= twice & m
-                twice |= once & m
-                once |= m
-            two = twice & ~thrice
-            while two:
-                bit = two & -two
-                two ^= bit
-                where = [i for i in unit if masks[i] & bit and masks[i] != bit]
-                if len(where) == 2:
-                    yield (where[0], bit), (where[1], bit)
-
-    def _locked(
-        self,
-        masks: list[int],
-        read: Callable[[int], int],
-        naked: list[tuple[int, int]],
-        touched: set[int],
-        changed: set[int],
-    ) -> bool | None:
-        """One pass of locked candidates: whether it cleared a digit anywhere; None on a contradiction."""
-        units_of = self.units_of
-        seen = []
-        for segment in self.segments:
-            m = 0
-            for i in segment:
-                m |= masks[i] or read(i)
-            seen.append(m)
-        found = False
-        for group in self.groups:
-            once = twice = 0
-            for k, _ in group:
-                twice |= once & seen[k]
-                once |= seen[k]
-            alone = once & ~twice  # digits in one segment of the group only
-            if not alone:
-                continue
-            for k, outside in group:
-                only = seen[k] & alone
-                if not only:
-                    continue
-                for i in outside:
-                    m = masks[i] or read(i)
-                    if m & only:
-                        m &= ~only
-                        if not m:
-                            return None
-                        masks[i] = m
-                        changed.add(i)
-                        touched.update(units_of[i])
-                        if not m & (m - 1):
-                            naked.append((i, m))
-                        found = True
-        return found
-
-
-class _Propagator(constraint.Constraint):
-    """The all-different of every row, column and box as one constraint on all the open cells, propagating.
-
-    The library's solvers call a variable's constraints after each assignment, with the domains of the
-    variables still open pushed, so that a constraint may hide values (forward checking). This one
-    takes the variable just assigned (the last key of the assignments, in each of the library's solvers)
-    and propagates its digit to a fixed point (_Board.propagate: naked and hidden singles), hiding every
-    digit it rules out and failing on a cell or a unit digit with no place left. The domains it starts
-    from are those the previous assignment left at a fixed point, and the root's are (_Board.settle).
-    """
-
-    def __init__(self, board: _Board, fixed: Sequence[int], *, places: bool = False, level: int = 0) -> None:
-        self.board = board
-        self.start = [board.bits[v] for v in fixed]  # the decided cells' masks; 0 for the open ones
-        self.places = places
-        self.level = level
-
-    def __call__(
-        self,
-        variables: Sequence[int],
-        domains: dict[int, constraint.Domain],
-        assignments: dict[int, int],
-        forwardcheck: object = False,
-    ) -> bool:
-        board = self.board
-        bits = board.bits
-        digit = bits.__getitem__
-        get = assignments.get
-        masks = self.start[:]
-
-        def read(i: int) -> int:
-            x = get(i)
-            m = masks[i] = digit(x) if x is not None else sum(map(digit, domains[i]))
-            return m
-
-        var = next(reversed(assignments))  # the variable just assigned
-        value = assignments[var]
-        if var < board.size:  # a cell, and its digit
-            cell, bit = var, bits[value]
-        else:  # a place variable: its digit goes to the cell assigned
-            cell, bit = value, bits[(var - board.size) % board.n + 1]
-        if not forwardcheck:  # no open variable left (or a check alone): the digit must fit
-            if var >= board.size:
-                return read(cell) == bit
-            return all((masks[p] or read(p)) != bit for p in board.peers[cell])
-        if len(domains[var]) == 1:
-            return True  # forced: the propagation that left it one value has placed it, to a fixed point
-        if var >= board.size:
-            m = read(cell)
-            if not m & bit:
-                return False
-            if m == bit:
-                return True  # placed already
-        masks[cell] = bit
-        changed: set[int] = set()
-        level = self.level
-        if not board.propagate(masks, read, [(cell, bit)], set(board.units_of[cell]), changed, locked=level > 0):
-            return False
-        if level:
-            for i, m in enumerate(masks):
-                if not m:
-                    read(i)
-            if not board.probe(masks, changed, locked=True, places=level > 1):
-                return False
-        if not self.places:
-            for i in changed:
-                m, domain = masks[i], domains[i]
-                for x in [x for x in domain if not m >> x & 1]:
-                    domain.hideValue(x)
-            return True
-        place_bases = board.place_bases
-        if var < board.size:  # the cell assigned is no place of its units for its other digits
-            for base in place_bases[cell]:
-                for x in domains[cell]:
-                    if x != value and base + x not in assignments:
-                        domains[base + x].hideValue(cell)
-        else:
-            changed.add(cell)
-        for i in changed:
-            m, domain = masks[i], domains[i]
-            gone = [x for x in domain if not m >> x & 1]
-            for x in gone:
-                domain.hideValue(x)
-            for base in place_bases[i]:  # the cell is no place of its units for the digits it lost
-                for x in gone:
-                    if base + x not in assignments:
-                        domains[base + x].hideValue(i)
-        return True
+    return classic_model(puzzle, places=places, level=level)
 
 
 # --- the variant model -----------------------------------------------------------------------------
@@ -1265,16 +854,16 @@ def _search(model: _Model, solver: str) -> Iterator[tuple[int, ...]]:
     if not domains:  # no blank: the puzzle is its own solution (its givens do not clash, nor break a rule)
         yield cells
         return
-    if not isinstance(model, _ClassicModel):
+    if not isinstance(model, ClassicModel):
         yield from _variant_search(model, solver)
         return
     shape, places, level = model.shape, model.places, model.level
-    board = _board(shape)
+    board = board_of(shape)
     problem = constraint.Problem(SOLVERS[solver]())
     variables = list(domains) + (board.places(domains) if places else [])
     for var, values in variables:
         problem.addVariable(var, values)
-    problem.addConstraint(_Propagator(board, cells, places=places, level=level), [var for var, _ in variables])
+    problem.addConstraint(Propagator(board, cells, places=places, level=level), [var for var, _ in variables])
     grid = list(cells)
     size = shape.size
     for assignment in problem.getSolutionIter():
@@ -1282,245 +871,3 @@ def _search(model: _Model, solver: str) -> Iterator[tuple[int, ...]]:
             if i < size:
                 grid[i] = v
         yield tuple(grid)
-
-
-class _Run:
-    """What one search produced: the solutions, and whether it finished and found them all."""
-
-    def __init__(self) -> None:
-        self.solutions: list[tuple[int, ...]] = []  # the first ``keep`` found
-        self.count = 0  # how many were found (so far)
-        self.finished = False  # the search answered (found the limit, or ran out of solutions)
-        self.exhausted = False  # the search ran out of solutions below the limit
-        self.search_time = 0.0
-        self.worker_start = 0.0  # seconds this search waited for its worker to start
-        self.workers_started = 0  # 1 when this search started a new worker process
-
-
-# --- the worker process --------------------------------------------------------------------------
-
-
-class _Worker:
-    """A child ``python`` that runs the searches sent to it and streams each solution back.
-
-    Messages are pickles on the child's standard input (jobs) and output (results); a reader thread
-    moves the results into ``inbox`` so that the caller can wait on them with a timeout.
-    """
-
-    def __init__(self) -> None:
-        self.started = time.perf_counter()
-        self.owner = os.getpid()
-        boot = f"import pickle, sys; sys.path[:] = pickle.load(sys.stdin.buffer); import {__name__} as m; m._serve()"
-        self.process = subprocess.Popen([sys.executable, "-c", boot], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        self.inbox: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
-        self.reader = threading.Thread(target=self._read, name="python-constraint worker reader", daemon=True)
-        self.reader.start()
-        self.send(sys.path)
-        # The kernel's parent-death signal follows the thread that started the child: ask for it only
-        # from the main thread, whose end is the process's end.
-        self.send((self.owner, threading.current_thread() is threading.main_thread()))
-        self.fresh = True  # the first job's run reports the start-up time (until the child's "ready")
-
-    def _read(self) -> None:
-        stream = self.process.stdout
-        assert stream is not None
-        try:
-            while True:
-                self.inbox.put(pickle.load(stream))
-        except Exception:  # end of the stream (or a message cut short by a kill): the child is gone
-            self.inbox.put(("exit",))
-
-    def send(self, message: object) -> None:
-        stream = self.process.stdin
-        assert stream is not None
-        pickle.dump(message, stream, protocol=pickle.HIGHEST_PROTOCOL)
-        stream.flush()
-
-    def alive(self) -> bool:
-        return self.owner == os.getpid() and self.process.poll() is None
-
-    def kill(self) -> None:
-        """End the child now, and wait for it and for the reader: nothing is left running."""
-        self.process.kill()
-        self._reap()
-
-    def close(self) -> None:
-        """Let an idle child end by closing its input; kill it if it has not ended within 2 s."""
-        self._close_input()
-        try:
-            self.process.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self._reap()
-
-    def _close_input(self) -> None:
-        try:
-            if self.process.stdin is not None:
-                self.process.stdin.close()
-        except OSError:
-            pass  # the child is gone already
-
-    def _reap(self) -> None:
-        self.process.wait()
-        self._close_input()
-        self.reader.join(timeout=2)  # it ends at the end of the child's output
-        if self.process.stdout is not None:
-            self.process.stdout.close()
-
-
-_idle: list[_Worker] = []
-_idle_lock = threading.Lock()
-
-
-def _take_worker() -> _Worker:
-    """An idle worker of this process, or a new one."""
-    while True:
-        with _idle_lock:
-            if not _idle:
-                return _Worker()
-            worker = _idle.pop()
-        if worker.alive():
-            return worker
-        if worker.owner == os.getpid():  # it died while idle: reap it (a forked copy is its parent's)
-            worker.kill()
-
-
-def stop_workers() -> None:
-    """End the idle worker processes kept for reuse (done at exit too)."""
-    with _idle_lock:
-        workers = [w for w in _idle if w.owner == os.getpid()]
-        _idle.clear()
-    for worker in workers:
-        worker.close()
-
-
-atexit.register(stop_workers)
-
-
-def _run_in_worker(
-    model: _Model, solver: str, limits: tuple[int, int], deadline: float | None, failsafe: float
-) -> _Run:
-    """Run the search in a worker until it answers or ``deadline`` passes (then kill the worker).
-
-    ``limits`` is (how many solutions to count, how many of them to send back); ``failsafe`` is when
-    the worker ends itself, 0 for never.
-    """
-    run = _Run()
-    worker = _take_worker()
-    fresh, worker.fresh = worker.fresh, False
-    run.workers_started = int(fresh)
-    ready = not fresh
-    reusable = False
-    try:
-        worker.send((model, solver, limits, failsafe))
-        while not run.finished:
-            remaining = _LONGEST_WAIT if deadline is None else deadline - time.perf_counter()
-            if remaining <= 0:
-                break
-            try:
-                message = worker.inbox.get(timeout=min(remaining, _LONGEST_WAIT))  # Ctrl-C interrupts the wait
-            except queue.Empty:
-                continue  # the deadline, or only the longest wait, has passed: the loop looks again
-            if message[0] == "ready":
-                ready = True
-                run.worker_start = _since(worker.started) if fresh else 0.0
-            else:
-                _receive(run, message, worker)
-        reusable = run.finished
-        if not ready:  # the time ran out while it started: all of it went to the start
-            run.worker_start = _since(worker.started)
-    finally:
-        if reusable:
-            with _idle_lock:
-                _idle.append(worker)
-        else:  # time is up (or the wait was interrupted, or failed): kill, then keep what had arrived
-            worker.kill()
-            while not run.finished:
-                try:
-                    message = worker.inbox.get_nowait()
-                except queue.Empty:
-                    break
-                if message[0] in ("solution", "count", "done"):
-                    _receive(run, message, worker)
-    return run
-
-
-def _receive(run: _Run, message: tuple[Any, ...], worker: _Worker) -> None:
-    kind = message[0]
-    if kind == "solution":
-        run.solutions.append(message[1])
-        run.count = max(run.count, len(run.solutions))
-    elif kind == "count":
-        run.count = max(run.count, message[1])
-    elif kind == "done":
-        run.finished, run.exhausted, run.search_time, run.count = True, message[1], message[2], message[3]
-    elif kind == "error":
-        raise RuntimeError(f"the search failed in the worker process: {message[1]}")
-    else:
-        raise RuntimeError(f"the worker process ended unexpectedly (exit code {worker.process.poll()})")
-
-
-def _serve() -> None:
-    """The worker's loop: read a job, stream its solutions and then ``done``; stop at end of input."""
-    jobs = sys.stdin.buffer
-    parent, tie_to_parent = pickle.load(jobs)
-    if tie_to_parent and not _end_with_parent(parent):
-        return
-    channel = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)  # a stray print must not corrupt the channel
-    sys.stdout = sys.stderr
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills us
-
-    def send(message: tuple[Any, ...]) -> None:
-        pickle.dump(message, channel, protocol=pickle.HIGHEST_PROTOCOL)
-        channel.flush()
-
-    try:
-        send(("ready",))
-        while True:
-            try:
-                model, solver, limits, failsafe = pickle.load(jobs)
-            except EOFError:
-                return
-            _alarm(failsafe)  # should the parent be gone or stuck, the kernel ends this process
-            try:
-                _serve_job(send, model, solver, *limits)
-            finally:
-                _alarm(0)
-    except OSError:  # the parent is gone (a broken pipe): there is no one to report to
-        pass
-
-
-def _serve_job(send: Callable[[tuple[Any, ...]], None], model: _Model, solver: str, limit: int, keep: int) -> None:
-    """Stream the first ``keep`` solutions, then now and then the count, then ``done`` (or ``error``)."""
-    started = last = time.perf_counter()
-    count = 0
-    try:
-        for solution in _search(model, solver):
-            count += 1
-            if count <= keep:
-                send(("solution", solution))
-            elif (now := time.perf_counter()) - last >= _COUNT_EVERY:  # a timeout keeps the count so far
-                send(("count", count))
-                last = now
-            if count >= limit:
-                break
-    except OSError:
-        raise
-    except Exception as err:  # report any failure of the search to the parent, then serve the next job
-        send(("error", f"{type(err).__name__}: {err}"))
-        return
-    send(("done", count < limit, _since(started), count))
-
-
-def _end_with_parent(parent: int) -> bool:
-    """Have the kernel kill this process when its parent ends (Linux); False if it has ended already."""
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    return os.getppid() == parent
-
-
-def _alarm(seconds: float) -> None:
-    """Arm (or with 0, disarm) the real-time timer whose default action ends the process (POSIX)."""
-    if hasattr(signal, "setitimer"):
-        signal.setitimer(signal.ITIMER_REAL, seconds)
