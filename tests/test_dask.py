@@ -218,7 +218,9 @@ def test_an_item_that_kills_every_worker_it_runs_on_fails_alone(cluster: str) ->
                 assert pool.split >= 1  # its chunk (and any other that died with it), item by item
         finally:
             client.run_on_scheduler(_allow_failures, 3)
-        client.wait_for_workers(2, timeout=BUSY_WAIT)
+        # The cluster back as the next tests need it: its nannies restart the two killed workers, which took
+        # more than BUSY_WAIT with both cores kept busy (load 6); a guard against a cluster that never recovers.
+        client.wait_for_workers(2, timeout=5 * BUSY_WAIT)
     assert [r.split(":")[0] for r in records] == lines
     assert [":error" in r for r in records] == [False, False, True, False, False, False, False]
 
