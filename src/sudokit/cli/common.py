@@ -415,12 +415,12 @@ def run_job(
 
     ``line``: of each input only its puzzle on that line (``--line N``).
     """
-    from sudokit.runtime.session import Session
+    from sudokit.runtime.session import RESUMABLE_FORMATS, Session
 
     if tables is None and parquet_output(output):
         fail(f"--output {output}: Parquet files are written from the csv records of 'sudoku solve -f csv' only")
     refusal = None
-    if job.fmt in ("pretty", "fpuzzles"):
+    if job.fmt not in RESUMABLE_FORMATS:
         refusal = f"--resume needs --format line, json or csv: records it can check against the input, not {job.fmt}"
     check_output_flags(output, force, resume, refusal)
     if "-" in puzzles and 0 in CLOSED:

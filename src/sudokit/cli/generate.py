@@ -453,17 +453,12 @@ def _generate_resume_point(
     import csv
     import json
 
-    from sudokit.runtime.output import MAX_RECORD, ResumeError
+    from sudokit.runtime.output import ResumeError, complete_lines
 
     level = task.level
-    last = end = number = records = 0
+    last = end = records = 0
     header = ",".join(GENERATE_FIELDS)
-    for raw in iter(lambda: handle.readline(MAX_RECORD + 1), b""):
-        number += 1
-        if len(raw) > MAX_RECORD:  # bounded memory: no record of generate is that long
-            raise ResumeError(f"cannot resume {name}: line {number} is longer than {MAX_RECORD:,} bytes: not a record")
-        if not raw.endswith(b"\n"):
-            break  # torn: cut off, made again
+    for number, raw in complete_lines(handle, name):
         text = raw.decode("utf-8", "replace").rstrip("\r\n")
         if fmt is GenerateFormat.csv and number == 1:
             if text != header:

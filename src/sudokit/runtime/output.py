@@ -31,6 +31,7 @@ __all__ = [
     "RecordWriter",
     "Rendered",
     "ResumeError",
+    "complete_lines",
     "counters_text",
     "csv_header",
     "csv_row",
@@ -673,14 +674,9 @@ def resume_point(
     if not stat.S_ISREG(mode):
         raise ResumeError(f"cannot resume {name}: not a regular file")
     parse = _key_reader(fmt, kind)
-    count = end = number = 0  # records checked, the offset after the last complete one, lines read
+    count = end = 0  # records checked, the offset after the last complete one
     pending, quotes, first = bytearray(), 0, 0  # a csv record whose quoted field spans lines: its quotes, first line
-    for raw in iter(lambda: handle.readline(MAX_RECORD + 1), b""):
-        number += 1
-        if len(raw) > MAX_RECORD:
-            raise ResumeError(f"cannot resume {name}: line {number} is longer than {MAX_RECORD:,} bytes: not a record")
-        if not raw.endswith(b"\n"):
-            break  # torn: cut off, done again
+    for number, raw in complete_lines(handle, name):
         pending += raw
         first = first or number
         if fmt == "csv":
@@ -717,6 +713,19 @@ def resume_point(
             count += 1
         end = handle.tell()
     return count, end
+
+
+def complete_lines(handle: BinaryIO, name: str) -> Iterator[tuple[int, bytes]]:
+    """The complete lines of an output file to resume (``handle`` reads the file ``name``), numbered from 1,
+    each with its line end; ``handle.tell()`` is then the offset after it. A last line without its newline is
+    torn: it ends the lines (the caller cuts it off and writes it again). No line is read past
+    ``MAX_RECORD`` bytes: a longer one raises ``ResumeError`` naming the file and the line."""
+    for number, raw in enumerate(iter(lambda: handle.readline(MAX_RECORD + 1), b""), 1):
+        if len(raw) > MAX_RECORD:
+            raise ResumeError(f"cannot resume {name}: line {number} is longer than {MAX_RECORD:,} bytes: not a record")
+        if not raw.endswith(b"\n"):
+            return
+        yield number, raw
 
 
 def _same(key: RecordKey, want: RecordKey) -> bool:
