@@ -369,6 +369,20 @@ def gen_palindrome(rng: random.Random, n: int, at: Callable[[Cell], int]) -> lis
     return []
 
 
+def gen_quadruple(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    rules: dict[tuple[Cell, ...], v.Constraint] = {}
+    for _ in range(rng.randint(1, 3)):
+        r, c = rng.randrange(n - 1), rng.randrange(n - 1)
+        square = ((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1))
+        k = rng.randint(1, 4)
+        if rng.random() < 0.8:  # digits the solution has there (a repeat listed twice), or any
+            digits = rng.sample([at(cell) for cell in square], k)
+        else:
+            digits = rng.choices(range(1, n + 1), k=k)
+        rules[square] = v.Quadruple(square, digits)
+    return list(rules.values())
+
+
 GENERATORS: dict[str, Generator] = {
     "extra-region": gen_extra_region,
     "diagonal": gen_diagonal,
@@ -389,6 +403,7 @@ GENERATORS: dict[str, Generator] = {
     "renban": gen_renban,
     "whisper": gen_whisper,
     "palindrome": gen_palindrome,
+    "quadruple": gen_quadruple,
 }
 #: Rules that leave few grids of a 6x6 board by themselves: their instances there get fewer blanks.
 GLOBAL = {"anti-knight", "anti-king", "non-consecutive", "kropki-negative", "xv-negative", "diagonal"}

@@ -39,6 +39,7 @@ from sudokit.model.variants import (
     LittleKiller,
     NonConsecutive,
     OddEven,
+    Quadruple,
     Sandwich,
     Thermometer,
     Whisper,
@@ -279,6 +280,11 @@ def draw(
     if kind == "whisper":
         gaps = [abs(x - y) for x, y in pairwise(at(ref, n, cells))]
         return Whisper(cells, rng.randint(1, min(gaps)) if honest and min(gaps) else rng.randint(1, n - 1))
+    if kind == "quadruple":
+        r, c = rng.randrange(n - 1), rng.randrange(n - 1)
+        square = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+        k = rng.randint(1, 4)
+        return Quadruple(square, rng.sample(at(ref, n, square), k) if honest else rng.choices(range(1, n + 1), k=k))
     return KINDS[kind](cells)  # thermometers, renban, palindrome: redrawn until the reference keeps them
 
 

@@ -38,6 +38,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    Quadruple,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -228,6 +229,16 @@ def dots(make: Callable[[random.Random, tuple[int, ...]], Constraint], rng: rand
     return list(rules.values())
 
 
+def quadruple(rng: random.Random, solution: tuple[int, ...]) -> Quadruple:
+    """A 2x2 square's quadruple: digits read off ``solution`` (some listed twice) or, one time in three, at random."""
+    r, c = rng.randrange(N - 1), rng.randrange(N - 1)
+    square = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+    k = rng.randint(1, 4)
+    if rng.random() < 1 / 3:
+        return Quadruple(square, rng.choices(range(1, N + 1), k=k))
+    return Quadruple(square, rng.sample(digits_of(solution, square), k))
+
+
 #: For each kind, random rules of that kind on a 4x4 board (``solution`` is a grid many of them keep).
 RULES: dict[str, Rules] = {
     "extra-region": lambda rng, s: [ExtraRegion(some_cells(rng, 2, 4))],
@@ -249,6 +260,7 @@ RULES: dict[str, Rules] = {
     "renban": lambda rng, s: [Renban(line(rng, 3))],
     "whisper": lambda rng, s: [Whisper(line(rng), difference=rng.randint(1, 3))],
     "palindrome": lambda rng, s: [Palindrome(line(rng)) for _ in range(rng.randint(1, 2))],
+    "quadruple": lambda rng, s: list({q.cells: q for q in (quadruple(rng, s) for _ in range(2))}.values()),
 }
 #: Irregular 4x4 regions (each row of the text is the symbol of a cell's region).
 JIGSAW_4 = ["1122112233443344", "1112312233423444", "1222113241334443"]

@@ -46,6 +46,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    Quadruple,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -154,6 +155,8 @@ EVERY_KIND = [
     Whisper([(2, 7), (3, 7), (3, 8)]),
     Whisper([(7, 3), (7, 4)], difference=4),
     Palindrome([(6, 3), (7, 2), (8, 3)]),
+    Quadruple([(0, 2), (0, 3), (1, 2), (1, 3)], [1, 1, 9]),
+    Quadruple([(7, 7), (7, 8), (8, 7), (8, 8)], [4]),
 ]
 
 
@@ -313,6 +316,19 @@ def fpuzzles(**keys: object) -> dict[str, object]:
         ({"sandwichsum": [{"cell": "R3C3", "value": "5"}]}, "sandwichsum 1: cell R3C3 is not beside a row or a column"),
         ({"arrow": [{"cells": [], "lines": [["R1C1", "R1C2"]]}]}, "arrow 1: an arrow without its circle"),
         ({"nonconsecutive": True, "difference": [{"cells": ["R1C1", "R1C2"]}]}, "with white dots but no negative"),
+        (
+            {"quadruple": [{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"]}]},
+            "quadruple 1: 'values' must be a list of digits",
+        ),
+        ({"quadruple": [{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": [1, "x"]}]}, "quadruple 1: digit 'x'"),
+        (
+            {"quadruple": [{"cells": ["R1C1", "R1C2", "R2C1", "R3C2"], "values": [1]}]},
+            "quadruple 1: quadruple: needs the four cells of a 2x2 square, not r1c1, r1c2, r2c1, r3c2",
+        ),
+        (
+            {"quadruple": [{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": [10]}]},
+            "quadruple at r1c1..r2c2: digit 10 is off the digits 1..9",
+        ),
     ],
 )
 def test_rules_sudokit_cannot_take_whole_are_errors_naming_them(keys: dict[str, object], message: str) -> None:
@@ -645,3 +661,11 @@ def test_sudokupad_data_with_a_string_left_open_is_read_in_linear_time() -> None
     with pytest.raises(LinkError, match=r"SudokuPad: the puzzle data.*not valid JSON"):
         parse_link(link)
     assert time.process_time() - start < 1  # some 0.01 s
+
+
+def test_a_quadruple_is_read_with_its_repeats_and_written_as_f_puzzles_writes_it() -> None:
+    square = ["R4C5", "R4C6", "R5C5", "R5C6"]
+    data = fpuzzles(quadruple=[{"cells": square, "values": [7, "2", 7]}, {"cells": ["R1C1"], "values": []}])
+    puzzle = parse_fpuzzles(data)
+    assert puzzle.constraints == (Quadruple([(3, 4), (3, 5), (4, 4), (4, 5)], [2, 7, 7]),)  # an empty circle: no rule
+    assert to_fpuzzles(puzzle)["quadruple"] == [{"cells": square, "values": [2, 7, 7]}]

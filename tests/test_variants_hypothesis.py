@@ -39,6 +39,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    Quadruple,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -285,6 +286,15 @@ class Drawer:
                 if twins:
                     line = [twins[0][0], line[1], twins[0][1]]
             return [Palindrome(self.cells(line))]
+        if kind == "quadruple":
+            r, c = draw(_index(n - 1)), draw(_index(n - 1))
+            square = [r * n + c, r * n + c + 1, (r + 1) * n + c, (r + 1) * n + c + 1]
+            k = draw(st.integers(1, 4))
+            if self.true():  # digits the grid has there, a repeat listed twice when drawn
+                digits = [self.digits(square)[j] for j in draw(st.permutations(range(4)))[:k]]
+            else:
+                digits = draw(st.lists(st.integers(1, n), min_size=k, max_size=k))
+            return [Quadruple(self.cells(square), digits)]
         raise AssertionError(f"no drawing for {kind}")
 
     def arrow(self) -> Arrow:

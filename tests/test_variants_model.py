@@ -31,6 +31,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    Quadruple,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -78,6 +79,11 @@ CASES: dict[str, tuple[Constraint, Constraint, str]] = {
     "renban": (Renban(["r1c4", "r1c5", "r1c6"]), Renban(["r1c6", "r1c7", "r1c8"]), "not a run"),
     "whisper": (Whisper(["r1c8", "r1c7"]), Whisper(["r1c1", "r1c2"]), "5 next to 3"),
     "palindrome": (Palindrome(["r2c6", "r3c7"]), Palindrome(["r1c1", "r1c2"]), "no palindrome"),
+    "quadruple": (
+        Quadruple(["r2c2", "r1c1", "r1c2", "r2c1"], [7, 3, 5]),
+        Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], [3, 4]),
+        "quadruple at r1c1..r2c2 lacks 4: 5 3 6 7",
+    ),
 }
 
 
@@ -292,6 +298,18 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         (lambda: Diagonal("up"), "'up' is not one of main, anti"),
         (lambda: OddEven("r1c1", "prime"), "'prime' is not one of odd, even"),
         (lambda: Whisper(["r1c1", "r1c2"], difference=0), "difference: 0 is not a whole number of at least 1"),
+        (lambda: Quadruple(["r1c1", "r1c2", "r2c1"], [1]), "quadruple: needs the four cells of a 2x2 square, not r1c1"),
+        (lambda: Quadruple(["r1c1", "r1c2", "r2c1", "r3c2"], [1]), "2x2 square, not r1c1, r1c2, r2c1, r3c2"),
+        (
+            lambda: Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], []),
+            "quadruple at r1c1..r2c2: 0 digits (a quadruple lists 1 to 4",
+        ),
+        (lambda: Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], [1, 2, 3, 4, 5]), "5 digits (a quadruple lists 1 to 4"),
+        (
+            lambda: Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], [0]),
+            "quadruple at r1c1..r2c2: digit: 0 is not a whole number of at least 1",
+        ),
+        (lambda: Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], "12"), "digits must be a list of 1 to 4 digits, not '12'"),
     ],
 )
 def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None:
@@ -308,6 +326,10 @@ def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None
         (Sandwich("row", 0, 36), "total 36 is too large"),
         (ExtraRegion([(0, c) for c in range(9)] + [(1, 0)]), "10 cells cannot hold different digits 1..9"),
         (AntiKnight(), "constraint 2 (anti-knight) repeats constraint 1"),
+        (
+            Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], [9, 10]),
+            "constraint 2: quadruple at r1c1..r2c2: digit 10 is off the digits 1..9",
+        ),
     ],
 )
 def test_rules_that_do_not_fit_the_board_are_refused_with_their_number(rule: Constraint, message: str) -> None:
@@ -374,3 +396,17 @@ def test_the_cross_check_skips_an_engine_that_lacks_a_kind_and_says_so() -> None
         "engine 'plain' does not support killer",
         "engine 'plain#2' does not support killer",
     )
+
+
+def test_a_quadruple_counts_repeated_digits_and_ignores_the_order_listed() -> None:
+    square = ["r1c8", "r1c9", "r2c8", "r2c9"]  # 1 2 / 4 8 in the solution
+    assert Quadruple(square, [8, 1]) == Quadruple(square, (1, 8)) and Quadruple(square, [8, 1]).digits == (1, 8)
+    twice = EMPTY.with_rules(constraints=[Quadruple(square, [1, 1])])
+    problem = "constraint 1 broken: quadruple at r1c8..r2c9 has 1 in 1 cell, not 2: 1 2 4 8"
+    assert solution_problem(twice, SOLVED) == problem
+    on_4x4 = Grid.empty("2x2").with_rules(constraints=[Quadruple(["r2c2", "r2c3", "r3c2", "r3c3"], [1, 1])])
+    kept = [g for g in GRIDS if solution_problem(on_4x4, Grid(g)) is None]
+    assert kept == [g for g in GRIDS if [g[5], g[6], g[9], g[10]].count(1) >= 2] and 0 < len(kept) < len(GRIDS)
+    assert json.loads(to_json(on_4x4))["constraints"] == [
+        {"kind": "quadruple", "cells": ["r2c2", "r2c3", "r3c2", "r3c3"], "digits": [1, 1]}
+    ]

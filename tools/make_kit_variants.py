@@ -35,6 +35,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    Quadruple,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -167,6 +168,10 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
         elif kind == "palindrome":
             cells = path(rng, g, rng.randint(2, 4), lambda d: d == d[::-1])
             rule = cells and Palindrome(cells)
+        elif kind == "quadruple":
+            r, c = rng.randrange(N - 1), rng.randrange(N - 1)
+            square = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+            rule = Quadruple(square, rng.sample([value(g, x) for x in square], rng.randint(1, 3)))
         if rule and rule not in out:
             out.append(rule)
     if kind == "kropki-negative":
@@ -205,11 +210,15 @@ KINDS = [
     "whisper",
     "palindrome",
 ]
+#: Kinds added since: drawn after jigsaw, so that the records of the kinds above stay as they were.
+LATER_KINDS = [
+    "quadruple",
+]
 
 
 def puzzles(rng: random.Random) -> list[tuple[Grid, int, tuple[int, ...] | None]]:
     found: dict[str, list] = {}
-    for kind in [*KINDS, "jigsaw"]:
+    for kind in [*KINDS, "jigsaw", *LATER_KINDS]:
         bucket: dict[str, list] = {"one": [], "several": [], "none": []}
         for _ in range(400):
             if all(len(v) >= 2 for v in bucket.values()):

@@ -14,7 +14,7 @@ Every puzzle is made from ``SEED`` and its name alone (``random.Random(f"{SEED}/
    board, every little killer diagonal, every sandwich total, thermometers along increasing paths,
    arrows whose cells sum to their circle (one two-cell circle where one fits), every kropki dot and
    every X and V (all of them, and kept, under a negative rule), a parity on every cell, and renban,
-   whisper and palindrome lines found in the grid.
+   whisper and palindrome lines found in the grid, and quadruples on drawn 2x2 squares.
 3. Givens are taken away, all cells in a drawn order, each one only if the ``cp-sat`` engine still
    counts exactly one solution (``limit=2``, exact) within ``MAX_CONFLICTS`` (a count that costs more
    is "too hard": the given stays); then the clues, in a drawn order, the same way, never the last
@@ -62,6 +62,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    Quadruple,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -128,6 +129,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("renban", "3x3", clues=("renban",)),
     Spec("whisper", "3x3", clues=("whisper",)),
     Spec("palindrome", "3x3", clues=("palindrome",)),
+    Spec("quadruple", "3x3", clues=("quadruple",)),
     Spec("sudoku-x", "3x3", rules=("diagonal",)),
     Spec("windoku", "3x3", rules=("extra-region",)),
     Spec("anti-knight", "3x3", rules=("anti-knight",)),
@@ -500,6 +502,16 @@ class Clues:
             if len(path) >= 3:
                 out.append(Palindrome(_cells(path, n)))
                 self.used |= set(path)
+        return out
+
+    def quadruple(self) -> list[Constraint]:
+        """Quadruples on drawn 2x2 squares, each listing two to four of the square's digits (a repeat listed twice)."""
+        n, s, rng = self.n, self.s, self.rng
+        corners = rng.sample([(r, c) for r in range(n - 1) for c in range(n - 1)], self.scaled(16))
+        out: list[Constraint] = []
+        for r, c in corners:
+            square = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+            out.append(Quadruple(square, rng.sample([s[a * n + b] for a, b in square], rng.choice((2, 3, 3, 4)))))
         return out
 
     def arrow(self) -> list[Constraint]:

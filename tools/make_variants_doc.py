@@ -36,6 +36,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    Quadruple,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -74,6 +75,7 @@ EXAMPLES: dict[str, Constraint] = {
         Renban(["r1c1", "r1c2", "r2c3"]),
         Whisper(["r4c4", "r5c5", "r6c6"]),
         Palindrome(["r1c4", "r2c5", "r3c4"]),
+        Quadruple(["r4c4", "r4c5", "r5c4", "r5c5"], [1, 1, 7]),
     )
 }
 

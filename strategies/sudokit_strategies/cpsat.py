@@ -42,6 +42,7 @@ irregular or not) is an AllDifferent. Each rule then adds:
 * the difference ``a - b`` in a domain for white dots, non-consecutive pairs and whisper neighbours
   (``|a - b| >= d``); the sum ``a + b`` for X and V, and in a domain for the XV negative rule;
 * tables of allowed pairs for black dots and the kropki negative rule;
+* quadruple: a boolean per cell and listed digit (the cell holds it), at least as many of them true as listed;
 * renban: every digit inside a window ``low <= x <= low + len - 1`` (``low`` a variable);
 * sandwich: reified booleans (a cell lies between the 1 and the n when an end is before it and
   another after it; its digit counts only then), and a redundant count of the cells between.
@@ -365,6 +366,19 @@ def _palindrome(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, pu
         model.add(line[k] == line[-1 - k])
 
 
+def _quadruple(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """Each listed digit: at least as many of the four cells hold it (a boolean per cell, ``x == d`` both ways)."""
+    square = [x[i] for i in rule.indexes(puzzle.shape.n)]
+    for d in set(rule.digits):
+        holds = []
+        for v in square:
+            b = model.new_bool_var("")
+            model.add(v == d).only_enforce_if(b)
+            model.add(v != d).only_enforce_if(~b)
+            holds.append(b)
+        model.add(cp_model.LinearExpr.sum(holds) >= rule.digits.count(d))
+
+
 def _renban(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
     """AllDifferent, and every digit within ``low .. low + len - 1`` (``low`` is then the smallest digit)."""
     line = [x[i] for i in rule.indexes(puzzle.shape.n)]
@@ -537,6 +551,7 @@ _RULES: dict[str, _Adder] = {
     "renban": _renban,
     "whisper": _whisper,
     "palindrome": _palindrome,
+    "quadruple": _quadruple,
 }
 
 

@@ -80,7 +80,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache, partial
-from itertools import combinations, pairwise
+from itertools import combinations, pairwise, permutations
 from typing import Any, NamedTuple
 
 import constraint
@@ -871,6 +871,13 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
     elif kind == "palindrome":
         for k in range(len(cells) // 2):
             model.relate(cells[k], cells[-1 - k], _table(n, "equal"))
+    elif kind == "quadruple":  # a layout per placing of the listed digits in the four cells, the rest free
+        digits, every = rule.digits, frozenset(range(1, n + 1))  # type: ignore[attr-defined]
+        layouts = (
+            tuple(frozenset((digits[at.index(k)],)) if k in at else every for k in range(len(cells)))
+            for at in permutations(range(len(cells)), len(digits))
+        )
+        model.layouts.append((cells, list(dict.fromkeys(layouts))))
     elif kind == "odd-even":
         model.domains[cells[0]] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
     elif kind == "sandwich":

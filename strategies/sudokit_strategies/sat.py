@@ -47,7 +47,8 @@ non-consecutive, whispers, thermometers, palindromes, renban spans, anti-knight 
 either conflict clauses (few forbidden digit pairs) or support clauses ("a is d implies b is one
 of ..."); a killer total picks one of the digit sets that make it (a boolean per set); little
 killers, arrows and sandwiches are automata over the line's cells whose states are booleans
-(partial sums, and before / between / after the 1 and the n for a sandwich).
+(partial sums, and before / between / after the 1 and the n for a sandwich); a quadruple's digit
+listed m times is a clause "one of these cells holds it" on every 5 - m of its four cells.
 """
 
 from __future__ import annotations
@@ -829,6 +830,20 @@ def _palindrome(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
         cnf.relation(line[k], line[-1 - k], lambda d, e: d == e)
 
 
+def _quadruple(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """A digit listed ``m`` times is in at least ``m`` of the four cells: every ``5 - m`` of them hold it once."""
+    square = rule.indexes(puzzle.shape.n)
+    x = cnf.x
+    for d in set(rule.digits):
+        want = rule.digits.count(d)
+        for some in combinations(square, len(square) - want + 1):
+            clause = [x[i][d] for i in some if d in x[i]]
+            if not clause:  # none of these cells may hold it
+                cnf.unsat = True
+                return
+            cnf.clauses.append(clause)
+
+
 def _renban(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     """Different digits, no two further apart than the line is long: then they are a run."""
     line = rule.indexes(puzzle.shape.n)
@@ -886,4 +901,5 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "renban": _renban,
     "whisper": _whisper,
     "palindrome": _palindrome,
+    "quadruple": _quadruple,
 }

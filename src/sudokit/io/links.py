@@ -12,9 +12,9 @@ What is read. f-puzzles' JSON names each rule, and every rule sudokit models is 
 the regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, ``nonconsecutive``
 and ``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``,
 ``littlekillersum``, ``sandwichsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white
-and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, and the keys of
+and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``quadruple``, and the keys of
 f-puzzles' solver plugin ``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not
-model (``betweenline``, ``clone``, ``minimum``, ``quadruple``, ``disjointgroups``, a cage drawn as
+model (``betweenline``, ``clone``, ``minimum``, ``disjointgroups``, a cage drawn as
 decoration...) is an error naming it: a puzzle is never solved with one of its rules left out. Only
 what carries no rule is passed over: title, author, rules text, settings, the solution, cell colours
 and pencil marks. The drawings ``cage`` (but killer cages), ``line``, ``circle``, ``rectangle`` and
@@ -73,6 +73,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    Quadruple,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -370,7 +371,6 @@ _UNMODELLED = {
     "clone": "clones",
     "minimum": "minimum cells",
     "maximum": "maximum cells",
-    "quadruple": "quadruples",
     "disjointgroups": "disjoint groups",
     "entropicline": "entropic lines",
     "modularline": "modular lines",
@@ -732,6 +732,22 @@ class _FPuzzlesReader:
                 if shaft:
                     self.add(where, partial(Arrow, tuple(circle), tuple(shaft)))
 
+    def quadruple(self, value: object) -> None:
+        for where, entry in self.entries("quadruple", value):
+            values = entry.get("values")
+            if not isinstance(values, list):
+                raise self.fail(f"{where}: 'values' must be a list of digits")
+            digits = []
+            for v in values:
+                digit = self.number(v, where, "digit")
+                if digit is None:
+                    raise self.fail(f"{where}: a digit left empty")
+                digits.append(digit)
+            if not digits:
+                continue  # a circle without digits: no rule
+            cells = self.cell_list(entry.get("cells"), where)
+            self.add(where, partial(Quadruple, tuple(cells), tuple(digits)))
+
     def xv(self, value: object) -> None:
         for where, entry in self.entries("xv", value):
             letter = str(entry.get("value") or "").upper()
@@ -775,6 +791,7 @@ class _FPuzzlesReader:
         "difference": difference,
         "ratio": ratio,
         "arrow": arrow,
+        "quadruple": quadruple,
         "xv": xv,
         "renban": renban,
         "whispers": whispers,
@@ -908,6 +925,8 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             arrows.setdefault(rule.circle, []).append(_arrow_line(rule))
         elif isinstance(rule, XV):
             add("xv", {"cells": _names(rule.cells), "value": rule.letter})
+        elif isinstance(rule, Quadruple):
+            add("quadruple", {"cells": _names(rule.cells), "values": list(rule.digits)})
         elif isinstance(rule, Renban):
             add("renban", {"lines": [_names(rule.cells)]})
         elif isinstance(rule, Whisper):
@@ -924,7 +943,17 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
     for key in ("extraregion", "odd", "even", "thermometer", "palindrome", "killercage", "littlekillersum"):
         if key in entries:
             data[key] = entries[key]
-    for key in ("sandwichsum", "difference", "ratio", "arrow", "xv", "renban", "whispers", "slowthermometer"):
+    for key in (
+        "sandwichsum",
+        "difference",
+        "ratio",
+        "arrow",
+        "quadruple",
+        "xv",
+        "renban",
+        "whispers",
+        "slowthermometer",
+    ):
         if key in ("ratio", "xv") and negative and "negative" not in data and key in negative:
             data["negative"] = negative
         if key in entries or (key in negative):

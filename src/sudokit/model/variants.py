@@ -53,6 +53,7 @@ __all__ = [
     "NonConsecutive",
     "OddEven",
     "Palindrome",
+    "Quadruple",
     "Renban",
     "Sandwich",
     "SlowThermometer",
@@ -604,6 +605,48 @@ class Palindrome(Constraint):
         return None if digits == digits[::-1] else f"{self._where()} is no palindrome: {_shown(digits)}"
 
 
+@dataclass(frozen=True, slots=True)
+class Quadruple(Constraint):
+    """A quadruple: a 2x2 square holds each of the 1 to 4 digits on its corner (one listed twice, in two cells)."""
+
+    kind: ClassVar[str] = "quadruple"
+    label: ClassVar[str] = "quadruple"
+    cells: tuple[Cell, ...]
+    digits: tuple[int, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label))
+        rows = {r for r, _ in self.cells}
+        cols = {c for _, c in self.cells}
+        if len(self.cells) != 4 or max(rows) - min(rows) != 1 or max(cols) - min(cols) != 1:  # 4 cells: the square
+            shown = ", ".join(cell_name(c) for c in self.cells)
+            raise VariantError(f"{self.label}: needs the four cells of a 2x2 square, not {shown}")
+        if isinstance(self.digits, str) or not isinstance(self.digits, Iterable):
+            raise VariantError(f"{self._where()}: digits must be a list of 1 to 4 digits, not {self.digits!r:.30}")
+        digits = tuple(self.digits)
+        if not 1 <= len(digits) <= 4:
+            raise VariantError(f"{self._where()}: {len(digits)} digits (a quadruple lists 1 to 4)")
+        self._set("digits", tuple(sorted(_whole(d, f"{self._where()}: digit", low=1) for d in digits)))
+
+    def _fits(self, n: int) -> None:
+        if max(self.digits) > n:
+            raise VariantError(f"{self._where()}: digit {max(self.digits)} is off the digits 1..{n}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form, its digits a list."""
+        return {"kind": self.kind, "cells": [cell_name(c) for c in self.cells], "digits": list(self.digits)}
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        digits = self._values(values, grid.n)
+        for d in dict.fromkeys(self.digits):
+            want = self.digits.count(d)
+            have = digits.count(d)
+            if have < want:
+                what = f"lacks {d}" if want == 1 else f"has {d} in {have} cell{'s' * (have != 1)}, not {want}"
+                return f"{self._where()} {what}: {_shown(digits)}"
+        return None
+
+
 #: Every constraint class by its kind name.
 KINDS: dict[str, type[Constraint]] = {
     cls.kind: cls
@@ -627,6 +670,7 @@ KINDS: dict[str, type[Constraint]] = {
         Renban,
         Whisper,
         Palindrome,
+        Quadruple,
     )
 }
 #: The kind name of irregular regions (not a constraint: the grid's ``regions``).

@@ -3,20 +3,21 @@
 A rule between two cells becomes a pair table (:func:`pair_table`): the digits the partner may hold for
 each mask of the cell's candidates. A rule over many cells is a small propagator with a ``propagate``
 method: :class:`SetRule` (killer totals, renban runs), :class:`LinearRule` (little killer, arrows, the
-45 rule's sums), :class:`SandwichRule`. :mod:`.variants` lowers each constraint into these.
+45 rule's sums), :class:`SandwichRule`, :class:`QuadrupleRule`. :mod:`.variants` lowers each constraint into these.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from itertools import combinations
+from itertools import combinations, permutations
 
 __all__ = [
     "HighBytes",
     "LinearRule",
     "Narrowing",
     "PairTable",
+    "QuadrupleRule",
     "Rule",
     "SandwichRule",
     "SetRule",
@@ -336,7 +337,46 @@ class SandwichRule:
         return out
 
 
-Rule = SetRule | LinearRule | SandwichRule
+class QuadrupleRule:
+    """The four cells of a quadruple hold its digits (a digit listed twice, in two of them): every placing kept."""
+
+    __slots__ = ("cells", "placings")
+
+    def __init__(self, cells: Sequence[int], digits: Sequence[int]) -> None:
+        self.cells = tuple(cells)
+        bits = [1 << (d - 1) for d in digits]
+        #: Each way to put the listed digits in the cells: a digit bit per cell, 0 where the cell is free.
+        self.placings = tuple(
+            dict.fromkeys(
+                tuple(bits[at.index(k)] if k in at else 0 for k in range(len(self.cells)))
+                for at in permutations(range(len(self.cells)), len(bits))
+            )
+        )
+
+    def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
+        """Keep each cell's digits that some placing still fitting every cell allows (a free cell keeps all)."""
+        dom = [values[c] or cand[c] for c in self.cells]
+        allowed = [0] * len(dom)
+        for placing in self.placings:
+            for m, bit in zip(dom, placing, strict=True):
+                if bit and not m & bit:
+                    break
+            else:
+                for k, bit in enumerate(placing):
+                    allowed[k] |= bit or dom[k]
+        if not allowed[0]:
+            return None  # no placing fits
+        out = []
+        for k, c in enumerate(self.cells):
+            m = dom[k]
+            if m & ~allowed[k]:
+                if values[c]:
+                    return None
+                out.append((c, m & allowed[k]))
+        return out
+
+
+Rule = SetRule | LinearRule | SandwichRule | QuadrupleRule
 
 
 @cache

@@ -1,7 +1,7 @@
 """The search of ``backtrack`` on variant puzzles: every rule lowered, once, into what placing a digit does.
 
 All-different rules (a jigsaw's regions, extra regions, diagonals, killer cages, renban lines, anti-knight and
-anti-king) become more peers; rules between two cells become pair tables, and rules over many cells the
+anti-king) become more peers; rules between two cells become pair tables, and rules over many cells (quadruples too) the
 propagators of :mod:`.rules`, run when one of their cells changes. Killer cages also give the units they
 cover a rule for the cells they leave (the "45 rule"). Classic puzzles never come here.
 """
@@ -18,6 +18,7 @@ from sudokit_strategies.backtrack.base import Base, Timeout
 from sudokit_strategies.backtrack.rules import (
     HighBytes,
     LinearRule,
+    QuadrupleRule,
     Rule,
     SandwichRule,
     SetRule,
@@ -201,6 +202,8 @@ class _Model:
         elif kind == "palindrome":
             for k in range(len(cells) // 2):
                 self.relate(cells[k], cells[-1 - k], lambda x, y: x == y)
+        elif kind == "quadruple":
+            self.rules.append(QuadrupleRule(cells, rule.digits))  # type: ignore[attr-defined]
         else:  # the engine declares only the kinds above; the core refuses the others
             raise ValueError(f"backtrack does not take {kind} constraints")
 
