@@ -383,6 +383,16 @@ def gen_quadruple(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list
     return list(rules.values())
 
 
+def gen_pencil_marks(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    rules: list[v.Constraint] = []
+    for cell in rng.sample([(r, c) for r in range(n) for c in range(n)], rng.randint(1, n)):
+        digits = set(rng.sample(range(1, n + 1), rng.randint(1, n // 2)))
+        if rng.random() < 0.85:  # the solution's digit among them, or not
+            digits.add(at(cell))
+        rules.append(v.PencilMarks(cell, digits))
+    return rules
+
+
 GENERATORS: dict[str, Generator] = {
     "extra-region": gen_extra_region,
     "diagonal": gen_diagonal,
@@ -404,6 +414,7 @@ GENERATORS: dict[str, Generator] = {
     "whisper": gen_whisper,
     "palindrome": gen_palindrome,
     "quadruple": gen_quadruple,
+    "pencil-marks": gen_pencil_marks,
 }
 #: Rules that leave few grids of a 6x6 board by themselves: their instances there get fewer blanks.
 GLOBAL = {"anti-knight", "anti-king", "non-consecutive", "kropki-negative", "xv-negative", "diagonal"}

@@ -39,6 +39,7 @@ from sudokit.model.variants import (
     LittleKiller,
     NonConsecutive,
     OddEven,
+    PencilMarks,
     Quadruple,
     Sandwich,
     Thermometer,
@@ -280,6 +281,10 @@ def draw(
     if kind == "whisper":
         gaps = [abs(x - y) for x, y in pairwise(at(ref, n, cells))]
         return Whisper(cells, rng.randint(1, min(gaps)) if honest and min(gaps) else rng.randint(1, n - 1))
+    if kind == "pencil-marks":
+        (cell,) = cells[:1]
+        others = rng.sample(range(1, n + 1), rng.randint(1, n - 1))
+        return PencilMarks(cell, sorted({*others[:-1], at(ref, n, [cell])[0]}) if honest else others)
     if kind == "quadruple":
         r, c = rng.randrange(n - 1), rng.randrange(n - 1)
         square = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]

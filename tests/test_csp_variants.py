@@ -38,6 +38,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    PencilMarks,
     Quadruple,
     Renban,
     Sandwich,
@@ -261,6 +262,10 @@ RULES: dict[str, Rules] = {
     "whisper": lambda rng, s: [Whisper(line(rng), difference=rng.randint(1, 3))],
     "palindrome": lambda rng, s: [Palindrome(line(rng)) for _ in range(rng.randint(1, 2))],
     "quadruple": lambda rng, s: list({q.cells: q for q in (quadruple(rng, s) for _ in range(2))}.values()),
+    "pencil-marks": lambda rng, s: [
+        PencilMarks(c, {*rng.sample(range(1, N + 1), rng.randint(1, 3)), *digits_of(s, [c])[: rng.randint(0, 1)]})
+        for c in some_cells(rng, 1, 4)
+    ],
 }
 #: Irregular 4x4 regions (each row of the text is the symbol of a cell's region).
 JIGSAW_4 = ["1122112233443344", "1112312233423444", "1222113241334443"]

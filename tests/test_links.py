@@ -46,6 +46,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    PencilMarks,
     Quadruple,
     Renban,
     Sandwich,
@@ -157,6 +158,8 @@ EVERY_KIND = [
     Palindrome([(6, 3), (7, 2), (8, 3)]),
     Quadruple([(0, 2), (0, 3), (1, 2), (1, 3)], [1, 1, 9]),
     Quadruple([(7, 7), (7, 8), (8, 7), (8, 8)], [4]),
+    PencilMarks((0, 8), [2, 6, 7]),
+    PencilMarks((8, 0), [1]),
 ]
 
 
@@ -341,7 +344,9 @@ def test_rules_sudokit_cannot_take_whole_are_errors_naming_them(keys: dict[str, 
 @pytest.mark.parametrize(
     ("cell", "message"),
     [
-        ({"givenPencilMarks": [1, 2]}, "cell R1C1: given pencil marks"),
+        ({"givenPencilMarks": [1, 10]}, "cell R1C1: given pencil mark 10 is not a digit 1..9"),
+        ({"givenPencilMarks": "12"}, "cell R1C1: given pencil marks '12' are not a list of digits"),
+        ({"givenPencilMarks": [3, 3]}, "cell R1C1: given pencil marks at r1c1: digit 3 listed twice"),
         ({"region": None}, "cell R1C1: region none"),
         ({"extreme": "Minimum"}, "cell R1C1: minimum and maximum cells"),
         ({"value": 12, "given": True}, "cell R1C1: given 12 is not a digit 1..9"),
@@ -669,3 +674,16 @@ def test_a_quadruple_is_read_with_its_repeats_and_written_as_f_puzzles_writes_it
     puzzle = parse_fpuzzles(data)
     assert puzzle.constraints == (Quadruple([(3, 4), (3, 5), (4, 4), (4, 5)], [2, 7, 7]),)  # an empty circle: no rule
     assert to_fpuzzles(puzzle)["quadruple"] == [{"cells": square, "values": [2, 7, 7]}]
+
+
+def test_given_pencil_marks_are_read_off_their_cell_and_written_back_on_it() -> None:
+    data = fpuzzles()
+    data["grid"][4][2] = {"givenPencilMarks": [8, "3"], "centerPencilMarks": [1]}  # type: ignore[index]
+    data["grid"][0][0] = {"givenPencilMarks": None}  # type: ignore[index]
+    puzzle = parse_fpuzzles(data)
+    assert puzzle.constraints == (PencilMarks((4, 2), [3, 8]),)  # the solver's own marks carry no rule
+    written = to_fpuzzles(puzzle)["grid"]
+    assert written[4][2] == {"givenPencilMarks": [3, 8]} and written[0][0] == {}
+    twice = puzzle.with_rules(constraints=[*puzzle.constraints, PencilMarks((4, 2), [3])])
+    with pytest.raises(VariantError, match=r"two sets of given pencil marks on R5C3 \(f-puzzles holds one a cell\)"):
+        to_fpuzzles(twice)

@@ -39,6 +39,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    PencilMarks,
     Quadruple,
     Renban,
     Sandwich,
@@ -295,6 +296,12 @@ class Drawer:
             else:
                 digits = draw(st.lists(st.integers(1, n), min_size=k, max_size=k))
             return [Quadruple(self.cells(square), digits)]
+        if kind == "pencil-marks":
+            i = self.cell()
+            digits = set(draw(st.lists(st.integers(1, n), min_size=1, max_size=n - 1)))
+            if self.true():
+                digits.add(s[i])  # type: ignore[index]
+            return [PencilMarks(divmod(i, n), digits)]
         raise AssertionError(f"no drawing for {kind}")
 
     def arrow(self) -> Arrow:

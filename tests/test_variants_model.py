@@ -31,6 +31,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    PencilMarks,
     Quadruple,
     Renban,
     Sandwich,
@@ -83,6 +84,11 @@ CASES: dict[str, tuple[Constraint, Constraint, str]] = {
         Quadruple(["r2c2", "r1c1", "r1c2", "r2c1"], [7, 3, 5]),
         Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], [3, 4]),
         "quadruple at r1c1..r2c2 lacks 4: 5 3 6 7",
+    ),
+    "pencil-marks": (
+        PencilMarks("r1c1", [9, 5]),
+        PencilMarks("r2c2", [1, 2, 3]),
+        "r2c2 holds 7, not one of its given pencil marks 1 2 3",
     ),
 }
 
@@ -310,6 +316,10 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
             "quadruple at r1c1..r2c2: digit: 0 is not a whole number of at least 1",
         ),
         (lambda: Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], "12"), "digits must be a list of 1 to 4 digits, not '12'"),
+        (lambda: PencilMarks("r1c1", []), "given pencil marks at r1c1: no digit listed"),
+        (lambda: PencilMarks("r1c1", [3, 1, 3]), "given pencil marks at r1c1: digit 3 listed twice"),
+        (lambda: PencilMarks("r1c1", [True]), "given pencil marks at r1c1: digit: True is not a whole number"),
+        (lambda: PencilMarks("r1c1", 5), "given pencil marks at r1c1: digits must be a list of digits, not 5"),
     ],
 )
 def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None:
@@ -330,6 +340,7 @@ def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None
             Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], [9, 10]),
             "constraint 2: quadruple at r1c1..r2c2: digit 10 is off the digits 1..9",
         ),
+        (PencilMarks("r9c9", [1, 10]), "constraint 2: given pencil marks at r9c9: digit 10 is off the digits 1..9"),
     ],
 )
 def test_rules_that_do_not_fit_the_board_are_refused_with_their_number(rule: Constraint, message: str) -> None:
@@ -410,3 +421,12 @@ def test_a_quadruple_counts_repeated_digits_and_ignores_the_order_listed() -> No
     assert json.loads(to_json(on_4x4))["constraints"] == [
         {"kind": "quadruple", "cells": ["r2c2", "r2c3", "r3c2", "r3c3"], "digits": [1, 1]}
     ]
+
+
+def test_given_pencil_marks_limit_their_cell_and_list_their_digits_sorted() -> None:
+    marks = PencilMarks("r2c3", [4, 1])
+    assert marks.digits == (1, 4) and marks == PencilMarks((1, 2), (1, 4))
+    on_4x4 = Grid.empty("2x2").with_rules(constraints=[marks])
+    kept = [g for g in GRIDS if solution_problem(on_4x4, Grid(g)) is None]
+    assert kept == [g for g in GRIDS if g[6] in (1, 4)] and len(kept) == len(GRIDS) // 2
+    assert json.loads(to_json(on_4x4))["constraints"] == [{"kind": "pencil-marks", "cell": "r2c3", "digits": [1, 4]}]

@@ -35,6 +35,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    PencilMarks,
     Quadruple,
     Renban,
     Sandwich,
@@ -172,6 +173,9 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
             r, c = rng.randrange(N - 1), rng.randrange(N - 1)
             square = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
             rule = Quadruple(square, rng.sample([value(g, x) for x in square], rng.randint(1, 3)))
+        elif kind == "pencil-marks":
+            cell = (rng.randrange(N), rng.randrange(N))
+            rule = PencilMarks(cell, {value(g, cell), *rng.sample(range(1, N + 1), rng.randint(0, 2))})
         if rule and rule not in out:
             out.append(rule)
     if kind == "kropki-negative":
@@ -213,6 +217,7 @@ KINDS = [
 #: Kinds added since: drawn after jigsaw, so that the records of the kinds above stay as they were.
 LATER_KINDS = [
     "quadruple",
+    "pencil-marks",
 ]
 
 

@@ -14,7 +14,8 @@ Every puzzle is made from ``SEED`` and its name alone (``random.Random(f"{SEED}/
    board, every little killer diagonal, every sandwich total, thermometers along increasing paths,
    arrows whose cells sum to their circle (one two-cell circle where one fits), every kropki dot and
    every X and V (all of them, and kept, under a negative rule), a parity on every cell, and renban,
-   whisper and palindrome lines found in the grid, and quadruples on drawn 2x2 squares.
+   whisper and palindrome lines found in the grid, quadruples on drawn 2x2 squares, and given pencil marks
+   (the digit and one or two others) on drawn cells.
 3. Givens are taken away, all cells in a drawn order, each one only if the ``cp-sat`` engine still
    counts exactly one solution (``limit=2``, exact) within ``MAX_CONFLICTS`` (a count that costs more
    is "too hard": the given stays); then the clues, in a drawn order, the same way, never the last
@@ -62,6 +63,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    PencilMarks,
     Quadruple,
     Renban,
     Sandwich,
@@ -130,6 +132,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("whisper", "3x3", clues=("whisper",)),
     Spec("palindrome", "3x3", clues=("palindrome",)),
     Spec("quadruple", "3x3", clues=("quadruple",)),
+    Spec("pencil-marks", "3x3", clues=("pencil-marks",)),
     Spec("sudoku-x", "3x3", rules=("diagonal",)),
     Spec("windoku", "3x3", rules=("extra-region",)),
     Spec("anti-knight", "3x3", rules=("anti-knight",)),
@@ -502,6 +505,15 @@ class Clues:
             if len(path) >= 3:
                 out.append(Palindrome(_cells(path, n)))
                 self.used |= set(path)
+        return out
+
+    def pencil_marks(self) -> list[Constraint]:
+        """Given pencil marks on drawn cells: the cell's digit and one or two others."""
+        n, s, rng = self.n, self.s, self.rng
+        out: list[Constraint] = []
+        for i in rng.sample(range(n * n), self.scaled(40)):
+            others = rng.sample([d for d in range(1, n + 1) if d != s[i]], rng.choice((1, 1, 2)))
+            out.append(PencilMarks(divmod(i, n), [s[i], *others]))
         return out
 
     def quadruple(self) -> list[Constraint]:

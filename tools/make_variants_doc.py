@@ -36,6 +36,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    PencilMarks,
     Quadruple,
     Renban,
     Sandwich,
@@ -76,6 +77,7 @@ EXAMPLES: dict[str, Constraint] = {
         Whisper(["r4c4", "r5c5", "r6c6"]),
         Palindrome(["r1c4", "r2c5", "r3c4"]),
         Quadruple(["r4c4", "r4c5", "r5c4", "r5c5"], [1, 1, 7]),
+        PencilMarks("r2c8", [3, 6, 9]),
     )
 }
 

@@ -42,6 +42,7 @@ irregular or not) is an AllDifferent. Each rule then adds:
 * the difference ``a - b`` in a domain for white dots, non-consecutive pairs and whisper neighbours
   (``|a - b| >= d``); the sum ``a + b`` for X and V, and in a domain for the XV negative rule;
 * tables of allowed pairs for black dots and the kropki negative rule;
+* given pencil marks: the cell's digit in a domain;
 * quadruple: a boolean per cell and listed digit (the cell holds it), at least as many of them true as listed;
 * renban: every digit inside a window ``low <= x <= low + len - 1`` (``low`` a variable);
 * sandwich: reified booleans (a cell lies between the 1 and the n when an end is before it and
@@ -379,6 +380,12 @@ def _quadruple(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puz
         model.add(cp_model.LinearExpr.sum(holds) >= rule.digits.count(d))
 
 
+def _pencil_marks(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """The cell's digit in the listed ones."""
+    (i,) = rule.indexes(puzzle.shape.n)
+    model.add_linear_expression_in_domain(x[i], cp_model.Domain.from_values(rule.digits))
+
+
 def _renban(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
     """AllDifferent, and every digit within ``low .. low + len - 1`` (``low`` is then the smallest digit)."""
     line = [x[i] for i in rule.indexes(puzzle.shape.n)]
@@ -552,6 +559,7 @@ _RULES: dict[str, _Adder] = {
     "whisper": _whisper,
     "palindrome": _palindrome,
     "quadruple": _quadruple,
+    "pencil-marks": _pencil_marks,
 }
 
 

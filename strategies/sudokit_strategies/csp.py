@@ -823,7 +823,7 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
     cells = rule.indexes(n)
     if kind == "sandwich":
         cells = tuple(r * n + c for r, c in rule.line_cells(n))  # type: ignore[attr-defined]
-    if kind not in _EVERYWHERE and kind != "odd-even":  # a parity shows in the cell's digits already
+    if kind not in _EVERYWHERE and kind not in ("odd-even", "pencil-marks"):  # these show in the cell's digits
         for i in cells:
             model.weights[i] += 1
     if kind in ("extra-region", "renban"):
@@ -878,6 +878,8 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
             for at in permutations(range(len(cells)), len(digits))
         )
         model.layouts.append((cells, list(dict.fromkeys(layouts))))
+    elif kind == "pencil-marks":
+        model.domains[cells[0]] &= set(rule.digits)  # type: ignore[attr-defined]
     elif kind == "odd-even":
         model.domains[cells[0]] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
     elif kind == "sandwich":

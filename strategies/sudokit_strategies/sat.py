@@ -48,7 +48,8 @@ either conflict clauses (few forbidden digit pairs) or support clauses ("a is d 
 of ..."); a killer total picks one of the digit sets that make it (a boolean per set); little
 killers, arrows and sandwiches are automata over the line's cells whose states are booleans
 (partial sums, and before / between / after the 1 and the n for a sandwich); a quadruple's digit
-listed m times is a clause "one of these cells holds it" on every 5 - m of its four cells.
+listed m times is a clause "one of these cells holds it" on every 5 - m of its four cells; given pencil
+marks a clause of the cell's listed digits.
 """
 
 from __future__ import annotations
@@ -844,6 +845,16 @@ def _quadruple(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
             cnf.clauses.append(clause)
 
 
+def _pencil_marks(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """The cell holds one of the listed digits: a clause of them (a digit its domain lost is false)."""
+    (i,) = rule.indexes(puzzle.shape.n)
+    clause = [lit for d, lit in cnf.x[i].items() if d in rule.digits]
+    if not clause:
+        cnf.unsat = True
+        return
+    cnf.clauses.append(clause)
+
+
 def _renban(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     """Different digits, no two further apart than the line is long: then they are a run."""
     line = rule.indexes(puzzle.shape.n)
@@ -902,4 +913,5 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "whisper": _whisper,
     "palindrome": _palindrome,
     "quadruple": _quadruple,
+    "pencil-marks": _pencil_marks,
 }

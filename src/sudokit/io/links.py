@@ -16,10 +16,11 @@ and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome
 f-puzzles' solver plugin ``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not
 model (``betweenline``, ``clone``, ``minimum``, ``disjointgroups``, a cage drawn as
 decoration...) is an error naming it: a puzzle is never solved with one of its rules left out. Only
-what carries no rule is passed over: title, author, rules text, settings, the solution, cell colours
-and pencil marks. The drawings ``cage`` (but killer cages), ``line``, ``circle``, ``rectangle`` and
-``text`` are refused too: a rule they stand for is in the rules text, which sudokit does not read, and
-solving without it could give a wrong answer (but for the drawings f-puzzles' solver plugin adds for the
+what carries no rule is passed over: title, author, rules text, settings, the solution, cell colours and
+the solver's own pencil marks (a cell's ``givenPencilMarks``, the digits it is limited to, are read).
+The drawings ``cage`` (but killer cages), ``line``, ``circle``, ``rectangle`` and ``text`` are refused
+too: a rule they stand for is in the rules text, which sudokit does not read, and solving without it
+could give a wrong answer (but for the drawings f-puzzles' solver plugin adds for the
 rules it also writes as rules, marked ``fromConstraint``).
 
 SudokuPad's own format draws its puzzles: lines, arrows and shapes whose meaning is in the rules
@@ -73,6 +74,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    PencilMarks,
     Quadruple,
     Renban,
     Sandwich,
@@ -467,9 +469,7 @@ class _FPuzzlesReader:
                         continue
                     if key == "givenPencilMarks":
                         if value:
-                            raise self.fail(
-                                f"{where}: given pencil marks (digits the cell is limited to) are not modelled"
-                            )
+                            self.pencil_marks(value, (r, c), where)
                     elif key == "parity":  # how old versions wrote odd and even cells
                         if value not in ("Odd", "Even"):
                             raise self.fail(f"{where}: parity {value!r:.20} is not Odd or Even")
@@ -489,6 +489,18 @@ class _FPuzzlesReader:
                         )
                     region_of[r * n + c] = region
         return cells, region_of
+
+    def pencil_marks(self, value: object, cell: Cell, where: str) -> None:
+        """A cell's given pencil marks: the digits it is limited to."""
+        if not isinstance(value, list):
+            raise self.fail(f"{where}: given pencil marks {value!r:.20} are not a list of digits")
+        digits = []
+        for v in value:
+            digit = _number(v) if type(v) is not bool else None
+            if digit is None or not 1 <= digit <= self.n:
+                raise self.fail(f"{where}: given pencil mark {v!r:.20} is not a digit 1..{self.n}")
+            digits.append(digit)
+        self.add(where, partial(PencilMarks, cell, tuple(digits)))
 
     def digit(self, value: object, where: str) -> int:
         digit = _number(value) if type(value) is not bool else None
@@ -970,6 +982,15 @@ def _fpuzzles_grid(grid: Grid) -> list[list[dict[str, Any]]]:
     n = grid.n
     default = fpuzzles_shape(n).box_of
     numbers = _region_numbers(grid, default) if grid.regions != fpuzzles_shape(n).boxes else None
+    marks: dict[int, list[int]] = {}
+    for rule in grid.constraints:
+        if isinstance(rule, PencilMarks):
+            (i,) = rule.indexes(n)
+            if i in marks:
+                raise VariantError(
+                    f"f-puzzles: two sets of given pencil marks on {_name(rule.cell)} (f-puzzles holds one a cell)"
+                )
+            marks[i] = list(rule.digits)
     rows: list[list[dict[str, Any]]] = []
     for r in range(n):
         row: list[dict[str, Any]] = []
@@ -981,6 +1002,8 @@ def _fpuzzles_grid(grid: Grid) -> list[list[dict[str, Any]]]:
             if grid.cells[i]:
                 cell["value"] = grid.cells[i]
                 cell["given"] = True
+            if i in marks:
+                cell["givenPencilMarks"] = marks[i]
             row.append(cell)
         rows.append(row)
     return rows

@@ -53,6 +53,7 @@ __all__ = [
     "NonConsecutive",
     "OddEven",
     "Palindrome",
+    "PencilMarks",
     "Quadruple",
     "Renban",
     "Sandwich",
@@ -647,6 +648,43 @@ class Quadruple(Constraint):
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class PencilMarks(Constraint):
+    """Given pencil marks: the cell holds one of the digits listed."""
+
+    kind: ClassVar[str] = "pencil-marks"
+    label: ClassVar[str] = "given pencil marks"
+    cell: Cell
+    digits: tuple[int, ...]
+
+    def _normalise(self) -> None:
+        self._set("cell", _cell(self.cell, self.label))
+        where = self._where()
+        if isinstance(self.digits, str) or not isinstance(self.digits, Iterable):
+            raise VariantError(f"{where}: digits must be a list of digits, not {self.digits!r:.30}")
+        digits = tuple(_whole(d, f"{where}: digit", low=1) for d in self.digits)
+        if not digits:
+            raise VariantError(f"{where}: no digit listed")
+        if len(set(digits)) != len(digits):
+            raise VariantError(f"{where}: digit {next(d for d in digits if digits.count(d) > 1)} listed twice")
+        self._set("digits", tuple(sorted(digits)))
+
+    def _fits(self, n: int) -> None:
+        if max(self.digits) > n:
+            raise VariantError(f"{self._where()}: digit {max(self.digits)} is off the digits 1..{n}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form, its digits a list."""
+        return {"kind": self.kind, "cell": cell_name(self.cell), "digits": list(self.digits)}
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        r, c = self.cell
+        d = values[r * grid.n + c]
+        if d in self.digits:
+            return None
+        return f"{cell_name(self.cell)} holds {d}, not one of its given pencil marks {_shown(self.digits)}"
+
+
 #: Every constraint class by its kind name.
 KINDS: dict[str, type[Constraint]] = {
     cls.kind: cls
@@ -671,6 +709,7 @@ KINDS: dict[str, type[Constraint]] = {
         Whisper,
         Palindrome,
         Quadruple,
+        PencilMarks,
     )
 }
 #: The kind name of irregular regions (not a constraint: the grid's ``regions``).

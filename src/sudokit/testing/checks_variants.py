@@ -195,6 +195,14 @@ def variant_quadruple(subject: Subject) -> None:
     _solves_kind(subject, "quadruple")
 
 
+@check("variants")
+def variant_pencil_marks(subject: Subject) -> None:
+    """An engine declaring 'pencil-marks' (given pencil marks: digits a cell is limited to)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "pencil-marks")
+
+
 def _solves_kind(subject: Subject, kind: str) -> None:
     """Every shipped puzzle using ``kind`` (and only kinds the engine declares) counted exactly, or solved."""
     declared = subject.capabilities.constraints

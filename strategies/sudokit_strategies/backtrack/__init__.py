@@ -121,6 +121,7 @@ class BacktrackStrategy:
                 "whisper",
                 "palindrome",
                 "quadruple",
+                "pencil-marks",
             }
         ),
     )

@@ -202,6 +202,9 @@ class _Model:
         elif kind == "palindrome":
             for k in range(len(cells) // 2):
                 self.relate(cells[k], cells[-1 - k], lambda x, y: x == y)
+        elif kind == "pencil-marks":
+            (i,) = cells
+            self.cand[i] &= sum(1 << (d - 1) for d in rule.digits)  # type: ignore[attr-defined]
         elif kind == "quadruple":
             self.rules.append(QuadrupleRule(cells, rule.digits))  # type: ignore[attr-defined]
         else:  # the engine declares only the kinds above; the core refuses the others
