@@ -393,6 +393,18 @@ def gen_pencil_marks(rng: random.Random, n: int, at: Callable[[Cell], int]) -> l
     return rules
 
 
+def gen_min_max(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    rules: list[v.Constraint] = []
+    for cell in rng.sample([(r, c) for r in range(n) for c in range(n)], rng.randint(1, 3)):
+        for extreme in rng.sample(("minimum", "maximum"), 2):
+            rule = v.MinMax(cell, extreme)
+            digits = [at(o) for o in rule.neighbours(n)]
+            if rng.random() < 0.2 or all(rule.holds(at(cell), d) for d in digits):  # true of the solution, mostly
+                rules.append(rule)
+                break
+    return rules
+
+
 GENERATORS: dict[str, Generator] = {
     "extra-region": gen_extra_region,
     "diagonal": gen_diagonal,
@@ -415,6 +427,7 @@ GENERATORS: dict[str, Generator] = {
     "palindrome": gen_palindrome,
     "quadruple": gen_quadruple,
     "pencil-marks": gen_pencil_marks,
+    "min-max": gen_min_max,
 }
 #: Rules that leave few grids of a 6x6 board by themselves: their instances there get fewer blanks.
 GLOBAL = {"anti-knight", "anti-king", "non-consecutive", "kropki-negative", "xv-negative", "diagonal"}

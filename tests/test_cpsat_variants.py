@@ -37,6 +37,7 @@ from sudokit.model.variants import (
     Killer,
     Kropki,
     LittleKiller,
+    MinMax,
     NonConsecutive,
     OddEven,
     PencilMarks,
@@ -281,6 +282,8 @@ def draw(
     if kind == "whisper":
         gaps = [abs(x - y) for x, y in pairwise(at(ref, n, cells))]
         return Whisper(cells, rng.randint(1, min(gaps)) if honest and min(gaps) else rng.randint(1, n - 1))
+    if kind == "min-max":  # redrawn until the reference keeps it, when honest
+        return MinMax(cells[0], rng.choice(("minimum", "maximum")))
     if kind == "pencil-marks":
         (cell,) = cells[:1]
         others = rng.sample(range(1, n + 1), rng.randint(1, n - 1))

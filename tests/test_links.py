@@ -43,6 +43,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    MinMax,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -160,6 +161,9 @@ EVERY_KIND = [
     Quadruple([(7, 7), (7, 8), (8, 7), (8, 8)], [4]),
     PencilMarks((0, 8), [2, 6, 7]),
     PencilMarks((8, 0), [1]),
+    MinMax((4, 4), "maximum"),
+    MinMax((8, 8), "minimum"),
+    MinMax((0, 0), "minimum"),
 ]
 
 
@@ -303,6 +307,8 @@ def fpuzzles(**keys: object) -> dict[str, object]:
         ),
         ({"betweenline": [{"lines": [["R1C1", "R2C2"]]}]}, "f-puzzles: 'betweenline' (between lines) is not a rule"),
         ({"disjointgroups": True}, "f-puzzles: 'disjointgroups' (disjoint groups) is not a rule"),
+        ({"minimum": [{"cell": "R10C1"}]}, "f-puzzles: minimum 1: cell R10C1 is off the 9x9 board"),
+        ({"maximum": [{"cells": ["R1C1"]}]}, "f-puzzles: maximum 1: None is not a cell like R1C1"),
         ({"clone": [{"cells": ["R1C1"], "cloneCells": ["R9C9"]}]}, "f-puzzles: 'clone' (clones)"),
         ({"somethingnew": [1]}, "f-puzzles: 'somethingnew' (a rule sudokit does not know)"),
         ({"negative": ["ratio"]}, "negative 'ratio' without 'nonconsecutive'"),
@@ -348,7 +354,7 @@ def test_rules_sudokit_cannot_take_whole_are_errors_naming_them(keys: dict[str, 
         ({"givenPencilMarks": "12"}, "cell R1C1: given pencil marks '12' are not a list of digits"),
         ({"givenPencilMarks": [3, 3]}, "cell R1C1: given pencil marks at r1c1: digit 3 listed twice"),
         ({"region": None}, "cell R1C1: region none"),
-        ({"extreme": "Minimum"}, "cell R1C1: minimum and maximum cells"),
+        ({"extreme": "Lowest"}, "cell R1C1: extreme 'Lowest' is not Minimum or Maximum"),
         ({"value": 12, "given": True}, "cell R1C1: given 12 is not a digit 1..9"),
         ({"glow": 1}, "cell R1C1: 'glow' is not a cell property"),
     ],
@@ -687,3 +693,19 @@ def test_given_pencil_marks_are_read_off_their_cell_and_written_back_on_it() -> 
     twice = puzzle.with_rules(constraints=[*puzzle.constraints, PencilMarks((4, 2), [3])])
     with pytest.raises(VariantError, match=r"two sets of given pencil marks on R5C3 \(f-puzzles holds one a cell\)"):
         to_fpuzzles(twice)
+
+
+def test_minimum_and_maximum_cells_are_read_from_their_keys_and_the_old_cell_property() -> None:
+    data = fpuzzles(minimum=[{"cell": "R2C2"}], maximum=[{"cell": "R5C5"}, {"cell": "R9C1"}])
+    data["grid"][0][8] = {"extreme": "Maximum"}  # type: ignore[index]
+    puzzle = parse_fpuzzles(data)
+    assert set(puzzle.constraints) == {
+        MinMax((1, 1), "minimum"),
+        MinMax((4, 4), "maximum"),
+        MinMax((8, 0), "maximum"),
+        MinMax((0, 8), "maximum"),
+    }
+    written = to_fpuzzles(puzzle)
+    assert written["minimum"] == [{"cell": "R2C2"}]
+    assert written["maximum"] == [{"cell": "R1C9"}, {"cell": "R5C5"}, {"cell": "R9C1"}]
+    assert list(written).index("minimum") < list(written).index("maximum")

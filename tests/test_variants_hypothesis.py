@@ -36,6 +36,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    MinMax,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -296,6 +297,15 @@ class Drawer:
             else:
                 digits = draw(st.lists(st.integers(1, n), min_size=k, max_size=k))
             return [Quadruple(self.cells(square), digits)]
+        if kind == "min-max":
+            i = self.cell()
+            rule = MinMax(divmod(i, n), draw(st.sampled_from(("minimum", "maximum"))))
+            if self.true():  # the extreme the grid has there, when it has one
+                for extreme in ("minimum", "maximum"):
+                    maybe = MinMax(divmod(i, n), extreme)
+                    if all(maybe.holds(s[i], s[r * n + c]) for r, c in maybe.neighbours(n)):  # type: ignore[index]
+                        rule = maybe
+            return [rule]
         if kind == "pencil-marks":
             i = self.cell()
             digits = set(draw(st.lists(st.integers(1, n), min_size=1, max_size=n - 1)))

@@ -28,6 +28,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    MinMax,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -84,6 +85,11 @@ CASES: dict[str, tuple[Constraint, Constraint, str]] = {
         Quadruple(["r2c2", "r1c1", "r1c2", "r2c1"], [7, 3, 5]),
         Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], [3, 4]),
         "quadruple at r1c1..r2c2 lacks 4: 5 3 6 7",
+    ),
+    "min-max": (
+        MinMax("r1c8", "minimum"),
+        MinMax("r2c1", "maximum"),
+        "maximum cell r2c1 holds 6, not greater than 7 at r2c2",
     ),
     "pencil-marks": (
         PencilMarks("r1c1", [9, 5]),
@@ -317,6 +323,8 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         ),
         (lambda: Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], "12"), "digits must be a list of 1 to 4 digits, not '12'"),
         (lambda: PencilMarks("r1c1", []), "given pencil marks at r1c1: no digit listed"),
+        (lambda: MinMax("r1c1", "min"), "minimum/maximum cell: 'min' is not one of minimum, maximum"),
+        (lambda: MinMax("r0c1", "minimum"), "minimum/maximum cell: 'r0c1' is not a cell like 'r1c1'"),
         (lambda: PencilMarks("r1c1", [3, 1, 3]), "given pencil marks at r1c1: digit 3 listed twice"),
         (lambda: PencilMarks("r1c1", [True]), "given pencil marks at r1c1: digit: True is not a whole number"),
         (lambda: PencilMarks("r1c1", 5), "given pencil marks at r1c1: digits must be a list of digits, not 5"),
@@ -340,6 +348,7 @@ def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None
             Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], [9, 10]),
             "constraint 2: quadruple at r1c1..r2c2: digit 10 is off the digits 1..9",
         ),
+        (MinMax("r10c1", "maximum"), "constraint 2: minimum/maximum cell: cell r10c1 is off the 9x9 board"),
         (PencilMarks("r9c9", [1, 10]), "constraint 2: given pencil marks at r9c9: digit 10 is off the digits 1..9"),
     ],
 )
@@ -430,3 +439,12 @@ def test_given_pencil_marks_limit_their_cell_and_list_their_digits_sorted() -> N
     kept = [g for g in GRIDS if solution_problem(on_4x4, Grid(g)) is None]
     assert kept == [g for g in GRIDS if g[6] in (1, 4)] and len(kept) == len(GRIDS) // 2
     assert json.loads(to_json(on_4x4))["constraints"] == [{"kind": "pencil-marks", "cell": "r2c3", "digits": [1, 4]}]
+
+
+def test_a_minimum_or_maximum_cell_is_compared_with_its_neighbours_on_the_board_only() -> None:
+    corner, middle = MinMax("r1c1", "minimum"), MinMax("r2c3", "maximum")
+    assert corner.neighbours(4) == ((1, 0), (0, 1)) and len(middle.neighbours(4)) == 4
+    puzzle = Grid.empty("2x2").with_rules(constraints=[corner, middle])
+    kept = [g for g in GRIDS if solution_problem(puzzle, Grid(g)) is None]
+    assert kept == [g for g in GRIDS if g[0] < min(g[1], g[4]) and g[6] > max(g[2], g[5], g[7], g[10])]
+    assert 0 < len(kept) < len(GRIDS)

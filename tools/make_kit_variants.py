@@ -32,6 +32,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    MinMax,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -173,6 +174,12 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
             r, c = rng.randrange(N - 1), rng.randrange(N - 1)
             square = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
             rule = Quadruple(square, rng.sample([value(g, x) for x in square], rng.randint(1, 3)))
+        elif kind == "min-max":
+            cell = (rng.randrange(N), rng.randrange(N))
+            for extreme in ("minimum", "maximum"):
+                maybe = MinMax(cell, extreme)
+                if all(maybe.holds(value(g, cell), value(g, x)) for x in maybe.neighbours(N)):
+                    rule = maybe
         elif kind == "pencil-marks":
             cell = (rng.randrange(N), rng.randrange(N))
             rule = PencilMarks(cell, {value(g, cell), *rng.sample(range(1, N + 1), rng.randint(0, 2))})
@@ -218,6 +225,7 @@ KINDS = [
 LATER_KINDS = [
     "quadruple",
     "pencil-marks",
+    "min-max",
 ]
 
 

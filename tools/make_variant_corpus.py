@@ -15,7 +15,7 @@ Every puzzle is made from ``SEED`` and its name alone (``random.Random(f"{SEED}/
    arrows whose cells sum to their circle (one two-cell circle where one fits), every kropki dot and
    every X and V (all of them, and kept, under a negative rule), a parity on every cell, and renban,
    whisper and palindrome lines found in the grid, quadruples on drawn 2x2 squares, and given pencil marks
-   (the digit and one or two others) on drawn cells.
+   (the digit and one or two others) on drawn cells, and every minimum and maximum cell.
 3. Givens are taken away, all cells in a drawn order, each one only if the ``cp-sat`` engine still
    counts exactly one solution (``limit=2``, exact) within ``MAX_CONFLICTS`` (a count that costs more
    is "too hard": the given stays); then the clues, in a drawn order, the same way, never the last
@@ -60,6 +60,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    MinMax,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -133,6 +134,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("palindrome", "3x3", clues=("palindrome",)),
     Spec("quadruple", "3x3", clues=("quadruple",)),
     Spec("pencil-marks", "3x3", clues=("pencil-marks",)),
+    Spec("min-max", "3x3", clues=("min-max",)),
     Spec("sudoku-x", "3x3", rules=("diagonal",)),
     Spec("windoku", "3x3", rules=("extra-region",)),
     Spec("anti-knight", "3x3", rules=("anti-knight",)),
@@ -505,6 +507,17 @@ class Clues:
             if len(path) >= 3:
                 out.append(Palindrome(_cells(path, n)))
                 self.used |= set(path)
+        return out
+
+    def min_max(self) -> list[Constraint]:
+        """Every cell below (above) all its orthogonal neighbours, as a minimum (maximum) cell."""
+        n, s = self.n, self.s
+        out: list[Constraint] = []
+        for i in range(n * n):
+            for extreme in ("minimum", "maximum"):
+                rule = MinMax(divmod(i, n), extreme)
+                if all(rule.holds(s[i], s[r * n + c]) for r, c in rule.neighbours(n)):
+                    out.append(rule)
         return out
 
     def pencil_marks(self) -> list[Constraint]:

@@ -33,6 +33,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    MinMax,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -78,6 +79,7 @@ EXAMPLES: dict[str, Constraint] = {
         Palindrome(["r1c4", "r2c5", "r3c4"]),
         Quadruple(["r4c4", "r4c5", "r5c4", "r5c5"], [1, 1, 7]),
         PencilMarks("r2c8", [3, 6, 9]),
+        MinMax("r5c5", "maximum"),
     )
 }
 

@@ -37,8 +37,8 @@ irregular or not) is an AllDifferent. Each rule then adds:
 * AllDifferent for extra regions, diagonals, killer cages and renban lines;
 * linear sums for killer and little killer totals and arrows (a two-cell circle is ``10*a + b``),
   each killer cell kept to the digits of the sets of different digits that make its total;
-* ``<`` / ``<=`` chains for thermometers, ``==`` for palindromes, ``!=`` on the anti-knight and
-  anti-king pairs that a region does not already keep apart;
+* ``<`` / ``<=`` chains for thermometers, ``<`` or ``>`` around minimum and maximum cells, ``==`` for
+  palindromes, ``!=`` on the anti-knight and anti-king pairs that a region does not already keep apart;
 * the difference ``a - b`` in a domain for white dots, non-consecutive pairs and whisper neighbours
   (``|a - b| >= d``); the sum ``a + b`` for X and V, and in a domain for the XV negative rule;
 * tables of allowed pairs for black dots and the kropki negative rule;
@@ -386,6 +386,14 @@ def _pencil_marks(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, 
     model.add_linear_expression_in_domain(x[i], cp_model.Domain.from_values(rule.digits))
 
 
+def _min_max(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """``<`` (``>``) between the cell and each orthogonal neighbour."""
+    n = puzzle.shape.n
+    (i,) = rule.indexes(n)
+    for r, c in rule.neighbours(n):
+        model.add(x[i] < x[r * n + c] if rule.extreme == "minimum" else x[i] > x[r * n + c])
+
+
 def _renban(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
     """AllDifferent, and every digit within ``low .. low + len - 1`` (``low`` is then the smallest digit)."""
     line = [x[i] for i in rule.indexes(puzzle.shape.n)]
@@ -560,6 +568,7 @@ _RULES: dict[str, _Adder] = {
     "palindrome": _palindrome,
     "quadruple": _quadruple,
     "pencil-marks": _pencil_marks,
+    "min-max": _min_max,
 }
 
 

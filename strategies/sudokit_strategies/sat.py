@@ -43,13 +43,13 @@ solver, the whole board's), the solver's name, and ``reused`` (1 when the per-sh
 
 Variant rules become clauses over the same cell variables: all-different rules (extra regions,
 diagonals, killer cages, renban lines) are at-most-one per digit; two-cell rules (kropki, XV,
-non-consecutive, whispers, thermometers, palindromes, renban spans, anti-knight and anti-king) are
-either conflict clauses (few forbidden digit pairs) or support clauses ("a is d implies b is one
-of ..."); a killer total picks one of the digit sets that make it (a boolean per set); little
-killers, arrows and sandwiches are automata over the line's cells whose states are booleans
-(partial sums, and before / between / after the 1 and the n for a sandwich); a quadruple's digit
-listed m times is a clause "one of these cells holds it" on every 5 - m of its four cells; given pencil
-marks a clause of the cell's listed digits.
+non-consecutive, whispers, thermometers, palindromes, renban spans, anti-knight and anti-king, minimum
+and maximum cells against their neighbours) are either conflict clauses (few forbidden digit pairs) or
+support clauses ("a is d implies b is one of ..."); a killer total picks one of the digit sets that make
+it (a boolean per set); little killers, arrows and sandwiches are automata over the line's cells whose
+states are booleans (partial sums, and before / between / after the 1 and the n for a sandwich); a
+quadruple's digit listed m times is a clause "one of these cells holds it" on every 5 - m of its four
+cells; given pencil marks a clause of the cell's listed digits.
 """
 
 from __future__ import annotations
@@ -855,6 +855,14 @@ def _pencil_marks(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     cnf.clauses.append(clause)
 
 
+def _min_max(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """The cell against each orthogonal neighbour: a pair rule."""
+    n = puzzle.shape.n
+    (i,) = rule.indexes(n)
+    for r, c in rule.neighbours(n):
+        cnf.relation(i, r * n + c, rule.holds)
+
+
 def _renban(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     """Different digits, no two further apart than the line is long: then they are a run."""
     line = rule.indexes(puzzle.shape.n)
@@ -914,4 +922,5 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "palindrome": _palindrome,
     "quadruple": _quadruple,
     "pencil-marks": _pencil_marks,
+    "min-max": _min_max,
 }

@@ -8,20 +8,20 @@ the same f-puzzles data after ``fpuzzles`` or ``fpuz``, or SudokuPad's own forma
 (``sudokupad.app/abc123``, ``sudokupad.app/author/title``) and an f-puzzles ``?id=`` link only name a
 puzzle kept on a server: sudokit does not use the network, and says so.
 
-What is read. f-puzzles' JSON names each rule, and every rule sudokit models is read: the givens and
-the regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, ``nonconsecutive``
-and ``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``,
+What is read. f-puzzles' JSON names each rule, and every rule sudokit models is read: the givens and the
+regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, ``nonconsecutive`` and
+``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``,
 ``littlekillersum``, ``sandwichsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white
-and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``quadruple``, and the keys of
-f-puzzles' solver plugin ``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not
-model (``betweenline``, ``clone``, ``minimum``, ``disjointgroups``, a cage drawn as
-decoration...) is an error naming it: a puzzle is never solved with one of its rules left out. Only
-what carries no rule is passed over: title, author, rules text, settings, the solution, cell colours and
-the solver's own pencil marks (a cell's ``givenPencilMarks``, the digits it is limited to, are read).
-The drawings ``cage`` (but killer cages), ``line``, ``circle``, ``rectangle`` and ``text`` are refused
-too: a rule they stand for is in the rules text, which sudokit does not read, and solving without it
-could give a wrong answer (but for the drawings f-puzzles' solver plugin adds for the
-rules it also writes as rules, marked ``fromConstraint``).
+and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``quadruple``,
+``minimum`` and ``maximum``, and the keys of f-puzzles' solver plugin ``renban``, ``whispers`` and
+``slowthermometer``. A rule sudokit does not model (``betweenline``, ``clone``, ``disjointgroups``, a
+cage drawn as decoration...) is an error naming it: a puzzle is never solved with one of its rules left
+out. Only what carries no rule is passed over: title, author, rules text, settings, the solution, cell
+colours and the solver's own pencil marks (a cell's ``givenPencilMarks``, the digits it is limited to,
+are read). The drawings ``cage`` (but killer cages), ``line``, ``circle``, ``rectangle`` and ``text``
+are refused too: a rule they stand for is in the rules text, which sudokit does not read, and solving
+without it could give a wrong answer (but for the drawings f-puzzles' solver plugin adds for the rules
+it also writes as rules, marked ``fromConstraint``).
 
 SudokuPad's own format draws its puzzles: lines, arrows and shapes whose meaning is in the rules
 text. From it sudokit reads the givens, the regions, killer cages (cages marked ``unique``) and the
@@ -71,6 +71,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    MinMax,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -371,8 +372,6 @@ _CELL_COSMETIC = frozenset({"c", "cArray", "highlight", "cornerPencilMarks", "ce
 _UNMODELLED = {
     "betweenline": "between lines",
     "clone": "clones",
-    "minimum": "minimum cells",
-    "maximum": "maximum cells",
     "disjointgroups": "disjoint groups",
     "entropicline": "entropic lines",
     "modularline": "modular lines",
@@ -474,8 +473,10 @@ class _FPuzzlesReader:
                         if value not in ("Odd", "Even"):
                             raise self.fail(f"{where}: parity {value!r:.20} is not Odd or Even")
                         self.rules.append(OddEven((r, c), value.lower()))
-                    elif key == "extreme":
-                        raise self.fail(f"{where}: minimum and maximum cells are not a rule sudokit models")
+                    elif key == "extreme":  # how old versions wrote minimum and maximum cells
+                        if value not in ("Minimum", "Maximum"):
+                            raise self.fail(f"{where}: extreme {value!r:.20} is not Minimum or Maximum")
+                        self.rules.append(MinMax((r, c), value.lower()))
                     elif value not in (None, False, [], ""):
                         raise self.fail(f"{where}: {key!r:.40} is not a cell property sudokit knows")
                 if cell.get("given"):
@@ -662,6 +663,17 @@ class _FPuzzlesReader:
     def odd(self, value: object) -> None:
         self.parity("odd", value)
 
+    def extremes(self, key: str, value: object) -> None:
+        for where, entry in self.entries(key, value):
+            cell = self.cell(entry.get("cell"), where)
+            self.add(where, partial(MinMax, cell, key))
+
+    def minimum(self, value: object) -> None:
+        self.extremes("minimum", value)
+
+    def maximum(self, value: object) -> None:
+        self.extremes("maximum", value)
+
     def even(self, value: object) -> None:
         self.parity("even", value)
 
@@ -795,6 +807,8 @@ class _FPuzzlesReader:
         "extraregion": extraregion,
         "odd": odd,
         "even": even,
+        "minimum": minimum,
+        "maximum": maximum,
         "thermometer": thermometer,
         "palindrome": palindrome,
         "killercage": killercage,
@@ -918,6 +932,8 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             add("extraregion", {"cells": _names(rule.cells)})
         elif isinstance(rule, OddEven):
             add(rule.parity, {"cell": _name(rule.cell)})
+        elif isinstance(rule, MinMax):
+            add(rule.extreme, {"cell": _name(rule.cell)})
         elif isinstance(rule, Thermometer):
             add("thermometer", {"lines": [_names(rule.cells)]})
         elif isinstance(rule, Palindrome):
@@ -952,7 +968,17 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
         add("arrow", {"lines": lines, "cells": _names(circle)})
     negative = (["ratio"] if kropki_negative else []) + (["xv"] if "xv-negative" in by_kind else [])
     # f-puzzles' order of its rules; "negative" where it writes it, before the first rule it applies to.
-    for key in ("extraregion", "odd", "even", "thermometer", "palindrome", "killercage", "littlekillersum"):
+    for key in (
+        "extraregion",
+        "odd",
+        "even",
+        "minimum",
+        "maximum",
+        "thermometer",
+        "palindrome",
+        "killercage",
+        "littlekillersum",
+    ):
         if key in entries:
             data[key] = entries[key]
     for key in (

@@ -50,6 +50,7 @@ __all__ = [
     "Kropki",
     "KropkiNegative",
     "LittleKiller",
+    "MinMax",
     "NonConsecutive",
     "OddEven",
     "Palindrome",
@@ -685,6 +686,42 @@ class PencilMarks(Constraint):
         return f"{cell_name(self.cell)} holds {d}, not one of its given pencil marks {_shown(self.digits)}"
 
 
+@dataclass(frozen=True, slots=True)
+class MinMax(Constraint):
+    """A minimum (maximum) cell: its digit is less (greater) than each orthogonal neighbour's."""
+
+    kind: ClassVar[str] = "min-max"
+    label: ClassVar[str] = "minimum/maximum cell"
+    cell: Cell
+    extreme: str
+
+    def _normalise(self) -> None:
+        self._set("cell", _cell(self.cell, self.label))
+        _choice(self.extreme, ("minimum", "maximum"), self.label)
+
+    def neighbours(self, n: int) -> tuple[Cell, ...]:
+        """The orthogonal neighbours of the cell on a board of side ``n``."""
+        r, c = self.cell
+        return tuple((a, b) for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= a < n and 0 <= b < n)
+
+    def holds(self, mine: int, theirs: int) -> bool:
+        """Whether the cell's digit ``mine`` fits beside a neighbour's ``theirs``."""
+        return mine < theirs if self.extreme == "minimum" else mine > theirs
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        n = grid.n
+        r, c = self.cell
+        mine = values[r * n + c]
+        for a, b in self.neighbours(n):
+            if not self.holds(mine, values[a * n + b]):
+                side = "less" if self.extreme == "minimum" else "greater"
+                return (
+                    f"{self.extreme} cell {cell_name(self.cell)} holds {mine}, "
+                    f"not {side} than {values[a * n + b]} at {cell_name((a, b))}"
+                )
+        return None
+
+
 #: Every constraint class by its kind name.
 KINDS: dict[str, type[Constraint]] = {
     cls.kind: cls
@@ -710,6 +747,7 @@ KINDS: dict[str, type[Constraint]] = {
         Palindrome,
         Quadruple,
         PencilMarks,
+        MinMax,
     )
 }
 #: The kind name of irregular regions (not a constraint: the grid's ``regions``).

@@ -203,6 +203,14 @@ def variant_pencil_marks(subject: Subject) -> None:
     _solves_kind(subject, "pencil-marks")
 
 
+@check("variants")
+def variant_min_max(subject: Subject) -> None:
+    """An engine declaring 'min-max' (minimum and maximum cells, below or above their neighbours)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "min-max")
+
+
 def _solves_kind(subject: Subject, kind: str) -> None:
     """Every shipped puzzle using ``kind`` (and only kinds the engine declares) counted exactly, or solved."""
     declared = subject.capabilities.constraints

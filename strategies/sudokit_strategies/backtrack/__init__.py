@@ -122,6 +122,7 @@ class BacktrackStrategy:
                 "palindrome",
                 "quadruple",
                 "pencil-marks",
+                "min-max",
             }
         ),
     )

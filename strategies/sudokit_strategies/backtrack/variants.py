@@ -202,6 +202,10 @@ class _Model:
         elif kind == "palindrome":
             for k in range(len(cells) // 2):
                 self.relate(cells[k], cells[-1 - k], lambda x, y: x == y)
+        elif kind == "min-max":
+            (i,) = cells
+            for r, c in rule.neighbours(n):  # type: ignore[attr-defined]
+                self.relate(i, r * n + c, rule.holds)  # type: ignore[attr-defined]
         elif kind == "pencil-marks":
             (i,) = cells
             self.cand[i] &= sum(1 << (d - 1) for d in rule.digits)  # type: ignore[attr-defined]
