@@ -428,6 +428,7 @@ GENERATORS: dict[str, Generator] = {
     "quadruple": gen_quadruple,
     "pencil-marks": gen_pencil_marks,
     "min-max": gen_min_max,
+    "disjoint-groups": gen_global(v.DisjointGroups),
 }
 #: Rules that leave few grids of a 6x6 board by themselves: their instances there get fewer blanks.
 GLOBAL = {"anti-knight", "anti-king", "non-consecutive", "kropki-negative", "xv-negative", "diagonal"}

@@ -220,7 +220,7 @@ def rules_for(kind: str, rng: random.Random, ref: Values, n: int, honesty: float
     others are drawn at random, and the puzzle then often has no solution.
     """
     board = Grid(ref, Shape.for_side(n), validate=False)
-    if kind in ("anti-knight", "anti-king", "non-consecutive"):
+    if kind in ("anti-knight", "anti-king", "non-consecutive", "disjoint-groups"):
         return [KINDS[kind]()]
     if kind == "diagonal":
         return [Diagonal(d) for d in rng.choice((["main"], ["anti"], ["main", "anti"]))]

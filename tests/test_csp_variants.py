@@ -30,6 +30,7 @@ from sudokit.model.variants import (
     Arrow,
     Constraint,
     Diagonal,
+    DisjointGroups,
     ExtraRegion,
     Killer,
     Kropki,
@@ -263,6 +264,7 @@ RULES: dict[str, Rules] = {
     "whisper": lambda rng, s: [Whisper(line(rng), difference=rng.randint(1, 3))],
     "palindrome": lambda rng, s: [Palindrome(line(rng)) for _ in range(rng.randint(1, 2))],
     "quadruple": lambda rng, s: list({q.cells: q for q in (quadruple(rng, s) for _ in range(2))}.values()),
+    "disjoint-groups": lambda rng, s: [DisjointGroups()],
     "min-max": lambda rng, s: [MinMax(c, rng.choice(("minimum", "maximum"))) for c in some_cells(rng, 1, 3)],
     "pencil-marks": lambda rng, s: [
         PencilMarks(c, {*rng.sample(range(1, N + 1), rng.randint(1, 3)), *digits_of(s, [c])[: rng.randint(0, 1)]})

@@ -38,6 +38,7 @@ from sudokit.model.variants import (
     AntiKnight,
     Arrow,
     Diagonal,
+    DisjointGroups,
     ExtraRegion,
     Killer,
     Kropki,
@@ -164,6 +165,7 @@ EVERY_KIND = [
     MinMax((4, 4), "maximum"),
     MinMax((8, 8), "minimum"),
     MinMax((0, 0), "minimum"),
+    DisjointGroups(),
 ]
 
 
@@ -306,7 +308,7 @@ def fpuzzles(**keys: object) -> dict[str, object]:
             "f-puzzles: killercage 1: cell R10C1 is off the 9x9 board",
         ),
         ({"betweenline": [{"lines": [["R1C1", "R2C2"]]}]}, "f-puzzles: 'betweenline' (between lines) is not a rule"),
-        ({"disjointgroups": True}, "f-puzzles: 'disjointgroups' (disjoint groups) is not a rule"),
+        ({"disjointgroups": "yes"}, "f-puzzles: 'disjointgroups' must be true or false, not 'yes'"),
         ({"minimum": [{"cell": "R10C1"}]}, "f-puzzles: minimum 1: cell R10C1 is off the 9x9 board"),
         ({"maximum": [{"cells": ["R1C1"]}]}, "f-puzzles: maximum 1: None is not a cell like R1C1"),
         ({"clone": [{"cells": ["R1C1"], "cloneCells": ["R9C9"]}]}, "f-puzzles: 'clone' (clones)"),
@@ -709,3 +711,10 @@ def test_minimum_and_maximum_cells_are_read_from_their_keys_and_the_old_cell_pro
     assert written["minimum"] == [{"cell": "R2C2"}]
     assert written["maximum"] == [{"cell": "R1C9"}, {"cell": "R5C5"}, {"cell": "R9C1"}]
     assert list(written).index("minimum") < list(written).index("maximum")
+
+
+def test_disjoint_groups_are_f_puzzles_flag_both_ways() -> None:
+    puzzle = parse_fpuzzles(fpuzzles(disjointgroups=True, antiking=False))
+    assert puzzle.constraints == (DisjointGroups(),)
+    assert to_fpuzzles(puzzle)["disjointgroups"] is True
+    assert parse_fpuzzles(fpuzzles(disjointgroups=False)).constraints == ()

@@ -31,6 +31,7 @@ from sudokit.model.variants import (
     Arrow,
     Constraint,
     Diagonal,
+    DisjointGroups,
     ExtraRegion,
     Killer,
     Kropki,
@@ -297,6 +298,8 @@ class Drawer:
             else:
                 digits = draw(st.lists(st.integers(1, n), min_size=k, max_size=k))
             return [Quadruple(self.cells(square), digits)]
+        if kind == "disjoint-groups":
+            return [DisjointGroups()]
         if kind == "min-max":
             i = self.cell()
             rule = MinMax(divmod(i, n), draw(st.sampled_from(("minimum", "maximum"))))

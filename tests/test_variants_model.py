@@ -23,6 +23,7 @@ from sudokit.model.variants import (
     Arrow,
     Constraint,
     Diagonal,
+    DisjointGroups,
     ExtraRegion,
     Killer,
     Kropki,
@@ -155,6 +156,14 @@ KING = pairs_with({(1, 1), (1, -1), (1, 0), (0, 1)})
 ORTHOGONAL = pairs_with({(1, 0), (0, 1)})
 
 GLOBAL = {
+    "disjoint-groups": (
+        DisjointGroups(),
+        lambda g: all(
+            len({g[r * 4 + c] for r in rows for c in cols}) == 4
+            for rows in ((0, 2), (1, 3))
+            for cols in ((0, 2), (1, 3))
+        ),
+    ),
     "anti-knight": (AntiKnight(), lambda g: all(g[a] != g[b] for a, b in KNIGHT)),
     "anti-king": (AntiKing(), lambda g: all(g[a] != g[b] for a, b in KING)),
     "non-consecutive": (NonConsecutive(), lambda g: all(abs(g[a] - g[b]) != 1 for a, b in ORTHOGONAL)),
@@ -216,6 +225,7 @@ EVERY_RULE = [kept for kept, _, _ in CASES.values()] + [
     Kropki("white", ["r5c5", "r5c6"]),
     XV("V", ["r9c8", "r9c9"]),
     Killer([(4, 4), (4, 5), (5, 4)]),
+    DisjointGroups(),
 ]
 
 
@@ -448,3 +458,11 @@ def test_a_minimum_or_maximum_cell_is_compared_with_its_neighbours_on_the_board_
     kept = [g for g in GRIDS if solution_problem(puzzle, Grid(g)) is None]
     assert kept == [g for g in GRIDS if g[0] < min(g[1], g[4]) and g[6] > max(g[2], g[5], g[7], g[10])]
     assert 0 < len(kept) < len(GRIDS)
+
+
+def test_disjoint_groups_follow_the_boxes_and_name_the_repeat() -> None:
+    groups = DisjointGroups.groups(Grid.empty("2x3").shape)  # 6x6: boxes of 2 rows by 3 columns
+    assert groups[0] == (0, 3, 12, 15, 24, 27) and groups[5] == (8, 11, 20, 23, 32, 35)
+    assert sorted(i for g in groups for i in g) == list(range(36))
+    problem = solution_problem(EMPTY.with_rules(constraints=[DisjointGroups()]), SOLVED)
+    assert problem == "constraint 1 broken: disjoint group 1 repeats 9 (at r1c7 and r7c1)"

@@ -27,6 +27,7 @@ from sudokit.model.variants import (
     Arrow,
     Constraint,
     Diagonal,
+    DisjointGroups,
     ExtraRegion,
     Killer,
     Kropki,
@@ -110,6 +111,8 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
         return [Diagonal(rng.choice(("main", "anti")))]
     if kind in ("anti-knight", "anti-king", "non-consecutive"):
         return [{"anti-knight": AntiKnight, "anti-king": AntiKing, "non-consecutive": NonConsecutive}[kind]()]
+    if kind == "disjoint-groups":
+        return [DisjointGroups()]
     out: list[Constraint] = []
     for _ in range(rng.randint(1, 3)):
         rule: Constraint | None = None
@@ -226,6 +229,7 @@ LATER_KINDS = [
     "quadruple",
     "pencil-marks",
     "min-max",
+    "disjoint-groups",
 ]
 
 

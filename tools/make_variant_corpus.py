@@ -8,7 +8,7 @@ Every puzzle is made from ``SEED`` and its name alone (``random.Random(f"{SEED}/
 
 1. A solved grid. Its regions are the boxes or, for a jigsaw, grown at random from n seeds until they
    partition the board. The grid is a solution of the empty board under the puzzle's global rules
-   (diagonals, windoku windows, anti-knight, anti-king, non-consecutive, the jigsaw regions), found by
+   (diagonals, windoku windows, disjoint groups, anti-knight, anti-king, non-consecutive, the jigsaw regions), found by
    CP-SAT on one worker steered by a drawn digit per cell (a solution hint) and a drawn search seed.
 2. Clues that are true of that grid, of each kind the puzzle asks for: killer cages partitioning the
    board, every little killer diagonal, every sandwich total, thermometers along increasing paths,
@@ -55,6 +55,7 @@ from sudokit.model.variants import (
     Arrow,
     Constraint,
     Diagonal,
+    DisjointGroups,
     ExtraRegion,
     Killer,
     Kropki,
@@ -135,6 +136,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("quadruple", "3x3", clues=("quadruple",)),
     Spec("pencil-marks", "3x3", clues=("pencil-marks",)),
     Spec("min-max", "3x3", clues=("min-max",)),
+    Spec("disjoint-groups", "3x3", rules=("disjoint-groups",)),
     Spec("sudoku-x", "3x3", rules=("diagonal",)),
     Spec("windoku", "3x3", rules=("extra-region",)),
     Spec("anti-knight", "3x3", rules=("anti-knight",)),
@@ -208,6 +210,8 @@ def global_rules(spec: Spec, n: int) -> list[Constraint]:
                     out.append(ExtraRegion([(top + r, left + c) for r in range(3) for c in range(3)]))
         elif rule == "anti-knight":
             out.append(AntiKnight())
+        elif rule == "disjoint-groups":
+            out.append(DisjointGroups())
         elif rule == "anti-king":
             out.append(AntiKing())
         elif rule == "non-consecutive":
@@ -236,6 +240,8 @@ def solved_grid(
             units.append(rule.indexes(n))
         elif isinstance(rule, AntiKnight):
             pairs += knight_pairs(n)
+        elif isinstance(rule, DisjointGroups):
+            units.extend(rule.groups(shape))
         elif isinstance(rule, AntiKing):
             pairs += king_pairs(n)
         elif isinstance(rule, NonConsecutive):

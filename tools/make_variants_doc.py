@@ -28,6 +28,7 @@ from sudokit.model.variants import (
     Arrow,
     Constraint,
     Diagonal,
+    DisjointGroups,
     ExtraRegion,
     Killer,
     Kropki,
@@ -80,6 +81,7 @@ EXAMPLES: dict[str, Constraint] = {
         Quadruple(["r4c4", "r4c5", "r5c4", "r5c5"], [1, 1, 7]),
         PencilMarks("r2c8", [3, 6, 9]),
         MinMax("r5c5", "maximum"),
+        DisjointGroups(),
     )
 }
 

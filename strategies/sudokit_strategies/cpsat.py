@@ -34,7 +34,7 @@ puzzle never reaches it, so its path is the one above. The cells are still varia
 parity clue cuts a cell's domain) and every unit of ``puzzle.units`` (rows, columns, the regions,
 irregular or not) is an AllDifferent. Each rule then adds:
 
-* AllDifferent for extra regions, diagonals, killer cages and renban lines;
+* AllDifferent for extra regions, diagonals, disjoint groups, killer cages and renban lines;
 * linear sums for killer and little killer totals and arrows (a two-cell circle is ``10*a + b``),
   each killer cell kept to the digits of the sets of different digits that make its total;
 * ``<`` / ``<=`` chains for thermometers, ``<`` or ``>`` around minimum and maximum cells, ``==`` for
@@ -308,6 +308,12 @@ def _all_different(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any,
     model.add_all_different([x[i] for i in rule.indexes(puzzle.shape.n)])
 
 
+def _disjoint_groups(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """AllDifferent on each group of cells in the same place of their boxes."""
+    for group in rule.groups(puzzle.shape):
+        model.add_all_different([x[i] for i in group])
+
+
 def _diagonal(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
     n = puzzle.shape.n
     model.add_all_different([x[r * n + c] for r, c in rule.diagonal_cells(n)])
@@ -569,6 +575,7 @@ _RULES: dict[str, _Adder] = {
     "quadruple": _quadruple,
     "pencil-marks": _pencil_marks,
     "min-max": _min_max,
+    "disjoint-groups": _disjoint_groups,
 }
 
 

@@ -42,7 +42,7 @@ Statistics are the solver's own counters for this puzzle (``conflicts``, ``decis
 solver, the whole board's), the solver's name, and ``reused`` (1 when the per-shape solver was used).
 
 Variant rules become clauses over the same cell variables: all-different rules (extra regions,
-diagonals, killer cages, renban lines) are at-most-one per digit; two-cell rules (kropki, XV,
+diagonals, disjoint groups, killer cages, renban lines) are at-most-one per digit; two-cell rules (kropki, XV,
 non-consecutive, whispers, thermometers, palindromes, renban spans, anti-knight and anti-king, minimum
 and maximum cells against their neighbours) are either conflict clauses (few forbidden digit pairs) or
 support clauses ("a is d implies b is one of ..."); a killer total picks one of the digit sets that make
@@ -701,6 +701,11 @@ def _extra_region(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     cnf.all_different(rule.indexes(puzzle.shape.n))
 
 
+def _disjoint_groups(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    for group in rule.groups(puzzle.shape):
+        cnf.all_different(group)
+
+
 def _diagonal(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     n = puzzle.shape.n
     cnf.all_different([r * n + c for r, c in rule.diagonal_cells(n)])
@@ -923,4 +928,5 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "quadruple": _quadruple,
     "pencil-marks": _pencil_marks,
     "min-max": _min_max,
+    "disjoint-groups": _disjoint_groups,
 }

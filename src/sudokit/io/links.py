@@ -13,10 +13,10 @@ regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, 
 ``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``,
 ``littlekillersum``, ``sandwichsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white
 and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``quadruple``,
-``minimum`` and ``maximum``, and the keys of f-puzzles' solver plugin ``renban``, ``whispers`` and
-``slowthermometer``. A rule sudokit does not model (``betweenline``, ``clone``, ``disjointgroups``, a
-cage drawn as decoration...) is an error naming it: a puzzle is never solved with one of its rules left
-out. Only what carries no rule is passed over: title, author, rules text, settings, the solution, cell
+``minimum``, ``maximum`` and ``disjointgroups``, and the keys of f-puzzles' solver plugin ``renban``,
+``whispers`` and ``slowthermometer``. A rule sudokit does not model (``betweenline``, ``clone``, a cage
+drawn as decoration...) is an error naming it: a puzzle is never solved with one of its rules left out.
+Only what carries no rule is passed over: title, author, rules text, settings, the solution, cell
 colours and the solver's own pencil marks (a cell's ``givenPencilMarks``, the digits it is limited to,
 are read). The drawings ``cage`` (but killer cages), ``line``, ``circle``, ``rectangle`` and ``text``
 are refused too: a rule they stand for is in the rules text, which sudokit does not read, and solving
@@ -66,6 +66,7 @@ from sudokit.model.variants import (
     Cell,
     Constraint,
     Diagonal,
+    DisjointGroups,
     ExtraRegion,
     Killer,
     Kropki,
@@ -372,7 +373,6 @@ _CELL_COSMETIC = frozenset({"c", "cArray", "highlight", "cornerPencilMarks", "ce
 _UNMODELLED = {
     "betweenline": "between lines",
     "clone": "clones",
-    "disjointgroups": "disjoint groups",
     "entropicline": "entropic lines",
     "modularline": "modular lines",
     "regionsumline": "region sum lines",
@@ -613,6 +613,10 @@ class _FPuzzlesReader:
         if self.flag("antiknight", value):
             self.rules.append(AntiKnight())
 
+    def disjointgroups(self, value: object) -> None:
+        if self.flag("disjointgroups", value):
+            self.rules.append(DisjointGroups())
+
     def antiking(self, value: object) -> None:
         if self.flag("antiking", value):
             self.rules.append(AntiKing())
@@ -802,6 +806,7 @@ class _FPuzzlesReader:
         "diagonal-": diagonal_minus,
         "antiknight": antiknight,
         "antiking": antiking,
+        "disjointgroups": disjointgroups,
         "nonconsecutive": nonconsecutive,
         "negative": negative,
         "extraregion": extraregion,
@@ -910,6 +915,8 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
         data["antiknight"] = True
     if "anti-king" in by_kind:
         data["antiking"] = True
+    if "disjoint-groups" in by_kind:
+        data["disjointgroups"] = True
     dots = [rule for rule in grid.constraints if isinstance(rule, Kropki)]
     white = [d for d in dots if d.color == "white"]
     black = [d for d in dots if d.color == "black"]

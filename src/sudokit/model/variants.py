@@ -45,6 +45,7 @@ __all__ = [
     "Cell",
     "Constraint",
     "Diagonal",
+    "DisjointGroups",
     "ExtraRegion",
     "Killer",
     "Kropki",
@@ -722,6 +723,29 @@ class MinMax(Constraint):
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class DisjointGroups(Constraint):
+    """Disjoint groups: cells in the same place of their boxes (every box's centre, say) hold different digits."""
+
+    kind: ClassVar[str] = "disjoint-groups"
+    label: ClassVar[str] = "disjoint groups"
+
+    @staticmethod
+    def groups(shape: Shape) -> tuple[tuple[int, ...], ...]:
+        """The n groups of ``shape``'s board: group k holds each box's k-th cell (reading order)."""
+        return tuple(zip(*shape.boxes, strict=True))
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        for k, group in enumerate(self.groups(grid.shape)):
+            seen: dict[int, int] = {}
+            for i in group:
+                if values[i] in seen:
+                    first, again = cell_name(divmod(seen[values[i]], grid.n)), cell_name(divmod(i, grid.n))
+                    return f"disjoint group {k + 1} repeats {values[i]} (at {first} and {again})"
+                seen[values[i]] = i
+        return None
+
+
 #: Every constraint class by its kind name.
 KINDS: dict[str, type[Constraint]] = {
     cls.kind: cls
@@ -748,6 +772,7 @@ KINDS: dict[str, type[Constraint]] = {
         Quadruple,
         PencilMarks,
         MinMax,
+        DisjointGroups,
     )
 }
 #: The kind name of irregular regions (not a constraint: the grid's ``regions``).

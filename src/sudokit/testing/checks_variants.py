@@ -211,6 +211,14 @@ def variant_min_max(subject: Subject) -> None:
     _solves_kind(subject, "min-max")
 
 
+@check("variants")
+def variant_disjoint_groups(subject: Subject) -> None:
+    """An engine declaring 'disjoint-groups' (cells in the same place of their boxes hold different digits)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "disjoint-groups")
+
+
 def _solves_kind(subject: Subject, kind: str) -> None:
     """Every shipped puzzle using ``kind`` (and only kinds the engine declares) counted exactly, or solved."""
     declared = subject.capabilities.constraints

@@ -123,6 +123,7 @@ class BacktrackStrategy:
                 "quadruple",
                 "pencil-marks",
                 "min-max",
+                "disjoint-groups",
             }
         ),
     )

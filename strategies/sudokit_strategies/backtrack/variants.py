@@ -146,6 +146,8 @@ class _Model:
         cells = rule.indexes(n)  # type: ignore[attr-defined]
         if kind == "extra-region":
             groups.append(cells)
+        elif kind == "disjoint-groups":
+            groups.extend(rule.groups(puzzle.shape))  # type: ignore[attr-defined]
         elif kind == "diagonal":
             groups.append(tuple(r * n + c for r, c in rule.diagonal_cells(n)))  # type: ignore[attr-defined]
         elif kind == "anti-knight":
