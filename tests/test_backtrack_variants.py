@@ -405,6 +405,18 @@ def gen_min_max(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v
     return rules
 
 
+def gen_clone(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    for _ in range(50):
+        cells = walk(rng, n, rng.randint(1, 4))
+        dr, dc = rng.randint(1 - n, n - 1), rng.randint(1 - n, n - 1)
+        moved = [(r + dr, c + dc) for r, c in cells]
+        if (dr, dc) == (0, 0) or not all(0 <= r < n and 0 <= c < n for r, c in moved):
+            continue
+        if rng.random() < 0.2 or [at(c) for c in cells] == [at(c) for c in moved]:  # true of the solution, mostly
+            return [v.Clone(cells, moved)]
+    return [v.Clone([(0, 0)], [(n - 1, n - 1)])]
+
+
 GENERATORS: dict[str, Generator] = {
     "extra-region": gen_extra_region,
     "diagonal": gen_diagonal,
@@ -429,6 +441,7 @@ GENERATORS: dict[str, Generator] = {
     "pencil-marks": gen_pencil_marks,
     "min-max": gen_min_max,
     "disjoint-groups": gen_global(v.DisjointGroups),
+    "clone": gen_clone,
 }
 #: Rules that leave few grids of a 6x6 board by themselves: their instances there get fewer blanks.
 GLOBAL = {"anti-knight", "anti-king", "non-consecutive", "kropki-negative", "xv-negative", "diagonal"}

@@ -31,6 +31,7 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    Clone,
     Constraint,
     Diagonal,
     ExtraRegion,
@@ -282,6 +283,13 @@ def draw(
     if kind == "whisper":
         gaps = [abs(x - y) for x, y in pairwise(at(ref, n, cells))]
         return Whisper(cells, rng.randint(1, min(gaps)) if honest and min(gaps) else rng.randint(1, n - 1))
+    if kind == "clone":  # a line and a copy of it moved within the board; redrawn until the reference keeps it
+        dr, dc = rng.randint(1 - n, n - 1), rng.randint(1 - n, n - 1)
+        moved = [(r + dr, c + dc) for r, c in cells]
+        if (dr, dc) == (0, 0) or not all(0 <= r < n and 0 <= c < n for r, c in moved):
+            (r, c) = cells[0]
+            return Clone([(r, c)], [(r, (c + 1) % n)])  # a cell and its neighbour in the row: never equal
+        return Clone(cells, moved)
     if kind == "min-max":  # redrawn until the reference keeps it, when honest
         return MinMax(cells[0], rng.choice(("minimum", "maximum")))
     if kind == "pencil-marks":

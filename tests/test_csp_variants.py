@@ -28,6 +28,7 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    Clone,
     Constraint,
     Diagonal,
     DisjointGroups,
@@ -242,6 +243,18 @@ def quadruple(rng: random.Random, solution: tuple[int, ...]) -> Quadruple:
     return Quadruple(square, rng.sample(digits_of(solution, square), k))
 
 
+def clone(rng: random.Random, solution: tuple[int, ...]) -> list[Clone]:
+    """A short line and its copy moved within the board (none when the move leaves it), true of ``solution`` or not."""
+    cells = line(rng, 3)
+    for _ in range(20):
+        dr, dc = rng.randint(1 - N, N - 1), rng.randint(1 - N, N - 1)
+        moved = [(r + dr, c + dc) for r, c in cells]
+        fits = (dr, dc) != (0, 0) and all(on_board(r, c) for r, c in moved)
+        if fits and (rng.random() < 0.3 or digits_of(solution, cells) == digits_of(solution, moved)):
+            return [Clone(cells, moved)]
+    return []
+
+
 #: For each kind, random rules of that kind on a 4x4 board (``solution`` is a grid many of them keep).
 RULES: dict[str, Rules] = {
     "extra-region": lambda rng, s: [ExtraRegion(some_cells(rng, 2, 4))],
@@ -265,6 +278,7 @@ RULES: dict[str, Rules] = {
     "palindrome": lambda rng, s: [Palindrome(line(rng)) for _ in range(rng.randint(1, 2))],
     "quadruple": lambda rng, s: list({q.cells: q for q in (quadruple(rng, s) for _ in range(2))}.values()),
     "disjoint-groups": lambda rng, s: [DisjointGroups()],
+    "clone": lambda rng, s: clone(rng, s) or clone(rng, s) or [Clone([(0, 0)], [(1, 2)])],
     "min-max": lambda rng, s: [MinMax(c, rng.choice(("minimum", "maximum"))) for c in some_cells(rng, 1, 3)],
     "pencil-marks": lambda rng, s: [
         PencilMarks(c, {*rng.sample(range(1, N + 1), rng.randint(1, 3)), *digits_of(s, [c])[: rng.randint(0, 1)]})

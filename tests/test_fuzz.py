@@ -564,7 +564,7 @@ HOSTILE_KEYS = [
     "renban", "whispers", "slowthermometer", "extraregion", "odd", "even", "palindrome", "negative",
     "nonconsecutive", "cage", "line", "circle", "lines", "global", "cages", "regions", "box", "constraints",
     "quadruple", "values", "digits", "givenPencilMarks", "minimum", "maximum", "extreme",
-    "disjointgroups",
+    "disjointgroups", "clone", "cloneCells",
 ]  # fmt: skip
 
 

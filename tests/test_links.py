@@ -37,6 +37,7 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    Clone,
     Diagonal,
     DisjointGroups,
     ExtraRegion,
@@ -166,6 +167,7 @@ EVERY_KIND = [
     MinMax((8, 8), "minimum"),
     MinMax((0, 0), "minimum"),
     DisjointGroups(),
+    Clone([(2, 6), (2, 7), (3, 7)], [(6, 0), (6, 1), (7, 1)]),
 ]
 
 
@@ -311,7 +313,11 @@ def fpuzzles(**keys: object) -> dict[str, object]:
         ({"disjointgroups": "yes"}, "f-puzzles: 'disjointgroups' must be true or false, not 'yes'"),
         ({"minimum": [{"cell": "R10C1"}]}, "f-puzzles: minimum 1: cell R10C1 is off the 9x9 board"),
         ({"maximum": [{"cells": ["R1C1"]}]}, "f-puzzles: maximum 1: None is not a cell like R1C1"),
-        ({"clone": [{"cells": ["R1C1"], "cloneCells": ["R9C9"]}]}, "f-puzzles: 'clone' (clones)"),
+        (
+            {"clone": [{"cells": ["R1C1", "R1C2"], "cloneCells": ["R9C9"]}]},
+            "f-puzzles: clone 1: clone at r1c1..r1c2: the copy (r9c9) is not the same shape moved",
+        ),
+        ({"clone": [{"cells": ["R1C1"]}]}, "f-puzzles: clone 1: cloneCells: cells must be a list"),
         ({"somethingnew": [1]}, "f-puzzles: 'somethingnew' (a rule sudokit does not know)"),
         ({"negative": ["ratio"]}, "negative 'ratio' without 'nonconsecutive'"),
         ({"negative": ["foglight"]}, "negative 'foglight': only the negative rules of ratio dots and of XV"),
@@ -718,3 +724,12 @@ def test_disjoint_groups_are_f_puzzles_flag_both_ways() -> None:
     assert puzzle.constraints == (DisjointGroups(),)
     assert to_fpuzzles(puzzle)["disjointgroups"] is True
     assert parse_fpuzzles(fpuzzles(disjointgroups=False)).constraints == ()
+
+
+def test_a_clone_is_read_with_its_cells_paired_by_place_and_written_back() -> None:
+    data = fpuzzles(
+        clone=[{"cells": ["R1C2", "R1C1"], "cloneCells": ["R5C5", "R5C6"]}, {"cells": [], "cloneCells": []}]
+    )
+    puzzle = parse_fpuzzles(data)
+    assert puzzle.constraints == (Clone([(0, 0), (0, 1)], [(4, 4), (4, 5)]),)  # an empty clone: no rule
+    assert to_fpuzzles(puzzle)["clone"] == [{"cells": ["R1C1", "R1C2"], "cloneCells": ["R5C5", "R5C6"]}]

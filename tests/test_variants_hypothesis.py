@@ -29,6 +29,7 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    Clone,
     Constraint,
     Diagonal,
     DisjointGroups,
@@ -298,6 +299,19 @@ class Drawer:
             else:
                 digits = draw(st.lists(st.integers(1, n), min_size=k, max_size=k))
             return [Quadruple(self.cells(square), digits)]
+        if kind == "clone":
+            cells = self.cells(self.walk(STEPS, 3))
+            moves = [
+                (dr, dc)
+                for dr in range(1 - n, n)
+                for dc in range(1 - n, n)
+                if (dr, dc) != (0, 0) and all(0 <= r + dr < n and 0 <= c + dc < n for r, c in cells)
+            ]
+            if self.true():  # a move whose copy holds the same digits, when the grid has one
+                same = [m for m in moves if all(s[r * n + c] == s[(r + m[0]) * n + c + m[1]] for r, c in cells)]  # type: ignore[index]
+                moves = same or moves
+            dr, dc = draw(st.sampled_from(moves))
+            return [Clone(cells, [(r + dr, c + dc) for r, c in cells])]
         if kind == "disjoint-groups":
             return [DisjointGroups()]
         if kind == "min-max":

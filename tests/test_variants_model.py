@@ -21,6 +21,7 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    Clone,
     Constraint,
     Diagonal,
     DisjointGroups,
@@ -86,6 +87,11 @@ CASES: dict[str, tuple[Constraint, Constraint, str]] = {
         Quadruple(["r2c2", "r1c1", "r1c2", "r2c1"], [7, 3, 5]),
         Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], [3, 4]),
         "quadruple at r1c1..r2c2 lacks 4: 5 3 6 7",
+    ),
+    "clone": (
+        Clone(["r1c2", "r1c3"], ["r2c7", "r2c8"]),
+        Clone(["r1c1", "r1c2"], ["r9c8", "r9c9"]),
+        "clone at r1c1..r1c2: r1c1 holds 5, its copy r9c8 7",
     ),
     "min-max": (
         MinMax("r1c8", "minimum"),
@@ -333,6 +339,10 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         ),
         (lambda: Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], "12"), "digits must be a list of 1 to 4 digits, not '12'"),
         (lambda: PencilMarks("r1c1", []), "given pencil marks at r1c1: no digit listed"),
+        (lambda: Clone(["r1c1", "r1c2"], ["r2c1", "r3c1"]), "clone at r1c1..r1c2: the copy (r2c1, r3c1"),
+        (lambda: Clone(["r1c1"], ["r5c5", "r5c6"]), "clone at r1c1: the copy (r5c5, r5c6"),
+        (lambda: Clone(["r2c2", "r1c1"], ["r1c1", "r2c2"]), "clone at r1c1..r2c2: the copy is the cells themselves"),
+        (lambda: Clone(["r1c1"], []), "clone copy: needs at least 1 cell, got 0"),
         (lambda: MinMax("r1c1", "min"), "minimum/maximum cell: 'min' is not one of minimum, maximum"),
         (lambda: MinMax("r0c1", "minimum"), "minimum/maximum cell: 'r0c1' is not a cell like 'r1c1'"),
         (lambda: PencilMarks("r1c1", [3, 1, 3]), "given pencil marks at r1c1: digit 3 listed twice"),
@@ -358,6 +368,7 @@ def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None
             Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], [9, 10]),
             "constraint 2: quadruple at r1c1..r2c2: digit 10 is off the digits 1..9",
         ),
+        (Clone(["r1c1"], ["r1c10"]), "constraint 2: clone: cell r1c10 is off the 9x9 board"),
         (MinMax("r10c1", "maximum"), "constraint 2: minimum/maximum cell: cell r10c1 is off the 9x9 board"),
         (PencilMarks("r9c9", [1, 10]), "constraint 2: given pencil marks at r9c9: digit 10 is off the digits 1..9"),
     ],
@@ -466,3 +477,13 @@ def test_disjoint_groups_follow_the_boxes_and_name_the_repeat() -> None:
     assert sorted(i for g in groups for i in g) == list(range(36))
     problem = solution_problem(EMPTY.with_rules(constraints=[DisjointGroups()]), SOLVED)
     assert problem == "constraint 1 broken: disjoint group 1 repeats 9 (at r1c7 and r7c1)"
+
+
+def test_a_clone_pairs_its_cells_by_place_whatever_order_they_are_listed_in() -> None:
+    clone = Clone(["r2c1", "r1c1", "r1c2"], ["r3c4", "r4c3", "r3c3"])  # an L moved two down, two right
+    assert clone == Clone(["r1c1", "r1c2", "r2c1"], ["r3c3", "r3c4", "r4c3"])
+    assert clone.pairs(4) == ((0, 10), (1, 11), (4, 14))
+    puzzle = Grid.empty("2x2").with_rules(constraints=[clone])
+    kept = [g for g in GRIDS if solution_problem(puzzle, Grid(g)) is None]
+    assert kept == [g for g in GRIDS if (g[0], g[1], g[4]) == (g[10], g[11], g[14])] and 0 < len(kept) < len(GRIDS)
+    assert clone.to_dict() == {"kind": "clone", "cells": ["r1c1", "r1c2", "r2c1"], "copy": ["r3c3", "r3c4", "r4c3"]}

@@ -25,6 +25,7 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    Clone,
     Constraint,
     Diagonal,
     DisjointGroups,
@@ -177,6 +178,22 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
             r, c = rng.randrange(N - 1), rng.randrange(N - 1)
             square = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
             rule = Quadruple(square, rng.sample([value(g, x) for x in square], rng.randint(1, 3)))
+        elif kind == "clone":
+            cells = path(rng, g, rng.randint(1, 2), lambda d: True)
+            if cells:
+                moves = [
+                    (dr, dc)
+                    for dr in range(1 - N, N)
+                    for dc in range(1 - N, N)
+                    if (dr, dc) != (0, 0)
+                    and all(
+                        0 <= r + dr < N and 0 <= c + dc < N and value(g, (r + dr, c + dc)) == value(g, (r, c))
+                        for r, c in cells
+                    )
+                ]
+                if moves:
+                    dr, dc = rng.choice(moves)
+                    rule = Clone(cells, [(r + dr, c + dc) for r, c in cells])
         elif kind == "min-max":
             cell = (rng.randrange(N), rng.randrange(N))
             for extreme in ("minimum", "maximum"):
@@ -230,6 +247,7 @@ LATER_KINDS = [
     "pencil-marks",
     "min-max",
     "disjoint-groups",
+    "clone",
 ]
 
 

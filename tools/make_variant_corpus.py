@@ -15,7 +15,8 @@ Every puzzle is made from ``SEED`` and its name alone (``random.Random(f"{SEED}/
    arrows whose cells sum to their circle (one two-cell circle where one fits), every kropki dot and
    every X and V (all of them, and kept, under a negative rule), a parity on every cell, and renban,
    whisper and palindrome lines found in the grid, quadruples on drawn 2x2 squares, and given pencil marks
-   (the digit and one or two others) on drawn cells, and every minimum and maximum cell.
+   (the digit and one or two others) on drawn cells, every minimum and maximum cell, and
+   clones (a line and a moved copy holding the same digits).
 3. Givens are taken away, all cells in a drawn order, each one only if the ``cp-sat`` engine still
    counts exactly one solution (``limit=2``, exact) within ``MAX_CONFLICTS`` (a count that costs more
    is "too hard": the given stays); then the clues, in a drawn order, the same way, never the last
@@ -53,6 +54,7 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    Clone,
     Constraint,
     Diagonal,
     DisjointGroups,
@@ -137,6 +139,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("pencil-marks", "3x3", clues=("pencil-marks",)),
     Spec("min-max", "3x3", clues=("min-max",)),
     Spec("disjoint-groups", "3x3", rules=("disjoint-groups",)),
+    Spec("clone", "3x3", clues=("clone",)),
     Spec("sudoku-x", "3x3", rules=("diagonal",)),
     Spec("windoku", "3x3", rules=("extra-region",)),
     Spec("anti-knight", "3x3", rules=("anti-knight",)),
@@ -513,6 +516,38 @@ class Clues:
             if len(path) >= 3:
                 out.append(Palindrome(_cells(path, n)))
                 self.used |= set(path)
+        return out
+
+    def clone(self) -> list[Constraint]:
+        """Clones: a drawn line of 2 to 4 cells and a copy of it moved where the grid holds the same digits."""
+        n, s, rng = self.n, self.s, self.rng
+        out: list[Constraint] = []
+        for _ in range(400):
+            if len(out) == self.scaled(8):
+                break
+            free = [i for i in range(n * n) if i not in self.used]
+            path = self._search([rng.choice(free)], rng.randint(2, 4), lambda p, j: True, lambda p: True, [0])
+            if path is None:
+                continue
+            cells = _cells(path, n)
+            moves = [
+                (dr, dc)
+                for dr in range(1 - n, n)
+                for dc in range(1 - n, n)
+                if (dr, dc) != (0, 0)
+                and all(
+                    0 <= r + dr < n
+                    and 0 <= c + dc < n
+                    and (r + dr) * n + c + dc not in self.used | set(path)
+                    and s[(r + dr) * n + c + dc] == s[r * n + c]
+                    for r, c in cells
+                )
+            ]
+            if moves:
+                dr, dc = rng.choice(moves)
+                copy = [(r + dr, c + dc) for r, c in cells]
+                out.append(Clone(cells, copy))
+                self.used |= set(path) | {r * n + c for r, c in copy}
         return out
 
     def min_max(self) -> list[Constraint]:

@@ -26,6 +26,7 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    Clone,
     Constraint,
     Diagonal,
     DisjointGroups,
@@ -82,6 +83,7 @@ EXAMPLES: dict[str, Constraint] = {
         PencilMarks("r2c8", [3, 6, 9]),
         MinMax("r5c5", "maximum"),
         DisjointGroups(),
+        Clone(["r1c1", "r1c2", "r2c1"], ["r7c7", "r7c8", "r8c7"]),
     )
 }
 

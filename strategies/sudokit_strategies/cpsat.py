@@ -38,7 +38,7 @@ irregular or not) is an AllDifferent. Each rule then adds:
 * linear sums for killer and little killer totals and arrows (a two-cell circle is ``10*a + b``),
   each killer cell kept to the digits of the sets of different digits that make its total;
 * ``<`` / ``<=`` chains for thermometers, ``<`` or ``>`` around minimum and maximum cells, ``==`` for
-  palindromes, ``!=`` on the anti-knight and anti-king pairs that a region does not already keep apart;
+  palindromes and clones, ``!=`` on the anti-knight and anti-king pairs that a region does not already keep apart;
 * the difference ``a - b`` in a domain for white dots, non-consecutive pairs and whisper neighbours
   (``|a - b| >= d``); the sum ``a + b`` for X and V, and in a domain for the XV negative rule;
 * tables of allowed pairs for black dots and the kropki negative rule;
@@ -400,6 +400,11 @@ def _min_max(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzl
         model.add(x[i] < x[r * n + c] if rule.extreme == "minimum" else x[i] > x[r * n + c])
 
 
+def _clone(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    for a, b in rule.pairs(puzzle.shape.n):
+        model.add(x[a] == x[b])
+
+
 def _renban(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
     """AllDifferent, and every digit within ``low .. low + len - 1`` (``low`` is then the smallest digit)."""
     line = [x[i] for i in rule.indexes(puzzle.shape.n)]
@@ -576,6 +581,7 @@ _RULES: dict[str, _Adder] = {
     "pencil-marks": _pencil_marks,
     "min-max": _min_max,
     "disjoint-groups": _disjoint_groups,
+    "clone": _clone,
 }
 
 

@@ -831,6 +831,9 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
         if kind == "renban":  # different digits within len - 1 of each other: a run
             for a, b in combinations(cells, 2):
                 model.relate(a, b, _table(n, "near", len(cells) - 1))
+    elif kind == "clone":
+        for a, b in rule.pairs(n):  # type: ignore[attr-defined]
+            model.relate(a, b, _table(n, "equal"))
     elif kind == "disjoint-groups":
         model.groups.extend(rule.groups(model.puzzle.shape))  # type: ignore[attr-defined]
     elif kind == "diagonal":

@@ -43,7 +43,7 @@ solver, the whole board's), the solver's name, and ``reused`` (1 when the per-sh
 
 Variant rules become clauses over the same cell variables: all-different rules (extra regions,
 diagonals, disjoint groups, killer cages, renban lines) are at-most-one per digit; two-cell rules (kropki, XV,
-non-consecutive, whispers, thermometers, palindromes, renban spans, anti-knight and anti-king, minimum
+non-consecutive, whispers, thermometers, palindromes, clones, renban spans, anti-knight and anti-king, minimum
 and maximum cells against their neighbours) are either conflict clauses (few forbidden digit pairs) or
 support clauses ("a is d implies b is one of ..."); a killer total picks one of the digit sets that make
 it (a boolean per set); little killers, arrows and sandwiches are automata over the line's cells whose
@@ -868,6 +868,11 @@ def _min_max(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
         cnf.relation(i, r * n + c, rule.holds)
 
 
+def _clone(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    for a, b in rule.pairs(puzzle.shape.n):
+        cnf.relation(a, b, lambda d, e: d == e)
+
+
 def _renban(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     """Different digits, no two further apart than the line is long: then they are a run."""
     line = rule.indexes(puzzle.shape.n)
@@ -929,4 +934,5 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "pencil-marks": _pencil_marks,
     "min-max": _min_max,
     "disjoint-groups": _disjoint_groups,
+    "clone": _clone,
 }

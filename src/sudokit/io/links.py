@@ -13,15 +13,15 @@ regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, 
 ``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``,
 ``littlekillersum``, ``sandwichsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white
 and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``quadruple``,
-``minimum``, ``maximum`` and ``disjointgroups``, and the keys of f-puzzles' solver plugin ``renban``,
-``whispers`` and ``slowthermometer``. A rule sudokit does not model (``betweenline``, ``clone``, a cage
-drawn as decoration...) is an error naming it: a puzzle is never solved with one of its rules left out.
-Only what carries no rule is passed over: title, author, rules text, settings, the solution, cell
-colours and the solver's own pencil marks (a cell's ``givenPencilMarks``, the digits it is limited to,
-are read). The drawings ``cage`` (but killer cages), ``line``, ``circle``, ``rectangle`` and ``text``
-are refused too: a rule they stand for is in the rules text, which sudokit does not read, and solving
-without it could give a wrong answer (but for the drawings f-puzzles' solver plugin adds for the rules
-it also writes as rules, marked ``fromConstraint``).
+``clone``, ``minimum``, ``maximum`` and ``disjointgroups``, and the keys of f-puzzles' solver plugin
+``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not model (``betweenline``,
+``entropicline``, a cage drawn as decoration...) is an error naming it: a puzzle is never solved with
+one of its rules left out. Only what carries no rule is passed over: title, author, rules text,
+settings, the solution, cell colours and the solver's own pencil marks (a cell's ``givenPencilMarks``,
+the digits it is limited to, are read). The drawings ``cage`` (but killer cages), ``line``, ``circle``,
+``rectangle`` and ``text`` are refused too: a rule they stand for is in the rules text, which sudokit
+does not read, and solving without it could give a wrong answer (but for the drawings f-puzzles' solver
+plugin adds for the rules it also writes as rules, marked ``fromConstraint``).
 
 SudokuPad's own format draws its puzzles: lines, arrows and shapes whose meaning is in the rules
 text. From it sudokit reads the givens, the regions, killer cages (cages marked ``unique``) and the
@@ -64,6 +64,7 @@ from sudokit.model.variants import (
     AntiKnight,
     Arrow,
     Cell,
+    Clone,
     Constraint,
     Diagonal,
     DisjointGroups,
@@ -372,7 +373,6 @@ _CELL_COSMETIC = frozenset({"c", "cArray", "highlight", "cornerPencilMarks", "ce
 #: What f-puzzles' rules that sudokit does not model are, for the error.
 _UNMODELLED = {
     "betweenline": "between lines",
-    "clone": "clones",
     "entropicline": "entropic lines",
     "modularline": "modular lines",
     "regionsumline": "region sum lines",
@@ -760,6 +760,13 @@ class _FPuzzlesReader:
                 if shaft:
                     self.add(where, partial(Arrow, tuple(circle), tuple(shaft)))
 
+    def clone(self, value: object) -> None:
+        for where, entry in self.entries("clone", value):
+            cells = self.cell_list(entry.get("cells"), where)
+            copy = self.cell_list(entry.get("cloneCells"), f"{where}: cloneCells")
+            if cells or copy:
+                self.add(where, partial(Clone, tuple(cells), tuple(copy)))
+
     def quadruple(self, value: object) -> None:
         for where, entry in self.entries("quadruple", value):
             values = entry.get("values")
@@ -821,6 +828,7 @@ class _FPuzzlesReader:
         "sandwichsum": sandwichsum,
         "difference": difference,
         "ratio": ratio,
+        "clone": clone,
         "arrow": arrow,
         "quadruple": quadruple,
         "xv": xv,
@@ -960,6 +968,8 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             arrows.setdefault(rule.circle, []).append(_arrow_line(rule))
         elif isinstance(rule, XV):
             add("xv", {"cells": _names(rule.cells), "value": rule.letter})
+        elif isinstance(rule, Clone):
+            add("clone", {"cells": _names(rule.cells), "cloneCells": _names(rule.copy)})
         elif isinstance(rule, Quadruple):
             add("quadruple", {"cells": _names(rule.cells), "values": list(rule.digits)})
         elif isinstance(rule, Renban):
@@ -992,6 +1002,7 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
         "sandwichsum",
         "difference",
         "ratio",
+        "clone",
         "arrow",
         "quadruple",
         "xv",

@@ -43,6 +43,7 @@ __all__ = [
     "AntiKnight",
     "Arrow",
     "Cell",
+    "Clone",
     "Constraint",
     "Diagonal",
     "DisjointGroups",
@@ -746,6 +747,62 @@ class DisjointGroups(Constraint):
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class Clone(Constraint):
+    """A clone: ``copy`` is ``cells`` moved (the same shape), and each cell holds the digit of its copy."""
+
+    kind: ClassVar[str] = "clone"
+    label: ClassVar[str] = "clone"
+    cells: tuple[Cell, ...]
+    copy: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        cells = sorted(_cells(self.cells, self.label))
+        copy = sorted(_cells(self.copy, f"{self.label} copy"))
+        self._set("cells", tuple(cells))
+        self._set("copy", tuple(copy))
+        offsets = {(b[0] - a[0], b[1] - a[1]) for a, b in zip(cells, copy, strict=False)}
+        if len(cells) != len(copy) or len(offsets) != 1:
+            raise VariantError(f"{self._where()}: the copy ({_names_text(copy)}) is not the same shape moved")
+        if offsets == {(0, 0)}:
+            raise VariantError(f"{self._where()}: the copy is the cells themselves")
+
+    def all_cells(self) -> tuple[Cell, ...]:
+        """The cells, then their copy."""
+        return self.cells + self.copy
+
+    def _where(self) -> str:
+        more = f"..{cell_name(self.cells[-1])}" if len(self.cells) > 1 else ""
+        return f"{self.label} at {cell_name(self.cells[0])}{more}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: cells and copy as ``"r1c1"`` texts, in reading order."""
+        return {"kind": self.kind, "cells": _names_list(self.cells), "copy": _names_list(self.copy)}
+
+    def pairs(self, n: int) -> tuple[tuple[int, int], ...]:
+        """Each cell with its copy, as indexes on a board of side ``n``."""
+        return tuple((a[0] * n + a[1], b[0] * n + b[1]) for a, b in zip(self.cells, self.copy, strict=True))
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        n = grid.n
+        for a, b in self.pairs(n):
+            if values[a] != values[b]:
+                return (
+                    f"{self._where()}: {cell_name(divmod(a, n))} holds {values[a]}, "
+                    f"its copy {cell_name(divmod(b, n))} {values[b]}"
+                )
+        return None
+
+
+def _names_list(cells: Iterable[Cell]) -> list[str]:
+    return [cell_name(c) for c in cells]
+
+
+def _names_text(cells: Iterable[Cell]) -> str:
+    names = _names_list(cells)
+    return ", ".join(names) if len(names) <= 4 else f"{names[0]}..{names[-1]}"
+
+
 #: Every constraint class by its kind name.
 KINDS: dict[str, type[Constraint]] = {
     cls.kind: cls
@@ -773,6 +830,7 @@ KINDS: dict[str, type[Constraint]] = {
         PencilMarks,
         MinMax,
         DisjointGroups,
+        Clone,
     )
 }
 #: The kind name of irregular regions (not a constraint: the grid's ``regions``).

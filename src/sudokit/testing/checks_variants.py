@@ -219,6 +219,14 @@ def variant_disjoint_groups(subject: Subject) -> None:
     _solves_kind(subject, "disjoint-groups")
 
 
+@check("variants")
+def variant_clone(subject: Subject) -> None:
+    """An engine declaring 'clone' (clones: cells and their moved copy hold the same digits)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "clone")
+
+
 def _solves_kind(subject: Subject, kind: str) -> None:
     """Every shipped puzzle using ``kind`` (and only kinds the engine declares) counted exactly, or solved."""
     declared = subject.capabilities.constraints

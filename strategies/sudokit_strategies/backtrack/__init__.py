@@ -124,6 +124,7 @@ class BacktrackStrategy:
                 "pencil-marks",
                 "min-max",
                 "disjoint-groups",
+                "clone",
             }
         ),
     )

@@ -146,6 +146,9 @@ class _Model:
         cells = rule.indexes(n)  # type: ignore[attr-defined]
         if kind == "extra-region":
             groups.append(cells)
+        elif kind == "clone":
+            for a, b in rule.pairs(n):  # type: ignore[attr-defined]
+                self.relate(a, b, lambda x, y: x == y)
         elif kind == "disjoint-groups":
             groups.extend(rule.groups(puzzle.shape))  # type: ignore[attr-defined]
         elif kind == "diagonal":
