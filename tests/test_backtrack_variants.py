@@ -635,3 +635,21 @@ def test_cli_solves_a_json_puzzle_with_backtrack() -> None:
     answer = proc.stdout.strip().rsplit(":", 1)[-1].strip()
     grid = Grid.parse(answer)
     assert solution_problem(puzzle, grid) is None
+
+
+def test_a_quadruple_digit_confined_to_one_row_of_its_square_leaves_the_rest_of_that_row() -> None:
+    from sudokit_strategies.backtrack.rules import QuadrupleRule
+
+    full = (1 << 9) - 1
+    square = (0, 1, 9, 10)  # r1c1 r1c2 r2c1 r2c2
+    rule = QuadrupleRule(square, [5, 7])
+    rule.peers = tuple(frozenset(set(range(r * 9, r * 9 + 9)) - set(square)) for r in (0, 0, 1, 1))  # rows only
+    cand = [full] * 81
+    five = 1 << 4
+    cand[9] &= ~five
+    cand[10] &= ~five  # 5 can go only in row 1 of the square
+    narrowed = dict(rule.propagate(cand, [0] * 81))
+    assert {i for i, m in narrowed.items() if not m & five} == set(range(2, 9))  # the rest of row 1 loses 5
+    assert all(m == full & ~five for m in narrowed.values())  # and nothing else: 7 may still go in either row
+    cand[0] = cand[1] = full & ~five & ~(1 << 6)  # now neither 5 nor 7 fits row 1, and 5 nowhere: no placing
+    assert rule.propagate(cand, [0] * 81) is None

@@ -340,11 +340,14 @@ class SandwichRule:
 class QuadrupleRule:
     """The four cells of a quadruple hold its digits (a digit listed twice, in two of them): every placing kept."""
 
-    __slots__ = ("cells", "placings")
+    __slots__ = ("cells", "digits", "peers", "placings")
 
     def __init__(self, cells: Sequence[int], digits: Sequence[int]) -> None:
         self.cells = tuple(cells)
         bits = [1 << (d - 1) for d in digits]
+        self.digits = tuple(sorted(set(bits)))
+        #: The cells each of the four sees, outside the square (set by the model once it knows the peers).
+        self.peers: tuple[frozenset[int], ...] = tuple(frozenset() for _ in self.cells)
         #: Each way to put the listed digits in the cells: a digit bit per cell, 0 where the cell is free.
         self.placings = tuple(
             dict.fromkeys(
@@ -354,7 +357,10 @@ class QuadrupleRule:
         )
 
     def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
-        """Keep each cell's digits that some placing still fitting every cell allows (a free cell keeps all)."""
+        """Keep each cell's digits that some placing still fitting every cell allows (a free cell keeps all).
+
+        A listed digit is in one of the cells that may still hold it: the cells that see all of those lose it.
+        """
         dom = [values[c] or cand[c] for c in self.cells]
         allowed = [0] * len(dom)
         for placing in self.placings:
@@ -373,6 +379,20 @@ class QuadrupleRule:
                 if values[c]:
                     return None
                 out.append((c, m & allowed[k]))
+        lost: dict[int, int] = {}  # the cells outside the square that see every place of a listed digit
+        for bit in self.digits:
+            seen: frozenset[int] | None = None
+            for k, m in enumerate(allowed):
+                if m & bit:
+                    seen = self.peers[k] if seen is None else seen & self.peers[k]
+            for w in seen or ():
+                if cand[w] & bit:
+                    lost[w] = lost.get(w, 0) | bit
+        for w, bits in lost.items():
+            m = cand[w] & ~bits
+            if not m:
+                return None
+            out.append((w, m))
         return out
 
 

@@ -81,6 +81,8 @@ class _Model:
         for rule in self.rules:
             if isinstance(rule, SetRule):
                 rule.watchers = tuple(sorted(set.intersection(*(peers[i] for i in rule.cells)) - set(rule.cells)))
+            elif isinstance(rule, QuadrupleRule):
+                rule.peers = tuple(frozenset(peers[i] - set(rule.cells)) for i in rule.cells)
         rules_of = [0] * size
         for k, rule in enumerate(self.rules):
             for i in rule.cells:
