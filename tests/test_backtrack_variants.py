@@ -369,6 +369,54 @@ def gen_palindrome(rng: random.Random, n: int, at: Callable[[Cell], int]) -> lis
     return []
 
 
+def gen_quadruple(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    rules: dict[tuple[Cell, ...], v.Constraint] = {}
+    for _ in range(rng.randint(1, 3)):
+        r, c = rng.randrange(n - 1), rng.randrange(n - 1)
+        square = ((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1))
+        k = rng.randint(1, 4)
+        if rng.random() < 0.8:  # digits the solution has there (a repeat listed twice), or any
+            digits = rng.sample([at(cell) for cell in square], k)
+        else:
+            digits = rng.choices(range(1, n + 1), k=k)
+        rules[square] = v.Quadruple(square, digits)
+    return list(rules.values())
+
+
+def gen_pencil_marks(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    rules: list[v.Constraint] = []
+    for cell in rng.sample([(r, c) for r in range(n) for c in range(n)], rng.randint(1, n)):
+        digits = set(rng.sample(range(1, n + 1), rng.randint(1, n // 2)))
+        if rng.random() < 0.85:  # the solution's digit among them, or not
+            digits.add(at(cell))
+        rules.append(v.PencilMarks(cell, digits))
+    return rules
+
+
+def gen_min_max(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    rules: list[v.Constraint] = []
+    for cell in rng.sample([(r, c) for r in range(n) for c in range(n)], rng.randint(1, 3)):
+        for extreme in rng.sample(("minimum", "maximum"), 2):
+            rule = v.MinMax(cell, extreme)
+            digits = [at(o) for o in rule.neighbours(n)]
+            if rng.random() < 0.2 or all(rule.holds(at(cell), d) for d in digits):  # true of the solution, mostly
+                rules.append(rule)
+                break
+    return rules
+
+
+def gen_clone(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    for _ in range(50):
+        cells = walk(rng, n, rng.randint(1, 4))
+        dr, dc = rng.randint(1 - n, n - 1), rng.randint(1 - n, n - 1)
+        moved = [(r + dr, c + dc) for r, c in cells]
+        if (dr, dc) == (0, 0) or not all(0 <= r < n and 0 <= c < n for r, c in moved):
+            continue
+        if rng.random() < 0.2 or [at(c) for c in cells] == [at(c) for c in moved]:  # true of the solution, mostly
+            return [v.Clone(cells, moved)]
+    return [v.Clone([(0, 0)], [(n - 1, n - 1)])]
+
+
 GENERATORS: dict[str, Generator] = {
     "extra-region": gen_extra_region,
     "diagonal": gen_diagonal,
@@ -389,6 +437,11 @@ GENERATORS: dict[str, Generator] = {
     "renban": gen_renban,
     "whisper": gen_whisper,
     "palindrome": gen_palindrome,
+    "quadruple": gen_quadruple,
+    "pencil-marks": gen_pencil_marks,
+    "min-max": gen_min_max,
+    "disjoint-groups": gen_global(v.DisjointGroups),
+    "clone": gen_clone,
 }
 #: Rules that leave few grids of a 6x6 board by themselves: their instances there get fewer blanks.
 GLOBAL = {"anti-knight", "anti-king", "non-consecutive", "kropki-negative", "xv-negative", "diagonal"}
@@ -582,3 +635,21 @@ def test_cli_solves_a_json_puzzle_with_backtrack() -> None:
     answer = proc.stdout.strip().rsplit(":", 1)[-1].strip()
     grid = Grid.parse(answer)
     assert solution_problem(puzzle, grid) is None
+
+
+def test_a_quadruple_digit_confined_to_one_row_of_its_square_leaves_the_rest_of_that_row() -> None:
+    from sudokit_strategies.backtrack.rules import QuadrupleRule
+
+    full = (1 << 9) - 1
+    square = (0, 1, 9, 10)  # r1c1 r1c2 r2c1 r2c2
+    rule = QuadrupleRule(square, [5, 7])
+    rule.peers = tuple(frozenset(set(range(r * 9, r * 9 + 9)) - set(square)) for r in (0, 0, 1, 1))  # rows only
+    cand = [full] * 81
+    five = 1 << 4
+    cand[9] &= ~five
+    cand[10] &= ~five  # 5 can go only in row 1 of the square
+    narrowed = dict(rule.propagate(cand, [0] * 81))
+    assert {i for i, m in narrowed.items() if not m & five} == set(range(2, 9))  # the rest of row 1 loses 5
+    assert all(m == full & ~five for m in narrowed.values())  # and nothing else: 7 may still go in either row
+    cand[0] = cand[1] = full & ~five & ~(1 << 6)  # now neither 5 nor 7 fits row 1, and 5 nowhere: no placing
+    assert rule.propagate(cand, [0] * 81) is None

@@ -146,10 +146,10 @@ def test_a_short_id_is_one_line_of_error() -> None:
 
 def test_a_link_with_a_rule_sudokit_lacks_is_one_line_of_error() -> None:
     refused = (PUZZLES / "variants" / "links-refused.txt").read_text().splitlines()
-    link = refused[refused.index(next(line for line in refused if "Tangled Arrows" in line)) + 3]
+    link = refused[refused.index(next(line for line in refused if "The ARt of Sashimi" in line)) + 3]
     proc = sudoku("solve", link)
     assert proc.returncode == 2
-    one_line_error(proc.stderr, "f-puzzles: 'clone' (clones) is not a rule sudokit models")
+    one_line_error(proc.stderr, "f-puzzles: cage 1 (R1C2..R1C3): a cage that is not a killer cage")
 
 
 def test_format_fpuzzles_refuses_a_lone_board_f_puzzles_cannot_hold_before_solving_it() -> None:

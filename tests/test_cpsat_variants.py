@@ -31,14 +31,18 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    Clone,
     Constraint,
     Diagonal,
     ExtraRegion,
     Killer,
     Kropki,
     LittleKiller,
+    MinMax,
     NonConsecutive,
     OddEven,
+    PencilMarks,
+    Quadruple,
     Sandwich,
     Thermometer,
     Whisper,
@@ -217,7 +221,7 @@ def rules_for(kind: str, rng: random.Random, ref: Values, n: int, honesty: float
     others are drawn at random, and the puzzle then often has no solution.
     """
     board = Grid(ref, Shape.for_side(n), validate=False)
-    if kind in ("anti-knight", "anti-king", "non-consecutive"):
+    if kind in ("anti-knight", "anti-king", "non-consecutive", "disjoint-groups"):
         return [KINDS[kind]()]
     if kind == "diagonal":
         return [Diagonal(d) for d in rng.choice((["main"], ["anti"], ["main", "anti"]))]
@@ -279,6 +283,24 @@ def draw(
     if kind == "whisper":
         gaps = [abs(x - y) for x, y in pairwise(at(ref, n, cells))]
         return Whisper(cells, rng.randint(1, min(gaps)) if honest and min(gaps) else rng.randint(1, n - 1))
+    if kind == "clone":  # a line and a copy of it moved within the board; redrawn until the reference keeps it
+        dr, dc = rng.randint(1 - n, n - 1), rng.randint(1 - n, n - 1)
+        moved = [(r + dr, c + dc) for r, c in cells]
+        if (dr, dc) == (0, 0) or not all(0 <= r < n and 0 <= c < n for r, c in moved):
+            (r, c) = cells[0]
+            return Clone([(r, c)], [(r, (c + 1) % n)])  # a cell and its neighbour in the row: never equal
+        return Clone(cells, moved)
+    if kind == "min-max":  # redrawn until the reference keeps it, when honest
+        return MinMax(cells[0], rng.choice(("minimum", "maximum")))
+    if kind == "pencil-marks":
+        (cell,) = cells[:1]
+        others = rng.sample(range(1, n + 1), rng.randint(1, n - 1))
+        return PencilMarks(cell, sorted({*others[:-1], at(ref, n, [cell])[0]}) if honest else others)
+    if kind == "quadruple":
+        r, c = rng.randrange(n - 1), rng.randrange(n - 1)
+        square = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+        k = rng.randint(1, 4)
+        return Quadruple(square, rng.sample(at(ref, n, square), k) if honest else rng.choices(range(1, n + 1), k=k))
     return KINDS[kind](cells)  # thermometers, renban, palindrome: redrawn until the reference keeps them
 
 

@@ -28,16 +28,21 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    Clone,
     Constraint,
     Diagonal,
+    DisjointGroups,
     ExtraRegion,
     Killer,
     Kropki,
     KropkiNegative,
     LittleKiller,
+    MinMax,
     NonConsecutive,
     OddEven,
     Palindrome,
+    PencilMarks,
+    Quadruple,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -228,6 +233,28 @@ def dots(make: Callable[[random.Random, tuple[int, ...]], Constraint], rng: rand
     return list(rules.values())
 
 
+def quadruple(rng: random.Random, solution: tuple[int, ...]) -> Quadruple:
+    """A 2x2 square's quadruple: digits read off ``solution`` (some listed twice) or, one time in three, at random."""
+    r, c = rng.randrange(N - 1), rng.randrange(N - 1)
+    square = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+    k = rng.randint(1, 4)
+    if rng.random() < 1 / 3:
+        return Quadruple(square, rng.choices(range(1, N + 1), k=k))
+    return Quadruple(square, rng.sample(digits_of(solution, square), k))
+
+
+def clone(rng: random.Random, solution: tuple[int, ...]) -> list[Clone]:
+    """A short line and its copy moved within the board (none when the move leaves it), true of ``solution`` or not."""
+    cells = line(rng, 3)
+    for _ in range(20):
+        dr, dc = rng.randint(1 - N, N - 1), rng.randint(1 - N, N - 1)
+        moved = [(r + dr, c + dc) for r, c in cells]
+        fits = (dr, dc) != (0, 0) and all(on_board(r, c) for r, c in moved)
+        if fits and (rng.random() < 0.3 or digits_of(solution, cells) == digits_of(solution, moved)):
+            return [Clone(cells, moved)]
+    return []
+
+
 #: For each kind, random rules of that kind on a 4x4 board (``solution`` is a grid many of them keep).
 RULES: dict[str, Rules] = {
     "extra-region": lambda rng, s: [ExtraRegion(some_cells(rng, 2, 4))],
@@ -249,6 +276,14 @@ RULES: dict[str, Rules] = {
     "renban": lambda rng, s: [Renban(line(rng, 3))],
     "whisper": lambda rng, s: [Whisper(line(rng), difference=rng.randint(1, 3))],
     "palindrome": lambda rng, s: [Palindrome(line(rng)) for _ in range(rng.randint(1, 2))],
+    "quadruple": lambda rng, s: list({q.cells: q for q in (quadruple(rng, s) for _ in range(2))}.values()),
+    "disjoint-groups": lambda rng, s: [DisjointGroups()],
+    "clone": lambda rng, s: clone(rng, s) or clone(rng, s) or [Clone([(0, 0)], [(1, 2)])],
+    "min-max": lambda rng, s: [MinMax(c, rng.choice(("minimum", "maximum"))) for c in some_cells(rng, 1, 3)],
+    "pencil-marks": lambda rng, s: [
+        PencilMarks(c, {*rng.sample(range(1, N + 1), rng.randint(1, 3)), *digits_of(s, [c])[: rng.randint(0, 1)]})
+        for c in some_cells(rng, 1, 4)
+    ],
 }
 #: Irregular 4x4 regions (each row of the text is the symbol of a cell's region).
 JIGSAW_4 = ["1122112233443344", "1112312233423444", "1222113241334443"]

@@ -563,6 +563,8 @@ HOSTILE_KEYS = [
     "killercage", "littlekillersum", "sandwichsum", "thermometer", "arrow", "difference", "ratio", "xv",
     "renban", "whispers", "slowthermometer", "extraregion", "odd", "even", "palindrome", "negative",
     "nonconsecutive", "cage", "line", "circle", "lines", "global", "cages", "regions", "box", "constraints",
+    "quadruple", "values", "digits", "givenPencilMarks", "minimum", "maximum", "extreme",
+    "disjointgroups", "clone", "cloneCells",
 ]  # fmt: skip
 
 

@@ -37,15 +37,20 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    Clone,
     Diagonal,
+    DisjointGroups,
     ExtraRegion,
     Killer,
     Kropki,
     KropkiNegative,
     LittleKiller,
+    MinMax,
     NonConsecutive,
     OddEven,
     Palindrome,
+    PencilMarks,
+    Quadruple,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -154,6 +159,15 @@ EVERY_KIND = [
     Whisper([(2, 7), (3, 7), (3, 8)]),
     Whisper([(7, 3), (7, 4)], difference=4),
     Palindrome([(6, 3), (7, 2), (8, 3)]),
+    Quadruple([(0, 2), (0, 3), (1, 2), (1, 3)], [1, 1, 9]),
+    Quadruple([(7, 7), (7, 8), (8, 7), (8, 8)], [4]),
+    PencilMarks((0, 8), [2, 6, 7]),
+    PencilMarks((8, 0), [1]),
+    MinMax((4, 4), "maximum"),
+    MinMax((8, 8), "minimum"),
+    MinMax((0, 0), "minimum"),
+    DisjointGroups(),
+    Clone([(2, 6), (2, 7), (3, 7)], [(6, 0), (6, 1), (7, 1)]),
 ]
 
 
@@ -296,8 +310,14 @@ def fpuzzles(**keys: object) -> dict[str, object]:
             "f-puzzles: killercage 1: cell R10C1 is off the 9x9 board",
         ),
         ({"betweenline": [{"lines": [["R1C1", "R2C2"]]}]}, "f-puzzles: 'betweenline' (between lines) is not a rule"),
-        ({"disjointgroups": True}, "f-puzzles: 'disjointgroups' (disjoint groups) is not a rule"),
-        ({"clone": [{"cells": ["R1C1"], "cloneCells": ["R9C9"]}]}, "f-puzzles: 'clone' (clones)"),
+        ({"disjointgroups": "yes"}, "f-puzzles: 'disjointgroups' must be true or false, not 'yes'"),
+        ({"minimum": [{"cell": "R10C1"}]}, "f-puzzles: minimum 1: cell R10C1 is off the 9x9 board"),
+        ({"maximum": [{"cells": ["R1C1"]}]}, "f-puzzles: maximum 1: None is not a cell like R1C1"),
+        (
+            {"clone": [{"cells": ["R1C1", "R1C2"], "cloneCells": ["R9C9"]}]},
+            "f-puzzles: clone 1: clone at r1c1..r1c2: the copy (r9c9) is not the same shape moved",
+        ),
+        ({"clone": [{"cells": ["R1C1"]}]}, "f-puzzles: clone 1: cloneCells: cells must be a list"),
         ({"somethingnew": [1]}, "f-puzzles: 'somethingnew' (a rule sudokit does not know)"),
         ({"negative": ["ratio"]}, "negative 'ratio' without 'nonconsecutive'"),
         ({"negative": ["foglight"]}, "negative 'foglight': only the negative rules of ratio dots and of XV"),
@@ -313,6 +333,19 @@ def fpuzzles(**keys: object) -> dict[str, object]:
         ({"sandwichsum": [{"cell": "R3C3", "value": "5"}]}, "sandwichsum 1: cell R3C3 is not beside a row or a column"),
         ({"arrow": [{"cells": [], "lines": [["R1C1", "R1C2"]]}]}, "arrow 1: an arrow without its circle"),
         ({"nonconsecutive": True, "difference": [{"cells": ["R1C1", "R1C2"]}]}, "with white dots but no negative"),
+        (
+            {"quadruple": [{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"]}]},
+            "quadruple 1: 'values' must be a list of digits",
+        ),
+        ({"quadruple": [{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": [1, "x"]}]}, "quadruple 1: digit 'x'"),
+        (
+            {"quadruple": [{"cells": ["R1C1", "R1C2", "R2C1", "R3C2"], "values": [1]}]},
+            "quadruple 1: quadruple: needs the four cells of a 2x2 square, not r1c1, r1c2, r2c1, r3c2",
+        ),
+        (
+            {"quadruple": [{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": [10]}]},
+            "quadruple at r1c1..r2c2: digit 10 is off the digits 1..9",
+        ),
     ],
 )
 def test_rules_sudokit_cannot_take_whole_are_errors_naming_them(keys: dict[str, object], message: str) -> None:
@@ -325,9 +358,11 @@ def test_rules_sudokit_cannot_take_whole_are_errors_naming_them(keys: dict[str, 
 @pytest.mark.parametrize(
     ("cell", "message"),
     [
-        ({"givenPencilMarks": [1, 2]}, "cell R1C1: given pencil marks"),
+        ({"givenPencilMarks": [1, 10]}, "cell R1C1: given pencil mark 10 is not a digit 1..9"),
+        ({"givenPencilMarks": "12"}, "cell R1C1: given pencil marks '12' are not a list of digits"),
+        ({"givenPencilMarks": [3, 3]}, "cell R1C1: given pencil marks at r1c1: digit 3 listed twice"),
         ({"region": None}, "cell R1C1: region none"),
-        ({"extreme": "Minimum"}, "cell R1C1: minimum and maximum cells"),
+        ({"extreme": "Lowest"}, "cell R1C1: extreme 'Lowest' is not Minimum or Maximum"),
         ({"value": 12, "given": True}, "cell R1C1: given 12 is not a digit 1..9"),
         ({"glow": 1}, "cell R1C1: 'glow' is not a cell property"),
     ],
@@ -645,3 +680,56 @@ def test_sudokupad_data_with_a_string_left_open_is_read_in_linear_time() -> None
     with pytest.raises(LinkError, match=r"SudokuPad: the puzzle data.*not valid JSON"):
         parse_link(link)
     assert time.process_time() - start < 1  # some 0.01 s
+
+
+def test_a_quadruple_is_read_with_its_repeats_and_written_as_f_puzzles_writes_it() -> None:
+    square = ["R4C5", "R4C6", "R5C5", "R5C6"]
+    data = fpuzzles(quadruple=[{"cells": square, "values": [7, "2", 7]}, {"cells": ["R1C1"], "values": []}])
+    puzzle = parse_fpuzzles(data)
+    assert puzzle.constraints == (Quadruple([(3, 4), (3, 5), (4, 4), (4, 5)], [2, 7, 7]),)  # an empty circle: no rule
+    assert to_fpuzzles(puzzle)["quadruple"] == [{"cells": square, "values": [2, 7, 7]}]
+
+
+def test_given_pencil_marks_are_read_off_their_cell_and_written_back_on_it() -> None:
+    data = fpuzzles()
+    data["grid"][4][2] = {"givenPencilMarks": [8, "3"], "centerPencilMarks": [1]}  # type: ignore[index]
+    data["grid"][0][0] = {"givenPencilMarks": None}  # type: ignore[index]
+    puzzle = parse_fpuzzles(data)
+    assert puzzle.constraints == (PencilMarks((4, 2), [3, 8]),)  # the solver's own marks carry no rule
+    written = to_fpuzzles(puzzle)["grid"]
+    assert written[4][2] == {"givenPencilMarks": [3, 8]} and written[0][0] == {}
+    twice = puzzle.with_rules(constraints=[*puzzle.constraints, PencilMarks((4, 2), [3])])
+    with pytest.raises(VariantError, match=r"two sets of given pencil marks on R5C3 \(f-puzzles holds one a cell\)"):
+        to_fpuzzles(twice)
+
+
+def test_minimum_and_maximum_cells_are_read_from_their_keys_and_the_old_cell_property() -> None:
+    data = fpuzzles(minimum=[{"cell": "R2C2"}], maximum=[{"cell": "R5C5"}, {"cell": "R9C1"}])
+    data["grid"][0][8] = {"extreme": "Maximum"}  # type: ignore[index]
+    puzzle = parse_fpuzzles(data)
+    assert set(puzzle.constraints) == {
+        MinMax((1, 1), "minimum"),
+        MinMax((4, 4), "maximum"),
+        MinMax((8, 0), "maximum"),
+        MinMax((0, 8), "maximum"),
+    }
+    written = to_fpuzzles(puzzle)
+    assert written["minimum"] == [{"cell": "R2C2"}]
+    assert written["maximum"] == [{"cell": "R1C9"}, {"cell": "R5C5"}, {"cell": "R9C1"}]
+    assert list(written).index("minimum") < list(written).index("maximum")
+
+
+def test_disjoint_groups_are_f_puzzles_flag_both_ways() -> None:
+    puzzle = parse_fpuzzles(fpuzzles(disjointgroups=True, antiking=False))
+    assert puzzle.constraints == (DisjointGroups(),)
+    assert to_fpuzzles(puzzle)["disjointgroups"] is True
+    assert parse_fpuzzles(fpuzzles(disjointgroups=False)).constraints == ()
+
+
+def test_a_clone_is_read_with_its_cells_paired_by_place_and_written_back() -> None:
+    data = fpuzzles(
+        clone=[{"cells": ["R1C2", "R1C1"], "cloneCells": ["R5C5", "R5C6"]}, {"cells": [], "cloneCells": []}]
+    )
+    puzzle = parse_fpuzzles(data)
+    assert puzzle.constraints == (Clone([(0, 0), (0, 1)], [(4, 4), (4, 5)]),)  # an empty clone: no rule
+    assert to_fpuzzles(puzzle)["clone"] == [{"cells": ["R1C1", "R1C2"], "cloneCells": ["R5C5", "R5C6"]}]

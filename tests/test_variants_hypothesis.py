@@ -29,16 +29,21 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    Clone,
     Constraint,
     Diagonal,
+    DisjointGroups,
     ExtraRegion,
     Killer,
     Kropki,
     KropkiNegative,
     LittleKiller,
+    MinMax,
     NonConsecutive,
     OddEven,
     Palindrome,
+    PencilMarks,
+    Quadruple,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -285,6 +290,45 @@ class Drawer:
                 if twins:
                     line = [twins[0][0], line[1], twins[0][1]]
             return [Palindrome(self.cells(line))]
+        if kind == "quadruple":
+            r, c = draw(_index(n - 1)), draw(_index(n - 1))
+            square = [r * n + c, r * n + c + 1, (r + 1) * n + c, (r + 1) * n + c + 1]
+            k = draw(st.integers(1, 4))
+            if self.true():  # digits the grid has there, a repeat listed twice when drawn
+                digits = [self.digits(square)[j] for j in draw(st.permutations(range(4)))[:k]]
+            else:
+                digits = draw(st.lists(st.integers(1, n), min_size=k, max_size=k))
+            return [Quadruple(self.cells(square), digits)]
+        if kind == "clone":
+            cells = self.cells(self.walk(STEPS, 3))
+            moves = [
+                (dr, dc)
+                for dr in range(1 - n, n)
+                for dc in range(1 - n, n)
+                if (dr, dc) != (0, 0) and all(0 <= r + dr < n and 0 <= c + dc < n for r, c in cells)
+            ]
+            if self.true():  # a move whose copy holds the same digits, when the grid has one
+                same = [m for m in moves if all(s[r * n + c] == s[(r + m[0]) * n + c + m[1]] for r, c in cells)]  # type: ignore[index]
+                moves = same or moves
+            dr, dc = draw(st.sampled_from(moves))
+            return [Clone(cells, [(r + dr, c + dc) for r, c in cells])]
+        if kind == "disjoint-groups":
+            return [DisjointGroups()]
+        if kind == "min-max":
+            i = self.cell()
+            rule = MinMax(divmod(i, n), draw(st.sampled_from(("minimum", "maximum"))))
+            if self.true():  # the extreme the grid has there, when it has one
+                for extreme in ("minimum", "maximum"):
+                    maybe = MinMax(divmod(i, n), extreme)
+                    if all(maybe.holds(s[i], s[r * n + c]) for r, c in maybe.neighbours(n)):  # type: ignore[index]
+                        rule = maybe
+            return [rule]
+        if kind == "pencil-marks":
+            i = self.cell()
+            digits = set(draw(st.lists(st.integers(1, n), min_size=1, max_size=n - 1)))
+            if self.true():
+                digits.add(s[i])  # type: ignore[index]
+            return [PencilMarks(divmod(i, n), digits)]
         raise AssertionError(f"no drawing for {kind}")
 
     def arrow(self) -> Arrow:

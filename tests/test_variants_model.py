@@ -21,16 +21,21 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    Clone,
     Constraint,
     Diagonal,
+    DisjointGroups,
     ExtraRegion,
     Killer,
     Kropki,
     KropkiNegative,
     LittleKiller,
+    MinMax,
     NonConsecutive,
     OddEven,
     Palindrome,
+    PencilMarks,
+    Quadruple,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -78,6 +83,26 @@ CASES: dict[str, tuple[Constraint, Constraint, str]] = {
     "renban": (Renban(["r1c4", "r1c5", "r1c6"]), Renban(["r1c6", "r1c7", "r1c8"]), "not a run"),
     "whisper": (Whisper(["r1c8", "r1c7"]), Whisper(["r1c1", "r1c2"]), "5 next to 3"),
     "palindrome": (Palindrome(["r2c6", "r3c7"]), Palindrome(["r1c1", "r1c2"]), "no palindrome"),
+    "quadruple": (
+        Quadruple(["r2c2", "r1c1", "r1c2", "r2c1"], [7, 3, 5]),
+        Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], [3, 4]),
+        "quadruple at r1c1..r2c2 lacks 4: 5 3 6 7",
+    ),
+    "clone": (
+        Clone(["r1c2", "r1c3"], ["r2c7", "r2c8"]),
+        Clone(["r1c1", "r1c2"], ["r9c8", "r9c9"]),
+        "clone at r1c1..r1c2: r1c1 holds 5, its copy r9c8 7",
+    ),
+    "min-max": (
+        MinMax("r1c8", "minimum"),
+        MinMax("r2c1", "maximum"),
+        "maximum cell r2c1 holds 6, not greater than 7 at r2c2",
+    ),
+    "pencil-marks": (
+        PencilMarks("r1c1", [9, 5]),
+        PencilMarks("r2c2", [1, 2, 3]),
+        "r2c2 holds 7, not one of its given pencil marks 1 2 3",
+    ),
 }
 
 
@@ -137,6 +162,14 @@ KING = pairs_with({(1, 1), (1, -1), (1, 0), (0, 1)})
 ORTHOGONAL = pairs_with({(1, 0), (0, 1)})
 
 GLOBAL = {
+    "disjoint-groups": (
+        DisjointGroups(),
+        lambda g: all(
+            len({g[r * 4 + c] for r in rows for c in cols}) == 4
+            for rows in ((0, 2), (1, 3))
+            for cols in ((0, 2), (1, 3))
+        ),
+    ),
     "anti-knight": (AntiKnight(), lambda g: all(g[a] != g[b] for a, b in KNIGHT)),
     "anti-king": (AntiKing(), lambda g: all(g[a] != g[b] for a, b in KING)),
     "non-consecutive": (NonConsecutive(), lambda g: all(abs(g[a] - g[b]) != 1 for a, b in ORTHOGONAL)),
@@ -198,6 +231,7 @@ EVERY_RULE = [kept for kept, _, _ in CASES.values()] + [
     Kropki("white", ["r5c5", "r5c6"]),
     XV("V", ["r9c8", "r9c9"]),
     Killer([(4, 4), (4, 5), (5, 4)]),
+    DisjointGroups(),
 ]
 
 
@@ -292,6 +326,28 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         (lambda: Diagonal("up"), "'up' is not one of main, anti"),
         (lambda: OddEven("r1c1", "prime"), "'prime' is not one of odd, even"),
         (lambda: Whisper(["r1c1", "r1c2"], difference=0), "difference: 0 is not a whole number of at least 1"),
+        (lambda: Quadruple(["r1c1", "r1c2", "r2c1"], [1]), "quadruple: needs the four cells of a 2x2 square, not r1c1"),
+        (lambda: Quadruple(["r1c1", "r1c2", "r2c1", "r3c2"], [1]), "2x2 square, not r1c1, r1c2, r2c1, r3c2"),
+        (
+            lambda: Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], []),
+            "quadruple at r1c1..r2c2: 0 digits (a quadruple lists 1 to 4",
+        ),
+        (lambda: Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], [1, 2, 3, 4, 5]), "5 digits (a quadruple lists 1 to 4"),
+        (
+            lambda: Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], [0]),
+            "quadruple at r1c1..r2c2: digit: 0 is not a whole number of at least 1",
+        ),
+        (lambda: Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], "12"), "digits must be a list of 1 to 4 digits, not '12'"),
+        (lambda: PencilMarks("r1c1", []), "given pencil marks at r1c1: no digit listed"),
+        (lambda: Clone(["r1c1", "r1c2"], ["r2c1", "r3c1"]), "clone at r1c1..r1c2: the copy (r2c1, r3c1"),
+        (lambda: Clone(["r1c1"], ["r5c5", "r5c6"]), "clone at r1c1: the copy (r5c5, r5c6"),
+        (lambda: Clone(["r2c2", "r1c1"], ["r1c1", "r2c2"]), "clone at r1c1..r2c2: the copy is the cells themselves"),
+        (lambda: Clone(["r1c1"], []), "clone copy: needs at least 1 cell, got 0"),
+        (lambda: MinMax("r1c1", "min"), "minimum/maximum cell: 'min' is not one of minimum, maximum"),
+        (lambda: MinMax("r0c1", "minimum"), "minimum/maximum cell: 'r0c1' is not a cell like 'r1c1'"),
+        (lambda: PencilMarks("r1c1", [3, 1, 3]), "given pencil marks at r1c1: digit 3 listed twice"),
+        (lambda: PencilMarks("r1c1", [True]), "given pencil marks at r1c1: digit: True is not a whole number"),
+        (lambda: PencilMarks("r1c1", 5), "given pencil marks at r1c1: digits must be a list of digits, not 5"),
     ],
 )
 def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None:
@@ -308,6 +364,13 @@ def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None
         (Sandwich("row", 0, 36), "total 36 is too large"),
         (ExtraRegion([(0, c) for c in range(9)] + [(1, 0)]), "10 cells cannot hold different digits 1..9"),
         (AntiKnight(), "constraint 2 (anti-knight) repeats constraint 1"),
+        (
+            Quadruple(["r1c1", "r1c2", "r2c1", "r2c2"], [9, 10]),
+            "constraint 2: quadruple at r1c1..r2c2: digit 10 is off the digits 1..9",
+        ),
+        (Clone(["r1c1"], ["r1c10"]), "constraint 2: clone: cell r1c10 is off the 9x9 board"),
+        (MinMax("r10c1", "maximum"), "constraint 2: minimum/maximum cell: cell r10c1 is off the 9x9 board"),
+        (PencilMarks("r9c9", [1, 10]), "constraint 2: given pencil marks at r9c9: digit 10 is off the digits 1..9"),
     ],
 )
 def test_rules_that_do_not_fit_the_board_are_refused_with_their_number(rule: Constraint, message: str) -> None:
@@ -374,3 +437,53 @@ def test_the_cross_check_skips_an_engine_that_lacks_a_kind_and_says_so() -> None
         "engine 'plain' does not support killer",
         "engine 'plain#2' does not support killer",
     )
+
+
+def test_a_quadruple_counts_repeated_digits_and_ignores_the_order_listed() -> None:
+    square = ["r1c8", "r1c9", "r2c8", "r2c9"]  # 1 2 / 4 8 in the solution
+    assert Quadruple(square, [8, 1]) == Quadruple(square, (1, 8)) and Quadruple(square, [8, 1]).digits == (1, 8)
+    twice = EMPTY.with_rules(constraints=[Quadruple(square, [1, 1])])
+    problem = "constraint 1 broken: quadruple at r1c8..r2c9 has 1 in 1 cell, not 2: 1 2 4 8"
+    assert solution_problem(twice, SOLVED) == problem
+    on_4x4 = Grid.empty("2x2").with_rules(constraints=[Quadruple(["r2c2", "r2c3", "r3c2", "r3c3"], [1, 1])])
+    kept = [g for g in GRIDS if solution_problem(on_4x4, Grid(g)) is None]
+    assert kept == [g for g in GRIDS if [g[5], g[6], g[9], g[10]].count(1) >= 2] and 0 < len(kept) < len(GRIDS)
+    assert json.loads(to_json(on_4x4))["constraints"] == [
+        {"kind": "quadruple", "cells": ["r2c2", "r2c3", "r3c2", "r3c3"], "digits": [1, 1]}
+    ]
+
+
+def test_given_pencil_marks_limit_their_cell_and_list_their_digits_sorted() -> None:
+    marks = PencilMarks("r2c3", [4, 1])
+    assert marks.digits == (1, 4) and marks == PencilMarks((1, 2), (1, 4))
+    on_4x4 = Grid.empty("2x2").with_rules(constraints=[marks])
+    kept = [g for g in GRIDS if solution_problem(on_4x4, Grid(g)) is None]
+    assert kept == [g for g in GRIDS if g[6] in (1, 4)] and len(kept) == len(GRIDS) // 2
+    assert json.loads(to_json(on_4x4))["constraints"] == [{"kind": "pencil-marks", "cell": "r2c3", "digits": [1, 4]}]
+
+
+def test_a_minimum_or_maximum_cell_is_compared_with_its_neighbours_on_the_board_only() -> None:
+    corner, middle = MinMax("r1c1", "minimum"), MinMax("r2c3", "maximum")
+    assert corner.neighbours(4) == ((1, 0), (0, 1)) and len(middle.neighbours(4)) == 4
+    puzzle = Grid.empty("2x2").with_rules(constraints=[corner, middle])
+    kept = [g for g in GRIDS if solution_problem(puzzle, Grid(g)) is None]
+    assert kept == [g for g in GRIDS if g[0] < min(g[1], g[4]) and g[6] > max(g[2], g[5], g[7], g[10])]
+    assert 0 < len(kept) < len(GRIDS)
+
+
+def test_disjoint_groups_follow_the_boxes_and_name_the_repeat() -> None:
+    groups = DisjointGroups.groups(Grid.empty("2x3").shape)  # 6x6: boxes of 2 rows by 3 columns
+    assert groups[0] == (0, 3, 12, 15, 24, 27) and groups[5] == (8, 11, 20, 23, 32, 35)
+    assert sorted(i for g in groups for i in g) == list(range(36))
+    problem = solution_problem(EMPTY.with_rules(constraints=[DisjointGroups()]), SOLVED)
+    assert problem == "constraint 1 broken: disjoint group 1 repeats 9 (at r1c7 and r7c1)"
+
+
+def test_a_clone_pairs_its_cells_by_place_whatever_order_they_are_listed_in() -> None:
+    clone = Clone(["r2c1", "r1c1", "r1c2"], ["r3c4", "r4c3", "r3c3"])  # an L moved two down, two right
+    assert clone == Clone(["r1c1", "r1c2", "r2c1"], ["r3c3", "r3c4", "r4c3"])
+    assert clone.pairs(4) == ((0, 10), (1, 11), (4, 14))
+    puzzle = Grid.empty("2x2").with_rules(constraints=[clone])
+    kept = [g for g in GRIDS if solution_problem(puzzle, Grid(g)) is None]
+    assert kept == [g for g in GRIDS if (g[0], g[1], g[4]) == (g[10], g[11], g[14])] and 0 < len(kept) < len(GRIDS)
+    assert clone.to_dict() == {"kind": "clone", "cells": ["r1c1", "r1c2", "r2c1"], "copy": ["r3c3", "r3c4", "r4c3"]}

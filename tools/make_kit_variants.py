@@ -25,16 +25,21 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    Clone,
     Constraint,
     Diagonal,
+    DisjointGroups,
     ExtraRegion,
     Killer,
     Kropki,
     KropkiNegative,
     LittleKiller,
+    MinMax,
     NonConsecutive,
     OddEven,
     Palindrome,
+    PencilMarks,
+    Quadruple,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -107,6 +112,8 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
         return [Diagonal(rng.choice(("main", "anti")))]
     if kind in ("anti-knight", "anti-king", "non-consecutive"):
         return [{"anti-knight": AntiKnight, "anti-king": AntiKing, "non-consecutive": NonConsecutive}[kind]()]
+    if kind == "disjoint-groups":
+        return [DisjointGroups()]
     out: list[Constraint] = []
     for _ in range(rng.randint(1, 3)):
         rule: Constraint | None = None
@@ -167,6 +174,35 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
         elif kind == "palindrome":
             cells = path(rng, g, rng.randint(2, 4), lambda d: d == d[::-1])
             rule = cells and Palindrome(cells)
+        elif kind == "quadruple":
+            r, c = rng.randrange(N - 1), rng.randrange(N - 1)
+            square = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+            rule = Quadruple(square, rng.sample([value(g, x) for x in square], rng.randint(1, 3)))
+        elif kind == "clone":
+            cells = path(rng, g, rng.randint(1, 2), lambda d: True)
+            if cells:
+                moves = [
+                    (dr, dc)
+                    for dr in range(1 - N, N)
+                    for dc in range(1 - N, N)
+                    if (dr, dc) != (0, 0)
+                    and all(
+                        0 <= r + dr < N and 0 <= c + dc < N and value(g, (r + dr, c + dc)) == value(g, (r, c))
+                        for r, c in cells
+                    )
+                ]
+                if moves:
+                    dr, dc = rng.choice(moves)
+                    rule = Clone(cells, [(r + dr, c + dc) for r, c in cells])
+        elif kind == "min-max":
+            cell = (rng.randrange(N), rng.randrange(N))
+            for extreme in ("minimum", "maximum"):
+                maybe = MinMax(cell, extreme)
+                if all(maybe.holds(value(g, cell), value(g, x)) for x in maybe.neighbours(N)):
+                    rule = maybe
+        elif kind == "pencil-marks":
+            cell = (rng.randrange(N), rng.randrange(N))
+            rule = PencilMarks(cell, {value(g, cell), *rng.sample(range(1, N + 1), rng.randint(0, 2))})
         if rule and rule not in out:
             out.append(rule)
     if kind == "kropki-negative":
@@ -205,11 +241,19 @@ KINDS = [
     "whisper",
     "palindrome",
 ]
+#: Kinds added since: drawn after jigsaw, so that the records of the kinds above stay as they were.
+LATER_KINDS = [
+    "quadruple",
+    "pencil-marks",
+    "min-max",
+    "disjoint-groups",
+    "clone",
+]
 
 
 def puzzles(rng: random.Random) -> list[tuple[Grid, int, tuple[int, ...] | None]]:
     found: dict[str, list] = {}
-    for kind in [*KINDS, "jigsaw"]:
+    for kind in [*KINDS, "jigsaw", *LATER_KINDS]:
         bucket: dict[str, list] = {"one": [], "several": [], "none": []}
         for _ in range(400):
             if all(len(v) >= 2 for v in bucket.values()):

@@ -8,13 +8,15 @@ Every puzzle is made from ``SEED`` and its name alone (``random.Random(f"{SEED}/
 
 1. A solved grid. Its regions are the boxes or, for a jigsaw, grown at random from n seeds until they
    partition the board. The grid is a solution of the empty board under the puzzle's global rules
-   (diagonals, windoku windows, anti-knight, anti-king, non-consecutive, the jigsaw regions), found by
+   (diagonals, windoku windows, disjoint groups, anti-knight, anti-king, non-consecutive, the jigsaw regions), found by
    CP-SAT on one worker steered by a drawn digit per cell (a solution hint) and a drawn search seed.
 2. Clues that are true of that grid, of each kind the puzzle asks for: killer cages partitioning the
    board, every little killer diagonal, every sandwich total, thermometers along increasing paths,
    arrows whose cells sum to their circle (one two-cell circle where one fits), every kropki dot and
    every X and V (all of them, and kept, under a negative rule), a parity on every cell, and renban,
-   whisper and palindrome lines found in the grid.
+   whisper and palindrome lines found in the grid, quadruples on drawn 2x2 squares, and given pencil marks
+   (the digit and one or two others) on drawn cells, every minimum and maximum cell, and
+   clones (a line and a moved copy holding the same digits).
 3. Givens are taken away, all cells in a drawn order, each one only if the ``cp-sat`` engine still
    counts exactly one solution (``limit=2``, exact) within ``MAX_CONFLICTS`` (a count that costs more
    is "too hard": the given stays); then the clues, in a drawn order, the same way, never the last
@@ -52,16 +54,21 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    Clone,
     Constraint,
     Diagonal,
+    DisjointGroups,
     ExtraRegion,
     Killer,
     Kropki,
     KropkiNegative,
     LittleKiller,
+    MinMax,
     NonConsecutive,
     OddEven,
     Palindrome,
+    PencilMarks,
+    Quadruple,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -128,6 +135,11 @@ SPECS: tuple[Spec, ...] = (
     Spec("renban", "3x3", clues=("renban",)),
     Spec("whisper", "3x3", clues=("whisper",)),
     Spec("palindrome", "3x3", clues=("palindrome",)),
+    Spec("quadruple", "3x3", clues=("quadruple",)),
+    Spec("pencil-marks", "3x3", clues=("pencil-marks",)),
+    Spec("min-max", "3x3", clues=("min-max",)),
+    Spec("disjoint-groups", "3x3", rules=("disjoint-groups",)),
+    Spec("clone", "3x3", clues=("clone",)),
     Spec("sudoku-x", "3x3", rules=("diagonal",)),
     Spec("windoku", "3x3", rules=("extra-region",)),
     Spec("anti-knight", "3x3", rules=("anti-knight",)),
@@ -201,6 +213,8 @@ def global_rules(spec: Spec, n: int) -> list[Constraint]:
                     out.append(ExtraRegion([(top + r, left + c) for r in range(3) for c in range(3)]))
         elif rule == "anti-knight":
             out.append(AntiKnight())
+        elif rule == "disjoint-groups":
+            out.append(DisjointGroups())
         elif rule == "anti-king":
             out.append(AntiKing())
         elif rule == "non-consecutive":
@@ -229,6 +243,8 @@ def solved_grid(
             units.append(rule.indexes(n))
         elif isinstance(rule, AntiKnight):
             pairs += knight_pairs(n)
+        elif isinstance(rule, DisjointGroups):
+            units.extend(rule.groups(shape))
         elif isinstance(rule, AntiKing):
             pairs += king_pairs(n)
         elif isinstance(rule, NonConsecutive):
@@ -500,6 +516,68 @@ class Clues:
             if len(path) >= 3:
                 out.append(Palindrome(_cells(path, n)))
                 self.used |= set(path)
+        return out
+
+    def clone(self) -> list[Constraint]:
+        """Clones: a drawn line of 2 to 4 cells and a copy of it moved where the grid holds the same digits."""
+        n, s, rng = self.n, self.s, self.rng
+        out: list[Constraint] = []
+        for _ in range(400):
+            if len(out) == self.scaled(8):
+                break
+            free = [i for i in range(n * n) if i not in self.used]
+            path = self._search([rng.choice(free)], rng.randint(2, 4), lambda p, j: True, lambda p: True, [0])
+            if path is None:
+                continue
+            cells = _cells(path, n)
+            moves = [
+                (dr, dc)
+                for dr in range(1 - n, n)
+                for dc in range(1 - n, n)
+                if (dr, dc) != (0, 0)
+                and all(
+                    0 <= r + dr < n
+                    and 0 <= c + dc < n
+                    and (r + dr) * n + c + dc not in self.used | set(path)
+                    and s[(r + dr) * n + c + dc] == s[r * n + c]
+                    for r, c in cells
+                )
+            ]
+            if moves:
+                dr, dc = rng.choice(moves)
+                copy = [(r + dr, c + dc) for r, c in cells]
+                out.append(Clone(cells, copy))
+                self.used |= set(path) | {r * n + c for r, c in copy}
+        return out
+
+    def min_max(self) -> list[Constraint]:
+        """Every cell below (above) all its orthogonal neighbours, as a minimum (maximum) cell."""
+        n, s = self.n, self.s
+        out: list[Constraint] = []
+        for i in range(n * n):
+            for extreme in ("minimum", "maximum"):
+                rule = MinMax(divmod(i, n), extreme)
+                if all(rule.holds(s[i], s[r * n + c]) for r, c in rule.neighbours(n)):
+                    out.append(rule)
+        return out
+
+    def pencil_marks(self) -> list[Constraint]:
+        """Given pencil marks on drawn cells: the cell's digit and one or two others."""
+        n, s, rng = self.n, self.s, self.rng
+        out: list[Constraint] = []
+        for i in rng.sample(range(n * n), self.scaled(40)):
+            others = rng.sample([d for d in range(1, n + 1) if d != s[i]], rng.choice((1, 1, 2)))
+            out.append(PencilMarks(divmod(i, n), [s[i], *others]))
+        return out
+
+    def quadruple(self) -> list[Constraint]:
+        """Quadruples on drawn 2x2 squares, each listing two to four of the square's digits (a repeat listed twice)."""
+        n, s, rng = self.n, self.s, self.rng
+        corners = rng.sample([(r, c) for r in range(n - 1) for c in range(n - 1)], self.scaled(16))
+        out: list[Constraint] = []
+        for r, c in corners:
+            square = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+            out.append(Quadruple(square, rng.sample([s[a * n + b] for a, b in square], rng.choice((2, 3, 3, 4)))))
         return out
 
     def arrow(self) -> list[Constraint]:

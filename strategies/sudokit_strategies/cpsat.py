@@ -34,14 +34,16 @@ puzzle never reaches it, so its path is the one above. The cells are still varia
 parity clue cuts a cell's domain) and every unit of ``puzzle.units`` (rows, columns, the regions,
 irregular or not) is an AllDifferent. Each rule then adds:
 
-* AllDifferent for extra regions, diagonals, killer cages and renban lines;
+* AllDifferent for extra regions, diagonals, disjoint groups, killer cages and renban lines;
 * linear sums for killer and little killer totals and arrows (a two-cell circle is ``10*a + b``),
   each killer cell kept to the digits of the sets of different digits that make its total;
-* ``<`` / ``<=`` chains for thermometers, ``==`` for palindromes, ``!=`` on the anti-knight and
-  anti-king pairs that a region does not already keep apart;
+* ``<`` / ``<=`` chains for thermometers, ``<`` or ``>`` around minimum and maximum cells, ``==`` for
+  palindromes and clones, ``!=`` on the anti-knight and anti-king pairs that a region does not already keep apart;
 * the difference ``a - b`` in a domain for white dots, non-consecutive pairs and whisper neighbours
   (``|a - b| >= d``); the sum ``a + b`` for X and V, and in a domain for the XV negative rule;
 * tables of allowed pairs for black dots and the kropki negative rule;
+* given pencil marks: the cell's digit in a domain;
+* quadruple: a boolean per cell and listed digit (the cell holds it), at least as many of them true as listed;
 * renban: every digit inside a window ``low <= x <= low + len - 1`` (``low`` a variable);
 * sandwich: reified booleans (a cell lies between the 1 and the n when an end is before it and
   another after it; its digit counts only then), and a redundant count of the cells between.
@@ -306,6 +308,12 @@ def _all_different(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any,
     model.add_all_different([x[i] for i in rule.indexes(puzzle.shape.n)])
 
 
+def _disjoint_groups(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """AllDifferent on each group of cells in the same place of their boxes."""
+    for group in rule.groups(puzzle.shape):
+        model.add_all_different([x[i] for i in group])
+
+
 def _diagonal(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
     n = puzzle.shape.n
     model.add_all_different([x[r * n + c] for r, c in rule.diagonal_cells(n)])
@@ -363,6 +371,38 @@ def _palindrome(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, pu
     line = [x[i] for i in rule.indexes(puzzle.shape.n)]
     for k in range(len(line) // 2):
         model.add(line[k] == line[-1 - k])
+
+
+def _quadruple(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """Each listed digit: at least as many of the four cells hold it (a boolean per cell, ``x == d`` both ways)."""
+    square = [x[i] for i in rule.indexes(puzzle.shape.n)]
+    for d in set(rule.digits):
+        holds = []
+        for v in square:
+            b = model.new_bool_var("")
+            model.add(v == d).only_enforce_if(b)
+            model.add(v != d).only_enforce_if(~b)
+            holds.append(b)
+        model.add(cp_model.LinearExpr.sum(holds) >= rule.digits.count(d))
+
+
+def _pencil_marks(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """The cell's digit in the listed ones."""
+    (i,) = rule.indexes(puzzle.shape.n)
+    model.add_linear_expression_in_domain(x[i], cp_model.Domain.from_values(rule.digits))
+
+
+def _min_max(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """``<`` (``>``) between the cell and each orthogonal neighbour."""
+    n = puzzle.shape.n
+    (i,) = rule.indexes(n)
+    for r, c in rule.neighbours(n):
+        model.add(x[i] < x[r * n + c] if rule.extreme == "minimum" else x[i] > x[r * n + c])
+
+
+def _clone(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    for a, b in rule.pairs(puzzle.shape.n):
+        model.add(x[a] == x[b])
 
 
 def _renban(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
@@ -537,6 +577,11 @@ _RULES: dict[str, _Adder] = {
     "renban": _renban,
     "whisper": _whisper,
     "palindrome": _palindrome,
+    "quadruple": _quadruple,
+    "pencil-marks": _pencil_marks,
+    "min-max": _min_max,
+    "disjoint-groups": _disjoint_groups,
+    "clone": _clone,
 }
 
 

@@ -42,12 +42,14 @@ Statistics are the solver's own counters for this puzzle (``conflicts``, ``decis
 solver, the whole board's), the solver's name, and ``reused`` (1 when the per-shape solver was used).
 
 Variant rules become clauses over the same cell variables: all-different rules (extra regions,
-diagonals, killer cages, renban lines) are at-most-one per digit; two-cell rules (kropki, XV,
-non-consecutive, whispers, thermometers, palindromes, renban spans, anti-knight and anti-king) are
-either conflict clauses (few forbidden digit pairs) or support clauses ("a is d implies b is one
-of ..."); a killer total picks one of the digit sets that make it (a boolean per set); little
-killers, arrows and sandwiches are automata over the line's cells whose states are booleans
-(partial sums, and before / between / after the 1 and the n for a sandwich).
+diagonals, disjoint groups, killer cages, renban lines) are at-most-one per digit; two-cell rules (kropki, XV,
+non-consecutive, whispers, thermometers, palindromes, clones, renban spans, anti-knight and anti-king, minimum
+and maximum cells against their neighbours) are either conflict clauses (few forbidden digit pairs) or
+support clauses ("a is d implies b is one of ..."); a killer total picks one of the digit sets that make
+it (a boolean per set); little killers, arrows and sandwiches are automata over the line's cells whose
+states are booleans (partial sums, and before / between / after the 1 and the n for a sandwich); a
+quadruple's digit listed m times is a clause "one of these cells holds it" on every 5 - m of its four
+cells; given pencil marks a clause of the cell's listed digits.
 """
 
 from __future__ import annotations
@@ -699,6 +701,11 @@ def _extra_region(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     cnf.all_different(rule.indexes(puzzle.shape.n))
 
 
+def _disjoint_groups(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    for group in rule.groups(puzzle.shape):
+        cnf.all_different(group)
+
+
 def _diagonal(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     n = puzzle.shape.n
     cnf.all_different([r * n + c for r, c in rule.diagonal_cells(n)])
@@ -829,6 +836,43 @@ def _palindrome(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
         cnf.relation(line[k], line[-1 - k], lambda d, e: d == e)
 
 
+def _quadruple(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """A digit listed ``m`` times is in at least ``m`` of the four cells: every ``5 - m`` of them hold it once."""
+    square = rule.indexes(puzzle.shape.n)
+    x = cnf.x
+    for d in set(rule.digits):
+        want = rule.digits.count(d)
+        for some in combinations(square, len(square) - want + 1):
+            clause = [x[i][d] for i in some if d in x[i]]
+            if not clause:  # none of these cells may hold it
+                cnf.unsat = True
+                return
+            cnf.clauses.append(clause)
+
+
+def _pencil_marks(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """The cell holds one of the listed digits: a clause of them (a digit its domain lost is false)."""
+    (i,) = rule.indexes(puzzle.shape.n)
+    clause = [lit for d, lit in cnf.x[i].items() if d in rule.digits]
+    if not clause:
+        cnf.unsat = True
+        return
+    cnf.clauses.append(clause)
+
+
+def _min_max(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """The cell against each orthogonal neighbour: a pair rule."""
+    n = puzzle.shape.n
+    (i,) = rule.indexes(n)
+    for r, c in rule.neighbours(n):
+        cnf.relation(i, r * n + c, rule.holds)
+
+
+def _clone(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    for a, b in rule.pairs(puzzle.shape.n):
+        cnf.relation(a, b, lambda d, e: d == e)
+
+
 def _renban(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     """Different digits, no two further apart than the line is long: then they are a run."""
     line = rule.indexes(puzzle.shape.n)
@@ -886,4 +930,9 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "renban": _renban,
     "whisper": _whisper,
     "palindrome": _palindrome,
+    "quadruple": _quadruple,
+    "pencil-marks": _pencil_marks,
+    "min-max": _min_max,
+    "disjoint-groups": _disjoint_groups,
+    "clone": _clone,
 }

@@ -8,19 +8,20 @@ the same f-puzzles data after ``fpuzzles`` or ``fpuz``, or SudokuPad's own forma
 (``sudokupad.app/abc123``, ``sudokupad.app/author/title``) and an f-puzzles ``?id=`` link only name a
 puzzle kept on a server: sudokit does not use the network, and says so.
 
-What is read. f-puzzles' JSON names each rule, and every rule sudokit models is read: the givens and
-the regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, ``nonconsecutive``
-and ``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``,
+What is read. f-puzzles' JSON names each rule, and every rule sudokit models is read: the givens and the
+regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, ``nonconsecutive`` and
+``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``,
 ``littlekillersum``, ``sandwichsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white
-and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, and the keys of
-f-puzzles' solver plugin ``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not
-model (``betweenline``, ``clone``, ``minimum``, ``quadruple``, ``disjointgroups``, a cage drawn as
-decoration...) is an error naming it: a puzzle is never solved with one of its rules left out. Only
-what carries no rule is passed over: title, author, rules text, settings, the solution, cell colours
-and pencil marks. The drawings ``cage`` (but killer cages), ``line``, ``circle``, ``rectangle`` and
-``text`` are refused too: a rule they stand for is in the rules text, which sudokit does not read, and
-solving without it could give a wrong answer (but for the drawings f-puzzles' solver plugin adds for the
-rules it also writes as rules, marked ``fromConstraint``).
+and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``quadruple``,
+``clone``, ``minimum``, ``maximum`` and ``disjointgroups``, and the keys of f-puzzles' solver plugin
+``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not model (``betweenline``,
+``entropicline``, a cage drawn as decoration...) is an error naming it: a puzzle is never solved with
+one of its rules left out. Only what carries no rule is passed over: title, author, rules text,
+settings, the solution, cell colours and the solver's own pencil marks (a cell's ``givenPencilMarks``,
+the digits it is limited to, are read). The drawings ``cage`` (but killer cages), ``line``, ``circle``,
+``rectangle`` and ``text`` are refused too: a rule they stand for is in the rules text, which sudokit
+does not read, and solving without it could give a wrong answer (but for the drawings f-puzzles' solver
+plugin adds for the rules it also writes as rules, marked ``fromConstraint``).
 
 SudokuPad's own format draws its puzzles: lines, arrows and shapes whose meaning is in the rules
 text. From it sudokit reads the givens, the regions, killer cages (cages marked ``unique``) and the
@@ -63,16 +64,21 @@ from sudokit.model.variants import (
     AntiKnight,
     Arrow,
     Cell,
+    Clone,
     Constraint,
     Diagonal,
+    DisjointGroups,
     ExtraRegion,
     Killer,
     Kropki,
     KropkiNegative,
     LittleKiller,
+    MinMax,
     NonConsecutive,
     OddEven,
     Palindrome,
+    PencilMarks,
+    Quadruple,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -367,11 +373,6 @@ _CELL_COSMETIC = frozenset({"c", "cArray", "highlight", "cornerPencilMarks", "ce
 #: What f-puzzles' rules that sudokit does not model are, for the error.
 _UNMODELLED = {
     "betweenline": "between lines",
-    "clone": "clones",
-    "minimum": "minimum cells",
-    "maximum": "maximum cells",
-    "quadruple": "quadruples",
-    "disjointgroups": "disjoint groups",
     "entropicline": "entropic lines",
     "modularline": "modular lines",
     "regionsumline": "region sum lines",
@@ -467,15 +468,15 @@ class _FPuzzlesReader:
                         continue
                     if key == "givenPencilMarks":
                         if value:
-                            raise self.fail(
-                                f"{where}: given pencil marks (digits the cell is limited to) are not modelled"
-                            )
+                            self.pencil_marks(value, (r, c), where)
                     elif key == "parity":  # how old versions wrote odd and even cells
                         if value not in ("Odd", "Even"):
                             raise self.fail(f"{where}: parity {value!r:.20} is not Odd or Even")
                         self.rules.append(OddEven((r, c), value.lower()))
-                    elif key == "extreme":
-                        raise self.fail(f"{where}: minimum and maximum cells are not a rule sudokit models")
+                    elif key == "extreme":  # how old versions wrote minimum and maximum cells
+                        if value not in ("Minimum", "Maximum"):
+                            raise self.fail(f"{where}: extreme {value!r:.20} is not Minimum or Maximum")
+                        self.rules.append(MinMax((r, c), value.lower()))
                     elif value not in (None, False, [], ""):
                         raise self.fail(f"{where}: {key!r:.40} is not a cell property sudokit knows")
                 if cell.get("given"):
@@ -489,6 +490,18 @@ class _FPuzzlesReader:
                         )
                     region_of[r * n + c] = region
         return cells, region_of
+
+    def pencil_marks(self, value: object, cell: Cell, where: str) -> None:
+        """A cell's given pencil marks: the digits it is limited to."""
+        if not isinstance(value, list):
+            raise self.fail(f"{where}: given pencil marks {value!r:.20} are not a list of digits")
+        digits = []
+        for v in value:
+            digit = _number(v) if type(v) is not bool else None
+            if digit is None or not 1 <= digit <= self.n:
+                raise self.fail(f"{where}: given pencil mark {v!r:.20} is not a digit 1..{self.n}")
+            digits.append(digit)
+        self.add(where, partial(PencilMarks, cell, tuple(digits)))
 
     def digit(self, value: object, where: str) -> int:
         digit = _number(value) if type(value) is not bool else None
@@ -600,6 +613,10 @@ class _FPuzzlesReader:
         if self.flag("antiknight", value):
             self.rules.append(AntiKnight())
 
+    def disjointgroups(self, value: object) -> None:
+        if self.flag("disjointgroups", value):
+            self.rules.append(DisjointGroups())
+
     def antiking(self, value: object) -> None:
         if self.flag("antiking", value):
             self.rules.append(AntiKing())
@@ -649,6 +666,17 @@ class _FPuzzlesReader:
 
     def odd(self, value: object) -> None:
         self.parity("odd", value)
+
+    def extremes(self, key: str, value: object) -> None:
+        for where, entry in self.entries(key, value):
+            cell = self.cell(entry.get("cell"), where)
+            self.add(where, partial(MinMax, cell, key))
+
+    def minimum(self, value: object) -> None:
+        self.extremes("minimum", value)
+
+    def maximum(self, value: object) -> None:
+        self.extremes("maximum", value)
 
     def even(self, value: object) -> None:
         self.parity("even", value)
@@ -732,6 +760,29 @@ class _FPuzzlesReader:
                 if shaft:
                     self.add(where, partial(Arrow, tuple(circle), tuple(shaft)))
 
+    def clone(self, value: object) -> None:
+        for where, entry in self.entries("clone", value):
+            cells = self.cell_list(entry.get("cells"), where)
+            copy = self.cell_list(entry.get("cloneCells"), f"{where}: cloneCells")
+            if cells or copy:
+                self.add(where, partial(Clone, tuple(cells), tuple(copy)))
+
+    def quadruple(self, value: object) -> None:
+        for where, entry in self.entries("quadruple", value):
+            values = entry.get("values")
+            if not isinstance(values, list):
+                raise self.fail(f"{where}: 'values' must be a list of digits")
+            digits = []
+            for v in values:
+                digit = self.number(v, where, "digit")
+                if digit is None:
+                    raise self.fail(f"{where}: a digit left empty")
+                digits.append(digit)
+            if not digits:
+                continue  # a circle without digits: no rule
+            cells = self.cell_list(entry.get("cells"), where)
+            self.add(where, partial(Quadruple, tuple(cells), tuple(digits)))
+
     def xv(self, value: object) -> None:
         for where, entry in self.entries("xv", value):
             letter = str(entry.get("value") or "").upper()
@@ -762,11 +813,14 @@ class _FPuzzlesReader:
         "diagonal-": diagonal_minus,
         "antiknight": antiknight,
         "antiking": antiking,
+        "disjointgroups": disjointgroups,
         "nonconsecutive": nonconsecutive,
         "negative": negative,
         "extraregion": extraregion,
         "odd": odd,
         "even": even,
+        "minimum": minimum,
+        "maximum": maximum,
         "thermometer": thermometer,
         "palindrome": palindrome,
         "killercage": killercage,
@@ -774,7 +828,9 @@ class _FPuzzlesReader:
         "sandwichsum": sandwichsum,
         "difference": difference,
         "ratio": ratio,
+        "clone": clone,
         "arrow": arrow,
+        "quadruple": quadruple,
         "xv": xv,
         "renban": renban,
         "whispers": whispers,
@@ -867,6 +923,8 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
         data["antiknight"] = True
     if "anti-king" in by_kind:
         data["antiking"] = True
+    if "disjoint-groups" in by_kind:
+        data["disjointgroups"] = True
     dots = [rule for rule in grid.constraints if isinstance(rule, Kropki)]
     white = [d for d in dots if d.color == "white"]
     black = [d for d in dots if d.color == "black"]
@@ -889,6 +947,8 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             add("extraregion", {"cells": _names(rule.cells)})
         elif isinstance(rule, OddEven):
             add(rule.parity, {"cell": _name(rule.cell)})
+        elif isinstance(rule, MinMax):
+            add(rule.extreme, {"cell": _name(rule.cell)})
         elif isinstance(rule, Thermometer):
             add("thermometer", {"lines": [_names(rule.cells)]})
         elif isinstance(rule, Palindrome):
@@ -908,6 +968,10 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             arrows.setdefault(rule.circle, []).append(_arrow_line(rule))
         elif isinstance(rule, XV):
             add("xv", {"cells": _names(rule.cells), "value": rule.letter})
+        elif isinstance(rule, Clone):
+            add("clone", {"cells": _names(rule.cells), "cloneCells": _names(rule.copy)})
+        elif isinstance(rule, Quadruple):
+            add("quadruple", {"cells": _names(rule.cells), "values": list(rule.digits)})
         elif isinstance(rule, Renban):
             add("renban", {"lines": [_names(rule.cells)]})
         elif isinstance(rule, Whisper):
@@ -921,10 +985,31 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
         add("arrow", {"lines": lines, "cells": _names(circle)})
     negative = (["ratio"] if kropki_negative else []) + (["xv"] if "xv-negative" in by_kind else [])
     # f-puzzles' order of its rules; "negative" where it writes it, before the first rule it applies to.
-    for key in ("extraregion", "odd", "even", "thermometer", "palindrome", "killercage", "littlekillersum"):
+    for key in (
+        "extraregion",
+        "odd",
+        "even",
+        "minimum",
+        "maximum",
+        "thermometer",
+        "palindrome",
+        "killercage",
+        "littlekillersum",
+    ):
         if key in entries:
             data[key] = entries[key]
-    for key in ("sandwichsum", "difference", "ratio", "arrow", "xv", "renban", "whispers", "slowthermometer"):
+    for key in (
+        "sandwichsum",
+        "difference",
+        "ratio",
+        "clone",
+        "arrow",
+        "quadruple",
+        "xv",
+        "renban",
+        "whispers",
+        "slowthermometer",
+    ):
         if key in ("ratio", "xv") and negative and "negative" not in data and key in negative:
             data["negative"] = negative
         if key in entries or (key in negative):
@@ -941,6 +1026,15 @@ def _fpuzzles_grid(grid: Grid) -> list[list[dict[str, Any]]]:
     n = grid.n
     default = fpuzzles_shape(n).box_of
     numbers = _region_numbers(grid, default) if grid.regions != fpuzzles_shape(n).boxes else None
+    marks: dict[int, list[int]] = {}
+    for rule in grid.constraints:
+        if isinstance(rule, PencilMarks):
+            (i,) = rule.indexes(n)
+            if i in marks:
+                raise VariantError(
+                    f"f-puzzles: two sets of given pencil marks on {_name(rule.cell)} (f-puzzles holds one a cell)"
+                )
+            marks[i] = list(rule.digits)
     rows: list[list[dict[str, Any]]] = []
     for r in range(n):
         row: list[dict[str, Any]] = []
@@ -952,6 +1046,8 @@ def _fpuzzles_grid(grid: Grid) -> list[list[dict[str, Any]]]:
             if grid.cells[i]:
                 cell["value"] = grid.cells[i]
                 cell["given"] = True
+            if i in marks:
+                cell["givenPencilMarks"] = marks[i]
             row.append(cell)
         rows.append(row)
     return rows

@@ -43,16 +43,21 @@ __all__ = [
     "AntiKnight",
     "Arrow",
     "Cell",
+    "Clone",
     "Constraint",
     "Diagonal",
+    "DisjointGroups",
     "ExtraRegion",
     "Killer",
     "Kropki",
     "KropkiNegative",
     "LittleKiller",
+    "MinMax",
     "NonConsecutive",
     "OddEven",
     "Palindrome",
+    "PencilMarks",
+    "Quadruple",
     "Renban",
     "Sandwich",
     "SlowThermometer",
@@ -604,6 +609,200 @@ class Palindrome(Constraint):
         return None if digits == digits[::-1] else f"{self._where()} is no palindrome: {_shown(digits)}"
 
 
+@dataclass(frozen=True, slots=True)
+class Quadruple(Constraint):
+    """A quadruple: a 2x2 square holds each of the 1 to 4 digits on its corner (one listed twice, in two cells)."""
+
+    kind: ClassVar[str] = "quadruple"
+    label: ClassVar[str] = "quadruple"
+    cells: tuple[Cell, ...]
+    digits: tuple[int, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label))
+        rows = {r for r, _ in self.cells}
+        cols = {c for _, c in self.cells}
+        if len(self.cells) != 4 or max(rows) - min(rows) != 1 or max(cols) - min(cols) != 1:  # 4 cells: the square
+            shown = ", ".join(cell_name(c) for c in self.cells)
+            raise VariantError(f"{self.label}: needs the four cells of a 2x2 square, not {shown}")
+        if isinstance(self.digits, str) or not isinstance(self.digits, Iterable):
+            raise VariantError(f"{self._where()}: digits must be a list of 1 to 4 digits, not {self.digits!r:.30}")
+        digits = tuple(self.digits)
+        if not 1 <= len(digits) <= 4:
+            raise VariantError(f"{self._where()}: {len(digits)} digits (a quadruple lists 1 to 4)")
+        self._set("digits", tuple(sorted(_whole(d, f"{self._where()}: digit", low=1) for d in digits)))
+
+    def _fits(self, n: int) -> None:
+        if max(self.digits) > n:
+            raise VariantError(f"{self._where()}: digit {max(self.digits)} is off the digits 1..{n}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form, its digits a list."""
+        return {"kind": self.kind, "cells": [cell_name(c) for c in self.cells], "digits": list(self.digits)}
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        digits = self._values(values, grid.n)
+        for d in dict.fromkeys(self.digits):
+            want = self.digits.count(d)
+            have = digits.count(d)
+            if have < want:
+                what = f"lacks {d}" if want == 1 else f"has {d} in {have} cell{'s' * (have != 1)}, not {want}"
+                return f"{self._where()} {what}: {_shown(digits)}"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class PencilMarks(Constraint):
+    """Given pencil marks: the cell holds one of the digits listed."""
+
+    kind: ClassVar[str] = "pencil-marks"
+    label: ClassVar[str] = "given pencil marks"
+    cell: Cell
+    digits: tuple[int, ...]
+
+    def _normalise(self) -> None:
+        self._set("cell", _cell(self.cell, self.label))
+        where = self._where()
+        if isinstance(self.digits, str) or not isinstance(self.digits, Iterable):
+            raise VariantError(f"{where}: digits must be a list of digits, not {self.digits!r:.30}")
+        digits = tuple(_whole(d, f"{where}: digit", low=1) for d in self.digits)
+        if not digits:
+            raise VariantError(f"{where}: no digit listed")
+        if len(set(digits)) != len(digits):
+            raise VariantError(f"{where}: digit {next(d for d in digits if digits.count(d) > 1)} listed twice")
+        self._set("digits", tuple(sorted(digits)))
+
+    def _fits(self, n: int) -> None:
+        if max(self.digits) > n:
+            raise VariantError(f"{self._where()}: digit {max(self.digits)} is off the digits 1..{n}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form, its digits a list."""
+        return {"kind": self.kind, "cell": cell_name(self.cell), "digits": list(self.digits)}
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        r, c = self.cell
+        d = values[r * grid.n + c]
+        if d in self.digits:
+            return None
+        return f"{cell_name(self.cell)} holds {d}, not one of its given pencil marks {_shown(self.digits)}"
+
+
+@dataclass(frozen=True, slots=True)
+class MinMax(Constraint):
+    """A minimum (maximum) cell: its digit is less (greater) than each orthogonal neighbour's."""
+
+    kind: ClassVar[str] = "min-max"
+    label: ClassVar[str] = "minimum/maximum cell"
+    cell: Cell
+    extreme: str
+
+    def _normalise(self) -> None:
+        self._set("cell", _cell(self.cell, self.label))
+        _choice(self.extreme, ("minimum", "maximum"), self.label)
+
+    def neighbours(self, n: int) -> tuple[Cell, ...]:
+        """The orthogonal neighbours of the cell on a board of side ``n``."""
+        r, c = self.cell
+        return tuple((a, b) for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= a < n and 0 <= b < n)
+
+    def holds(self, mine: int, theirs: int) -> bool:
+        """Whether the cell's digit ``mine`` fits beside a neighbour's ``theirs``."""
+        return mine < theirs if self.extreme == "minimum" else mine > theirs
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        n = grid.n
+        r, c = self.cell
+        mine = values[r * n + c]
+        for a, b in self.neighbours(n):
+            if not self.holds(mine, values[a * n + b]):
+                side = "less" if self.extreme == "minimum" else "greater"
+                return (
+                    f"{self.extreme} cell {cell_name(self.cell)} holds {mine}, "
+                    f"not {side} than {values[a * n + b]} at {cell_name((a, b))}"
+                )
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class DisjointGroups(Constraint):
+    """Disjoint groups: cells in the same place of their boxes (every box's centre, say) hold different digits."""
+
+    kind: ClassVar[str] = "disjoint-groups"
+    label: ClassVar[str] = "disjoint groups"
+
+    @staticmethod
+    def groups(shape: Shape) -> tuple[tuple[int, ...], ...]:
+        """The n groups of ``shape``'s board: group k holds each box's k-th cell (reading order)."""
+        return tuple(zip(*shape.boxes, strict=True))
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        for k, group in enumerate(self.groups(grid.shape)):
+            seen: dict[int, int] = {}
+            for i in group:
+                if values[i] in seen:
+                    first, again = cell_name(divmod(seen[values[i]], grid.n)), cell_name(divmod(i, grid.n))
+                    return f"disjoint group {k + 1} repeats {values[i]} (at {first} and {again})"
+                seen[values[i]] = i
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Clone(Constraint):
+    """A clone: ``copy`` is ``cells`` moved (the same shape), and each cell holds the digit of its copy."""
+
+    kind: ClassVar[str] = "clone"
+    label: ClassVar[str] = "clone"
+    cells: tuple[Cell, ...]
+    copy: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        cells = sorted(_cells(self.cells, self.label))
+        copy = sorted(_cells(self.copy, f"{self.label} copy"))
+        self._set("cells", tuple(cells))
+        self._set("copy", tuple(copy))
+        offsets = {(b[0] - a[0], b[1] - a[1]) for a, b in zip(cells, copy, strict=False)}
+        if len(cells) != len(copy) or len(offsets) != 1:
+            raise VariantError(f"{self._where()}: the copy ({_names_text(copy)}) is not the same shape moved")
+        if offsets == {(0, 0)}:
+            raise VariantError(f"{self._where()}: the copy is the cells themselves")
+
+    def all_cells(self) -> tuple[Cell, ...]:
+        """The cells, then their copy."""
+        return self.cells + self.copy
+
+    def _where(self) -> str:
+        more = f"..{cell_name(self.cells[-1])}" if len(self.cells) > 1 else ""
+        return f"{self.label} at {cell_name(self.cells[0])}{more}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: cells and copy as ``"r1c1"`` texts, in reading order."""
+        return {"kind": self.kind, "cells": _names_list(self.cells), "copy": _names_list(self.copy)}
+
+    def pairs(self, n: int) -> tuple[tuple[int, int], ...]:
+        """Each cell with its copy, as indexes on a board of side ``n``."""
+        return tuple((a[0] * n + a[1], b[0] * n + b[1]) for a, b in zip(self.cells, self.copy, strict=True))
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        n = grid.n
+        for a, b in self.pairs(n):
+            if values[a] != values[b]:
+                return (
+                    f"{self._where()}: {cell_name(divmod(a, n))} holds {values[a]}, "
+                    f"its copy {cell_name(divmod(b, n))} {values[b]}"
+                )
+        return None
+
+
+def _names_list(cells: Iterable[Cell]) -> list[str]:
+    return [cell_name(c) for c in cells]
+
+
+def _names_text(cells: Iterable[Cell]) -> str:
+    names = _names_list(cells)
+    return ", ".join(names) if len(names) <= 4 else f"{names[0]}..{names[-1]}"
+
+
 #: Every constraint class by its kind name.
 KINDS: dict[str, type[Constraint]] = {
     cls.kind: cls
@@ -627,6 +826,11 @@ KINDS: dict[str, type[Constraint]] = {
         Renban,
         Whisper,
         Palindrome,
+        Quadruple,
+        PencilMarks,
+        MinMax,
+        DisjointGroups,
+        Clone,
     )
 }
 #: The kind name of irregular regions (not a constraint: the grid's ``regions``).

@@ -187,6 +187,46 @@ def variant_palindrome(subject: Subject) -> None:
     _solves_kind(subject, "palindrome")
 
 
+@check("variants")
+def variant_quadruple(subject: Subject) -> None:
+    """An engine declaring 'quadruple' (quadruples: digits a 2x2 square holds)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "quadruple")
+
+
+@check("variants")
+def variant_pencil_marks(subject: Subject) -> None:
+    """An engine declaring 'pencil-marks' (given pencil marks: digits a cell is limited to)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "pencil-marks")
+
+
+@check("variants")
+def variant_min_max(subject: Subject) -> None:
+    """An engine declaring 'min-max' (minimum and maximum cells, below or above their neighbours)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "min-max")
+
+
+@check("variants")
+def variant_disjoint_groups(subject: Subject) -> None:
+    """An engine declaring 'disjoint-groups' (cells in the same place of their boxes hold different digits)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "disjoint-groups")
+
+
+@check("variants")
+def variant_clone(subject: Subject) -> None:
+    """An engine declaring 'clone' (clones: cells and their moved copy hold the same digits)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "clone")
+
+
 def _solves_kind(subject: Subject, kind: str) -> None:
     """Every shipped puzzle using ``kind`` (and only kinds the engine declares) counted exactly, or solved."""
     declared = subject.capabilities.constraints

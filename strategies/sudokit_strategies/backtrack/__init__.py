@@ -41,7 +41,8 @@ palindromes) become pair tables that narrow the partner's candidates whenever a 
 narrow; rules over many cells (killer and little killer totals, arrows, sandwiches, renban runs) are
 small propagators run when one of their cells changes: the digit sets a cage or a renban line can
 still hold (a digit all of them need leaves the cells that see the whole cage), the sums a line or
-an arrow can still reach, where the 1 and the n of a sandwich can still go. Killer cages also give
+an arrow can still reach, where the 1 and the n of a sandwich can still go, the placings of a quadruple's
+digits that still fit. Killer cages also give
 the units they cover a rule for the cells they leave (the "45 rule"). Hidden singles look at every
 all-different unit of n cells; among the cells of fewest candidates, the one the most rules touch
 (and that failed most often) is guessed on. Classic puzzles never see any of it: they run the search
@@ -119,6 +120,11 @@ class BacktrackStrategy:
                 "renban",
                 "whisper",
                 "palindrome",
+                "quadruple",
+                "pencil-marks",
+                "min-max",
+                "disjoint-groups",
+                "clone",
             }
         ),
     )

@@ -3,20 +3,21 @@
 A rule between two cells becomes a pair table (:func:`pair_table`): the digits the partner may hold for
 each mask of the cell's candidates. A rule over many cells is a small propagator with a ``propagate``
 method: :class:`SetRule` (killer totals, renban runs), :class:`LinearRule` (little killer, arrows, the
-45 rule's sums), :class:`SandwichRule`. :mod:`.variants` lowers each constraint into these.
+45 rule's sums), :class:`SandwichRule`, :class:`QuadrupleRule`. :mod:`.variants` lowers each constraint into these.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from itertools import combinations
+from itertools import combinations, permutations
 
 __all__ = [
     "HighBytes",
     "LinearRule",
     "Narrowing",
     "PairTable",
+    "QuadrupleRule",
     "Rule",
     "SandwichRule",
     "SetRule",
@@ -336,7 +337,66 @@ class SandwichRule:
         return out
 
 
-Rule = SetRule | LinearRule | SandwichRule
+class QuadrupleRule:
+    """The four cells of a quadruple hold its digits (a digit listed twice, in two of them): every placing kept."""
+
+    __slots__ = ("cells", "digits", "peers", "placings")
+
+    def __init__(self, cells: Sequence[int], digits: Sequence[int]) -> None:
+        self.cells = tuple(cells)
+        bits = [1 << (d - 1) for d in digits]
+        self.digits = tuple(sorted(set(bits)))
+        #: The cells each of the four sees, outside the square (set by the model once it knows the peers).
+        self.peers: tuple[frozenset[int], ...] = tuple(frozenset() for _ in self.cells)
+        #: Each way to put the listed digits in the cells: a digit bit per cell, 0 where the cell is free.
+        self.placings = tuple(
+            dict.fromkeys(
+                tuple(bits[at.index(k)] if k in at else 0 for k in range(len(self.cells)))
+                for at in permutations(range(len(self.cells)), len(bits))
+            )
+        )
+
+    def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
+        """Keep each cell's digits that some placing still fitting every cell allows (a free cell keeps all).
+
+        A listed digit is in one of the cells that may still hold it: the cells that see all of those lose it.
+        """
+        dom = [values[c] or cand[c] for c in self.cells]
+        allowed = [0] * len(dom)
+        for placing in self.placings:
+            for m, bit in zip(dom, placing, strict=True):
+                if bit and not m & bit:
+                    break
+            else:
+                for k, bit in enumerate(placing):
+                    allowed[k] |= bit or dom[k]
+        if not allowed[0]:
+            return None  # no placing fits
+        out = []
+        for k, c in enumerate(self.cells):
+            m = dom[k]
+            if m & ~allowed[k]:
+                if values[c]:
+                    return None
+                out.append((c, m & allowed[k]))
+        lost: dict[int, int] = {}  # the cells outside the square that see every place of a listed digit
+        for bit in self.digits:
+            seen: frozenset[int] | None = None
+            for k, m in enumerate(allowed):
+                if m & bit:
+                    seen = self.peers[k] if seen is None else seen & self.peers[k]
+            for w in seen or ():
+                if cand[w] & bit:
+                    lost[w] = lost.get(w, 0) | bit
+        for w, bits in lost.items():
+            m = cand[w] & ~bits
+            if not m:
+                return None
+            out.append((w, m))
+        return out
+
+
+Rule = SetRule | LinearRule | SandwichRule | QuadrupleRule
 
 
 @cache

@@ -1,7 +1,7 @@
 """The search of ``backtrack`` on variant puzzles: every rule lowered, once, into what placing a digit does.
 
 All-different rules (a jigsaw's regions, extra regions, diagonals, killer cages, renban lines, anti-knight and
-anti-king) become more peers; rules between two cells become pair tables, and rules over many cells the
+anti-king) become more peers; rules between two cells become pair tables, and rules over many cells (quadruples too) the
 propagators of :mod:`.rules`, run when one of their cells changes. Killer cages also give the units they
 cover a rule for the cells they leave (the "45 rule"). Classic puzzles never come here.
 """
@@ -18,6 +18,7 @@ from sudokit_strategies.backtrack.base import Base, Timeout
 from sudokit_strategies.backtrack.rules import (
     HighBytes,
     LinearRule,
+    QuadrupleRule,
     Rule,
     SandwichRule,
     SetRule,
@@ -80,6 +81,8 @@ class _Model:
         for rule in self.rules:
             if isinstance(rule, SetRule):
                 rule.watchers = tuple(sorted(set.intersection(*(peers[i] for i in rule.cells)) - set(rule.cells)))
+            elif isinstance(rule, QuadrupleRule):
+                rule.peers = tuple(frozenset(peers[i] - set(rule.cells)) for i in rule.cells)
         rules_of = [0] * size
         for k, rule in enumerate(self.rules):
             for i in rule.cells:
@@ -145,6 +148,11 @@ class _Model:
         cells = rule.indexes(n)  # type: ignore[attr-defined]
         if kind == "extra-region":
             groups.append(cells)
+        elif kind == "clone":
+            for a, b in rule.pairs(n):  # type: ignore[attr-defined]
+                self.relate(a, b, lambda x, y: x == y)
+        elif kind == "disjoint-groups":
+            groups.extend(rule.groups(puzzle.shape))  # type: ignore[attr-defined]
         elif kind == "diagonal":
             groups.append(tuple(r * n + c for r, c in rule.diagonal_cells(n)))  # type: ignore[attr-defined]
         elif kind == "anti-knight":
@@ -201,6 +209,15 @@ class _Model:
         elif kind == "palindrome":
             for k in range(len(cells) // 2):
                 self.relate(cells[k], cells[-1 - k], lambda x, y: x == y)
+        elif kind == "min-max":
+            (i,) = cells
+            for r, c in rule.neighbours(n):  # type: ignore[attr-defined]
+                self.relate(i, r * n + c, rule.holds)  # type: ignore[attr-defined]
+        elif kind == "pencil-marks":
+            (i,) = cells
+            self.cand[i] &= sum(1 << (d - 1) for d in rule.digits)  # type: ignore[attr-defined]
+        elif kind == "quadruple":
+            self.rules.append(QuadrupleRule(cells, rule.digits))  # type: ignore[attr-defined]
         else:  # the engine declares only the kinds above; the core refuses the others
             raise ValueError(f"backtrack does not take {kind} constraints")
 

@@ -27,7 +27,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache, partial
-from itertools import combinations, pairwise
+from itertools import combinations, pairwise, permutations
 from typing import Any
 
 import constraint
@@ -412,7 +412,7 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
     cells = rule.indexes(n)
     if kind == "sandwich":
         cells = tuple(r * n + c for r, c in rule.line_cells(n))  # type: ignore[attr-defined]
-    if kind not in _EVERYWHERE and kind != "odd-even":  # a parity shows in the cell's digits already
+    if kind not in _EVERYWHERE and kind not in ("odd-even", "pencil-marks"):  # these show in the cell's digits
         for i in cells:
             model.weights[i] += 1
     if kind in ("extra-region", "renban"):
@@ -420,6 +420,11 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
         if kind == "renban":  # different digits within len - 1 of each other: a run
             for a, b in combinations(cells, 2):
                 model.relate(a, b, _table(n, "near", len(cells) - 1))
+    elif kind == "clone":
+        for a, b in rule.pairs(n):  # type: ignore[attr-defined]
+            model.relate(a, b, _table(n, "equal"))
+    elif kind == "disjoint-groups":
+        model.groups.extend(rule.groups(model.puzzle.shape))  # type: ignore[attr-defined]
     elif kind == "diagonal":
         model.groups.append(tuple(r * n + c for r, c in rule.diagonal_cells(n)))  # type: ignore[attr-defined]
     elif kind in ("anti-knight", "anti-king"):
@@ -460,6 +465,21 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
     elif kind == "palindrome":
         for k in range(len(cells) // 2):
             model.relate(cells[k], cells[-1 - k], _table(n, "equal"))
+    elif kind == "quadruple":  # a layout per placing of the listed digits in the four cells, the rest free
+        digits, every = rule.digits, frozenset(range(1, n + 1))  # type: ignore[attr-defined]
+        layouts = (
+            tuple(frozenset((digits[at.index(k)],)) if k in at else every for k in range(len(cells)))
+            for at in permutations(range(len(cells)), len(digits))
+        )
+        model.layouts.append((cells, list(dict.fromkeys(layouts))))
+    elif kind == "min-max":  # the cell below (above) each neighbour
+        (i,) = cells
+        for r, c in rule.neighbours(n):  # type: ignore[attr-defined]
+            j = r * n + c
+            a, b = (i, j) if rule.extreme == "minimum" else (j, i)  # type: ignore[attr-defined]
+            model.relate(a, b, _table(n, "rise", 1))
+    elif kind == "pencil-marks":
+        model.domains[cells[0]] &= set(rule.digits)  # type: ignore[attr-defined]
     elif kind == "odd-even":
         model.domains[cells[0]] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
     elif kind == "sandwich":
