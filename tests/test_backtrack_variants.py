@@ -369,6 +369,17 @@ def gen_palindrome(rng: random.Random, n: int, at: Callable[[Cell], int]) -> lis
     return []
 
 
+def gen_between_line(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    for _ in range(30):
+        line = walk(rng, n, rng.randint(3, 5))
+        if len(line) < 3:
+            continue
+        low, high = sorted((at(line[0]), at(line[-1])))
+        if rng.random() < 0.2 or all(low < at(c) < high for c in line[1:-1]):
+            return [v.BetweenLine(line)]
+    return []
+
+
 GENERATORS: dict[str, Generator] = {
     "extra-region": gen_extra_region,
     "diagonal": gen_diagonal,
@@ -389,6 +400,7 @@ GENERATORS: dict[str, Generator] = {
     "renban": gen_renban,
     "whisper": gen_whisper,
     "palindrome": gen_palindrome,
+    "between-line": gen_between_line,
 }
 #: Rules that leave few grids of a 6x6 board by themselves: their instances there get fewer blanks.
 GLOBAL = {"anti-knight", "anti-king", "non-consecutive", "kropki-negative", "xv-negative", "diagonal"}

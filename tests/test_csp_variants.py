@@ -28,6 +28,7 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    BetweenLine,
     Constraint,
     Diagonal,
     ExtraRegion,
@@ -154,6 +155,19 @@ def adjacent_pair(rng: random.Random) -> list[Cell]:
     return line(rng, 2, ORTHOGONAL)[:2]
 
 
+def between_line(rng: random.Random, solution: tuple[int, ...]) -> BetweenLine:
+    """A line of three or more cells, mostly one whose middle digits the grid's ends bracket."""
+    for _ in range(50):
+        cells = line(rng)
+        if len(cells) < 3:
+            continue
+        digits = digits_of(solution, cells)
+        low, high = sorted((digits[0], digits[-1]))
+        if rng.random() < 0.3 or all(low < d < high for d in digits[1:-1]):
+            break
+    return BetweenLine(cells if len(cells) >= 3 else [(0, 0), (0, 1), (0, 2)])
+
+
 def little_killer(rng: random.Random, solution: tuple[int, ...]) -> LittleKiller:
     (r, c), (dr, dc) = (rng.randrange(N), rng.randrange(N)), rng.choice([(1, 1), (1, -1), (-1, 1), (-1, -1)])
     cells = [(r, c)]
@@ -249,6 +263,7 @@ RULES: dict[str, Rules] = {
     "renban": lambda rng, s: [Renban(line(rng, 3))],
     "whisper": lambda rng, s: [Whisper(line(rng), difference=rng.randint(1, 3))],
     "palindrome": lambda rng, s: [Palindrome(line(rng)) for _ in range(rng.randint(1, 2))],
+    "between-line": lambda rng, s: [between_line(rng, s) for _ in range(rng.randint(1, 2))],
 }
 #: Irregular 4x4 regions (each row of the text is the symbol of a cell's region).
 JIGSAW_4 = ["1122112233443344", "1112312233423444", "1222113241334443"]

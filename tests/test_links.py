@@ -37,6 +37,7 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    BetweenLine,
     Diagonal,
     ExtraRegion,
     Killer,
@@ -154,6 +155,7 @@ EVERY_KIND = [
     Whisper([(2, 7), (3, 7), (3, 8)]),
     Whisper([(7, 3), (7, 4)], difference=4),
     Palindrome([(6, 3), (7, 2), (8, 3)]),
+    BetweenLine([(1, 0), (2, 1), (3, 0), (3, 1)]),
 ]
 
 
@@ -295,7 +297,12 @@ def fpuzzles(**keys: object) -> dict[str, object]:
             {"killercage": [{"cells": ["R10C1"], "value": "5"}]},
             "f-puzzles: killercage 1: cell R10C1 is off the 9x9 board",
         ),
-        ({"betweenline": [{"lines": [["R1C1", "R2C2"]]}]}, "f-puzzles: 'betweenline' (between lines) is not a rule"),
+        ({"fogofwar": ["R1C1"]}, "f-puzzles: 'fogofwar' (fog of war) is not a rule"),
+        (
+            {"betweenline": [{"lines": [["R1C1", "R2C2"]]}]},
+            "betweenline 1: between line: needs at least 3 cells, got 2",
+        ),
+        ({"betweenline": [{"lines": [["R1C1", "R2C3", "R3C3"]]}]}, "between line at r1c1..r3c3: r1c1 and r2c3"),
         ({"disjointgroups": True}, "f-puzzles: 'disjointgroups' (disjoint groups) is not a rule"),
         ({"clone": [{"cells": ["R1C1"], "cloneCells": ["R9C9"]}]}, "f-puzzles: 'clone' (clones)"),
         ({"somethingnew": [1]}, "f-puzzles: 'somethingnew' (a rule sudokit does not know)"),
@@ -359,6 +366,14 @@ def test_what_carries_no_rule_is_passed_over() -> None:
     grid = parse_fpuzzles(data)
     assert grid.cells[:3] == (0, 3, 0)
     assert set(grid.constraints) == {OddEven((0, 2), "even"), Palindrome([(0, 3), (1, 4)])}
+
+
+def test_a_between_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None:
+    entry = {"lines": [["R1C1", "R2C2", "R2C3", "R1C4"]], "outlineC": "#C0C0C0", "width": 0.4}
+    grid = parse_fpuzzles(fpuzzles(betweenline=[entry]))
+    assert grid.constraints == (BetweenLine([(0, 0), (1, 1), (1, 2), (0, 3)]),)
+    assert to_fpuzzles(grid)["betweenline"] == [{"lines": [entry["lines"][0]]}]
+    assert parse_link(fpuzzles_link(grid)) == grid
 
 
 @pytest.mark.parametrize(

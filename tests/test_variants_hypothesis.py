@@ -29,6 +29,7 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    BetweenLine,
     Constraint,
     Diagonal,
     ExtraRegion,
@@ -285,6 +286,24 @@ class Drawer:
                 if twins:
                     line = [twins[0][0], line[1], twins[0][1]]
             return [Palindrome(self.cells(line))]
+        if kind == "between-line":
+            path = self.line()
+            if len(path) < 3:  # a third cell touching the line's last, not on it
+                r, c = divmod(path[-1], n)
+                path.append(
+                    next(
+                        (r + dr) * n + c + dc
+                        for dr, dc in STEPS
+                        if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr) * n + c + dc not in path
+                    )
+                )
+            if self.true():  # cut where the grid's digits stop lying between the first cell's and the last's
+                for end in range(len(path), 2, -1):
+                    low, high = sorted(self.digits([path[0], path[end - 1]]))
+                    if all(low < d < high for d in self.digits(path[1 : end - 1])):
+                        path = path[:end]
+                        break
+            return [BetweenLine(self.cells(path))]
         raise AssertionError(f"no drawing for {kind}")
 
     def arrow(self) -> Arrow:

@@ -21,6 +21,7 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    BetweenLine,
     Constraint,
     Diagonal,
     ExtraRegion,
@@ -78,6 +79,11 @@ CASES: dict[str, tuple[Constraint, Constraint, str]] = {
     "renban": (Renban(["r1c4", "r1c5", "r1c6"]), Renban(["r1c6", "r1c7", "r1c8"]), "not a run"),
     "whisper": (Whisper(["r1c8", "r1c7"]), Whisper(["r1c1", "r1c2"]), "5 next to 3"),
     "palindrome": (Palindrome(["r2c6", "r3c7"]), Palindrome(["r1c1", "r1c2"]), "no palindrome"),
+    "between-line": (
+        BetweenLine(["r2c4", "r1c3", "r2c2"]),
+        BetweenLine(["r1c1", "r1c2", "r1c3"]),
+        "3 at r1c2 is not strictly between 5 and 4",
+    ),
 }
 
 
@@ -292,6 +298,9 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         (lambda: Diagonal("up"), "'up' is not one of main, anti"),
         (lambda: OddEven("r1c1", "prime"), "'prime' is not one of odd, even"),
         (lambda: Whisper(["r1c1", "r1c2"], difference=0), "difference: 0 is not a whole number of at least 1"),
+        (lambda: BetweenLine(["r1c1", "r1c2"]), "between line: needs at least 3 cells, got 2"),
+        (lambda: BetweenLine(["r1c1", "r1c2", "r1c4"]), "between line at r1c1..r1c4: r1c2 and r1c4 do not touch"),
+        (lambda: BetweenLine(["r1c1", "r1c2", "r1c1"]), "between line: cell r1c1 appears twice"),
     ],
 )
 def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None:

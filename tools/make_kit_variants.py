@@ -25,6 +25,7 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    BetweenLine,
     Constraint,
     Diagonal,
     ExtraRegion,
@@ -45,6 +46,7 @@ from sudokit.model.variants import (
 )
 
 N = 4
+SEED = 20261122
 BOXES = "1122112233443344"
 JIGSAWS = ("1112122233343444", "1122133213324444", "1111222233334444")
 LATIN = [
@@ -167,6 +169,11 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
         elif kind == "palindrome":
             cells = path(rng, g, rng.randint(2, 4), lambda d: d == d[::-1])
             rule = cells and Palindrome(cells)
+        elif kind == "between-line":
+            cells = path(
+                rng, g, rng.randint(3, 4), lambda d: all(min(d[0], d[-1]) < x < max(d[0], d[-1]) for x in d[1:-1])
+            )
+            rule = cells and BetweenLine(cells)
         if rule and rule not in out:
             out.append(rule)
     if kind == "kropki-negative":
@@ -205,11 +212,17 @@ KINDS = [
     "whisper",
     "palindrome",
 ]
+#: Kinds added since: each drawn with a random generator of its own (seeded by its name) after the others, so that
+#: adding one leaves every earlier puzzle as it was.
+LATER_KINDS = [
+    "between-line",
+]
 
 
-def puzzles(rng: random.Random) -> list[tuple[Grid, int, tuple[int, ...] | None]]:
+def puzzles(rng: random.Random, kinds: list[str] | None = None) -> list[tuple[Grid, int, tuple[int, ...] | None]]:
+    """Two puzzles of each of ``kinds`` (KINDS and jigsaw) with one solution, two with several, two with none."""
     found: dict[str, list] = {}
-    for kind in [*KINDS, "jigsaw"]:
+    for kind in [*KINDS, "jigsaw"] if kinds is None else kinds:
         bucket: dict[str, list] = {"one": [], "several": [], "none": []}
         for _ in range(400):
             if all(len(v) >= 2 for v in bucket.values()):
@@ -250,11 +263,16 @@ def puzzles(rng: random.Random) -> list[tuple[Grid, int, tuple[int, ...] | None]
     return [p for kind in found for p in found[kind]]
 
 
+def later_puzzles() -> list[tuple[Grid, int, tuple[int, ...] | None]]:
+    """The puzzles of LATER_KINDS, each kind's from ``random.Random(f"{SEED}-{kind}")``."""
+    return [p for kind in LATER_KINDS for p in puzzles(random.Random(f"{SEED}-{kind}"), [kind])]
+
+
 def main() -> None:
-    rng = random.Random(20261122)
+    rng = random.Random(SEED)
     out = sys.stdout
     out.write("# 4x4 variant puzzles with exact counts (tools/make_kit_variants.py, seed 20261122): JSON per line\n")
-    for puzzle, count, solution in puzzles(rng):
+    for puzzle, count, solution in puzzles(rng) + later_puzzles():
         record = {"puzzle": to_dict(puzzle), "count": count}
         if solution is not None:
             record["solution"] = "".join(map(str, solution))

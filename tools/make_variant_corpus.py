@@ -14,7 +14,7 @@ Every puzzle is made from ``SEED`` and its name alone (``random.Random(f"{SEED}/
    board, every little killer diagonal, every sandwich total, thermometers along increasing paths,
    arrows whose cells sum to their circle (one two-cell circle where one fits), every kropki dot and
    every X and V (all of them, and kept, under a negative rule), a parity on every cell, and renban,
-   whisper and palindrome lines found in the grid.
+   whisper, palindrome and between lines found in the grid.
 3. Givens are taken away, all cells in a drawn order, each one only if the ``cp-sat`` engine still
    counts exactly one solution (``limit=2``, exact) within ``MAX_CONFLICTS`` (a count that costs more
    is "too hard": the given stays); then the clues, in a drawn order, the same way, never the last
@@ -52,6 +52,7 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    BetweenLine,
     Constraint,
     Diagonal,
     ExtraRegion,
@@ -128,6 +129,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("renban", "3x3", clues=("renban",)),
     Spec("whisper", "3x3", clues=("whisper",)),
     Spec("palindrome", "3x3", clues=("palindrome",)),
+    Spec("between-line", "3x3", clues=("between-line",)),
     Spec("sudoku-x", "3x3", rules=("diagonal",)),
     Spec("windoku", "3x3", rules=("extra-region",)),
     Spec("anti-knight", "3x3", rules=("anti-knight",)),
@@ -501,6 +503,22 @@ class Clues:
                 out.append(Palindrome(_cells(path, n)))
                 self.used |= set(path)
         return out
+
+    def between_line(self) -> list[Constraint]:
+        """Between lines: from one end, the cells after it all above (or all below) it, up to an end beyond them."""
+        s = self.s
+
+        def step(path: list[int], j: int) -> bool:
+            first = s[path[0]]
+            if len(path) == 1:
+                return s[j] != first
+            return (s[j] > first) == (s[path[1]] > first)
+
+        def done(path: list[int]) -> bool:
+            low, high = sorted((s[path[0]], s[path[-1]]))
+            return all(low < s[i] < high for i in path[1:-1])
+
+        return [BetweenLine(_cells(p, self.n)) for p in self._lines(6, step, done)]
 
     def arrow(self) -> list[Constraint]:
         """Arrows from a circle, their digits summing to it; one circle of two cells (read as 1x) where it fits."""

@@ -26,6 +26,7 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    BetweenLine,
     Constraint,
     Diagonal,
     ExtraRegion,
@@ -74,6 +75,7 @@ EXAMPLES: dict[str, Constraint] = {
         Renban(["r1c1", "r1c2", "r2c3"]),
         Whisper(["r4c4", "r5c5", "r6c6"]),
         Palindrome(["r1c4", "r2c5", "r3c4"]),
+        BetweenLine(["r2c1", "r2c2", "r3c3", "r2c4"]),
     )
 }
 

@@ -365,6 +365,18 @@ def _palindrome(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, pu
         model.add(line[k] == line[-1 - k])
 
 
+def _between_line(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """``low`` and ``high`` the ends' least and greatest (functions of the cells); each cell between above and below."""
+    n = puzzle.shape.n
+    line = [x[i] for i in rule.indexes(n)]
+    low, high = model.new_int_var(1, n, ""), model.new_int_var(1, n, "")
+    model.add_min_equality(low, [line[0], line[-1]])
+    model.add_max_equality(high, [line[0], line[-1]])
+    for v in line[1:-1]:
+        model.add(v > low)
+        model.add(v < high)
+
+
 def _renban(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
     """AllDifferent, and every digit within ``low .. low + len - 1`` (``low`` is then the smallest digit)."""
     line = [x[i] for i in rule.indexes(puzzle.shape.n)]
@@ -537,6 +549,7 @@ _RULES: dict[str, _Adder] = {
     "renban": _renban,
     "whisper": _whisper,
     "palindrome": _palindrome,
+    "between-line": _between_line,
 }
 
 

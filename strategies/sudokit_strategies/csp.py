@@ -871,6 +871,11 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
     elif kind == "palindrome":
         for k in range(len(cells) // 2):
             model.relate(cells[k], cells[-1 - k], _table(n, "equal"))
+    elif kind == "between-line":  # each cell between with the two ends: the triples of digits it brackets
+        a, b = cells[0], cells[-1]
+        model.relate(a, b, _table(n, "far", 2))
+        for i in cells[1:-1]:
+            model.layouts.append(((a, i, b), _between(n)))
     elif kind == "odd-even":
         model.domains[cells[0]] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
     elif kind == "sandwich":
@@ -896,6 +901,19 @@ def _table(n: int, relation: str, k: int = 0) -> frozenset[tuple[int, int]]:
     }[relation]
     digits = range(1, n + 1)
     return frozenset((x, y) for x in digits for y in digits if holds(x, y))
+
+
+@cache
+def _between(n: int) -> list[tuple[frozenset[int], ...]]:
+    """The layouts of (an end, a cell between, the other end): one per triple of digits, the middle strictly between."""
+    digits = range(1, n + 1)
+    return [
+        (frozenset((x,)), frozenset((m,)), frozenset((y,)))
+        for x in digits
+        for y in digits
+        for m in digits
+        if min(x, y) < m < max(x, y)
+    ]
 
 
 @cache

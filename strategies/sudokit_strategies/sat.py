@@ -829,6 +829,21 @@ def _palindrome(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
         cnf.relation(line[k], line[-1 - k], lambda d, e: d == e)
 
 
+def _between_line(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """The ends at least 2 apart; a digit between and the ends' digits that do not bracket it: a conflict clause."""
+    line = rule.indexes(puzzle.shape.n)
+    a, b = line[0], line[-1]
+    cnf.relation(a, b, lambda d, e: abs(d - e) >= 2)
+    xa, xb, clauses = cnf.x[a], cnf.x[b], cnf.clauses
+    for i in line[1:-1]:
+        cnf.relation(a, i, lambda d, e: d != e)
+        cnf.relation(b, i, lambda d, e: d != e)
+        for m, lit in cnf.x[i].items():
+            clauses.extend(
+                [-xa[d], -xb[e], -lit] for d in xa for e in xb if abs(d - e) >= 2 and not min(d, e) < m < max(d, e)
+            )
+
+
 def _renban(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     """Different digits, no two further apart than the line is long: then they are a run."""
     line = rule.indexes(puzzle.shape.n)
@@ -886,4 +901,5 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "renban": _renban,
     "whisper": _whisper,
     "palindrome": _palindrome,
+    "between-line": _between_line,
 }

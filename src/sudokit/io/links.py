@@ -12,9 +12,9 @@ What is read. f-puzzles' JSON names each rule, and every rule sudokit models is 
 the regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, ``nonconsecutive``
 and ``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``,
 ``littlekillersum``, ``sandwichsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white
-and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, and the keys of
+and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``betweenline``, and the keys of
 f-puzzles' solver plugin ``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not
-model (``betweenline``, ``clone``, ``minimum``, ``quadruple``, ``disjointgroups``, a cage drawn as
+model (``clone``, ``minimum``, ``quadruple``, ``disjointgroups``, a cage drawn as
 decoration...) is an error naming it: a puzzle is never solved with one of its rules left out. Only
 what carries no rule is passed over: title, author, rules text, settings, the solution, cell colours
 and pencil marks. The drawings ``cage`` (but killer cages), ``line``, ``circle``, ``rectangle`` and
@@ -62,6 +62,7 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    BetweenLine,
     Cell,
     Constraint,
     Diagonal,
@@ -366,7 +367,6 @@ _DRAWINGS = {
 _CELL_COSMETIC = frozenset({"c", "cArray", "highlight", "cornerPencilMarks", "centerPencilMarks", "candidates"})
 #: What f-puzzles' rules that sudokit does not model are, for the error.
 _UNMODELLED = {
-    "betweenline": "between lines",
     "clone": "clones",
     "minimum": "minimum cells",
     "maximum": "maximum cells",
@@ -665,6 +665,9 @@ class _FPuzzlesReader:
     def palindrome(self, value: object) -> None:
         self.line_rules("palindrome", value, lambda line, _: Palindrome(tuple(line)))
 
+    def betweenline(self, value: object) -> None:
+        self.line_rules("betweenline", value, lambda line, _: BetweenLine(tuple(line)))
+
     def killercage(self, value: object) -> None:
         for where, entry in self.entries("killercage", value):
             cells = self.cell_list(entry.get("cells"), where)
@@ -779,6 +782,7 @@ class _FPuzzlesReader:
         "renban": renban,
         "whispers": whispers,
         "slowthermometer": slowthermometer,
+        "betweenline": betweenline,
         "cage": lambda self, value: None,  # read by cosmetic_cages
     }
 
@@ -914,6 +918,8 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             add("whispers", {"lines": [_names(rule.cells)], "value": str(rule.difference)})
         elif isinstance(rule, SlowThermometer):
             add("slowthermometer", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, BetweenLine):
+            add("betweenline", {"lines": [_names(rule.cells)]})
     for key, color in (("difference", white), ("ratio", black)):
         for dot in color:
             add(key, {"cells": _names(dot.cells)})
@@ -929,6 +935,9 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             data["negative"] = negative
         if key in entries or (key in negative):
             data[key] = entries.get(key, [])
+    for key in ("betweenline",):  # f-puzzles' line rules that sudokit models, after the plugin's keys
+        if key in entries:
+            data[key] = entries[key]
     decorations = _plugin_decorations(grid)
     data.update(decorations)
     if solution is not None:

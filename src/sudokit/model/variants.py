@@ -42,6 +42,7 @@ __all__ = [
     "AntiKing",
     "AntiKnight",
     "Arrow",
+    "BetweenLine",
     "Cell",
     "Constraint",
     "Diagonal",
@@ -604,6 +605,27 @@ class Palindrome(Constraint):
         return None if digits == digits[::-1] else f"{self._where()} is no palindrome: {_shown(digits)}"
 
 
+@dataclass(frozen=True, slots=True)
+class BetweenLine(Constraint):
+    """A between line: every digit on it lies strictly between the digits of the two circles at its ends."""
+
+    kind: ClassVar[str] = "between-line"
+    label: ClassVar[str] = "between line"
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=3))
+        _line(self)
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        digits = self._values(values, grid.n)
+        low, high = sorted((digits[0], digits[-1]))
+        for cell, d in zip(self.cells[1:-1], digits[1:-1], strict=True):
+            if not low < d < high:
+                return f"{self._where()}: {d} at {cell_name(cell)} is not strictly between {digits[0]} and {digits[-1]}"
+        return None
+
+
 #: Every constraint class by its kind name.
 KINDS: dict[str, type[Constraint]] = {
     cls.kind: cls
@@ -627,6 +649,7 @@ KINDS: dict[str, type[Constraint]] = {
         Renban,
         Whisper,
         Palindrome,
+        BetweenLine,
     )
 }
 #: The kind name of irregular regions (not a constraint: the grid's ``regions``).

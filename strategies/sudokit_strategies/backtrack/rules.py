@@ -13,6 +13,7 @@ from functools import cache
 from itertools import combinations
 
 __all__ = [
+    "BetweenRule",
     "HighBytes",
     "LinearRule",
     "Narrowing",
@@ -336,7 +337,44 @@ class SandwichRule:
         return out
 
 
-Rule = SetRule | LinearRule | SandwichRule
+class BetweenRule:
+    """A between line: the digits of ``cells`` (the ends excepted) lie strictly between the two ends' digits."""
+
+    __slots__ = ("cells",)
+
+    def __init__(self, cells: Sequence[int]) -> None:
+        self.cells = tuple(cells)
+
+    def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
+        """Keep each end digit that some digit of the other end brackets every cell between with; narrow the cells
+        between to the digits some such pair brackets."""
+        cells = self.cells
+        a, b = cells[0], cells[-1]
+        ends_a, ends_b = values[a] or cand[a], values[b] or cand[b]
+        middle = [values[c] or cand[c] for c in cells[1:-1]]
+        keep_a = keep_b = inside = 0
+        x_bits = ends_a
+        while x_bits:
+            x = x_bits & -x_bits
+            x_bits ^= x
+            y_bits = ends_b
+            while y_bits:
+                y = y_bits & -y_bits
+                y_bits ^= y
+                low, high = (x, y) if x < y else (y, x)
+                between = (high - 1) & ~(2 * low - 1)  # the digits above low and below high
+                if between and all(m & between for m in middle):
+                    keep_a |= x
+                    keep_b |= y
+                    inside |= between
+        if not keep_a:
+            return None
+        out = [(c, cand[c] & keep) for c, keep in ((a, keep_a), (b, keep_b)) if not values[c] and cand[c] & ~keep]
+        out += [(c, cand[c] & inside) for c in cells[1:-1] if not values[c] and cand[c] & ~inside]
+        return out
+
+
+Rule = SetRule | LinearRule | SandwichRule | BetweenRule
 
 
 @cache

@@ -16,6 +16,7 @@ from operator import itemgetter
 from sudokit import Grid
 from sudokit_strategies.backtrack.base import Base, Timeout
 from sudokit_strategies.backtrack.rules import (
+    BetweenRule,
     HighBytes,
     LinearRule,
     Rule,
@@ -201,6 +202,9 @@ class _Model:
         elif kind == "palindrome":
             for k in range(len(cells) // 2):
                 self.relate(cells[k], cells[-1 - k], lambda x, y: x == y)
+        elif kind == "between-line":
+            self.relate(cells[0], cells[-1], lambda x, y: abs(x - y) >= 2)
+            self.rules.append(BetweenRule(cells))
         else:  # the engine declares only the kinds above; the core refuses the others
             raise ValueError(f"backtrack does not take {kind} constraints")
 
