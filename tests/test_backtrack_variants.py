@@ -380,6 +380,18 @@ def gen_between_line(rng: random.Random, n: int, at: Callable[[Cell], int]) -> l
     return []
 
 
+def gen_region_sum_line(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    board = Grid([at((r, c)) for r in range(n) for c in range(n)], Shape.for_side(n), validate=False)
+    for _ in range(30):
+        line = walk(rng, n, rng.randint(2, 5))
+        if len(line) < 2:
+            continue
+        rule = v.RegionSumLine(line)
+        if len(rule.segments(board)) > 1 and (rng.random() < 0.2 or rule.violation(board.cells, board) is None):
+            return [rule]
+    return []
+
+
 GENERATORS: dict[str, Generator] = {
     "extra-region": gen_extra_region,
     "diagonal": gen_diagonal,
@@ -401,6 +413,7 @@ GENERATORS: dict[str, Generator] = {
     "whisper": gen_whisper,
     "palindrome": gen_palindrome,
     "between-line": gen_between_line,
+    "region-sum-line": gen_region_sum_line,
 }
 #: Rules that leave few grids of a 6x6 board by themselves: their instances there get fewer blanks.
 GLOBAL = {"anti-knight", "anti-king", "non-consecutive", "kropki-negative", "xv-negative", "diagonal"}

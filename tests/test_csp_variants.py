@@ -39,6 +39,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    RegionSumLine,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -168,6 +169,16 @@ def between_line(rng: random.Random, solution: tuple[int, ...]) -> BetweenLine:
     return BetweenLine(cells if len(cells) >= 3 else [(0, 0), (0, 1), (0, 2)])
 
 
+def region_sum_line(rng: random.Random, solution: tuple[int, ...]) -> RegionSumLine:
+    """A line crossing a box border, mostly one whose segments the grid makes add up alike."""
+    board = Grid(solution, Shape.of(2, 2), validate=False)
+    for _ in range(50):
+        rule = RegionSumLine(line(rng))
+        if len(rule.segments(board)) > 1 and (rng.random() < 0.3 or rule.violation(solution, board) is None):
+            return rule
+    return RegionSumLine([(0, 1), (0, 2)])
+
+
 def little_killer(rng: random.Random, solution: tuple[int, ...]) -> LittleKiller:
     (r, c), (dr, dc) = (rng.randrange(N), rng.randrange(N)), rng.choice([(1, 1), (1, -1), (-1, 1), (-1, -1)])
     cells = [(r, c)]
@@ -264,6 +275,7 @@ RULES: dict[str, Rules] = {
     "whisper": lambda rng, s: [Whisper(line(rng), difference=rng.randint(1, 3))],
     "palindrome": lambda rng, s: [Palindrome(line(rng)) for _ in range(rng.randint(1, 2))],
     "between-line": lambda rng, s: [between_line(rng, s) for _ in range(rng.randint(1, 2))],
+    "region-sum-line": lambda rng, s: [region_sum_line(rng, s) for _ in range(rng.randint(1, 2))],
 }
 #: Irregular 4x4 regions (each row of the text is the symbol of a cell's region).
 JIGSAW_4 = ["1122112233443344", "1112312233423444", "1222113241334443"]
@@ -275,6 +287,11 @@ def random_puzzle(rng: random.Random, kinds: Sequence[str], jigsaw: bool = False
     plain = Grid((0,) * 16, Shape.of(2, 2), regions=regions)
     solution = rng.choice(sorted(brute_solutions(plain)))
     rules = list(dict.fromkeys(rule for kind in kinds for rule in RULES[kind](rng, solution)))
+    # Two kinds may draw a dot (or an X and a V) on one pair, xv and xv-negative say: the first stays.
+    marked = {
+        (rule.kind, frozenset(rule.all_cells())): rule for rule in reversed(rules) if rule.kind in ("kropki", "xv")
+    }
+    rules = [r for r in rules if r.kind not in ("kropki", "xv") or marked[r.kind, frozenset(r.all_cells())] is r]
     keeping = sorted(brute_solutions(plain.with_rules(regions=regions, constraints=rules)))
     solution = rng.choice(keeping) if keeping else solution
     shown = set(rng.sample(range(16), rng.choice((0, 1, 2, 3, 5))))

@@ -47,6 +47,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    RegionSumLine,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -156,6 +157,7 @@ EVERY_KIND = [
     Whisper([(7, 3), (7, 4)], difference=4),
     Palindrome([(6, 3), (7, 2), (8, 3)]),
     BetweenLine([(1, 0), (2, 1), (3, 0), (3, 1)]),
+    RegionSumLine([(2, 2), (3, 3), (3, 4)]),
 ]
 
 
@@ -303,6 +305,7 @@ def fpuzzles(**keys: object) -> dict[str, object]:
             "betweenline 1: between line: needs at least 3 cells, got 2",
         ),
         ({"betweenline": [{"lines": [["R1C1", "R2C3", "R3C3"]]}]}, "between line at r1c1..r3c3: r1c1 and r2c3"),
+        ({"regionsumline": [{"lines": [["R1C1", "R1C3"]]}]}, "regionsumline 1: region sum line at r1c1..r1c3"),
         ({"disjointgroups": True}, "f-puzzles: 'disjointgroups' (disjoint groups) is not a rule"),
         ({"clone": [{"cells": ["R1C1"], "cloneCells": ["R9C9"]}]}, "f-puzzles: 'clone' (clones)"),
         ({"somethingnew": [1]}, "f-puzzles: 'somethingnew' (a rule sudokit does not know)"),
@@ -366,6 +369,14 @@ def test_what_carries_no_rule_is_passed_over() -> None:
     grid = parse_fpuzzles(data)
     assert grid.cells[:3] == (0, 3, 0)
     assert set(grid.constraints) == {OddEven((0, 2), "even"), Palindrome([(0, 3), (1, 4)])}
+
+
+def test_a_region_sum_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None:
+    entry = {"lines": [["R3C2", "R3C3", "R3C4", "R4C5"]], "outlineC": "#2ECBFF", "width": 0.25}
+    grid = parse_fpuzzles(fpuzzles(regionsumline=[entry]))
+    assert grid.constraints == (RegionSumLine([(2, 1), (2, 2), (2, 3), (3, 4)]),)
+    assert to_fpuzzles(grid)["regionsumline"] == [{"lines": [entry["lines"][0]]}]
+    assert parse_link(fpuzzles_link(grid)) == grid
 
 
 def test_a_between_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None:

@@ -40,6 +40,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    RegionSumLine,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -304,6 +305,8 @@ class Drawer:
                         path = path[:end]
                         break
             return [BetweenLine(self.cells(path))]
+        if kind == "region-sum-line":
+            return [RegionSumLine(self.cells(self.line()))]
         raise AssertionError(f"no drawing for {kind}")
 
     def arrow(self) -> Arrow:

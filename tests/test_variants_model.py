@@ -32,6 +32,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    RegionSumLine,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -83,6 +84,11 @@ CASES: dict[str, tuple[Constraint, Constraint, str]] = {
         BetweenLine(["r2c4", "r1c3", "r2c2"]),
         BetweenLine(["r1c1", "r1c2", "r1c3"]),
         "3 at r1c2 is not strictly between 5 and 4",
+    ),
+    "region-sum-line": (
+        RegionSumLine(["r2c3", "r1c3", "r1c4"]),
+        RegionSumLine(["r1c3", "r1c4"]),
+        "the segment from r1c4 sums to 6, the first to 4",
     ),
 }
 
@@ -301,6 +307,8 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         (lambda: BetweenLine(["r1c1", "r1c2"]), "between line: needs at least 3 cells, got 2"),
         (lambda: BetweenLine(["r1c1", "r1c2", "r1c4"]), "between line at r1c1..r1c4: r1c2 and r1c4 do not touch"),
         (lambda: BetweenLine(["r1c1", "r1c2", "r1c1"]), "between line: cell r1c1 appears twice"),
+        (lambda: RegionSumLine(["r1c1"]), "region sum line: needs at least 2 cells, got 1"),
+        (lambda: RegionSumLine(["r1c1", "r3c1"]), "region sum line at r1c1..r3c1: r1c1 and r3c1 do not touch"),
     ],
 )
 def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None:

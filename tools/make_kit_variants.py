@@ -36,6 +36,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    RegionSumLine,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -174,6 +175,12 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
                 rng, g, rng.randint(3, 4), lambda d: all(min(d[0], d[-1]) < x < max(d[0], d[-1]) for x in d[1:-1])
             )
             rule = cells and BetweenLine(cells)
+        elif kind == "region-sum-line":
+            board = Grid(g, "2x2", validate=False)
+            cells = path(rng, g, rng.randint(2, 4), lambda d: True)
+            candidate = cells and RegionSumLine(cells)
+            if candidate and len(candidate.segments(board)) > 1 and candidate.violation(g, board) is None:
+                rule = candidate
         if rule and rule not in out:
             out.append(rule)
     if kind == "kropki-negative":
@@ -216,6 +223,7 @@ KINDS = [
 #: adding one leaves every earlier puzzle as it was.
 LATER_KINDS = [
     "between-line",
+    "region-sum-line",
 ]
 
 

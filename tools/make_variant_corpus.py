@@ -14,7 +14,7 @@ Every puzzle is made from ``SEED`` and its name alone (``random.Random(f"{SEED}/
    board, every little killer diagonal, every sandwich total, thermometers along increasing paths,
    arrows whose cells sum to their circle (one two-cell circle where one fits), every kropki dot and
    every X and V (all of them, and kept, under a negative rule), a parity on every cell, and renban,
-   whisper, palindrome and between lines found in the grid.
+   whisper, palindrome, between and region sum lines found in the grid.
 3. Givens are taken away, all cells in a drawn order, each one only if the ``cp-sat`` engine still
    counts exactly one solution (``limit=2``, exact) within ``MAX_CONFLICTS`` (a count that costs more
    is "too hard": the given stays); then the clues, in a drawn order, the same way, never the last
@@ -63,6 +63,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    RegionSumLine,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -130,6 +131,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("whisper", "3x3", clues=("whisper",)),
     Spec("palindrome", "3x3", clues=("palindrome",)),
     Spec("between-line", "3x3", clues=("between-line",)),
+    Spec("region-sum-line", "3x3", clues=("region-sum-line",)),
     Spec("sudoku-x", "3x3", rules=("diagonal",)),
     Spec("windoku", "3x3", rules=("extra-region",)),
     Spec("anti-knight", "3x3", rules=("anti-knight",)),
@@ -519,6 +521,30 @@ class Clues:
             return all(low < s[i] < high for i in path[1:-1])
 
         return [BetweenLine(_cells(p, self.n)) for p in self._lines(6, step, done)]
+
+    def region_sum_line(self) -> list[Constraint]:
+        """Region sum lines: lines crossing region borders whose segments add up alike in the grid."""
+        s, n = self.s, self.n
+        region_of = Shape.for_side(n).box_of  # no jigsaw puzzle asks for these lines
+
+        def sums(path: list[int]) -> list[int]:
+            out = [s[path[0]]]
+            for a, b in pairwise(path):
+                if region_of[a] == region_of[b]:
+                    out[-1] += s[b]
+                else:
+                    out.append(s[b])
+            return out
+
+        def step(path: list[int], j: int) -> bool:
+            totals = sums([*path, j])  # the last segment may still grow: at most the first's total
+            return all(t == totals[0] for t in totals[:-1]) and (len(totals) == 1 or totals[-1] <= totals[0])
+
+        def done(path: list[int]) -> bool:
+            totals = sums(path)
+            return len(totals) > 1 and all(t == totals[0] for t in totals)
+
+        return [RegionSumLine(_cells(p, n)) for p in self._lines(6, step, done)]
 
     def arrow(self) -> list[Constraint]:
         """Arrows from a circle, their digits summing to it; one circle of two cells (read as 1x) where it fits."""

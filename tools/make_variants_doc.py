@@ -37,6 +37,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    RegionSumLine,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -76,6 +77,7 @@ EXAMPLES: dict[str, Constraint] = {
         Whisper(["r4c4", "r5c5", "r6c6"]),
         Palindrome(["r1c4", "r2c5", "r3c4"]),
         BetweenLine(["r2c1", "r2c2", "r3c3", "r2c4"]),
+        RegionSumLine(["r2c2", "r3c3", "r4c4", "r5c5"]),
     )
 }
 

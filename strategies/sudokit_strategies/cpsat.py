@@ -377,6 +377,14 @@ def _between_line(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, 
         model.add(v < high)
 
 
+def _region_sum_line(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """Each segment after the first sums to what the first does."""
+    n = puzzle.shape.n
+    first, *others = [[x[r * n + c] for r, c in segment] for segment in rule.segments(puzzle)]
+    for segment in others:
+        model.add(cp_model.LinearExpr.sum(segment) == cp_model.LinearExpr.sum(first))
+
+
 def _renban(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
     """AllDifferent, and every digit within ``low .. low + len - 1`` (``low`` is then the smallest digit)."""
     line = [x[i] for i in rule.indexes(puzzle.shape.n)]
@@ -550,6 +558,7 @@ _RULES: dict[str, _Adder] = {
     "whisper": _whisper,
     "palindrome": _palindrome,
     "between-line": _between_line,
+    "region-sum-line": _region_sum_line,
 }
 
 

@@ -876,6 +876,10 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
         model.relate(a, b, _table(n, "far", 2))
         for i in cells[1:-1]:
             model.layouts.append(((a, i, b), _between(n)))
+    elif kind == "region-sum-line":  # each segment after the first less the first sums to 0
+        first, *others = [tuple(r * n + c for r, c in seg) for seg in rule.segments(model.puzzle)]  # type: ignore[attr-defined]
+        for segment in others:
+            model.sums.append((tuple([(i, 1) for i in segment] + [(i, -1) for i in first]), 0))
     elif kind == "odd-even":
         model.domains[cells[0]] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
     elif kind == "sandwich":

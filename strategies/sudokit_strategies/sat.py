@@ -844,6 +844,14 @@ def _between_line(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
             )
 
 
+def _region_sum_line(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """Each segment after the first, less the first, sums to 0 (an automaton over the two)."""
+    n = puzzle.shape.n
+    first, *others = [[r * n + c for r, c in segment] for segment in rule.segments(puzzle)]
+    for segment in others:
+        _sum_automaton(cnf, [(i, 1) for i in segment] + [(i, -1) for i in first], 0)
+
+
 def _renban(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     """Different digits, no two further apart than the line is long: then they are a run."""
     line = rule.indexes(puzzle.shape.n)
@@ -902,4 +910,5 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "whisper": _whisper,
     "palindrome": _palindrome,
     "between-line": _between_line,
+    "region-sum-line": _region_sum_line,
 }

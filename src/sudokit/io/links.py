@@ -12,7 +12,8 @@ What is read. f-puzzles' JSON names each rule, and every rule sudokit models is 
 the regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, ``nonconsecutive``
 and ``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``,
 ``littlekillersum``, ``sandwichsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white
-and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``betweenline``, and the keys of
+and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``betweenline``,
+``regionsumline``, and the keys of
 f-puzzles' solver plugin ``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not
 model (``clone``, ``minimum``, ``quadruple``, ``disjointgroups``, a cage drawn as
 decoration...) is an error naming it: a puzzle is never solved with one of its rules left out. Only
@@ -74,6 +75,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Palindrome,
+    RegionSumLine,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -374,7 +376,6 @@ _UNMODELLED = {
     "disjointgroups": "disjoint groups",
     "entropicline": "entropic lines",
     "modularline": "modular lines",
-    "regionsumline": "region sum lines",
     "nabner": "nabner lines",
     "doublearrow": "double arrows",
     "zipperline": "zipper lines",
@@ -668,6 +669,9 @@ class _FPuzzlesReader:
     def betweenline(self, value: object) -> None:
         self.line_rules("betweenline", value, lambda line, _: BetweenLine(tuple(line)))
 
+    def regionsumline(self, value: object) -> None:
+        self.line_rules("regionsumline", value, lambda line, _: RegionSumLine(tuple(line)))
+
     def killercage(self, value: object) -> None:
         for where, entry in self.entries("killercage", value):
             cells = self.cell_list(entry.get("cells"), where)
@@ -783,6 +787,7 @@ class _FPuzzlesReader:
         "whispers": whispers,
         "slowthermometer": slowthermometer,
         "betweenline": betweenline,
+        "regionsumline": regionsumline,
         "cage": lambda self, value: None,  # read by cosmetic_cages
     }
 
@@ -920,6 +925,8 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             add("slowthermometer", {"lines": [_names(rule.cells)]})
         elif isinstance(rule, BetweenLine):
             add("betweenline", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, RegionSumLine):
+            add("regionsumline", {"lines": [_names(rule.cells)]})
     for key, color in (("difference", white), ("ratio", black)):
         for dot in color:
             add(key, {"cells": _names(dot.cells)})
@@ -935,7 +942,7 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             data["negative"] = negative
         if key in entries or (key in negative):
             data[key] = entries.get(key, [])
-    for key in ("betweenline",):  # f-puzzles' line rules that sudokit models, after the plugin's keys
+    for key in ("betweenline", "regionsumline"):  # f-puzzles' line rules that sudokit models, after the plugin's keys
         if key in entries:
             data[key] = entries[key]
     decorations = _plugin_decorations(grid)

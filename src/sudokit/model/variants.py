@@ -54,6 +54,7 @@ __all__ = [
     "NonConsecutive",
     "OddEven",
     "Palindrome",
+    "RegionSumLine",
     "Renban",
     "Sandwich",
     "SlowThermometer",
@@ -626,6 +627,40 @@ class BetweenLine(Constraint):
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class RegionSumLine(Constraint):
+    """A region sum line: region borders cut it into segments, and every segment's digits add up to the same total."""
+
+    kind: ClassVar[str] = "region-sum-line"
+    label: ClassVar[str] = "region sum line"
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=2))
+        _line(self)
+
+    def segments(self, grid: Grid) -> list[tuple[Cell, ...]]:
+        """The runs of the line's consecutive cells within one region of ``grid``, in order."""
+        n, region_of = grid.n, grid.region_of
+        out: list[list[Cell]] = []
+        for k, (r, c) in enumerate(self.cells):
+            if k and region_of[r * n + c] == region_of[out[-1][-1][0] * n + out[-1][-1][1]]:
+                out[-1].append((r, c))
+            else:
+                out.append([(r, c)])
+        return [tuple(segment) for segment in out]
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        segments = self.segments(grid)
+        sums = [sum(self._values(values, grid.n, segment)) for segment in segments]
+        for segment, total in zip(segments[1:], sums[1:], strict=True):
+            if total != sums[0]:
+                return (
+                    f"{self._where()}: the segment from {cell_name(segment[0])} sums to {total}, the first to {sums[0]}"
+                )
+        return None
+
+
 #: Every constraint class by its kind name.
 KINDS: dict[str, type[Constraint]] = {
     cls.kind: cls
@@ -650,6 +685,7 @@ KINDS: dict[str, type[Constraint]] = {
         Whisper,
         Palindrome,
         BetweenLine,
+        RegionSumLine,
     )
 }
 #: The kind name of irregular regions (not a constraint: the grid's ``regions``).

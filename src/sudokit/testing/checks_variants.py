@@ -195,6 +195,14 @@ def variant_between_line(subject: Subject) -> None:
     _solves_kind(subject, "between-line")
 
 
+@check("variants")
+def variant_region_sum_line(subject: Subject) -> None:
+    """An engine declaring 'region-sum-line' (region sum lines)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "region-sum-line")
+
+
 def _solves_kind(subject: Subject, kind: str) -> None:
     """Every shipped puzzle using ``kind`` (and only kinds the engine declares) counted exactly, or solved."""
     declared = subject.capabilities.constraints

@@ -120,6 +120,7 @@ class BacktrackStrategy:
                 "whisper",
                 "palindrome",
                 "between-line",
+                "region-sum-line",
             }
         ),
     )

@@ -205,6 +205,10 @@ class _Model:
         elif kind == "between-line":
             self.relate(cells[0], cells[-1], lambda x, y: abs(x - y) >= 2)
             self.rules.append(BetweenRule(cells))
+        elif kind == "region-sum-line":
+            first, *others = [[r * n + c for r, c in seg] for seg in rule.segments(puzzle)]  # type: ignore[attr-defined]
+            for segment in others:
+                self.rules.append(LinearRule([(c, 1) for c in segment] + [(c, -1) for c in first], 0, n))
         else:  # the engine declares only the kinds above; the core refuses the others
             raise ValueError(f"backtrack does not take {kind} constraints")
 
