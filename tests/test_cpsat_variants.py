@@ -217,6 +217,8 @@ def rules_for(kind: str, rng: random.Random, ref: Values, n: int, honesty: float
     others are drawn at random, and the puzzle then often has no solution.
     """
     board = Grid(ref, Shape.for_side(n), validate=False)
+    if kind == "entropic-line" and n % 3:
+        return []  # no board of this side takes one (a jigsaw drawing a kind at random)
     if kind in ("anti-knight", "anti-king", "non-consecutive"):
         return [KINDS[kind]()]
     if kind == "diagonal":
@@ -279,7 +281,7 @@ def draw(
     if kind == "whisper":
         gaps = [abs(x - y) for x, y in pairwise(at(ref, n, cells))]
         return Whisper(cells, rng.randint(1, min(gaps)) if honest and min(gaps) else rng.randint(1, n - 1))
-    if kind == "between-line":
+    if kind in ("between-line", "entropic-line"):
         while len(cells) < 3:
             cells = random_line(rng, n, rng.randint(3, min(5, n)))
     return KINDS[kind](cells)  # thermometers, renban, palindrome, between: redrawn until the reference keeps them
@@ -399,7 +401,11 @@ def test_takes_every_kind() -> None:
     assert get_strategy("cp-sat").capabilities.constraints == ALL_KINDS  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("kind", EVERY_KIND)
+#: Kinds whose rule needs a side that splits into thirds: none on 4x4 (a 4x4 board refuses them, test_variants_model).
+THIRDS = {"entropic-line"}
+
+
+@pytest.mark.parametrize("kind", sorted(ALL_KINDS - THIRDS))
 def test_counts_4x4_puzzles_of_each_kind_as_brute_force_does(kind: str) -> None:
     puzzles = [random_puzzle(kind, seed, 4) for seed in range(8)]
     assert any(p.kinds >= {kind} for p in puzzles)

@@ -31,6 +31,7 @@ from sudokit.model.variants import (
     BetweenLine,
     Constraint,
     Diagonal,
+    EntropicLine,
     ExtraRegion,
     Killer,
     Kropki,
@@ -276,7 +277,10 @@ RULES: dict[str, Rules] = {
     "palindrome": lambda rng, s: [Palindrome(line(rng)) for _ in range(rng.randint(1, 2))],
     "between-line": lambda rng, s: [between_line(rng, s) for _ in range(rng.randint(1, 2))],
     "region-sum-line": lambda rng, s: [region_sum_line(rng, s) for _ in range(rng.randint(1, 2))],
+    "entropic-line": lambda rng, s: [],  # no 4x4 board takes one: test_entropic_lines_on_6x6_match_a_search
 }
+#: Kinds whose rule needs a side that splits into thirds: tested on 6x6 below.
+THIRDS = {"entropic-line"}
 #: Irregular 4x4 regions (each row of the text is the symbol of a cell's region).
 JIGSAW_4 = ["1122112233443344", "1112312233423444", "1222113241334443"]
 
@@ -316,7 +320,7 @@ def test_brute_force_sees_every_4x4_grid() -> None:
 ZERO_ON_4 = ("anti-king", "non-consecutive", "kropki-negative")
 
 
-@pytest.mark.parametrize("kind", sorted(RULES))
+@pytest.mark.parametrize("kind", sorted(set(RULES) - THIRDS))
 def test_counts_of_each_kind_match_brute_force(kind: str) -> None:
     rng = random.Random(f"csp {kind}")
     outcomes = set()
@@ -382,6 +386,29 @@ def every_dot(grid: Grid) -> list[Constraint]:
         if abs(x - y) == 1 or x == 2 * y or y == 2 * x:
             dots.append(Kropki("white" if abs(x - y) == 1 else "black", [divmod(a, n), divmod(b, n)]))
     return dots
+
+
+def test_entropic_lines_on_6x6_match_a_search() -> None:
+    seed = solve(Grid.empty(Shape.of(2, 3)), ENGINE).solutions[0].cells
+    rng = random.Random("6x6 entropic")
+    lines: list[list[Cell]] = []
+    while len(lines) < 3:  # lines of a random walk whose every three cells in a row the grid keeps
+        r, c = rng.randrange(6), rng.randrange(6)
+        walk = [(r, c)]
+        for _ in range(rng.randint(2, 5)):
+            r, c = walk[-1]
+            nexts = [(r + dr, c + dc) for dr, dc in STEPS if 0 <= r + dr < 6 and 0 <= c + dc < 6]
+            walk.append(rng.choice([x for x in nexts if x not in walk] or [walk[-1]]))
+        thirds = [(seed[r * 6 + c] - 1) // 2 for r, c in walk]
+        if len(set(walk)) == len(walk) and all(len(set(thirds[k : k + 3])) == 3 for k in range(len(walk) - 2)):
+            lines.append(walk)
+    for shown in (14, 10, 8):
+        keep = set(rng.sample(range(36), shown))
+        rules = [EntropicLine(line) for line in lines]
+        puzzle = Grid([v if i in keep else 0 for i, v in enumerate(seed)], Shape.of(2, 3), constraints=rules)
+        expected = searched_solutions(puzzle)
+        assert engine_solutions(puzzle) == expected, to_json(puzzle)
+        assert seed in expected  # the grid the lines and givens come from
 
 
 @pytest.mark.parametrize("kind", sorted(GLOBAL_6))

@@ -32,6 +32,7 @@ from sudokit.model.variants import (
     BetweenLine,
     Constraint,
     Diagonal,
+    EntropicLine,
     ExtraRegion,
     Killer,
     Kropki,
@@ -58,6 +59,8 @@ LIMIT = 50
 #: Seconds an engine gets for one count (none should need a tenth of it).
 TIME_LIMIT = 10.0
 SHAPES = (Shape.of(2, 2), Shape.of(2, 3))
+#: Kinds whose rule needs a side that splits into thirds (6x6 here): never drawn on 4x4.
+THIRDS = {"entropic-line"}
 #: The eight steps from a cell to a touching one.
 STEPS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 ORTHOGONAL = ((-1, 0), (0, -1), (0, 1), (1, 0))
@@ -307,6 +310,16 @@ class Drawer:
             return [BetweenLine(self.cells(path))]
         if kind == "region-sum-line":
             return [RegionSumLine(self.cells(self.line()))]
+        if kind == "entropic-line":
+            third = n // 3
+            apart = lambda p, j: all((s[j] - 1) // third != (s[i] - 1) // third for i in p[-2:])  # type: ignore[index]  # noqa: E731
+            path = self.line(apart)
+            if len(path) < 3:
+                path = self.walk(STEPS, 3)
+            if len(path) < 3:  # a corner hemmed in: a straight run of three from it
+                r, c = divmod(path[0], n)
+                path = [r * n + (c + k if c + 2 < n else c - k) for k in range(3)]
+            return [EntropicLine(self.cells(path))]
         raise AssertionError(f"no drawing for {kind}")
 
     def arrow(self) -> Arrow:
@@ -326,7 +339,7 @@ class Drawer:
 @st.composite
 def instances(draw: st.DrawFn, kind: str) -> Instance:
     """A 4x4 or 6x6 puzzle with constraints of ``kind`` (or jigsaw regions), a few of other drawn kinds, and givens."""
-    shape = draw(st.sampled_from(SHAPES))
+    shape = draw(st.sampled_from([s for s in SHAPES if s.n % 3 == 0] if kind in THIRDS else SHAPES))
     n = shape.n
     jigsaw = kind == JIGSAW or draw(st.sampled_from((False, False, False, True)))
     if jigsaw:
@@ -338,7 +351,7 @@ def instances(draw: st.DrawFn, kind: str) -> Instance:
         regions, solution = None, draw(solved_grids(shape)).cells
     # The kind asked for, one to three times (cages, lines and dots interact), then up to two others.
     forced = [] if kind == JIGSAW else [kind] * draw(st.integers(1, 3))
-    others = draw(st.lists(st.sampled_from(sorted(KINDS)), max_size=2, unique=True))
+    others = draw(st.lists(st.sampled_from(sorted(set(KINDS) - (THIRDS if n % 3 else set()))), max_size=2, unique=True))
     drawer = Drawer(draw, n, solution)
     rules: list[Constraint] = []
     for k in [*forced, *others]:

@@ -24,6 +24,7 @@ from sudokit.model.variants import (
     BetweenLine,
     Constraint,
     Diagonal,
+    EntropicLine,
     ExtraRegion,
     Killer,
     Kropki,
@@ -89,6 +90,11 @@ CASES: dict[str, tuple[Constraint, Constraint, str]] = {
         RegionSumLine(["r2c3", "r1c3", "r1c4"]),
         RegionSumLine(["r1c3", "r1c4"]),
         "the segment from r1c4 sums to 6, the first to 4",
+    ),
+    "entropic-line": (
+        EntropicLine(["r1c7", "r1c8", "r2c8", "r2c9"]),
+        EntropicLine(["r1c1", "r1c2", "r1c3", "r1c4"]),
+        "r1c1..r1c3 hold 5 3 4, not a low, a middle and a high digit",
     ),
 }
 
@@ -308,6 +314,7 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         (lambda: BetweenLine(["r1c1", "r1c2", "r1c4"]), "between line at r1c1..r1c4: r1c2 and r1c4 do not touch"),
         (lambda: BetweenLine(["r1c1", "r1c2", "r1c1"]), "between line: cell r1c1 appears twice"),
         (lambda: RegionSumLine(["r1c1"]), "region sum line: needs at least 2 cells, got 1"),
+        (lambda: EntropicLine(["r1c1", "r1c2"]), "entropic line: needs at least 3 cells, got 2"),
         (lambda: RegionSumLine(["r1c1", "r3c1"]), "region sum line at r1c1..r3c1: r1c1 and r3c1 do not touch"),
     ],
 )
@@ -330,6 +337,13 @@ def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None
 def test_rules_that_do_not_fit_the_board_are_refused_with_their_number(rule: Constraint, message: str) -> None:
     with pytest.raises(VariantError, match=re.escape(message)):
         EMPTY.with_rules(constraints=[AntiKnight(), rule])
+
+
+def test_an_entropic_line_needs_a_side_that_splits_into_thirds() -> None:
+    line = EntropicLine(["r1c1", "r1c2", "r1c3"])
+    with pytest.raises(VariantError, match=re.escape("constraint 1: entropic line at r1c1..r1c3: the digits 1..4 do")):
+        Grid.empty("2x2").with_rules(constraints=[line])
+    assert Grid.empty("2x3").with_rules(constraints=[line]).kinds == {"entropic-line"}
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ Every puzzle is made from ``SEED`` and its name alone (``random.Random(f"{SEED}/
    board, every little killer diagonal, every sandwich total, thermometers along increasing paths,
    arrows whose cells sum to their circle (one two-cell circle where one fits), every kropki dot and
    every X and V (all of them, and kept, under a negative rule), a parity on every cell, and renban,
-   whisper, palindrome, between and region sum lines found in the grid.
+   whisper, palindrome, between, region sum and entropic lines found in the grid.
 3. Givens are taken away, all cells in a drawn order, each one only if the ``cp-sat`` engine still
    counts exactly one solution (``limit=2``, exact) within ``MAX_CONFLICTS`` (a count that costs more
    is "too hard": the given stays); then the clues, in a drawn order, the same way, never the last
@@ -55,6 +55,7 @@ from sudokit.model.variants import (
     BetweenLine,
     Constraint,
     Diagonal,
+    EntropicLine,
     ExtraRegion,
     Killer,
     Kropki,
@@ -132,6 +133,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("palindrome", "3x3", clues=("palindrome",)),
     Spec("between-line", "3x3", clues=("between-line",)),
     Spec("region-sum-line", "3x3", clues=("region-sum-line",)),
+    Spec("entropic-line", "3x3", clues=("entropic-line",)),
     Spec("sudoku-x", "3x3", rules=("diagonal",)),
     Spec("windoku", "3x3", rules=("extra-region",)),
     Spec("anti-knight", "3x3", rules=("anti-knight",)),
@@ -545,6 +547,15 @@ class Clues:
             return len(totals) > 1 and all(t == totals[0] for t in totals)
 
         return [RegionSumLine(_cells(p, n)) for p in self._lines(6, step, done)]
+
+    def entropic_line(self) -> list[Constraint]:
+        """Entropic lines: every three cells in a row along them hold a low, a middle and a high digit."""
+        s, third = self.s, self.n // 3
+
+        def step(path: list[int], j: int) -> bool:
+            return all((s[j] - 1) // third != (s[i] - 1) // third for i in path[-2:])
+
+        return [EntropicLine(_cells(p, self.n)) for p in self._lines(6, step, lambda p: True)]
 
     def arrow(self) -> list[Constraint]:
         """Arrows from a circle, their digits summing to it; one circle of two cells (read as 1x) where it fits."""

@@ -29,6 +29,7 @@ from sudokit.model.variants import (
     BetweenLine,
     Constraint,
     Diagonal,
+    EntropicLine,
     ExtraRegion,
     Killer,
     Kropki,
@@ -78,6 +79,7 @@ EXAMPLES: dict[str, Constraint] = {
         Palindrome(["r1c4", "r2c5", "r3c4"]),
         BetweenLine(["r2c1", "r2c2", "r3c3", "r2c4"]),
         RegionSumLine(["r2c2", "r3c3", "r4c4", "r5c5"]),
+        EntropicLine(["r7c1", "r7c2", "r8c3", "r9c3"]),
     )
 }
 

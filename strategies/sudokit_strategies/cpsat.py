@@ -385,6 +385,26 @@ def _region_sum_line(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: An
         model.add(cp_model.LinearExpr.sum(segment) == cp_model.LinearExpr.sum(first))
 
 
+def _entropic_line(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """Cells one or two apart along the line hold digits of different thirds (a table of allowed pairs)."""
+    n = puzzle.shape.n
+    line = [x[i] for i in rule.indexes(n)]
+    table = _group_table(n, "third")
+    for k in range(len(line) - 1):
+        for b in line[k + 1 : k + 3]:
+            model.add_allowed_assignments([line[k], b], table)
+
+
+@cache
+def _group_table(n: int, grouping: str) -> list[tuple[int, int]]:
+    """The digit pairs 1..n in different groups: the thirds of 1..n, or the residues mod 3."""
+
+    def group(d: int) -> int:
+        return (d - 1) * 3 // n if grouping == "third" else d % 3
+
+    return [(a, b) for a in range(1, n + 1) for b in range(1, n + 1) if group(a) != group(b)]
+
+
 def _renban(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
     """AllDifferent, and every digit within ``low .. low + len - 1`` (``low`` is then the smallest digit)."""
     line = [x[i] for i in rule.indexes(puzzle.shape.n)]
@@ -559,6 +579,7 @@ _RULES: dict[str, _Adder] = {
     "palindrome": _palindrome,
     "between-line": _between_line,
     "region-sum-line": _region_sum_line,
+    "entropic-line": _entropic_line,
 }
 
 

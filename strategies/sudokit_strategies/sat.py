@@ -852,6 +852,19 @@ def _region_sum_line(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
         _sum_automaton(cnf, [(i, 1) for i in segment] + [(i, -1) for i in first], 0)
 
 
+def _groups_apart(group: Callable[[int, int], int]) -> Callable[[_Cnf, Any, Grid], None]:
+    """Cells one or two apart along a line hold digits of different groups (``group(n, digit)``)."""
+
+    def add(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+        n = puzzle.shape.n
+        line = rule.indexes(n)
+        for k in range(len(line) - 1):
+            for b in line[k + 1 : k + 3]:
+                cnf.relation(line[k], b, lambda d, e: group(n, d) != group(n, e))
+
+    return add
+
+
 def _renban(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     """Different digits, no two further apart than the line is long: then they are a run."""
     line = rule.indexes(puzzle.shape.n)
@@ -911,4 +924,5 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "palindrome": _palindrome,
     "between-line": _between_line,
     "region-sum-line": _region_sum_line,
+    "entropic-line": _groups_apart(lambda n, d: (d - 1) * 3 // n),
 }

@@ -13,7 +13,7 @@ the regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking
 and ``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``,
 ``littlekillersum``, ``sandwichsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white
 and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``betweenline``,
-``regionsumline``, and the keys of
+``regionsumline``, ``entropicline``, and the keys of
 f-puzzles' solver plugin ``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not
 model (``clone``, ``minimum``, ``quadruple``, ``disjointgroups``, a cage drawn as
 decoration...) is an error naming it: a puzzle is never solved with one of its rules left out. Only
@@ -67,6 +67,7 @@ from sudokit.model.variants import (
     Cell,
     Constraint,
     Diagonal,
+    EntropicLine,
     ExtraRegion,
     Killer,
     Kropki,
@@ -374,7 +375,6 @@ _UNMODELLED = {
     "maximum": "maximum cells",
     "quadruple": "quadruples",
     "disjointgroups": "disjoint groups",
-    "entropicline": "entropic lines",
     "modularline": "modular lines",
     "nabner": "nabner lines",
     "doublearrow": "double arrows",
@@ -672,6 +672,9 @@ class _FPuzzlesReader:
     def regionsumline(self, value: object) -> None:
         self.line_rules("regionsumline", value, lambda line, _: RegionSumLine(tuple(line)))
 
+    def entropicline(self, value: object) -> None:
+        self.line_rules("entropicline", value, lambda line, _: EntropicLine(tuple(line)))
+
     def killercage(self, value: object) -> None:
         for where, entry in self.entries("killercage", value):
             cells = self.cell_list(entry.get("cells"), where)
@@ -788,6 +791,7 @@ class _FPuzzlesReader:
         "slowthermometer": slowthermometer,
         "betweenline": betweenline,
         "regionsumline": regionsumline,
+        "entropicline": entropicline,
         "cage": lambda self, value: None,  # read by cosmetic_cages
     }
 
@@ -927,6 +931,8 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             add("betweenline", {"lines": [_names(rule.cells)]})
         elif isinstance(rule, RegionSumLine):
             add("regionsumline", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, EntropicLine):
+            add("entropicline", {"lines": [_names(rule.cells)]})
     for key, color in (("difference", white), ("ratio", black)):
         for dot in color:
             add(key, {"cells": _names(dot.cells)})
@@ -942,7 +948,11 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             data["negative"] = negative
         if key in entries or (key in negative):
             data[key] = entries.get(key, [])
-    for key in ("betweenline", "regionsumline"):  # f-puzzles' line rules that sudokit models, after the plugin's keys
+    for key in (
+        "betweenline",
+        "regionsumline",
+        "entropicline",
+    ):  # f-puzzles' line rules that sudokit models, after the plugin's keys
         if key in entries:
             data[key] = entries[key]
     decorations = _plugin_decorations(grid)

@@ -46,6 +46,7 @@ __all__ = [
     "Cell",
     "Constraint",
     "Diagonal",
+    "EntropicLine",
     "ExtraRegion",
     "Killer",
     "Kropki",
@@ -661,6 +662,28 @@ class RegionSumLine(Constraint):
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class EntropicLine(Constraint):
+    """An entropic line: every three cells in a row along it hold a low, a middle and a high digit (the thirds of
+    1..n: 1-3, 4-6 and 7-9 on 9x9)."""
+
+    kind: ClassVar[str] = "entropic-line"
+    label: ClassVar[str] = "entropic line"
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=3))
+        _line(self)
+
+    def _fits(self, n: int) -> None:
+        if n % 3:
+            raise VariantError(f"{self._where()}: the digits 1..{n} do not split into three equal thirds")
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        third = grid.n // 3
+        return _runs_of_three(self, values, grid, lambda d: (d - 1) // third, "a low, a middle and a high digit")
+
+
 #: Every constraint class by its kind name.
 KINDS: dict[str, type[Constraint]] = {
     cls.kind: cls
@@ -686,6 +709,7 @@ KINDS: dict[str, type[Constraint]] = {
         Palindrome,
         BetweenLine,
         RegionSumLine,
+        EntropicLine,
     )
 }
 #: The kind name of irregular regions (not a constraint: the grid's ``regions``).
@@ -699,6 +723,17 @@ def _line(rule: Constraint) -> None:
     for a, b in pairwise(rule.cells):  # type: ignore[attr-defined]
         if not _touching(a, b):
             raise VariantError(f"{rule._where()}: {cell_name(a)} and {cell_name(b)} do not touch")
+
+
+def _runs_of_three(rule: Constraint, values: Sequence[int], grid: Grid, group: Any, what: str) -> str | None:
+    """None when every three cells in a row along ``rule``'s line hold digits of three different ``group``s."""
+    cells = rule.cells  # type: ignore[attr-defined]
+    digits = rule._values(values, grid.n)
+    for k in range(len(cells) - 2):
+        if len({group(d) for d in digits[k : k + 3]}) < 3:
+            shown = _shown(digits[k : k + 3])
+            return f"{rule._where()}: {cell_name(cells[k])}..{cell_name(cells[k + 2])} hold {shown}, not {what}"
+    return None
 
 
 def _pair(rule: Constraint) -> None:

@@ -121,6 +121,7 @@ class BacktrackStrategy:
                 "palindrome",
                 "between-line",
                 "region-sum-line",
+                "entropic-line",
             }
         ),
     )

@@ -209,6 +209,10 @@ class _Model:
             first, *others = [[r * n + c for r, c in seg] for seg in rule.segments(puzzle)]  # type: ignore[attr-defined]
             for segment in others:
                 self.rules.append(LinearRule([(c, 1) for c in segment] + [(c, -1) for c in first], 0, n))
+        elif kind == "entropic-line":  # cells one or two apart: digits of different thirds
+            for k in range(len(cells) - 1):
+                for b in cells[k + 1 : k + 3]:
+                    self.relate(cells[k], b, lambda x, y: (x - 1) * 3 // n != (y - 1) * 3 // n)
         else:  # the engine declares only the kinds above; the core refuses the others
             raise ValueError(f"backtrack does not take {kind} constraints")
 
