@@ -405,6 +405,19 @@ def gen_entropic_line(rng: random.Random, n: int, at: Callable[[Cell], int]) -> 
     return []
 
 
+def gen_modular_line(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    derived = rng.random() < 0.8
+    out: list[v.Constraint] = []
+    for _ in range(60):
+        if len(out) == 2:
+            break
+        line = walk(rng, n, rng.randint(3, 6), lambda a, b: not derived or at(a) % 3 != at(b) % 3)
+        residues = [at(c) % 3 for c in line]
+        if len(line) >= 3 and (not derived or all(len(set(residues[k : k + 3])) == 3 for k in range(len(line) - 2))):
+            out.append(v.ModularLine(line))
+    return list(dict.fromkeys(out))
+
+
 GENERATORS: dict[str, Generator] = {
     "extra-region": gen_extra_region,
     "diagonal": gen_diagonal,
@@ -428,6 +441,7 @@ GENERATORS: dict[str, Generator] = {
     "between-line": gen_between_line,
     "region-sum-line": gen_region_sum_line,
     "entropic-line": gen_entropic_line,
+    "modular-line": gen_modular_line,
 }
 #: Kinds whose rule needs a side that splits into thirds: none on 4x4 (a 4x4 board refuses them).
 THIRDS = {"entropic-line"}

@@ -37,6 +37,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    ModularLine,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -180,6 +181,17 @@ def region_sum_line(rng: random.Random, solution: tuple[int, ...]) -> RegionSumL
     return RegionSumLine([(0, 1), (0, 2)])
 
 
+def modular_line(rng: random.Random, solution: tuple[int, ...]) -> ModularLine:
+    """A line of three or more cells, mostly one whose every three cells in a row hold three residues mod 3."""
+    for _ in range(50):
+        cells = line(rng)
+        residues = [d % 3 for d in digits_of(solution, cells)]
+        kept = all(len(set(residues[k : k + 3])) == 3 for k in range(len(cells) - 2))
+        if len(cells) >= 3 and (rng.random() < 0.3 or kept):
+            return ModularLine(cells)
+    return ModularLine([(0, 0), (0, 1), (0, 2)])
+
+
 def little_killer(rng: random.Random, solution: tuple[int, ...]) -> LittleKiller:
     (r, c), (dr, dc) = (rng.randrange(N), rng.randrange(N)), rng.choice([(1, 1), (1, -1), (-1, 1), (-1, -1)])
     cells = [(r, c)]
@@ -277,6 +289,7 @@ RULES: dict[str, Rules] = {
     "palindrome": lambda rng, s: [Palindrome(line(rng)) for _ in range(rng.randint(1, 2))],
     "between-line": lambda rng, s: [between_line(rng, s) for _ in range(rng.randint(1, 2))],
     "region-sum-line": lambda rng, s: [region_sum_line(rng, s) for _ in range(rng.randint(1, 2))],
+    "modular-line": lambda rng, s: [modular_line(rng, s) for _ in range(rng.randint(1, 2))],
     "entropic-line": lambda rng, s: [],  # no 4x4 board takes one: test_entropic_lines_on_6x6_match_a_search
 }
 #: Kinds whose rule needs a side that splits into thirds: tested on 6x6 below.

@@ -45,6 +45,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    ModularLine,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -160,6 +161,7 @@ EVERY_KIND = [
     BetweenLine([(1, 0), (2, 1), (3, 0), (3, 1)]),
     RegionSumLine([(2, 2), (3, 3), (3, 4)]),
     EntropicLine([(5, 2), (5, 3), (6, 4)]),
+    ModularLine([(8, 6), (7, 7), (8, 8)]),
 ]
 
 
@@ -309,6 +311,7 @@ def fpuzzles(**keys: object) -> dict[str, object]:
         ({"betweenline": [{"lines": [["R1C1", "R2C3", "R3C3"]]}]}, "between line at r1c1..r3c3: r1c1 and r2c3"),
         ({"regionsumline": [{"lines": [["R1C1", "R1C3"]]}]}, "regionsumline 1: region sum line at r1c1..r1c3"),
         ({"entropicline": [{"lines": [["R1C1", "R1C2"]]}]}, "entropicline 1: entropic line: needs at least 3 cells"),
+        ({"modularline": [{"lines": [["R1C1", "R1C2"]]}]}, "modularline 1: modular line: needs at least 3 cells"),
         ({"disjointgroups": True}, "f-puzzles: 'disjointgroups' (disjoint groups) is not a rule"),
         ({"clone": [{"cells": ["R1C1"], "cloneCells": ["R9C9"]}]}, "f-puzzles: 'clone' (clones)"),
         ({"somethingnew": [1]}, "f-puzzles: 'somethingnew' (a rule sudokit does not know)"),
@@ -387,6 +390,14 @@ def test_an_entropic_line_is_read_as_f_puzzles_writes_it_and_written_back() -> N
     grid = parse_fpuzzles(fpuzzles(entropicline=[entry]))
     assert grid.constraints == (EntropicLine([(0, 0), (0, 1), (1, 2), (2, 2)]),)
     assert to_fpuzzles(grid)["entropicline"] == [{"lines": [entry["lines"][0]]}]
+    assert parse_link(fpuzzles_link(grid)) == grid
+
+
+def test_a_modular_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None:
+    entry = {"lines": [["R9C1", "R8C2", "R7C2", "R7C3"]], "outlineC": "#C54B8B", "width": 0.4}
+    grid = parse_fpuzzles(fpuzzles(modularline=[entry]))
+    assert grid.constraints == (ModularLine([(8, 0), (7, 1), (6, 1), (6, 2)]),)
+    assert to_fpuzzles(grid)["modularline"] == [{"lines": [entry["lines"][0]]}]
     assert parse_link(fpuzzles_link(grid)) == grid
 
 

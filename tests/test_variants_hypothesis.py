@@ -38,6 +38,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    ModularLine,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -310,16 +311,21 @@ class Drawer:
             return [BetweenLine(self.cells(path))]
         if kind == "region-sum-line":
             return [RegionSumLine(self.cells(self.line()))]
-        if kind == "entropic-line":
+        if kind in ("entropic-line", "modular-line"):
             third = n // 3
-            apart = lambda p, j: all((s[j] - 1) // third != (s[i] - 1) // third for i in p[-2:])  # type: ignore[index]  # noqa: E731
+
+            def apart(p: list[int], j: int) -> bool:
+                if kind == "modular-line":
+                    return all(s[j] % 3 != s[i] % 3 for i in p[-2:])  # type: ignore[index]
+                return all((s[j] - 1) // third != (s[i] - 1) // third for i in p[-2:])  # type: ignore[index]
+
             path = self.line(apart)
             if len(path) < 3:
                 path = self.walk(STEPS, 3)
             if len(path) < 3:  # a corner hemmed in: a straight run of three from it
                 r, c = divmod(path[0], n)
                 path = [r * n + (c + k if c + 2 < n else c - k) for k in range(3)]
-            return [EntropicLine(self.cells(path))]
+            return [(EntropicLine if kind == "entropic-line" else ModularLine)(self.cells(path))]
         raise AssertionError(f"no drawing for {kind}")
 
     def arrow(self) -> Arrow:

@@ -30,6 +30,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    ModularLine,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -95,6 +96,11 @@ CASES: dict[str, tuple[Constraint, Constraint, str]] = {
         EntropicLine(["r1c7", "r1c8", "r2c8", "r2c9"]),
         EntropicLine(["r1c1", "r1c2", "r1c3", "r1c4"]),
         "r1c1..r1c3 hold 5 3 4, not a low, a middle and a high digit",
+    ),
+    "modular-line": (
+        ModularLine(["r1c5", "r1c6", "r1c7", "r1c8"]),
+        ModularLine(["r1c1", "r1c2", "r1c3", "r1c4"]),
+        "r1c2..r1c4 hold 3 4 6, not three different residues mod 3",
     ),
 }
 
@@ -315,6 +321,7 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         (lambda: BetweenLine(["r1c1", "r1c2", "r1c1"]), "between line: cell r1c1 appears twice"),
         (lambda: RegionSumLine(["r1c1"]), "region sum line: needs at least 2 cells, got 1"),
         (lambda: EntropicLine(["r1c1", "r1c2"]), "entropic line: needs at least 3 cells, got 2"),
+        (lambda: ModularLine(["r1c1", "r1c2", "r3c3"]), "modular line at r1c1..r3c3: r1c2 and r3c3 do not touch"),
         (lambda: RegionSumLine(["r1c1", "r3c1"]), "region sum line at r1c1..r3c1: r1c1 and r3c1 do not touch"),
     ],
 )

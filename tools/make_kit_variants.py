@@ -34,6 +34,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    ModularLine,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -176,6 +177,14 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
                 rng, g, rng.randint(3, 4), lambda d: all(min(d[0], d[-1]) < x < max(d[0], d[-1]) for x in d[1:-1])
             )
             rule = cells and BetweenLine(cells)
+        elif kind == "modular-line":
+            cells = path(
+                rng,
+                g,
+                rng.randint(3, 4),
+                lambda d: all(len({x % 3 for x in d[k : k + 3]}) == 3 for k in range(len(d) - 2)),
+            )
+            rule = cells and ModularLine(cells)
         elif kind == "region-sum-line":
             board = Grid(g, "2x2", validate=False)
             cells = path(rng, g, rng.randint(2, 4), lambda d: True)
@@ -225,6 +234,7 @@ KINDS = [
 LATER_KINDS = [
     "between-line",
     "region-sum-line",
+    "modular-line",
 ]
 
 

@@ -14,7 +14,7 @@ Every puzzle is made from ``SEED`` and its name alone (``random.Random(f"{SEED}/
    board, every little killer diagonal, every sandwich total, thermometers along increasing paths,
    arrows whose cells sum to their circle (one two-cell circle where one fits), every kropki dot and
    every X and V (all of them, and kept, under a negative rule), a parity on every cell, and renban,
-   whisper, palindrome, between, region sum and entropic lines found in the grid.
+   whisper, palindrome, between, region sum, entropic and modular lines found in the grid.
 3. Givens are taken away, all cells in a drawn order, each one only if the ``cp-sat`` engine still
    counts exactly one solution (``limit=2``, exact) within ``MAX_CONFLICTS`` (a count that costs more
    is "too hard": the given stays); then the clues, in a drawn order, the same way, never the last
@@ -61,6 +61,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    ModularLine,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -134,6 +135,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("between-line", "3x3", clues=("between-line",)),
     Spec("region-sum-line", "3x3", clues=("region-sum-line",)),
     Spec("entropic-line", "3x3", clues=("entropic-line",)),
+    Spec("modular-line", "3x3", clues=("modular-line",)),
     Spec("sudoku-x", "3x3", rules=("diagonal",)),
     Spec("windoku", "3x3", rules=("extra-region",)),
     Spec("anti-knight", "3x3", rules=("anti-knight",)),
@@ -556,6 +558,15 @@ class Clues:
             return all((s[j] - 1) // third != (s[i] - 1) // third for i in path[-2:])
 
         return [EntropicLine(_cells(p, self.n)) for p in self._lines(6, step, lambda p: True)]
+
+    def modular_line(self) -> list[Constraint]:
+        """Modular lines: every three cells in a row along them hold three different residues mod 3."""
+        s = self.s
+
+        def step(path: list[int], j: int) -> bool:
+            return all(s[j] % 3 != s[i] % 3 for i in path[-2:])
+
+        return [ModularLine(_cells(p, self.n)) for p in self._lines(6, step, lambda p: True)]
 
     def arrow(self) -> list[Constraint]:
         """Arrows from a circle, their digits summing to it; one circle of two cells (read as 1x) where it fits."""

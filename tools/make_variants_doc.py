@@ -35,6 +35,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    ModularLine,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -80,6 +81,7 @@ EXAMPLES: dict[str, Constraint] = {
         BetweenLine(["r2c1", "r2c2", "r3c3", "r2c4"]),
         RegionSumLine(["r2c2", "r3c3", "r4c4", "r5c5"]),
         EntropicLine(["r7c1", "r7c2", "r8c3", "r9c3"]),
+        ModularLine(["r1c9", "r2c8", "r3c8", "r4c9"]),
     )
 }
 

@@ -385,14 +385,19 @@ def _region_sum_line(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: An
         model.add(cp_model.LinearExpr.sum(segment) == cp_model.LinearExpr.sum(first))
 
 
-def _entropic_line(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
-    """Cells one or two apart along the line hold digits of different thirds (a table of allowed pairs)."""
-    n = puzzle.shape.n
-    line = [x[i] for i in rule.indexes(n)]
-    table = _group_table(n, "third")
-    for k in range(len(line) - 1):
-        for b in line[k + 1 : k + 3]:
-            model.add_allowed_assignments([line[k], b], table)
+def _groups_apart(grouping: str) -> _Adder:
+    """Entropic and modular lines: cells one or two apart along the line hold digits of different groups (a table
+    of allowed pairs)."""
+
+    def add(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+        n = puzzle.shape.n
+        line = [x[i] for i in rule.indexes(n)]
+        table = _group_table(n, grouping)
+        for k in range(len(line) - 1):
+            for b in line[k + 1 : k + 3]:
+                model.add_allowed_assignments([line[k], b], table)
+
+    return add
 
 
 @cache
@@ -579,7 +584,8 @@ _RULES: dict[str, _Adder] = {
     "palindrome": _palindrome,
     "between-line": _between_line,
     "region-sum-line": _region_sum_line,
-    "entropic-line": _entropic_line,
+    "entropic-line": _groups_apart("third"),
+    "modular-line": _groups_apart("residue"),
 }
 
 

@@ -880,10 +880,10 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
         first, *others = [tuple(r * n + c for r, c in seg) for seg in rule.segments(model.puzzle)]  # type: ignore[attr-defined]
         for segment in others:
             model.sums.append((tuple([(i, 1) for i in segment] + [(i, -1) for i in first]), 0))
-    elif kind == "entropic-line":  # cells one or two apart along the line: digits of different thirds
+    elif kind in ("entropic-line", "modular-line"):  # cells one or two apart: digits of different groups
         for k in range(len(cells) - 1):
             for b in cells[k + 1 : k + 3]:
-                model.relate(cells[k], b, _table(n, "thirds"))
+                model.relate(cells[k], b, _table(n, "thirds" if kind == "entropic-line" else "residues"))
     elif kind == "odd-even":
         model.domains[cells[0]] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
     elif kind == "sandwich":
@@ -907,6 +907,7 @@ def _table(n: int, relation: str, k: int = 0) -> frozenset[tuple[int, int]]:
         "far": lambda x, y: abs(x - y) >= k,
         "equal": lambda x, y: x == y,
         "thirds": lambda x, y: (x - 1) * 3 // n != (y - 1) * 3 // n,
+        "residues": lambda x, y: x % 3 != y % 3,
     }[relation]
     digits = range(1, n + 1)
     return frozenset((x, y) for x in digits for y in digits if holds(x, y))

@@ -925,4 +925,5 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "between-line": _between_line,
     "region-sum-line": _region_sum_line,
     "entropic-line": _groups_apart(lambda n, d: (d - 1) * 3 // n),
+    "modular-line": _groups_apart(lambda n, d: d % 3),
 }

@@ -13,7 +13,7 @@ the regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking
 and ``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``,
 ``littlekillersum``, ``sandwichsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white
 and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``betweenline``,
-``regionsumline``, ``entropicline``, and the keys of
+``regionsumline``, ``entropicline``, ``modularline``, and the keys of
 f-puzzles' solver plugin ``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not
 model (``clone``, ``minimum``, ``quadruple``, ``disjointgroups``, a cage drawn as
 decoration...) is an error naming it: a puzzle is never solved with one of its rules left out. Only
@@ -73,6 +73,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    ModularLine,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -375,7 +376,6 @@ _UNMODELLED = {
     "maximum": "maximum cells",
     "quadruple": "quadruples",
     "disjointgroups": "disjoint groups",
-    "modularline": "modular lines",
     "nabner": "nabner lines",
     "doublearrow": "double arrows",
     "zipperline": "zipper lines",
@@ -675,6 +675,9 @@ class _FPuzzlesReader:
     def entropicline(self, value: object) -> None:
         self.line_rules("entropicline", value, lambda line, _: EntropicLine(tuple(line)))
 
+    def modularline(self, value: object) -> None:
+        self.line_rules("modularline", value, lambda line, _: ModularLine(tuple(line)))
+
     def killercage(self, value: object) -> None:
         for where, entry in self.entries("killercage", value):
             cells = self.cell_list(entry.get("cells"), where)
@@ -792,6 +795,7 @@ class _FPuzzlesReader:
         "betweenline": betweenline,
         "regionsumline": regionsumline,
         "entropicline": entropicline,
+        "modularline": modularline,
         "cage": lambda self, value: None,  # read by cosmetic_cages
     }
 
@@ -854,6 +858,10 @@ def _name(cell: Cell) -> str:
 
 def _names(cells: Iterable[Cell]) -> list[str]:
     return [_name(c) for c in cells]
+
+
+#: f-puzzles' line rules (a ``lines`` entry each) that sudokit models beyond the plugin's, in the order written.
+_LINE_KEYS = ("betweenline", "regionsumline", "entropicline", "modularline")
 
 
 def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
@@ -933,6 +941,8 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             add("regionsumline", {"lines": [_names(rule.cells)]})
         elif isinstance(rule, EntropicLine):
             add("entropicline", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, ModularLine):
+            add("modularline", {"lines": [_names(rule.cells)]})
     for key, color in (("difference", white), ("ratio", black)):
         for dot in color:
             add(key, {"cells": _names(dot.cells)})
@@ -948,11 +958,7 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             data["negative"] = negative
         if key in entries or (key in negative):
             data[key] = entries.get(key, [])
-    for key in (
-        "betweenline",
-        "regionsumline",
-        "entropicline",
-    ):  # f-puzzles' line rules that sudokit models, after the plugin's keys
+    for key in _LINE_KEYS:  # after the plugin's keys
         if key in entries:
             data[key] = entries[key]
     decorations = _plugin_decorations(grid)

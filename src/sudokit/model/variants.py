@@ -52,6 +52,7 @@ __all__ = [
     "Kropki",
     "KropkiNegative",
     "LittleKiller",
+    "ModularLine",
     "NonConsecutive",
     "OddEven",
     "Palindrome",
@@ -684,6 +685,22 @@ class EntropicLine(Constraint):
         return _runs_of_three(self, values, grid, lambda d: (d - 1) // third, "a low, a middle and a high digit")
 
 
+@dataclass(frozen=True, slots=True)
+class ModularLine(Constraint):
+    """A modular line: every three cells in a row along it hold digits of three different residues mod 3."""
+
+    kind: ClassVar[str] = "modular-line"
+    label: ClassVar[str] = "modular line"
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=3))
+        _line(self)
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        return _runs_of_three(self, values, grid, lambda d: d % 3, "three different residues mod 3")
+
+
 #: Every constraint class by its kind name.
 KINDS: dict[str, type[Constraint]] = {
     cls.kind: cls
@@ -710,6 +727,7 @@ KINDS: dict[str, type[Constraint]] = {
         BetweenLine,
         RegionSumLine,
         EntropicLine,
+        ModularLine,
     )
 }
 #: The kind name of irregular regions (not a constraint: the grid's ``regions``).

@@ -122,6 +122,7 @@ class BacktrackStrategy:
                 "between-line",
                 "region-sum-line",
                 "entropic-line",
+                "modular-line",
             }
         ),
     )

@@ -213,6 +213,10 @@ class _Model:
             for k in range(len(cells) - 1):
                 for b in cells[k + 1 : k + 3]:
                     self.relate(cells[k], b, lambda x, y: (x - 1) * 3 // n != (y - 1) * 3 // n)
+        elif kind == "modular-line":  # cells one or two apart: different residues mod 3
+            for k in range(len(cells) - 1):
+                for b in cells[k + 1 : k + 3]:
+                    self.relate(cells[k], b, lambda x, y: x % 3 != y % 3)
         else:  # the engine declares only the kinds above; the core refuses the others
             raise ValueError(f"backtrack does not take {kind} constraints")
 
