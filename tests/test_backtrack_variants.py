@@ -418,6 +418,19 @@ def gen_modular_line(rng: random.Random, n: int, at: Callable[[Cell], int]) -> l
     return list(dict.fromkeys(out))
 
 
+def gen_zipper_line(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    board = Grid([at((r, c)) for r in range(n) for c in range(n)], Shape.for_side(n), validate=False)
+    derived = rng.random() < 0.8
+    out: list[v.Constraint] = []
+    for _ in range(200):
+        if len(out) == 2:
+            break
+        line = walk(rng, n, rng.randint(3, 6))
+        if len(line) >= 3 and (not derived or v.ZipperLine(line).violation(board.cells, board) is None):
+            out.append(v.ZipperLine(line))
+    return list(dict.fromkeys(out))
+
+
 GENERATORS: dict[str, Generator] = {
     "extra-region": gen_extra_region,
     "diagonal": gen_diagonal,
@@ -442,6 +455,7 @@ GENERATORS: dict[str, Generator] = {
     "region-sum-line": gen_region_sum_line,
     "entropic-line": gen_entropic_line,
     "modular-line": gen_modular_line,
+    "zipper-line": gen_zipper_line,
 }
 #: Kinds whose rule needs a side that splits into thirds: none on 4x4 (a 4x4 board refuses them).
 THIRDS = {"entropic-line"}

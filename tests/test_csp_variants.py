@@ -48,6 +48,7 @@ from sudokit.model.variants import (
     Thermometer,
     Whisper,
     XVNegative,
+    ZipperLine,
     orthogonal_pairs,
     to_json,
 )
@@ -192,6 +193,16 @@ def modular_line(rng: random.Random, solution: tuple[int, ...]) -> ModularLine:
     return ModularLine([(0, 0), (0, 1), (0, 2)])
 
 
+def zipper_line(rng: random.Random, solution: tuple[int, ...]) -> ZipperLine:
+    """A line of three or more cells, mostly one whose pairs about the centre the grid makes add up alike."""
+    board = Grid(solution, Shape.of(2, 2), validate=False)
+    for _ in range(50):
+        cells = line(rng)
+        if len(cells) >= 3 and (rng.random() < 0.3 or ZipperLine(cells).violation(solution, board) is None):
+            return ZipperLine(cells)
+    return ZipperLine([(0, 0), (0, 1), (0, 2)])
+
+
 def little_killer(rng: random.Random, solution: tuple[int, ...]) -> LittleKiller:
     (r, c), (dr, dc) = (rng.randrange(N), rng.randrange(N)), rng.choice([(1, 1), (1, -1), (-1, 1), (-1, -1)])
     cells = [(r, c)]
@@ -290,6 +301,7 @@ RULES: dict[str, Rules] = {
     "between-line": lambda rng, s: [between_line(rng, s) for _ in range(rng.randint(1, 2))],
     "region-sum-line": lambda rng, s: [region_sum_line(rng, s) for _ in range(rng.randint(1, 2))],
     "modular-line": lambda rng, s: [modular_line(rng, s) for _ in range(rng.randint(1, 2))],
+    "zipper-line": lambda rng, s: [zipper_line(rng, s) for _ in range(rng.randint(1, 2))],
     "entropic-line": lambda rng, s: [],  # no 4x4 board takes one: test_entropic_lines_on_6x6_match_a_search
 }
 #: Kinds whose rule needs a side that splits into thirds: tested on 6x6 below.

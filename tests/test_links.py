@@ -57,6 +57,7 @@ from sudokit.model.variants import (
     VariantError,
     Whisper,
     XVNegative,
+    ZipperLine,
 )
 
 from .conftest import PUZZLES
@@ -162,6 +163,7 @@ EVERY_KIND = [
     RegionSumLine([(2, 2), (3, 3), (3, 4)]),
     EntropicLine([(5, 2), (5, 3), (6, 4)]),
     ModularLine([(8, 6), (7, 7), (8, 8)]),
+    ZipperLine([(4, 8), (5, 8), (6, 8), (7, 8)]),
 ]
 
 
@@ -312,6 +314,7 @@ def fpuzzles(**keys: object) -> dict[str, object]:
         ({"regionsumline": [{"lines": [["R1C1", "R1C3"]]}]}, "regionsumline 1: region sum line at r1c1..r1c3"),
         ({"entropicline": [{"lines": [["R1C1", "R1C2"]]}]}, "entropicline 1: entropic line: needs at least 3 cells"),
         ({"modularline": [{"lines": [["R1C1", "R1C2"]]}]}, "modularline 1: modular line: needs at least 3 cells"),
+        ({"zipperline": [{"lines": [["R1C1", "R1C2"]]}]}, "zipperline 1: zipper line: needs at least 3 cells"),
         ({"disjointgroups": True}, "f-puzzles: 'disjointgroups' (disjoint groups) is not a rule"),
         ({"clone": [{"cells": ["R1C1"], "cloneCells": ["R9C9"]}]}, "f-puzzles: 'clone' (clones)"),
         ({"somethingnew": [1]}, "f-puzzles: 'somethingnew' (a rule sudokit does not know)"),
@@ -398,6 +401,14 @@ def test_a_modular_line_is_read_as_f_puzzles_writes_it_and_written_back() -> Non
     grid = parse_fpuzzles(fpuzzles(modularline=[entry]))
     assert grid.constraints == (ModularLine([(8, 0), (7, 1), (6, 1), (6, 2)]),)
     assert to_fpuzzles(grid)["modularline"] == [{"lines": [entry["lines"][0]]}]
+    assert parse_link(fpuzzles_link(grid)) == grid
+
+
+def test_a_zipper_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None:
+    entry = {"lines": [["R5C1", "R5C2", "R5C3", "R4C4", "R3C4"]], "outlineC": "#FFDE59", "width": 0.3}
+    grid = parse_fpuzzles(fpuzzles(zipperline=[entry]))
+    assert grid.constraints == (ZipperLine([(4, 0), (4, 1), (4, 2), (3, 3), (2, 3)]),)
+    assert to_fpuzzles(grid)["zipperline"] == [{"lines": [entry["lines"][0]]}]
     assert parse_link(fpuzzles_link(grid)) == grid
 
 

@@ -50,6 +50,7 @@ from sudokit.model.variants import (
     VariantError,
     Whisper,
     XVNegative,
+    ZipperLine,
 )
 from sudokit.testing.strategies import solved_grids
 
@@ -309,6 +310,18 @@ class Drawer:
                         path = path[:end]
                         break
             return [BetweenLine(self.cells(path))]
+        if kind == "zipper-line":
+            path = self.line()
+            if len(path) < 3:  # a third cell touching the line's last, not on it
+                r, c = divmod(path[-1], n)
+                path.append(
+                    next(
+                        (r + dr) * n + c + dc
+                        for dr, dc in STEPS
+                        if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr) * n + c + dc not in path
+                    )
+                )
+            return [ZipperLine(self.cells(path))]
         if kind == "region-sum-line":
             return [RegionSumLine(self.cells(self.line()))]
         if kind in ("entropic-line", "modular-line"):

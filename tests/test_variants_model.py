@@ -42,6 +42,7 @@ from sudokit.model.variants import (
     VariantError,
     Whisper,
     XVNegative,
+    ZipperLine,
     constraint_from_dict,
     to_json,
     undotted_pairs,
@@ -101,6 +102,11 @@ CASES: dict[str, tuple[Constraint, Constraint, str]] = {
         ModularLine(["r1c5", "r1c6", "r1c7", "r1c8"]),
         ModularLine(["r1c1", "r1c2", "r1c3", "r1c4"]),
         "r1c2..r1c4 hold 3 4 6, not three different residues mod 3",
+    ),
+    "zipper-line": (
+        ZipperLine(["r1c8", "r2c7", "r3c6"]),
+        ZipperLine(["r1c1", "r1c2", "r1c3"]),
+        "r1c1 and r1c3 add up to 9, the centre r1c2 to 3",
     ),
 }
 
@@ -321,6 +327,7 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         (lambda: BetweenLine(["r1c1", "r1c2", "r1c1"]), "between line: cell r1c1 appears twice"),
         (lambda: RegionSumLine(["r1c1"]), "region sum line: needs at least 2 cells, got 1"),
         (lambda: EntropicLine(["r1c1", "r1c2"]), "entropic line: needs at least 3 cells, got 2"),
+        (lambda: ZipperLine(["r1c1", "r1c2"]), "zipper line: needs at least 3 cells, got 2"),
         (lambda: ModularLine(["r1c1", "r1c2", "r3c3"]), "modular line at r1c1..r3c3: r1c2 and r3c3 do not touch"),
         (lambda: RegionSumLine(["r1c1", "r3c1"]), "region sum line at r1c1..r3c1: r1c1 and r3c1 do not touch"),
     ],
@@ -344,6 +351,15 @@ def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None
 def test_rules_that_do_not_fit_the_board_are_refused_with_their_number(rule: Constraint, message: str) -> None:
     with pytest.raises(VariantError, match=re.escape(message)):
         EMPTY.with_rules(constraints=[AntiKnight(), rule])
+
+
+def test_a_zipper_line_of_even_length_compares_its_pairs_with_the_outermost() -> None:
+    zipper = ZipperLine(["r2c6", "r1c6", "r1c7", "r1c8"])  # 5 + 1 and 8 + 9 (the solution's digits)
+    problem = solution_problem(EMPTY.with_rules(constraints=[zipper]), SOLVED)
+    assert problem is not None and "r1c6 and r1c7 add up to 17, the outermost pair to 6" in problem
+    assert ZipperLine(["r1c7", "r1c6", "r2c6", "r1c5"]).zips() == ((((0, 6), (0, 4)), ((0, 5), (1, 5))), None)
+    kept = ZipperLine(["r1c1", "r1c2", "r1c3", "r2c3"])  # 5 + 2 and 3 + 4
+    assert solution_problem(EMPTY.with_rules(constraints=[kept]), SOLVED) is None
 
 
 def test_an_entropic_line_needs_a_side_that_splits_into_thirds() -> None:

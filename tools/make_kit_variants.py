@@ -45,6 +45,7 @@ from sudokit.model.variants import (
     Thermometer,
     Whisper,
     XVNegative,
+    ZipperLine,
     to_dict,
 )
 
@@ -177,6 +178,11 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
                 rng, g, rng.randint(3, 4), lambda d: all(min(d[0], d[-1]) < x < max(d[0], d[-1]) for x in d[1:-1])
             )
             rule = cells and BetweenLine(cells)
+        elif kind == "zipper-line":
+            board = Grid(g, "2x2", validate=False)
+            cells = path(rng, g, rng.randint(3, 4), lambda d: True)
+            if cells and ZipperLine(cells).violation(g, board) is None:
+                rule = ZipperLine(cells)
         elif kind == "modular-line":
             cells = path(
                 rng,
@@ -235,6 +241,7 @@ LATER_KINDS = [
     "between-line",
     "region-sum-line",
     "modular-line",
+    "zipper-line",
 ]
 
 

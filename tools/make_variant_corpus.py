@@ -14,7 +14,7 @@ Every puzzle is made from ``SEED`` and its name alone (``random.Random(f"{SEED}/
    board, every little killer diagonal, every sandwich total, thermometers along increasing paths,
    arrows whose cells sum to their circle (one two-cell circle where one fits), every kropki dot and
    every X and V (all of them, and kept, under a negative rule), a parity on every cell, and renban,
-   whisper, palindrome, between, region sum, entropic and modular lines found in the grid.
+   whisper, palindrome, between, region sum, entropic, modular and zipper lines found in the grid.
 3. Givens are taken away, all cells in a drawn order, each one only if the ``cp-sat`` engine still
    counts exactly one solution (``limit=2``, exact) within ``MAX_CONFLICTS`` (a count that costs more
    is "too hard": the given stays); then the clues, in a drawn order, the same way, never the last
@@ -72,6 +72,7 @@ from sudokit.model.variants import (
     Thermometer,
     Whisper,
     XVNegative,
+    ZipperLine,
     king_pairs,
     knight_pairs,
     orthogonal_pairs,
@@ -136,6 +137,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("region-sum-line", "3x3", clues=("region-sum-line",)),
     Spec("entropic-line", "3x3", clues=("entropic-line",)),
     Spec("modular-line", "3x3", clues=("modular-line",)),
+    Spec("zipper-line", "3x3", clues=("zipper-line",)),
     Spec("sudoku-x", "3x3", rules=("diagonal",)),
     Spec("windoku", "3x3", rules=("extra-region",)),
     Spec("anti-knight", "3x3", rules=("anti-knight",)),
@@ -567,6 +569,16 @@ class Clues:
             return all(s[j] % 3 != s[i] % 3 for i in path[-2:])
 
         return [ModularLine(_cells(p, self.n)) for p in self._lines(6, step, lambda p: True)]
+
+    def zipper_line(self) -> list[Constraint]:
+        """Zipper lines: the pairs about the centre add up alike (to the centre cell on odd lines)."""
+        s, n = self.s, self.n
+        board = Grid(s, Shape.for_side(n), validate=False)
+
+        def done(path: list[int]) -> bool:
+            return ZipperLine(_cells(path, n)).violation(s, board) is None
+
+        return [ZipperLine(_cells(p, n)) for p in self._lines(6, lambda p, j: True, done)]
 
     def arrow(self) -> list[Constraint]:
         """Arrows from a circle, their digits summing to it; one circle of two cells (read as 1x) where it fits."""

@@ -46,6 +46,7 @@ from sudokit.model.variants import (
     Thermometer,
     Whisper,
     XVNegative,
+    ZipperLine,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,6 +83,7 @@ EXAMPLES: dict[str, Constraint] = {
         RegionSumLine(["r2c2", "r3c3", "r4c4", "r5c5"]),
         EntropicLine(["r7c1", "r7c2", "r8c3", "r9c3"]),
         ModularLine(["r1c9", "r2c8", "r3c8", "r4c9"]),
+        ZipperLine(["r6c4", "r7c5", "r8c6", "r7c7", "r6c8"]),
     )
 }
 

@@ -410,6 +410,16 @@ def _group_table(n: int, grouping: str) -> list[tuple[int, int]]:
     return [(a, b) for a in range(1, n + 1) for b in range(1, n + 1) if group(a) != group(b)]
 
 
+def _zipper_line(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """Each pair the same distance from the centre sums to the centre cell (odd length) or to the outermost pair."""
+    n = puzzle.shape.n
+    pairs, centre = rule.zips()
+    sums = [x[a[0] * n + a[1]] + x[b[0] * n + b[1]] for a, b in pairs]
+    total = x[centre[0][0] * n + centre[0][1]] if centre else sums[0]
+    for s in sums if centre else sums[1:]:
+        model.add(s == total)
+
+
 def _renban(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
     """AllDifferent, and every digit within ``low .. low + len - 1`` (``low`` is then the smallest digit)."""
     line = [x[i] for i in rule.indexes(puzzle.shape.n)]
@@ -586,6 +596,7 @@ _RULES: dict[str, _Adder] = {
     "region-sum-line": _region_sum_line,
     "entropic-line": _groups_apart("third"),
     "modular-line": _groups_apart("residue"),
+    "zipper-line": _zipper_line,
 }
 
 

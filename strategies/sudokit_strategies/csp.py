@@ -884,6 +884,12 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
         for k in range(len(cells) - 1):
             for b in cells[k + 1 : k + 3]:
                 model.relate(cells[k], b, _table(n, "thirds" if kind == "entropic-line" else "residues"))
+    elif kind == "zipper-line":  # each pair less the centre (or the outermost pair) sums to 0
+        pairs, centre = rule.zips()  # type: ignore[attr-defined]
+        sums = [[(a[0] * n + a[1], 1), (b[0] * n + b[1], 1)] for a, b in pairs]
+        total = [(centre[0][0] * n + centre[0][1], -1)] if centre else [(i, -1) for i, _ in sums[0]]
+        for s in sums if centre else sums[1:]:
+            model.sums.append((tuple(s + total), 0))
     elif kind == "odd-even":
         model.domains[cells[0]] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
     elif kind == "sandwich":

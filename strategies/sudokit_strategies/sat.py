@@ -865,6 +865,20 @@ def _groups_apart(group: Callable[[int, int], int]) -> Callable[[_Cnf, Any, Grid
     return add
 
 
+def _zipper_terms(rule: Any, n: int) -> list[list[tuple[int, int]]]:
+    """Zipper lines: each pair the same distance from the centre less the centre cell (odd length) or less the
+    outermost pair, as terms (cell, coefficient) summing to 0."""
+    pairs, centre = rule.zips()
+    sums = [[(a[0] * n + a[1], 1), (b[0] * n + b[1], 1)] for a, b in pairs]
+    total = [(centre[0][0] * n + centre[0][1], -1)] if centre else [(i, -1) for i, _ in sums[0]]
+    return [s + total for s in (sums if centre else sums[1:])]
+
+
+def _zipper_line(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    for terms in _zipper_terms(rule, puzzle.shape.n):
+        _sum_automaton(cnf, terms, 0)
+
+
 def _renban(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     """Different digits, no two further apart than the line is long: then they are a run."""
     line = rule.indexes(puzzle.shape.n)
@@ -926,4 +940,5 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "region-sum-line": _region_sum_line,
     "entropic-line": _groups_apart(lambda n, d: (d - 1) * 3 // n),
     "modular-line": _groups_apart(lambda n, d: d % 3),
+    "zipper-line": _zipper_line,
 }

@@ -13,7 +13,7 @@ the regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking
 and ``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``,
 ``littlekillersum``, ``sandwichsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white
 and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``betweenline``,
-``regionsumline``, ``entropicline``, ``modularline``, and the keys of
+``regionsumline``, ``entropicline``, ``modularline``, ``zipperline``, and the keys of
 f-puzzles' solver plugin ``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not
 model (``clone``, ``minimum``, ``quadruple``, ``disjointgroups``, a cage drawn as
 decoration...) is an error naming it: a puzzle is never solved with one of its rules left out. Only
@@ -85,6 +85,7 @@ from sudokit.model.variants import (
     VariantError,
     Whisper,
     XVNegative,
+    ZipperLine,
     read_json,
 )
 
@@ -378,7 +379,6 @@ _UNMODELLED = {
     "disjointgroups": "disjoint groups",
     "nabner": "nabner lines",
     "doublearrow": "double arrows",
-    "zipperline": "zipper lines",
     "xsum": "X-sums",
     "skyscraper": "skyscrapers",
     "rowindexer": "row indexers",
@@ -678,6 +678,9 @@ class _FPuzzlesReader:
     def modularline(self, value: object) -> None:
         self.line_rules("modularline", value, lambda line, _: ModularLine(tuple(line)))
 
+    def zipperline(self, value: object) -> None:
+        self.line_rules("zipperline", value, lambda line, _: ZipperLine(tuple(line)))
+
     def killercage(self, value: object) -> None:
         for where, entry in self.entries("killercage", value):
             cells = self.cell_list(entry.get("cells"), where)
@@ -796,6 +799,7 @@ class _FPuzzlesReader:
         "regionsumline": regionsumline,
         "entropicline": entropicline,
         "modularline": modularline,
+        "zipperline": zipperline,
         "cage": lambda self, value: None,  # read by cosmetic_cages
     }
 
@@ -861,7 +865,7 @@ def _names(cells: Iterable[Cell]) -> list[str]:
 
 
 #: f-puzzles' line rules (a ``lines`` entry each) that sudokit models beyond the plugin's, in the order written.
-_LINE_KEYS = ("betweenline", "regionsumline", "entropicline", "modularline")
+_LINE_KEYS = ("betweenline", "regionsumline", "entropicline", "modularline", "zipperline")
 
 
 def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
@@ -943,6 +947,8 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             add("entropicline", {"lines": [_names(rule.cells)]})
         elif isinstance(rule, ModularLine):
             add("modularline", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, ZipperLine):
+            add("zipperline", {"lines": [_names(rule.cells)]})
     for key, color in (("difference", white), ("ratio", black)):
         for dot in color:
             add(key, {"cells": _names(dot.cells)})

@@ -64,6 +64,7 @@ __all__ = [
     "VariantError",
     "Whisper",
     "XVNegative",
+    "ZipperLine",
     "cell_name",
     "check_rules",
     "constraint_from_dict",
@@ -701,6 +702,36 @@ class ModularLine(Constraint):
         return _runs_of_three(self, values, grid, lambda d: d % 3, "three different residues mod 3")
 
 
+@dataclass(frozen=True, slots=True)
+class ZipperLine(Constraint):
+    """A zipper line: every two cells the same distance from its centre add up to the same total, which the centre
+    cell holds when the line's length is odd."""
+
+    kind: ClassVar[str] = "zipper-line"
+    label: ClassVar[str] = "zipper line"
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=3))
+        _line(self)
+
+    def zips(self) -> tuple[tuple[tuple[Cell, ...], ...], tuple[Cell, ...] | None]:
+        """The pairs of cells the same distance from the centre (outermost first) and the centre cell (None: even)."""
+        cells = self.cells
+        pairs = tuple((cells[k], cells[-1 - k]) for k in range(len(cells) // 2))
+        return pairs, (cells[len(cells) // 2],) if len(cells) % 2 else None
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        pairs, centre = self.zips()
+        sums = [sum(self._values(values, grid.n, pair)) for pair in pairs]
+        total = self._values(values, grid.n, centre)[0] if centre else sums[0]
+        for (a, b), s in zip(pairs, sums, strict=True):
+            if s != total:
+                whose = f"the centre {cell_name(centre[0])}" if centre else "the outermost pair"
+                return f"{self._where()}: {cell_name(a)} and {cell_name(b)} add up to {s}, {whose} to {total}"
+        return None
+
+
 #: Every constraint class by its kind name.
 KINDS: dict[str, type[Constraint]] = {
     cls.kind: cls
@@ -728,6 +759,7 @@ KINDS: dict[str, type[Constraint]] = {
         RegionSumLine,
         EntropicLine,
         ModularLine,
+        ZipperLine,
     )
 }
 #: The kind name of irregular regions (not a constraint: the grid's ``regions``).

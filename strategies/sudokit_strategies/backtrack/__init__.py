@@ -123,6 +123,7 @@ class BacktrackStrategy:
                 "region-sum-line",
                 "entropic-line",
                 "modular-line",
+                "zipper-line",
             }
         ),
     )

@@ -217,6 +217,12 @@ class _Model:
             for k in range(len(cells) - 1):
                 for b in cells[k + 1 : k + 3]:
                     self.relate(cells[k], b, lambda x, y: x % 3 != y % 3)
+        elif kind == "zipper-line":  # each pair less the centre (or the outermost pair) sums to 0
+            zips, centre = rule.zips()  # type: ignore[attr-defined]
+            sums = [[(p[0] * n + p[1], 1), (q[0] * n + q[1], 1)] for p, q in zips]
+            total = [(centre[0][0] * n + centre[0][1], -1)] if centre else [(i, -1) for i, _ in sums[0]]
+            for s in sums if centre else sums[1:]:
+                self.rules.append(LinearRule(s + total, 0, n))
         else:  # the engine declares only the kinds above; the core refuses the others
             raise ValueError(f"backtrack does not take {kind} constraints")
 
