@@ -431,6 +431,20 @@ def gen_zipper_line(rng: random.Random, n: int, at: Callable[[Cell], int]) -> li
     return list(dict.fromkeys(out))
 
 
+def gen_lockout_line(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    board = Grid([at((r, c)) for r in range(n) for c in range(n)], Shape.for_side(n), validate=False)
+    derived = rng.random() < 0.8
+    difference = rng.randint(1, n // 2)
+    out: list[v.Constraint] = []
+    for _ in range(200):
+        if len(out) == 2:
+            break
+        rule = v.LockoutLine(walk(rng, n, rng.randint(2, 5)), difference=difference)
+        if len(rule.cells) >= 2 and (not derived or rule.violation(board.cells, board) is None):
+            out.append(rule)
+    return list(dict.fromkeys(out))
+
+
 GENERATORS: dict[str, Generator] = {
     "extra-region": gen_extra_region,
     "diagonal": gen_diagonal,
@@ -456,6 +470,7 @@ GENERATORS: dict[str, Generator] = {
     "entropic-line": gen_entropic_line,
     "modular-line": gen_modular_line,
     "zipper-line": gen_zipper_line,
+    "lockout-line": gen_lockout_line,
 }
 #: Kinds whose rule needs a side that splits into thirds: none on 4x4 (a 4x4 board refuses them).
 THIRDS = {"entropic-line"}

@@ -37,6 +37,7 @@ from sudokit.model.variants import (
     Killer,
     Kropki,
     LittleKiller,
+    LockoutLine,
     NonConsecutive,
     OddEven,
     Sandwich,
@@ -278,6 +279,10 @@ def draw(
         (cell,) = cells[:1]
         parity = ("even", "odd")[at(ref, n, [cell])[0] % 2] if honest else rng.choice(("odd", "even"))
         return OddEven(cell, parity)
+    if kind == "lockout-line":
+        ends = at(ref, n, [cells[0], cells[-1]])
+        gap = abs(ends[0] - ends[1])
+        return LockoutLine(cells, rng.randint(1, gap) if honest and gap else rng.randint(1, n // 2))
     if kind == "whisper":
         gaps = [abs(x - y) for x, y in pairwise(at(ref, n, cells))]
         return Whisper(cells, rng.randint(1, min(gaps)) if honest and min(gaps) else rng.randint(1, n - 1))

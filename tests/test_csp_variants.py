@@ -37,6 +37,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    LockoutLine,
     ModularLine,
     NonConsecutive,
     OddEven,
@@ -203,6 +204,17 @@ def zipper_line(rng: random.Random, solution: tuple[int, ...]) -> ZipperLine:
     return ZipperLine([(0, 0), (0, 1), (0, 2)])
 
 
+def lockout_line(rng: random.Random, solution: tuple[int, ...]) -> LockoutLine:
+    """A line whose ends differ by 2 (or 1) or more, mostly one the grid keeps."""
+    board = Grid(solution, Shape.of(2, 2), validate=False)
+    difference = rng.choice((1, 2, 2))
+    for _ in range(50):
+        rule = LockoutLine(line(rng), difference=difference)
+        if rng.random() < 0.3 or rule.violation(solution, board) is None:
+            return rule
+    return LockoutLine([(0, 0), (0, 1)], difference=difference)
+
+
 def little_killer(rng: random.Random, solution: tuple[int, ...]) -> LittleKiller:
     (r, c), (dr, dc) = (rng.randrange(N), rng.randrange(N)), rng.choice([(1, 1), (1, -1), (-1, 1), (-1, -1)])
     cells = [(r, c)]
@@ -302,6 +314,7 @@ RULES: dict[str, Rules] = {
     "region-sum-line": lambda rng, s: [region_sum_line(rng, s) for _ in range(rng.randint(1, 2))],
     "modular-line": lambda rng, s: [modular_line(rng, s) for _ in range(rng.randint(1, 2))],
     "zipper-line": lambda rng, s: [zipper_line(rng, s) for _ in range(rng.randint(1, 2))],
+    "lockout-line": lambda rng, s: [lockout_line(rng, s) for _ in range(rng.randint(1, 2))],
     "entropic-line": lambda rng, s: [],  # no 4x4 board takes one: test_entropic_lines_on_6x6_match_a_search
 }
 #: Kinds whose rule needs a side that splits into thirds: tested on 6x6 below.

@@ -45,6 +45,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    LockoutLine,
     ModularLine,
     NonConsecutive,
     OddEven,
@@ -164,6 +165,8 @@ EVERY_KIND = [
     EntropicLine([(5, 2), (5, 3), (6, 4)]),
     ModularLine([(8, 6), (7, 7), (8, 8)]),
     ZipperLine([(4, 8), (5, 8), (6, 8), (7, 8)]),
+    LockoutLine([(8, 0), (8, 1), (8, 2)]),
+    LockoutLine([(0, 5), (1, 6)], difference=5),
 ]
 
 
@@ -315,6 +318,7 @@ def fpuzzles(**keys: object) -> dict[str, object]:
         ({"entropicline": [{"lines": [["R1C1", "R1C2"]]}]}, "entropicline 1: entropic line: needs at least 3 cells"),
         ({"modularline": [{"lines": [["R1C1", "R1C2"]]}]}, "modularline 1: modular line: needs at least 3 cells"),
         ({"zipperline": [{"lines": [["R1C1", "R1C2"]]}]}, "zipperline 1: zipper line: needs at least 3 cells"),
+        ({"lockout": [{"lines": [["R1C1", "R1C2"]], "value": "x"}]}, "lockout 1: difference 'x' is not a whole number"),
         ({"disjointgroups": True}, "f-puzzles: 'disjointgroups' (disjoint groups) is not a rule"),
         ({"clone": [{"cells": ["R1C1"], "cloneCells": ["R9C9"]}]}, "f-puzzles: 'clone' (clones)"),
         ({"somethingnew": [1]}, "f-puzzles: 'somethingnew' (a rule sudokit does not know)"),
@@ -410,6 +414,16 @@ def test_a_zipper_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None
     assert grid.constraints == (ZipperLine([(4, 0), (4, 1), (4, 2), (3, 3), (2, 3)]),)
     assert to_fpuzzles(grid)["zipperline"] == [{"lines": [entry["lines"][0]]}]
     assert parse_link(fpuzzles_link(grid)) == grid
+
+
+def test_a_lockout_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None:
+    entry = {"lines": [["R2C2", "R3C3", "R4C3"]], "outlineC": "#1B5E20", "width": 0.3}
+    grid = parse_fpuzzles(fpuzzles(lockout=[entry]))
+    assert grid.constraints == (LockoutLine([(1, 1), (2, 2), (3, 2)], difference=4),)  # 9 // 2 on 9x9
+    assert to_fpuzzles(grid)["lockout"] == [{"lines": [entry["lines"][0]], "value": "4"}]
+    assert parse_link(fpuzzles_link(grid)) == grid
+    six = parse_fpuzzles({"size": 6, "grid": [[{}] * 6] * 6, "lockout": [entry, {**entry, "value": "2"}]})
+    assert [rule.difference for rule in six.constraints] == [3, 2]  # type: ignore[attr-defined]
 
 
 def test_a_between_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None:

@@ -38,6 +38,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    LockoutLine,
     ModularLine,
     NonConsecutive,
     OddEven,
@@ -310,6 +311,13 @@ class Drawer:
                         path = path[:end]
                         break
             return [BetweenLine(self.cells(path))]
+        if kind == "lockout-line":
+            path = self.line()
+            gap = draw(st.integers(1, n // 2))
+            if self.true():
+                ends = self.digits([path[0], path[-1]])
+                gap = max(1, min(gap, abs(ends[0] - ends[1])))
+            return [LockoutLine(self.cells(path), difference=gap)]
         if kind == "zipper-line":
             path = self.line()
             if len(path) < 3:  # a third cell touching the line's last, not on it

@@ -30,6 +30,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    LockoutLine,
     ModularLine,
     NonConsecutive,
     OddEven,
@@ -107,6 +108,11 @@ CASES: dict[str, tuple[Constraint, Constraint, str]] = {
         ZipperLine(["r1c8", "r2c7", "r3c6"]),
         ZipperLine(["r1c1", "r1c2", "r1c3"]),
         "r1c1 and r1c3 add up to 9, the centre r1c2 to 3",
+    ),
+    "lockout-line": (
+        LockoutLine(["r1c6", "r1c7", "r1c8"]),
+        LockoutLine(["r1c3", "r1c4", "r1c5", "r1c6"]),
+        "6 at r1c4 lies between its ends 4 and 8",
     ),
 }
 
@@ -328,6 +334,7 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         (lambda: RegionSumLine(["r1c1"]), "region sum line: needs at least 2 cells, got 1"),
         (lambda: EntropicLine(["r1c1", "r1c2"]), "entropic line: needs at least 3 cells, got 2"),
         (lambda: ZipperLine(["r1c1", "r1c2"]), "zipper line: needs at least 3 cells, got 2"),
+        (lambda: LockoutLine(["r1c1", "r1c2"], difference=0), "difference: 0 is not a whole number of at least 1"),
         (lambda: ModularLine(["r1c1", "r1c2", "r3c3"]), "modular line at r1c1..r3c3: r1c2 and r3c3 do not touch"),
         (lambda: RegionSumLine(["r1c1", "r3c1"]), "region sum line at r1c1..r3c1: r1c1 and r3c1 do not touch"),
     ],
@@ -360,6 +367,13 @@ def test_a_zipper_line_of_even_length_compares_its_pairs_with_the_outermost() ->
     assert ZipperLine(["r1c7", "r1c6", "r2c6", "r1c5"]).zips() == ((((0, 6), (0, 4)), ((0, 5), (1, 5))), None)
     kept = ZipperLine(["r1c1", "r1c2", "r1c3", "r2c3"])  # 5 + 2 and 3 + 4
     assert solution_problem(EMPTY.with_rules(constraints=[kept]), SOLVED) is None
+
+
+def test_a_lockout_line_s_ends_must_be_far_apart() -> None:
+    close = LockoutLine(["r1c3", "r2c4"])  # 4 and 1, apart by 3
+    problem = solution_problem(EMPTY.with_rules(constraints=[close]), SOLVED)
+    assert problem is not None and "its ends 4 and 1 differ by less than 4" in problem
+    assert solution_problem(EMPTY.with_rules(constraints=[LockoutLine(close.cells, difference=3)]), SOLVED) is None
 
 
 def test_an_entropic_line_needs_a_side_that_splits_into_thirds() -> None:

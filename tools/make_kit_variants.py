@@ -34,6 +34,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    LockoutLine,
     ModularLine,
     NonConsecutive,
     OddEven,
@@ -178,6 +179,11 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
                 rng, g, rng.randint(3, 4), lambda d: all(min(d[0], d[-1]) < x < max(d[0], d[-1]) for x in d[1:-1])
             )
             rule = cells and BetweenLine(cells)
+        elif kind == "lockout-line":
+            board = Grid(g, "2x2", validate=False)
+            cells = path(rng, g, rng.randint(2, 4), lambda d: abs(d[0] - d[-1]) >= 2)
+            if cells and LockoutLine(cells, difference=2).violation(g, board) is None:
+                rule = LockoutLine(cells, difference=2)
         elif kind == "zipper-line":
             board = Grid(g, "2x2", validate=False)
             cells = path(rng, g, rng.randint(3, 4), lambda d: True)
@@ -242,6 +248,7 @@ LATER_KINDS = [
     "region-sum-line",
     "modular-line",
     "zipper-line",
+    "lockout-line",
 ]
 
 

@@ -14,7 +14,7 @@ Every puzzle is made from ``SEED`` and its name alone (``random.Random(f"{SEED}/
    board, every little killer diagonal, every sandwich total, thermometers along increasing paths,
    arrows whose cells sum to their circle (one two-cell circle where one fits), every kropki dot and
    every X and V (all of them, and kept, under a negative rule), a parity on every cell, and renban,
-   whisper, palindrome, between, region sum, entropic, modular and zipper lines found in the grid.
+   whisper, palindrome, between, region sum, entropic, modular, zipper and lockout lines found in the grid.
 3. Givens are taken away, all cells in a drawn order, each one only if the ``cp-sat`` engine still
    counts exactly one solution (``limit=2``, exact) within ``MAX_CONFLICTS`` (a count that costs more
    is "too hard": the given stays); then the clues, in a drawn order, the same way, never the last
@@ -61,6 +61,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    LockoutLine,
     ModularLine,
     NonConsecutive,
     OddEven,
@@ -138,6 +139,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("entropic-line", "3x3", clues=("entropic-line",)),
     Spec("modular-line", "3x3", clues=("modular-line",)),
     Spec("zipper-line", "3x3", clues=("zipper-line",)),
+    Spec("lockout-line", "3x3", clues=("lockout-line",)),
     Spec("sudoku-x", "3x3", rules=("diagonal",)),
     Spec("windoku", "3x3", rules=("extra-region",)),
     Spec("anti-knight", "3x3", rules=("anti-knight",)),
@@ -579,6 +581,16 @@ class Clues:
             return ZipperLine(_cells(path, n)).violation(s, board) is None
 
         return [ZipperLine(_cells(p, n)) for p in self._lines(6, lambda p, j: True, done)]
+
+    def lockout_line(self) -> list[Constraint]:
+        """Lockout lines: the ends at least n // 2 apart (4 on 9x9), every digit between outside them."""
+        s, n, gap = self.s, self.n, self.n // 2
+
+        def done(path: list[int]) -> bool:
+            low, high = sorted((s[path[0]], s[path[-1]]))
+            return high - low >= gap and all(not low <= s[i] <= high for i in path[1:-1])
+
+        return [LockoutLine(_cells(p, n), difference=gap) for p in self._lines(6, lambda p, j: True, done)]
 
     def arrow(self) -> list[Constraint]:
         """Arrows from a circle, their digits summing to it; one circle of two cells (read as 1x) where it fits."""

@@ -35,6 +35,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    LockoutLine,
     ModularLine,
     NonConsecutive,
     OddEven,
@@ -84,6 +85,7 @@ EXAMPLES: dict[str, Constraint] = {
         EntropicLine(["r7c1", "r7c2", "r8c3", "r9c3"]),
         ModularLine(["r1c9", "r2c8", "r3c8", "r4c9"]),
         ZipperLine(["r6c4", "r7c5", "r8c6", "r7c7", "r6c8"]),
+        LockoutLine(["r9c4", "r8c5", "r9c6"]),
     )
 }
 

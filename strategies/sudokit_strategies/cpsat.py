@@ -420,6 +420,21 @@ def _zipper_line(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, p
         model.add(s == total)
 
 
+def _lockout_line(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """``low`` and ``high`` the ends' least and greatest, ``difference`` apart; each cell between below ``low`` or
+    above ``high`` (a boolean says which: a function of the cells)."""
+    n = puzzle.shape.n
+    line = [x[i] for i in rule.indexes(n)]
+    low, high = model.new_int_var(1, n, ""), model.new_int_var(1, n, "")
+    model.add_min_equality(low, [line[0], line[-1]])
+    model.add_max_equality(high, [line[0], line[-1]])
+    model.add(high - low >= rule.difference)
+    for v in line[1:-1]:
+        below = model.new_bool_var("")
+        model.add(v < low).only_enforce_if(below)
+        model.add(v > high).only_enforce_if(~below)
+
+
 def _renban(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
     """AllDifferent, and every digit within ``low .. low + len - 1`` (``low`` is then the smallest digit)."""
     line = [x[i] for i in rule.indexes(puzzle.shape.n)]
@@ -597,6 +612,7 @@ _RULES: dict[str, _Adder] = {
     "entropic-line": _groups_apart("third"),
     "modular-line": _groups_apart("residue"),
     "zipper-line": _zipper_line,
+    "lockout-line": _lockout_line,
 }
 
 

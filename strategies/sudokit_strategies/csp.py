@@ -890,6 +890,12 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
         total = [(centre[0][0] * n + centre[0][1], -1)] if centre else [(i, -1) for i, _ in sums[0]]
         for s in sums if centre else sums[1:]:
             model.sums.append((tuple(s + total), 0))
+    elif kind == "lockout-line":  # each cell between with the two ends: the triples of digits it stays outside
+        a, b = cells[0], cells[-1]
+        gap = rule.difference  # type: ignore[attr-defined]
+        model.relate(a, b, _table(n, "far", gap))
+        for i in cells[1:-1]:
+            model.layouts.append(((a, i, b), _lockout(n, gap)))
     elif kind == "odd-even":
         model.domains[cells[0]] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
     elif kind == "sandwich":
@@ -929,6 +935,19 @@ def _between(n: int) -> list[tuple[frozenset[int], ...]]:
         for y in digits
         for m in digits
         if min(x, y) < m < max(x, y)
+    ]
+
+
+@cache
+def _lockout(n: int, gap: int) -> list[tuple[frozenset[int], ...]]:
+    """The layouts of (an end, a cell between, the other end): the ends ``gap`` apart, the middle outside them."""
+    digits = range(1, n + 1)
+    return [
+        (frozenset((x,)), frozenset((m,)), frozenset((y,)))
+        for x in digits
+        for y in digits
+        for m in digits
+        if abs(x - y) >= gap and not min(x, y) <= m <= max(x, y)
     ]
 
 

@@ -879,6 +879,19 @@ def _zipper_line(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
         _sum_automaton(cnf, terms, 0)
 
 
+def _lockout_line(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """The ends ``difference`` apart; a digit between and the ends' digits that bracket it (inclusive): a conflict."""
+    line = rule.indexes(puzzle.shape.n)
+    a, b, gap = line[0], line[-1], rule.difference
+    cnf.relation(a, b, lambda d, e: abs(d - e) >= gap)
+    xa, xb, clauses = cnf.x[a], cnf.x[b], cnf.clauses
+    for i in line[1:-1]:
+        for m, lit in cnf.x[i].items():
+            clauses.extend(
+                [-xa[d], -xb[e], -lit] for d in xa for e in xb if abs(d - e) >= gap and min(d, e) <= m <= max(d, e)
+            )
+
+
 def _renban(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     """Different digits, no two further apart than the line is long: then they are a run."""
     line = rule.indexes(puzzle.shape.n)
@@ -941,4 +954,5 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "entropic-line": _groups_apart(lambda n, d: (d - 1) * 3 // n),
     "modular-line": _groups_apart(lambda n, d: d % 3),
     "zipper-line": _zipper_line,
+    "lockout-line": _lockout_line,
 }

@@ -13,7 +13,7 @@ the regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking
 and ``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``,
 ``littlekillersum``, ``sandwichsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white
 and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``betweenline``,
-``regionsumline``, ``entropicline``, ``modularline``, ``zipperline``, and the keys of
+``regionsumline``, ``entropicline``, ``modularline``, ``zipperline``, ``lockout``, and the keys of
 f-puzzles' solver plugin ``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not
 model (``clone``, ``minimum``, ``quadruple``, ``disjointgroups``, a cage drawn as
 decoration...) is an error naming it: a puzzle is never solved with one of its rules left out. Only
@@ -73,6 +73,7 @@ from sudokit.model.variants import (
     Kropki,
     KropkiNegative,
     LittleKiller,
+    LockoutLine,
     ModularLine,
     NonConsecutive,
     OddEven,
@@ -384,7 +385,6 @@ _UNMODELLED = {
     "rowindexer": "row indexers",
     "columnindexer": "column indexers",
     "boxindexer": "box indexers",
-    "lockout": "lockout lines",
     "fogofwar": "fog of war",
 }
 #: The plugin's names of its rules, as its decoration lines name them (``fromConstraint``).
@@ -681,6 +681,17 @@ class _FPuzzlesReader:
     def zipperline(self, value: object) -> None:
         self.line_rules("zipperline", value, lambda line, _: ZipperLine(tuple(line)))
 
+    def lockout(self, value: object) -> None:
+        """Lockout lines: the ends differ by at least the entry's value, else n // 2 (4 on 9x9)."""
+        for where, entry in self.entries("lockout", value):
+            self.number(entry.get("value"), where, "difference")  # checked here, where its error names the entry
+
+        def make(line: list[Cell], entry: dict[str, Any]) -> Constraint:
+            difference = self.number(entry.get("value"), "lockout", "difference")
+            return LockoutLine(tuple(line), difference=self.n // 2 if difference is None else difference)
+
+        self.line_rules("lockout", value, make)
+
     def killercage(self, value: object) -> None:
         for where, entry in self.entries("killercage", value):
             cells = self.cell_list(entry.get("cells"), where)
@@ -800,6 +811,7 @@ class _FPuzzlesReader:
         "entropicline": entropicline,
         "modularline": modularline,
         "zipperline": zipperline,
+        "lockout": lockout,
         "cage": lambda self, value: None,  # read by cosmetic_cages
     }
 
@@ -865,7 +877,7 @@ def _names(cells: Iterable[Cell]) -> list[str]:
 
 
 #: f-puzzles' line rules (a ``lines`` entry each) that sudokit models beyond the plugin's, in the order written.
-_LINE_KEYS = ("betweenline", "regionsumline", "entropicline", "modularline", "zipperline")
+_LINE_KEYS = ("betweenline", "regionsumline", "entropicline", "modularline", "zipperline", "lockout")
 
 
 def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
@@ -949,6 +961,8 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             add("modularline", {"lines": [_names(rule.cells)]})
         elif isinstance(rule, ZipperLine):
             add("zipperline", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, LockoutLine):
+            add("lockout", {"lines": [_names(rule.cells)], "value": str(rule.difference)})
     for key, color in (("difference", white), ("ratio", black)):
         for dot in color:
             add(key, {"cells": _names(dot.cells)})

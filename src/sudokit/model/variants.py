@@ -52,6 +52,7 @@ __all__ = [
     "Kropki",
     "KropkiNegative",
     "LittleKiller",
+    "LockoutLine",
     "ModularLine",
     "NonConsecutive",
     "OddEven",
@@ -732,6 +733,32 @@ class ZipperLine(Constraint):
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class LockoutLine(Constraint):
+    """A lockout line: the digits of the two diamonds at its ends differ by at least ``difference`` (4 on 9x9), and
+    no digit on the line lies between them, inclusive."""
+
+    kind: ClassVar[str] = "lockout-line"
+    label: ClassVar[str] = "lockout line"
+    cells: tuple[Cell, ...]
+    difference: int = 4
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=2))
+        _line(self)
+        _whole(self.difference, f"{self._where()}: difference", low=1)
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        digits = self._values(values, grid.n)
+        low, high = sorted((digits[0], digits[-1]))
+        if high - low < self.difference:
+            return f"{self._where()}: its ends {digits[0]} and {digits[-1]} differ by less than {self.difference}"
+        for cell, d in zip(self.cells[1:-1], digits[1:-1], strict=True):
+            if low <= d <= high:
+                return f"{self._where()}: {d} at {cell_name(cell)} lies between its ends {digits[0]} and {digits[-1]}"
+        return None
+
+
 #: Every constraint class by its kind name.
 KINDS: dict[str, type[Constraint]] = {
     cls.kind: cls
@@ -760,6 +787,7 @@ KINDS: dict[str, type[Constraint]] = {
         EntropicLine,
         ModularLine,
         ZipperLine,
+        LockoutLine,
     )
 }
 #: The kind name of irregular regions (not a constraint: the grid's ``regions``).

@@ -124,6 +124,7 @@ class BacktrackStrategy:
                 "entropic-line",
                 "modular-line",
                 "zipper-line",
+                "lockout-line",
             }
         ),
     )

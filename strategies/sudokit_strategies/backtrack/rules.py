@@ -338,12 +338,17 @@ class SandwichRule:
 
 
 class BetweenRule:
-    """A between line: the digits of ``cells`` (the ends excepted) lie strictly between the two ends' digits."""
+    """A between line: the digits of ``cells`` (the ends excepted) lie strictly between the two ends' digits.
 
-    __slots__ = ("cells",)
+    With ``lockout``, a lockout line: the ends at least ``lockout`` apart, the digits between outside them.
+    """
 
-    def __init__(self, cells: Sequence[int]) -> None:
+    __slots__ = ("cells", "full", "lockout")
+
+    def __init__(self, cells: Sequence[int], lockout: int = 0, n: int = 0) -> None:
         self.cells = tuple(cells)
+        self.lockout = lockout
+        self.full = (1 << n) - 1
 
     def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
         """Keep each end digit that some digit of the other end brackets every cell between with; narrow the cells
@@ -363,7 +368,11 @@ class BetweenRule:
                 y_bits ^= y
                 low, high = (x, y) if x < y else (y, x)
                 between = (high - 1) & ~(2 * low - 1)  # the digits above low and below high
-                if between and all(m & between for m in middle):
+                fits = bool(between)
+                if self.lockout:  # the digits below low and above high, the ends far enough apart
+                    fits = high.bit_length() - low.bit_length() >= self.lockout
+                    between = self.full & ~(between | low | high)
+                if fits and all(m & between for m in middle):
                     keep_a |= x
                     keep_b |= y
                     inside |= between

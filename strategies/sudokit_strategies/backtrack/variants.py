@@ -223,6 +223,10 @@ class _Model:
             total = [(centre[0][0] * n + centre[0][1], -1)] if centre else [(i, -1) for i, _ in sums[0]]
             for s in sums if centre else sums[1:]:
                 self.rules.append(LinearRule(s + total, 0, n))
+        elif kind == "lockout-line":
+            gap = rule.difference  # type: ignore[attr-defined]
+            self.relate(cells[0], cells[-1], lambda x, y: abs(x - y) >= gap)
+            self.rules.append(BetweenRule(cells, lockout=gap, n=n))
         else:  # the engine declares only the kinds above; the core refuses the others
             raise ValueError(f"backtrack does not take {kind} constraints")
 
