@@ -14,6 +14,7 @@ import random
 import subprocess
 from collections.abc import Callable, Sequence
 from functools import cache
+from itertools import combinations
 
 import pytest
 
@@ -445,6 +446,18 @@ def gen_lockout_line(rng: random.Random, n: int, at: Callable[[Cell], int]) -> l
     return list(dict.fromkeys(out))
 
 
+def gen_nabner_line(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    derived = rng.random() < 0.8
+    out: list[v.Constraint] = []
+    for _ in range(200):
+        if len(out) == 2:
+            break
+        line = walk(rng, n, rng.randint(2, (n + 1) // 2))
+        if len(line) >= 2 and (not derived or all(abs(at(a) - at(b)) >= 2 for a, b in combinations(line, 2))):
+            out.append(v.NabnerLine(line))
+    return list(dict.fromkeys(out))
+
+
 GENERATORS: dict[str, Generator] = {
     "extra-region": gen_extra_region,
     "diagonal": gen_diagonal,
@@ -471,6 +484,7 @@ GENERATORS: dict[str, Generator] = {
     "modular-line": gen_modular_line,
     "zipper-line": gen_zipper_line,
     "lockout-line": gen_lockout_line,
+    "nabner-line": gen_nabner_line,
 }
 #: Kinds whose rule needs a side that splits into thirds: none on 4x4 (a 4x4 board refuses them).
 THIRDS = {"entropic-line"}

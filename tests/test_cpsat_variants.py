@@ -279,6 +279,8 @@ def draw(
         (cell,) = cells[:1]
         parity = ("even", "odd")[at(ref, n, [cell])[0] % 2] if honest else rng.choice(("odd", "even"))
         return OddEven(cell, parity)
+    if kind == "nabner-line":
+        return KINDS[kind](cells[: (n + 1) // 2])
     if kind == "lockout-line":
         ends = at(ref, n, [cells[0], cells[-1]])
         gap = abs(ends[0] - ends[1])

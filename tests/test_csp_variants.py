@@ -39,6 +39,7 @@ from sudokit.model.variants import (
     LittleKiller,
     LockoutLine,
     ModularLine,
+    NabnerLine,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -315,6 +316,7 @@ RULES: dict[str, Rules] = {
     "modular-line": lambda rng, s: [modular_line(rng, s) for _ in range(rng.randint(1, 2))],
     "zipper-line": lambda rng, s: [zipper_line(rng, s) for _ in range(rng.randint(1, 2))],
     "lockout-line": lambda rng, s: [lockout_line(rng, s) for _ in range(rng.randint(1, 2))],
+    "nabner-line": lambda rng, s: [NabnerLine(line(rng, 2)) for _ in range(rng.randint(1, 3))],
     "entropic-line": lambda rng, s: [],  # no 4x4 board takes one: test_entropic_lines_on_6x6_match_a_search
 }
 #: Kinds whose rule needs a side that splits into thirds: tested on 6x6 below.

@@ -47,6 +47,7 @@ from sudokit.model.variants import (
     LittleKiller,
     LockoutLine,
     ModularLine,
+    NabnerLine,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -167,6 +168,7 @@ EVERY_KIND = [
     ZipperLine([(4, 8), (5, 8), (6, 8), (7, 8)]),
     LockoutLine([(8, 0), (8, 1), (8, 2)]),
     LockoutLine([(0, 5), (1, 6)], difference=5),
+    NabnerLine([(8, 3), (7, 4), (8, 5)]),
 ]
 
 
@@ -424,6 +426,16 @@ def test_a_lockout_line_is_read_as_f_puzzles_writes_it_and_written_back() -> Non
     assert parse_link(fpuzzles_link(grid)) == grid
     six = parse_fpuzzles({"size": 6, "grid": [[{}] * 6] * 6, "lockout": [entry, {**entry, "value": "2"}]})
     assert [rule.difference for rule in six.constraints] == [3, 2]  # type: ignore[attr-defined]
+
+
+def test_a_nabner_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None:
+    entry = {"lines": [["R1C9", "R2C8", "R3C9"]], "outlineC": "#C9E5AC", "width": 0.5}
+    grid = parse_fpuzzles(fpuzzles(nabner=[entry]))
+    assert grid.constraints == (NabnerLine([(0, 8), (1, 7), (2, 8)]),)
+    assert to_fpuzzles(grid)["nabner"] == [{"lines": [entry["lines"][0]]}]
+    assert parse_link(fpuzzles_link(grid)) == grid
+    with pytest.raises(VariantError, match=re.escape("6 cells cannot hold digits 1..9 no two within 1")):
+        parse_fpuzzles(fpuzzles(nabner=[{"lines": [[f"R1C{c}" for c in range(1, 7)]]}]))
 
 
 def test_a_between_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None:

@@ -40,6 +40,7 @@ from sudokit.model.variants import (
     LittleKiller,
     LockoutLine,
     ModularLine,
+    NabnerLine,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -311,6 +312,9 @@ class Drawer:
                         path = path[:end]
                         break
             return [BetweenLine(self.cells(path))]
+        if kind == "nabner-line":
+            far = lambda p, j: all(abs(s[j] - s[i]) >= 2 for i in p)  # type: ignore[index]  # noqa: E731
+            return [NabnerLine(self.cells(self.line(far, longest=(n + 1) // 2)))]
         if kind == "lockout-line":
             path = self.line()
             gap = draw(st.integers(1, n // 2))

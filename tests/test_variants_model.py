@@ -32,6 +32,7 @@ from sudokit.model.variants import (
     LittleKiller,
     LockoutLine,
     ModularLine,
+    NabnerLine,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -113,6 +114,11 @@ CASES: dict[str, tuple[Constraint, Constraint, str]] = {
         LockoutLine(["r1c6", "r1c7", "r1c8"]),
         LockoutLine(["r1c3", "r1c4", "r1c5", "r1c6"]),
         "6 at r1c4 lies between its ends 4 and 8",
+    ),
+    "nabner-line": (
+        NabnerLine(["r1c2", "r1c1", "r2c2"]),
+        NabnerLine(["r1c2", "r1c3"]),
+        "3 at r1c2 and 4 at r1c3 are equal or consecutive",
     ),
 }
 
@@ -353,6 +359,7 @@ def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None
         (Sandwich("row", 0, 36), "total 36 is too large"),
         (ExtraRegion([(0, c) for c in range(9)] + [(1, 0)]), "10 cells cannot hold different digits 1..9"),
         (AntiKnight(), "constraint 2 (anti-knight) repeats constraint 1"),
+        (NabnerLine([(0, c) for c in range(6)]), "6 cells cannot hold digits 1..9 no two within 1"),
     ],
 )
 def test_rules_that_do_not_fit_the_board_are_refused_with_their_number(rule: Constraint, message: str) -> None:

@@ -36,6 +36,7 @@ from sudokit.model.variants import (
     LittleKiller,
     LockoutLine,
     ModularLine,
+    NabnerLine,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -179,6 +180,9 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
                 rng, g, rng.randint(3, 4), lambda d: all(min(d[0], d[-1]) < x < max(d[0], d[-1]) for x in d[1:-1])
             )
             rule = cells and BetweenLine(cells)
+        elif kind == "nabner-line":
+            cells = path(rng, g, 2, lambda d: abs(d[0] - d[1]) >= 2)
+            rule = cells and NabnerLine(cells)
         elif kind == "lockout-line":
             board = Grid(g, "2x2", validate=False)
             cells = path(rng, g, rng.randint(2, 4), lambda d: abs(d[0] - d[-1]) >= 2)
@@ -249,6 +253,7 @@ LATER_KINDS = [
     "modular-line",
     "zipper-line",
     "lockout-line",
+    "nabner-line",
 ]
 
 

@@ -37,6 +37,7 @@ from sudokit.model.variants import (
     LittleKiller,
     LockoutLine,
     ModularLine,
+    NabnerLine,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -86,6 +87,7 @@ EXAMPLES: dict[str, Constraint] = {
         ModularLine(["r1c9", "r2c8", "r3c8", "r4c9"]),
         ZipperLine(["r6c4", "r7c5", "r8c6", "r7c7", "r6c8"]),
         LockoutLine(["r9c4", "r8c5", "r9c6"]),
+        NabnerLine(["r4c1", "r5c2", "r6c1"]),
     )
 }
 

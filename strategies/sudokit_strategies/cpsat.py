@@ -435,6 +435,14 @@ def _lockout_line(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, 
         model.add(v > high).only_enforce_if(~below)
 
 
+def _nabner_line(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """Every two cells of the line differ by 2 or more."""
+    n = puzzle.shape.n
+    allowed = _differences(n, lambda d: abs(d) >= 2)
+    for a, b in combinations(rule.indexes(n), 2):
+        _difference_in(model, x[a], x[b], allowed)
+
+
 def _renban(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
     """AllDifferent, and every digit within ``low .. low + len - 1`` (``low`` is then the smallest digit)."""
     line = [x[i] for i in rule.indexes(puzzle.shape.n)]
@@ -613,6 +621,7 @@ _RULES: dict[str, _Adder] = {
     "modular-line": _groups_apart("residue"),
     "zipper-line": _zipper_line,
     "lockout-line": _lockout_line,
+    "nabner-line": _nabner_line,
 }
 
 

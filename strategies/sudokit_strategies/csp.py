@@ -896,6 +896,9 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
         model.relate(a, b, _table(n, "far", gap))
         for i in cells[1:-1]:
             model.layouts.append(((a, i, b), _lockout(n, gap)))
+    elif kind == "nabner-line":  # every two cells: neither equal nor consecutive
+        for a, b in combinations(cells, 2):
+            model.relate(a, b, _table(n, "far", 2))
     elif kind == "odd-even":
         model.domains[cells[0]] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
     elif kind == "sandwich":

@@ -892,6 +892,11 @@ def _lockout_line(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
             )
 
 
+def _nabner_line(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    for a, b in combinations(rule.indexes(puzzle.shape.n), 2):
+        cnf.relation(a, b, lambda d, e: abs(d - e) >= 2)
+
+
 def _renban(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     """Different digits, no two further apart than the line is long: then they are a run."""
     line = rule.indexes(puzzle.shape.n)
@@ -955,4 +960,5 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "modular-line": _groups_apart(lambda n, d: d % 3),
     "zipper-line": _zipper_line,
     "lockout-line": _lockout_line,
+    "nabner-line": _nabner_line,
 }

@@ -13,7 +13,7 @@ the regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking
 and ``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``,
 ``littlekillersum``, ``sandwichsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white
 and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``betweenline``,
-``regionsumline``, ``entropicline``, ``modularline``, ``zipperline``, ``lockout``, and the keys of
+``regionsumline``, ``entropicline``, ``modularline``, ``zipperline``, ``lockout``, ``nabner``, and the keys of
 f-puzzles' solver plugin ``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not
 model (``clone``, ``minimum``, ``quadruple``, ``disjointgroups``, a cage drawn as
 decoration...) is an error naming it: a puzzle is never solved with one of its rules left out. Only
@@ -75,6 +75,7 @@ from sudokit.model.variants import (
     LittleKiller,
     LockoutLine,
     ModularLine,
+    NabnerLine,
     NonConsecutive,
     OddEven,
     Palindrome,
@@ -378,7 +379,6 @@ _UNMODELLED = {
     "maximum": "maximum cells",
     "quadruple": "quadruples",
     "disjointgroups": "disjoint groups",
-    "nabner": "nabner lines",
     "doublearrow": "double arrows",
     "xsum": "X-sums",
     "skyscraper": "skyscrapers",
@@ -692,6 +692,9 @@ class _FPuzzlesReader:
 
         self.line_rules("lockout", value, make)
 
+    def nabner(self, value: object) -> None:
+        self.line_rules("nabner", value, lambda line, _: NabnerLine(tuple(line)))
+
     def killercage(self, value: object) -> None:
         for where, entry in self.entries("killercage", value):
             cells = self.cell_list(entry.get("cells"), where)
@@ -812,6 +815,7 @@ class _FPuzzlesReader:
         "modularline": modularline,
         "zipperline": zipperline,
         "lockout": lockout,
+        "nabner": nabner,
         "cage": lambda self, value: None,  # read by cosmetic_cages
     }
 
@@ -877,7 +881,7 @@ def _names(cells: Iterable[Cell]) -> list[str]:
 
 
 #: f-puzzles' line rules (a ``lines`` entry each) that sudokit models beyond the plugin's, in the order written.
-_LINE_KEYS = ("betweenline", "regionsumline", "entropicline", "modularline", "zipperline", "lockout")
+_LINE_KEYS = ("betweenline", "regionsumline", "entropicline", "modularline", "zipperline", "lockout", "nabner")
 
 
 def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
@@ -961,6 +965,8 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             add("modularline", {"lines": [_names(rule.cells)]})
         elif isinstance(rule, ZipperLine):
             add("zipperline", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, NabnerLine):
+            add("nabner", {"lines": [_names(rule.cells)]})
         elif isinstance(rule, LockoutLine):
             add("lockout", {"lines": [_names(rule.cells)], "value": str(rule.difference)})
     for key, color in (("difference", white), ("ratio", black)):

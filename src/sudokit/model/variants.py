@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import Field, dataclass, fields
 from functools import cache
-from itertools import pairwise
+from itertools import combinations, pairwise
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudokit.errors import InvalidPuzzleError
@@ -54,6 +54,7 @@ __all__ = [
     "LittleKiller",
     "LockoutLine",
     "ModularLine",
+    "NabnerLine",
     "NonConsecutive",
     "OddEven",
     "Palindrome",
@@ -759,6 +760,30 @@ class LockoutLine(Constraint):
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class NabnerLine(Constraint):
+    """A nabner line: no two digits on it are equal or consecutive."""
+
+    kind: ClassVar[str] = "nabner-line"
+    label: ClassVar[str] = "nabner line"
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=2))
+        _line(self)
+
+    def _fits(self, n: int) -> None:
+        if len(self.cells) > (n + 1) // 2:
+            raise VariantError(f"{self._where()}: {len(self.cells)} cells cannot hold digits 1..{n} no two within 1")
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        digits = self._values(values, grid.n)
+        for (a, x), (b, y) in combinations(zip(self.cells, digits, strict=True), 2):
+            if abs(x - y) < 2:
+                return f"{self._where()}: {x} at {cell_name(a)} and {y} at {cell_name(b)} are equal or consecutive"
+        return None
+
+
 #: Every constraint class by its kind name.
 KINDS: dict[str, type[Constraint]] = {
     cls.kind: cls
@@ -788,6 +813,7 @@ KINDS: dict[str, type[Constraint]] = {
         ModularLine,
         ZipperLine,
         LockoutLine,
+        NabnerLine,
     )
 }
 #: The kind name of irregular regions (not a constraint: the grid's ``regions``).

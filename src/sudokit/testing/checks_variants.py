@@ -235,6 +235,14 @@ def variant_lockout_line(subject: Subject) -> None:
     _solves_kind(subject, "lockout-line")
 
 
+@check("variants")
+def variant_nabner_line(subject: Subject) -> None:
+    """An engine declaring 'nabner-line' (nabner lines)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "nabner-line")
+
+
 #: The kinds whose shipped puzzles are 6x6 (their rule needs a side that splits into thirds).
 _ON_6X6 = {"entropic-line"}
 

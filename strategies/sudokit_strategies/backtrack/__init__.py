@@ -125,6 +125,7 @@ class BacktrackStrategy:
                 "modular-line",
                 "zipper-line",
                 "lockout-line",
+                "nabner-line",
             }
         ),
     )

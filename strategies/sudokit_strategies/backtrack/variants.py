@@ -227,6 +227,9 @@ class _Model:
             gap = rule.difference  # type: ignore[attr-defined]
             self.relate(cells[0], cells[-1], lambda x, y: abs(x - y) >= gap)
             self.rules.append(BetweenRule(cells, lockout=gap, n=n))
+        elif kind == "nabner-line":  # every two cells: neither equal nor consecutive
+            for a, b in combinations(cells, 2):
+                self.relate(a, b, lambda x, y: abs(x - y) >= 2)
         else:  # the engine declares only the kinds above; the core refuses the others
             raise ValueError(f"backtrack does not take {kind} constraints")
 
