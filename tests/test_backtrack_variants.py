@@ -458,6 +458,19 @@ def gen_nabner_line(rng: random.Random, n: int, at: Callable[[Cell], int]) -> li
     return list(dict.fromkeys(out))
 
 
+def gen_double_arrow(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    derived = rng.random() < 0.8
+    out: list[v.Constraint] = []
+    for _ in range(200):
+        if len(out) == 2:
+            break
+        line = walk(rng, n, rng.randint(3, 5))
+        digits = [at(c) for c in line]
+        if len(line) >= 3 and (not derived or digits[0] + digits[-1] == sum(digits[1:-1])):
+            out.append(v.DoubleArrow(line))
+    return list(dict.fromkeys(out))
+
+
 GENERATORS: dict[str, Generator] = {
     "extra-region": gen_extra_region,
     "diagonal": gen_diagonal,
@@ -485,6 +498,7 @@ GENERATORS: dict[str, Generator] = {
     "zipper-line": gen_zipper_line,
     "lockout-line": gen_lockout_line,
     "nabner-line": gen_nabner_line,
+    "double-arrow": gen_double_arrow,
 }
 #: Kinds whose rule needs a side that splits into thirds: none on 4x4 (a 4x4 board refuses them).
 THIRDS = {"entropic-line"}

@@ -288,7 +288,7 @@ def draw(
     if kind == "whisper":
         gaps = [abs(x - y) for x, y in pairwise(at(ref, n, cells))]
         return Whisper(cells, rng.randint(1, min(gaps)) if honest and min(gaps) else rng.randint(1, n - 1))
-    if kind in ("between-line", "entropic-line", "modular-line", "zipper-line"):
+    if kind in ("between-line", "entropic-line", "modular-line", "zipper-line", "double-arrow"):
         while len(cells) < 3:
             cells = random_line(rng, n, rng.randint(3, min(5, n)))
     return KINDS[kind](cells)  # thermometers, renban, palindrome, between: redrawn until the reference keeps them

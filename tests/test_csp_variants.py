@@ -31,6 +31,7 @@ from sudokit.model.variants import (
     BetweenLine,
     Constraint,
     Diagonal,
+    DoubleArrow,
     EntropicLine,
     ExtraRegion,
     Killer,
@@ -216,6 +217,16 @@ def lockout_line(rng: random.Random, solution: tuple[int, ...]) -> LockoutLine:
     return LockoutLine([(0, 0), (0, 1)], difference=difference)
 
 
+def double_arrow(rng: random.Random, solution: tuple[int, ...]) -> DoubleArrow:
+    """A line of three or more cells, mostly one whose ends the grid makes add up to the cells between."""
+    for _ in range(50):
+        cells = line(rng)
+        digits = digits_of(solution, cells)
+        if len(cells) >= 3 and (rng.random() < 0.3 or digits[0] + digits[-1] == sum(digits[1:-1])):
+            return DoubleArrow(cells)
+    return DoubleArrow([(0, 0), (0, 1), (0, 2)])
+
+
 def little_killer(rng: random.Random, solution: tuple[int, ...]) -> LittleKiller:
     (r, c), (dr, dc) = (rng.randrange(N), rng.randrange(N)), rng.choice([(1, 1), (1, -1), (-1, 1), (-1, -1)])
     cells = [(r, c)]
@@ -317,6 +328,7 @@ RULES: dict[str, Rules] = {
     "zipper-line": lambda rng, s: [zipper_line(rng, s) for _ in range(rng.randint(1, 2))],
     "lockout-line": lambda rng, s: [lockout_line(rng, s) for _ in range(rng.randint(1, 2))],
     "nabner-line": lambda rng, s: [NabnerLine(line(rng, 2)) for _ in range(rng.randint(1, 3))],
+    "double-arrow": lambda rng, s: [double_arrow(rng, s) for _ in range(rng.randint(1, 2))],
     "entropic-line": lambda rng, s: [],  # no 4x4 board takes one: test_entropic_lines_on_6x6_match_a_search
 }
 #: Kinds whose rule needs a side that splits into thirds: tested on 6x6 below.

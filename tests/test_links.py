@@ -39,6 +39,7 @@ from sudokit.model.variants import (
     Arrow,
     BetweenLine,
     Diagonal,
+    DoubleArrow,
     EntropicLine,
     ExtraRegion,
     Killer,
@@ -169,6 +170,7 @@ EVERY_KIND = [
     LockoutLine([(8, 0), (8, 1), (8, 2)]),
     LockoutLine([(0, 5), (1, 6)], difference=5),
     NabnerLine([(8, 3), (7, 4), (8, 5)]),
+    DoubleArrow([(6, 5), (5, 6), (4, 6), (3, 6)]),
 ]
 
 
@@ -436,6 +438,16 @@ def test_a_nabner_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None
     assert parse_link(fpuzzles_link(grid)) == grid
     with pytest.raises(VariantError, match=re.escape("6 cells cannot hold digits 1..9 no two within 1")):
         parse_fpuzzles(fpuzzles(nabner=[{"lines": [[f"R1C{c}" for c in range(1, 7)]]}]))
+
+
+def test_a_double_arrow_is_read_as_f_puzzles_writes_it_and_written_back() -> None:
+    entry = {"lines": [["R6C1", "R6C2", "R7C3", "R7C4"]], "outlineC": "#CFCFCF", "width": 0.5}
+    grid = parse_fpuzzles(fpuzzles(doublearrow=[entry]))
+    assert grid.constraints == (DoubleArrow([(5, 0), (5, 1), (6, 2), (6, 3)]),)
+    assert to_fpuzzles(grid)["doublearrow"] == [{"lines": [entry["lines"][0]]}]
+    assert parse_link(fpuzzles_link(grid)) == grid
+    with pytest.raises(VariantError, match="doublearrow 1: double arrow: needs at least 3 cells"):
+        parse_fpuzzles(fpuzzles(doublearrow=[{"lines": [["R1C1", "R1C2"]]}]))
 
 
 def test_a_between_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None:

@@ -32,6 +32,7 @@ from sudokit.model.variants import (
     BetweenLine,
     Constraint,
     Diagonal,
+    DoubleArrow,
     EntropicLine,
     ExtraRegion,
     Killer,
@@ -322,7 +323,7 @@ class Drawer:
                 ends = self.digits([path[0], path[-1]])
                 gap = max(1, min(gap, abs(ends[0] - ends[1])))
             return [LockoutLine(self.cells(path), difference=gap)]
-        if kind == "zipper-line":
+        if kind in ("zipper-line", "double-arrow"):
             path = self.line()
             if len(path) < 3:  # a third cell touching the line's last, not on it
                 r, c = divmod(path[-1], n)
@@ -333,7 +334,7 @@ class Drawer:
                         if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr) * n + c + dc not in path
                     )
                 )
-            return [ZipperLine(self.cells(path))]
+            return [(ZipperLine if kind == "zipper-line" else DoubleArrow)(self.cells(path))]
         if kind == "region-sum-line":
             return [RegionSumLine(self.cells(self.line()))]
         if kind in ("entropic-line", "modular-line"):

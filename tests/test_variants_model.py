@@ -24,6 +24,7 @@ from sudokit.model.variants import (
     BetweenLine,
     Constraint,
     Diagonal,
+    DoubleArrow,
     EntropicLine,
     ExtraRegion,
     Killer,
@@ -119,6 +120,11 @@ CASES: dict[str, tuple[Constraint, Constraint, str]] = {
         NabnerLine(["r1c2", "r1c1", "r2c2"]),
         NabnerLine(["r1c2", "r1c3"]),
         "3 at r1c2 and 4 at r1c3 are equal or consecutive",
+    ),
+    "double-arrow": (
+        DoubleArrow(["r1c8", "r2c7", "r3c6"]),
+        DoubleArrow(["r1c1", "r1c2", "r1c3"]),
+        "its ends add up to 9, the cells between to 3",
     ),
 }
 
@@ -340,6 +346,7 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         (lambda: RegionSumLine(["r1c1"]), "region sum line: needs at least 2 cells, got 1"),
         (lambda: EntropicLine(["r1c1", "r1c2"]), "entropic line: needs at least 3 cells, got 2"),
         (lambda: ZipperLine(["r1c1", "r1c2"]), "zipper line: needs at least 3 cells, got 2"),
+        (lambda: DoubleArrow(["r1c1", "r1c2"]), "double arrow: needs at least 3 cells, got 2"),
         (lambda: LockoutLine(["r1c1", "r1c2"], difference=0), "difference: 0 is not a whole number of at least 1"),
         (lambda: ModularLine(["r1c1", "r1c2", "r3c3"]), "modular line at r1c1..r3c3: r1c2 and r3c3 do not touch"),
         (lambda: RegionSumLine(["r1c1", "r3c1"]), "region sum line at r1c1..r3c1: r1c1 and r3c1 do not touch"),
@@ -395,7 +402,7 @@ def test_an_entropic_line_needs_a_side_that_splits_into_thirds() -> None:
     [
         (
             '{"givens": "' + "." * 81 + '", "constraints": [{"kind": "sandwitch"}]}',
-            "constraint 1: unknown kind 'sandwitch'",
+            "constraint 1: unknown kind 'sandwitch' .did you mean 'sandwich'. every kind is in docs/variants.md.",
         ),
         ('{"givens": "' + "." * 81 + '", "constraints": [{"kind": "killer"}]}', "constraint 1: killer needs cells"),
         (

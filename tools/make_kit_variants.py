@@ -28,6 +28,7 @@ from sudokit.model.variants import (
     BetweenLine,
     Constraint,
     Diagonal,
+    DoubleArrow,
     EntropicLine,
     ExtraRegion,
     Killer,
@@ -180,6 +181,9 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
                 rng, g, rng.randint(3, 4), lambda d: all(min(d[0], d[-1]) < x < max(d[0], d[-1]) for x in d[1:-1])
             )
             rule = cells and BetweenLine(cells)
+        elif kind == "double-arrow":
+            cells = path(rng, g, rng.randint(3, 4), lambda d: d[0] + d[-1] == sum(d[1:-1]))
+            rule = cells and DoubleArrow(cells)
         elif kind == "nabner-line":
             cells = path(rng, g, 2, lambda d: abs(d[0] - d[1]) >= 2)
             rule = cells and NabnerLine(cells)
@@ -254,6 +258,7 @@ LATER_KINDS = [
     "zipper-line",
     "lockout-line",
     "nabner-line",
+    "double-arrow",
 ]
 
 

@@ -14,8 +14,8 @@ Every puzzle is made from ``SEED`` and its name alone (``random.Random(f"{SEED}/
    board, every little killer diagonal, every sandwich total, thermometers along increasing paths,
    arrows whose cells sum to their circle (one two-cell circle where one fits), every kropki dot and
    every X and V (all of them, and kept, under a negative rule), a parity on every cell, and renban,
-   whisper, palindrome, between, region sum, entropic, modular, zipper, lockout and nabner lines found in the
-   grid.
+   whisper, palindrome, between, region sum, entropic, modular, zipper, lockout and nabner lines and double
+   arrows found in the grid.
 3. Givens are taken away, all cells in a drawn order, each one only if the ``cp-sat`` engine still
    counts exactly one solution (``limit=2``, exact) within ``MAX_CONFLICTS`` (a count that costs more
    is "too hard": the given stays); then the clues, in a drawn order, the same way, never the last
@@ -56,6 +56,7 @@ from sudokit.model.variants import (
     BetweenLine,
     Constraint,
     Diagonal,
+    DoubleArrow,
     EntropicLine,
     ExtraRegion,
     Killer,
@@ -143,6 +144,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("zipper-line", "3x3", clues=("zipper-line",)),
     Spec("lockout-line", "3x3", clues=("lockout-line",)),
     Spec("nabner-line", "3x3", clues=("nabner-line",)),
+    Spec("double-arrow", "3x3", clues=("double-arrow",)),
     Spec("sudoku-x", "3x3", rules=("diagonal",)),
     Spec("windoku", "3x3", rules=("extra-region",)),
     Spec("anti-knight", "3x3", rules=("anti-knight",)),
@@ -603,6 +605,15 @@ class Clues:
             return len(path) < (self.n + 1) // 2 and all(abs(s[j] - s[i]) >= 2 for i in path)
 
         return [NabnerLine(_cells(p, self.n)) for p in self._lines(8, step, lambda p: True, 2)]
+
+    def double_arrow(self) -> list[Constraint]:
+        """Double arrows: the two ends add up to the cells between."""
+        s = self.s
+
+        def done(path: list[int]) -> bool:
+            return s[path[0]] + s[path[-1]] == sum(s[i] for i in path[1:-1])
+
+        return [DoubleArrow(_cells(p, self.n)) for p in self._lines(6, lambda p, j: True, done)]
 
     def arrow(self) -> list[Constraint]:
         """Arrows from a circle, their digits summing to it; one circle of two cells (read as 1x) where it fits."""

@@ -29,6 +29,7 @@ from sudokit.model.variants import (
     BetweenLine,
     Constraint,
     Diagonal,
+    DoubleArrow,
     EntropicLine,
     ExtraRegion,
     Killer,
@@ -88,6 +89,7 @@ EXAMPLES: dict[str, Constraint] = {
         ZipperLine(["r6c4", "r7c5", "r8c6", "r7c7", "r6c8"]),
         LockoutLine(["r9c4", "r8c5", "r9c6"]),
         NabnerLine(["r4c1", "r5c2", "r6c1"]),
+        DoubleArrow(["r4c7", "r5c8", "r6c7", "r6c6"]),
     )
 }
 

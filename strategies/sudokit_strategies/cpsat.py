@@ -443,6 +443,11 @@ def _nabner_line(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, p
         _difference_in(model, x[a], x[b], allowed)
 
 
+def _double_arrow(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    line = [x[i] for i in rule.indexes(puzzle.shape.n)]
+    model.add(cp_model.LinearExpr.sum(line[1:-1]) == line[0] + line[-1])
+
+
 def _renban(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
     """AllDifferent, and every digit within ``low .. low + len - 1`` (``low`` is then the smallest digit)."""
     line = [x[i] for i in rule.indexes(puzzle.shape.n)]
@@ -622,6 +627,7 @@ _RULES: dict[str, _Adder] = {
     "zipper-line": _zipper_line,
     "lockout-line": _lockout_line,
     "nabner-line": _nabner_line,
+    "double-arrow": _double_arrow,
 }
 
 

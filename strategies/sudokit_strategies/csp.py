@@ -899,6 +899,8 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
     elif kind == "nabner-line":  # every two cells: neither equal nor consecutive
         for a, b in combinations(cells, 2):
             model.relate(a, b, _table(n, "far", 2))
+    elif kind == "double-arrow":  # the two ends less the cells between sum to 0
+        model.sums.append((((cells[0], 1), (cells[-1], 1), *((i, -1) for i in cells[1:-1])), 0))
     elif kind == "odd-even":
         model.domains[cells[0]] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
     elif kind == "sandwich":

@@ -897,6 +897,12 @@ def _nabner_line(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
         cnf.relation(a, b, lambda d, e: abs(d - e) >= 2)
 
 
+def _double_arrow(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """The cells between less the two ends sum to 0."""
+    line = rule.indexes(puzzle.shape.n)
+    _sum_automaton(cnf, [(i, 1) for i in line[1:-1]] + [(line[0], -1), (line[-1], -1)], 0)
+
+
 def _renban(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     """Different digits, no two further apart than the line is long: then they are a run."""
     line = rule.indexes(puzzle.shape.n)
@@ -961,4 +967,5 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "zipper-line": _zipper_line,
     "lockout-line": _lockout_line,
     "nabner-line": _nabner_line,
+    "double-arrow": _double_arrow,
 }

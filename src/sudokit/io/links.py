@@ -8,20 +8,20 @@ the same f-puzzles data after ``fpuzzles`` or ``fpuz``, or SudokuPad's own forma
 (``sudokupad.app/abc123``, ``sudokupad.app/author/title``) and an f-puzzles ``?id=`` link only name a
 puzzle kept on a server: sudokit does not use the network, and says so.
 
-What is read. f-puzzles' JSON names each rule, and every rule sudokit models is read: the givens and
-the regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, ``nonconsecutive``
-and ``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``,
-``littlekillersum``, ``sandwichsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white
-and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``betweenline``,
-``regionsumline``, ``entropicline``, ``modularline``, ``zipperline``, ``lockout``, ``nabner``, and the keys of
-f-puzzles' solver plugin ``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not
-model (``clone``, ``minimum``, ``quadruple``, ``disjointgroups``, a cage drawn as
-decoration...) is an error naming it: a puzzle is never solved with one of its rules left out. Only
-what carries no rule is passed over: title, author, rules text, settings, the solution, cell colours
-and pencil marks. The drawings ``cage`` (but killer cages), ``line``, ``circle``, ``rectangle`` and
-``text`` are refused too: a rule they stand for is in the rules text, which sudokit does not read, and
-solving without it could give a wrong answer (but for the drawings f-puzzles' solver plugin adds for the
-rules it also writes as rules, marked ``fromConstraint``).
+What is read. f-puzzles' JSON names each rule, and every rule sudokit models is read: the givens and the
+regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, ``nonconsecutive`` and
+``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``, ``littlekillersum``,
+``sandwichsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white and black kropki dots),
+``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``betweenline``, ``regionsumline``,
+``entropicline``, ``modularline``, ``zipperline``, ``lockout``, ``nabner``, ``doublearrow``, and the keys of
+f-puzzles' solver plugin ``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not model
+(``clone``, ``minimum``, ``quadruple``, ``disjointgroups``, a cage drawn as decoration...) is an error
+naming it: a puzzle is never solved with one of its rules left out. Only what carries no rule is passed
+over: title, author, rules text, settings, the solution, cell colours and pencil marks. The drawings
+``cage`` (but killer cages), ``line``, ``circle``, ``rectangle`` and ``text`` are refused too: a rule they
+stand for is in the rules text, which sudokit does not read, and solving without it could give a wrong
+answer (but for the drawings f-puzzles' solver plugin adds for the rules it also writes as rules, marked
+``fromConstraint``).
 
 SudokuPad's own format draws its puzzles: lines, arrows and shapes whose meaning is in the rules
 text. From it sudokit reads the givens, the regions, killer cages (cages marked ``unique``) and the
@@ -67,6 +67,7 @@ from sudokit.model.variants import (
     Cell,
     Constraint,
     Diagonal,
+    DoubleArrow,
     EntropicLine,
     ExtraRegion,
     Killer,
@@ -379,7 +380,6 @@ _UNMODELLED = {
     "maximum": "maximum cells",
     "quadruple": "quadruples",
     "disjointgroups": "disjoint groups",
-    "doublearrow": "double arrows",
     "xsum": "X-sums",
     "skyscraper": "skyscrapers",
     "rowindexer": "row indexers",
@@ -695,6 +695,9 @@ class _FPuzzlesReader:
     def nabner(self, value: object) -> None:
         self.line_rules("nabner", value, lambda line, _: NabnerLine(tuple(line)))
 
+    def doublearrow(self, value: object) -> None:
+        self.line_rules("doublearrow", value, lambda line, _: DoubleArrow(tuple(line)))
+
     def killercage(self, value: object) -> None:
         for where, entry in self.entries("killercage", value):
             cells = self.cell_list(entry.get("cells"), where)
@@ -816,6 +819,7 @@ class _FPuzzlesReader:
         "zipperline": zipperline,
         "lockout": lockout,
         "nabner": nabner,
+        "doublearrow": doublearrow,
         "cage": lambda self, value: None,  # read by cosmetic_cages
     }
 
@@ -881,7 +885,16 @@ def _names(cells: Iterable[Cell]) -> list[str]:
 
 
 #: f-puzzles' line rules (a ``lines`` entry each) that sudokit models beyond the plugin's, in the order written.
-_LINE_KEYS = ("betweenline", "regionsumline", "entropicline", "modularline", "zipperline", "lockout", "nabner")
+_LINE_KEYS = (
+    "betweenline",
+    "regionsumline",
+    "entropicline",
+    "modularline",
+    "zipperline",
+    "lockout",
+    "nabner",
+    "doublearrow",
+)
 
 
 def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
@@ -965,6 +978,8 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             add("modularline", {"lines": [_names(rule.cells)]})
         elif isinstance(rule, ZipperLine):
             add("zipperline", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, DoubleArrow):
+            add("doublearrow", {"lines": [_names(rule.cells)]})
         elif isinstance(rule, NabnerLine):
             add("nabner", {"lines": [_names(rule.cells)]})
         elif isinstance(rule, LockoutLine):

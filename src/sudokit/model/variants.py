@@ -24,6 +24,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import Field, dataclass, fields
+from difflib import get_close_matches
 from functools import cache
 from itertools import combinations, pairwise
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -46,6 +47,7 @@ __all__ = [
     "Cell",
     "Constraint",
     "Diagonal",
+    "DoubleArrow",
     "EntropicLine",
     "ExtraRegion",
     "Killer",
@@ -784,6 +786,26 @@ class NabnerLine(Constraint):
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class DoubleArrow(Constraint):
+    """A double arrow: the digits of the two circles at its ends add up to the sum of the cells between them."""
+
+    kind: ClassVar[str] = "double-arrow"
+    label: ClassVar[str] = "double arrow"
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=3))
+        _line(self)
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        digits = self._values(values, grid.n)
+        ends, between = digits[0] + digits[-1], sum(digits[1:-1])
+        return (
+            None if ends == between else f"{self._where()}: its ends add up to {ends}, the cells between to {between}"
+        )
+
+
 #: Every constraint class by its kind name.
 KINDS: dict[str, type[Constraint]] = {
     cls.kind: cls
@@ -814,6 +836,7 @@ KINDS: dict[str, type[Constraint]] = {
         ZipperLine,
         LockoutLine,
         NabnerLine,
+        DoubleArrow,
     )
 }
 #: The kind name of irregular regions (not a constraint: the grid's ``regions``).
@@ -1029,8 +1052,10 @@ def constraint_from_dict(data: object, where: str = "constraint") -> Constraint:
         raise VariantError(f"{where}: {data!r:.40} is not an object with a 'kind'")
     kind = data.get("kind")
     cls = KINDS.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise VariantError(f"{where}: unknown kind {kind!r:.30} (known: {', '.join(sorted(KINDS))})")
+    if cls is None:  # the kinds are too many to list in one line: the nearest, and where they all are
+        near = get_close_matches(kind, KINDS, n=1) if isinstance(kind, str) and len(kind) <= 40 else []
+        hint = f"did you mean {near[0]!r}? " if near else ""
+        raise VariantError(f"{where}: unknown kind {kind!r:.30} ({hint}every kind is in docs/variants.md)")
     names = {f.name for f in fields(cls)}
     extra = sorted(set(data) - names - {"kind"})
     if extra:

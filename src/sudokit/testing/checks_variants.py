@@ -243,6 +243,14 @@ def variant_nabner_line(subject: Subject) -> None:
     _solves_kind(subject, "nabner-line")
 
 
+@check("variants")
+def variant_double_arrow(subject: Subject) -> None:
+    """An engine declaring 'double-arrow' (double arrows)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "double-arrow")
+
+
 #: The kinds whose shipped puzzles are 6x6 (their rule needs a side that splits into thirds).
 _ON_6X6 = {"entropic-line"}
 

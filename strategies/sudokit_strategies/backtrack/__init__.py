@@ -126,6 +126,7 @@ class BacktrackStrategy:
                 "zipper-line",
                 "lockout-line",
                 "nabner-line",
+                "double-arrow",
             }
         ),
     )

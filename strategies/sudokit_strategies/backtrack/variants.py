@@ -230,6 +230,8 @@ class _Model:
         elif kind == "nabner-line":  # every two cells: neither equal nor consecutive
             for a, b in combinations(cells, 2):
                 self.relate(a, b, lambda x, y: abs(x - y) >= 2)
+        elif kind == "double-arrow":  # the two ends less the cells between sum to 0
+            self.rules.append(LinearRule([(cells[0], 1), (cells[-1], 1)] + [(c, -1) for c in cells[1:-1]], 0, n))
         else:  # the engine declares only the kinds above; the core refuses the others
             raise ValueError(f"backtrack does not take {kind} constraints")
 
