@@ -37,20 +37,27 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    BetweenLine,
     Clone,
     Diagonal,
     DisjointGroups,
+    DoubleArrow,
+    EntropicLine,
     ExtraRegion,
     Killer,
     Kropki,
     KropkiNegative,
     LittleKiller,
+    LockoutLine,
     MinMax,
+    ModularLine,
+    NabnerLine,
     NonConsecutive,
     OddEven,
     Palindrome,
     PencilMarks,
     Quadruple,
+    RegionSumLine,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -58,6 +65,7 @@ from sudokit.model.variants import (
     VariantError,
     Whisper,
     XVNegative,
+    ZipperLine,
 )
 
 from .conftest import PUZZLES
@@ -168,6 +176,15 @@ EVERY_KIND = [
     MinMax((0, 0), "minimum"),
     DisjointGroups(),
     Clone([(2, 6), (2, 7), (3, 7)], [(6, 0), (6, 1), (7, 1)]),
+    BetweenLine([(1, 0), (2, 1), (3, 0), (3, 1)]),
+    RegionSumLine([(2, 2), (3, 3), (3, 4)]),
+    EntropicLine([(5, 2), (5, 3), (6, 4)]),
+    ModularLine([(8, 6), (7, 7), (8, 8)]),
+    ZipperLine([(4, 8), (5, 8), (6, 8), (7, 8)]),
+    LockoutLine([(8, 0), (8, 1), (8, 2)]),
+    LockoutLine([(0, 5), (1, 6)], difference=5),
+    NabnerLine([(8, 3), (7, 4), (8, 5)]),
+    DoubleArrow([(6, 5), (5, 6), (4, 6), (3, 6)]),
 ]
 
 
@@ -309,7 +326,6 @@ def fpuzzles(**keys: object) -> dict[str, object]:
             {"killercage": [{"cells": ["R10C1"], "value": "5"}]},
             "f-puzzles: killercage 1: cell R10C1 is off the 9x9 board",
         ),
-        ({"betweenline": [{"lines": [["R1C1", "R2C2"]]}]}, "f-puzzles: 'betweenline' (between lines) is not a rule"),
         ({"disjointgroups": "yes"}, "f-puzzles: 'disjointgroups' must be true or false, not 'yes'"),
         ({"minimum": [{"cell": "R10C1"}]}, "f-puzzles: minimum 1: cell R10C1 is off the 9x9 board"),
         ({"maximum": [{"cells": ["R1C1"]}]}, "f-puzzles: maximum 1: None is not a cell like R1C1"),
@@ -318,6 +334,17 @@ def fpuzzles(**keys: object) -> dict[str, object]:
             "f-puzzles: clone 1: clone at r1c1..r1c2: the copy (r9c9) is not the same shape moved",
         ),
         ({"clone": [{"cells": ["R1C1"]}]}, "f-puzzles: clone 1: cloneCells: cells must be a list"),
+        ({"fogofwar": ["R1C1"]}, "f-puzzles: 'fogofwar' (fog of war) is not a rule"),
+        (
+            {"betweenline": [{"lines": [["R1C1", "R2C2"]]}]},
+            "betweenline 1: between line: needs at least 3 cells, got 2",
+        ),
+        ({"betweenline": [{"lines": [["R1C1", "R2C3", "R3C3"]]}]}, "between line at r1c1..r3c3: r1c1 and r2c3"),
+        ({"regionsumline": [{"lines": [["R1C1", "R1C3"]]}]}, "regionsumline 1: region sum line at r1c1..r1c3"),
+        ({"entropicline": [{"lines": [["R1C1", "R1C2"]]}]}, "entropicline 1: entropic line: needs at least 3 cells"),
+        ({"modularline": [{"lines": [["R1C1", "R1C2"]]}]}, "modularline 1: modular line: needs at least 3 cells"),
+        ({"zipperline": [{"lines": [["R1C1", "R1C2"]]}]}, "zipperline 1: zipper line: needs at least 3 cells"),
+        ({"lockout": [{"lines": [["R1C1", "R1C2"]], "value": "x"}]}, "lockout 1: difference 'x' is not a whole number"),
         ({"somethingnew": [1]}, "f-puzzles: 'somethingnew' (a rule sudokit does not know)"),
         ({"negative": ["ratio"]}, "negative 'ratio' without 'nonconsecutive'"),
         ({"negative": ["foglight"]}, "negative 'foglight': only the negative rules of ratio dots and of XV"),
@@ -394,6 +421,76 @@ def test_what_carries_no_rule_is_passed_over() -> None:
     grid = parse_fpuzzles(data)
     assert grid.cells[:3] == (0, 3, 0)
     assert set(grid.constraints) == {OddEven((0, 2), "even"), Palindrome([(0, 3), (1, 4)])}
+
+
+def test_a_region_sum_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None:
+    entry = {"lines": [["R3C2", "R3C3", "R3C4", "R4C5"]], "outlineC": "#2ECBFF", "width": 0.25}
+    grid = parse_fpuzzles(fpuzzles(regionsumline=[entry]))
+    assert grid.constraints == (RegionSumLine([(2, 1), (2, 2), (2, 3), (3, 4)]),)
+    assert to_fpuzzles(grid)["regionsumline"] == [{"lines": [entry["lines"][0]]}]
+    assert parse_link(fpuzzles_link(grid)) == grid
+
+
+def test_an_entropic_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None:
+    entry = {"lines": [["R1C1", "R1C2", "R2C3", "R3C3"]], "outlineC": "#FFCF50", "width": 0.4}
+    grid = parse_fpuzzles(fpuzzles(entropicline=[entry]))
+    assert grid.constraints == (EntropicLine([(0, 0), (0, 1), (1, 2), (2, 2)]),)
+    assert to_fpuzzles(grid)["entropicline"] == [{"lines": [entry["lines"][0]]}]
+    assert parse_link(fpuzzles_link(grid)) == grid
+
+
+def test_a_modular_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None:
+    entry = {"lines": [["R9C1", "R8C2", "R7C2", "R7C3"]], "outlineC": "#C54B8B", "width": 0.4}
+    grid = parse_fpuzzles(fpuzzles(modularline=[entry]))
+    assert grid.constraints == (ModularLine([(8, 0), (7, 1), (6, 1), (6, 2)]),)
+    assert to_fpuzzles(grid)["modularline"] == [{"lines": [entry["lines"][0]]}]
+    assert parse_link(fpuzzles_link(grid)) == grid
+
+
+def test_a_zipper_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None:
+    entry = {"lines": [["R5C1", "R5C2", "R5C3", "R4C4", "R3C4"]], "outlineC": "#FFDE59", "width": 0.3}
+    grid = parse_fpuzzles(fpuzzles(zipperline=[entry]))
+    assert grid.constraints == (ZipperLine([(4, 0), (4, 1), (4, 2), (3, 3), (2, 3)]),)
+    assert to_fpuzzles(grid)["zipperline"] == [{"lines": [entry["lines"][0]]}]
+    assert parse_link(fpuzzles_link(grid)) == grid
+
+
+def test_a_lockout_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None:
+    entry = {"lines": [["R2C2", "R3C3", "R4C3"]], "outlineC": "#1B5E20", "width": 0.3}
+    grid = parse_fpuzzles(fpuzzles(lockout=[entry]))
+    assert grid.constraints == (LockoutLine([(1, 1), (2, 2), (3, 2)], difference=4),)  # 9 // 2 on 9x9
+    assert to_fpuzzles(grid)["lockout"] == [{"lines": [entry["lines"][0]], "value": "4"}]
+    assert parse_link(fpuzzles_link(grid)) == grid
+    six = parse_fpuzzles({"size": 6, "grid": [[{}] * 6] * 6, "lockout": [entry, {**entry, "value": "2"}]})
+    assert [rule.difference for rule in six.constraints] == [3, 2]  # type: ignore[attr-defined]
+
+
+def test_a_nabner_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None:
+    entry = {"lines": [["R1C9", "R2C8", "R3C9"]], "outlineC": "#C9E5AC", "width": 0.5}
+    grid = parse_fpuzzles(fpuzzles(nabner=[entry]))
+    assert grid.constraints == (NabnerLine([(0, 8), (1, 7), (2, 8)]),)
+    assert to_fpuzzles(grid)["nabner"] == [{"lines": [entry["lines"][0]]}]
+    assert parse_link(fpuzzles_link(grid)) == grid
+    with pytest.raises(VariantError, match=re.escape("6 cells cannot hold digits 1..9 no two within 1")):
+        parse_fpuzzles(fpuzzles(nabner=[{"lines": [[f"R1C{c}" for c in range(1, 7)]]}]))
+
+
+def test_a_double_arrow_is_read_as_f_puzzles_writes_it_and_written_back() -> None:
+    entry = {"lines": [["R6C1", "R6C2", "R7C3", "R7C4"]], "outlineC": "#CFCFCF", "width": 0.5}
+    grid = parse_fpuzzles(fpuzzles(doublearrow=[entry]))
+    assert grid.constraints == (DoubleArrow([(5, 0), (5, 1), (6, 2), (6, 3)]),)
+    assert to_fpuzzles(grid)["doublearrow"] == [{"lines": [entry["lines"][0]]}]
+    assert parse_link(fpuzzles_link(grid)) == grid
+    with pytest.raises(VariantError, match="doublearrow 1: double arrow: needs at least 3 cells"):
+        parse_fpuzzles(fpuzzles(doublearrow=[{"lines": [["R1C1", "R1C2"]]}]))
+
+
+def test_a_between_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None:
+    entry = {"lines": [["R1C1", "R2C2", "R2C3", "R1C4"]], "outlineC": "#C0C0C0", "width": 0.4}
+    grid = parse_fpuzzles(fpuzzles(betweenline=[entry]))
+    assert grid.constraints == (BetweenLine([(0, 0), (1, 1), (1, 2), (0, 3)]),)
+    assert to_fpuzzles(grid)["betweenline"] == [{"lines": [entry["lines"][0]]}]
+    assert parse_link(fpuzzles_link(grid)) == grid
 
 
 @pytest.mark.parametrize(

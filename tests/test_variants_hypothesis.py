@@ -29,21 +29,28 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    BetweenLine,
     Clone,
     Constraint,
     Diagonal,
     DisjointGroups,
+    DoubleArrow,
+    EntropicLine,
     ExtraRegion,
     Killer,
     Kropki,
     KropkiNegative,
     LittleKiller,
+    LockoutLine,
     MinMax,
+    ModularLine,
+    NabnerLine,
     NonConsecutive,
     OddEven,
     Palindrome,
     PencilMarks,
     Quadruple,
+    RegionSumLine,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -51,6 +58,7 @@ from sudokit.model.variants import (
     VariantError,
     Whisper,
     XVNegative,
+    ZipperLine,
 )
 from sudokit.testing.strategies import solved_grids
 
@@ -61,6 +69,8 @@ LIMIT = 50
 #: Seconds an engine gets for one count (none should need a tenth of it).
 TIME_LIMIT = 10.0
 SHAPES = (Shape.of(2, 2), Shape.of(2, 3))
+#: Kinds whose rule needs a side that splits into thirds (6x6 here): never drawn on 4x4.
+THIRDS = {"entropic-line"}
 #: The eight steps from a cell to a touching one.
 STEPS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 ORTHOGONAL = ((-1, 0), (0, -1), (0, 1), (1, 0))
@@ -329,6 +339,63 @@ class Drawer:
             if self.true():
                 digits.add(s[i])  # type: ignore[index]
             return [PencilMarks(divmod(i, n), digits)]
+        if kind == "between-line":
+            path = self.line()
+            if len(path) < 3:  # a third cell touching the line's last, not on it
+                r, c = divmod(path[-1], n)
+                path.append(
+                    next(
+                        (r + dr) * n + c + dc
+                        for dr, dc in STEPS
+                        if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr) * n + c + dc not in path
+                    )
+                )
+            if self.true():  # cut where the grid's digits stop lying between the first cell's and the last's
+                for end in range(len(path), 2, -1):
+                    low, high = sorted(self.digits([path[0], path[end - 1]]))
+                    if all(low < d < high for d in self.digits(path[1 : end - 1])):
+                        path = path[:end]
+                        break
+            return [BetweenLine(self.cells(path))]
+        if kind == "nabner-line":
+            far = lambda p, j: all(abs(s[j] - s[i]) >= 2 for i in p)  # type: ignore[index]  # noqa: E731
+            return [NabnerLine(self.cells(self.line(far, longest=(n + 1) // 2)))]
+        if kind == "lockout-line":
+            path = self.line()
+            gap = draw(st.integers(1, n // 2))
+            if self.true():
+                ends = self.digits([path[0], path[-1]])
+                gap = max(1, min(gap, abs(ends[0] - ends[1])))
+            return [LockoutLine(self.cells(path), difference=gap)]
+        if kind in ("zipper-line", "double-arrow"):
+            path = self.line()
+            if len(path) < 3:  # a third cell touching the line's last, not on it
+                r, c = divmod(path[-1], n)
+                path.append(
+                    next(
+                        (r + dr) * n + c + dc
+                        for dr, dc in STEPS
+                        if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr) * n + c + dc not in path
+                    )
+                )
+            return [(ZipperLine if kind == "zipper-line" else DoubleArrow)(self.cells(path))]
+        if kind == "region-sum-line":
+            return [RegionSumLine(self.cells(self.line()))]
+        if kind in ("entropic-line", "modular-line"):
+            third = n // 3
+
+            def apart(p: list[int], j: int) -> bool:
+                if kind == "modular-line":
+                    return all(s[j] % 3 != s[i] % 3 for i in p[-2:])  # type: ignore[index]
+                return all((s[j] - 1) // third != (s[i] - 1) // third for i in p[-2:])  # type: ignore[index]
+
+            path = self.line(apart)
+            if len(path) < 3:
+                path = self.walk(STEPS, 3)
+            if len(path) < 3:  # a corner hemmed in: a straight run of three from it
+                r, c = divmod(path[0], n)
+                path = [r * n + (c + k if c + 2 < n else c - k) for k in range(3)]
+            return [(EntropicLine if kind == "entropic-line" else ModularLine)(self.cells(path))]
         raise AssertionError(f"no drawing for {kind}")
 
     def arrow(self) -> Arrow:
@@ -348,7 +415,7 @@ class Drawer:
 @st.composite
 def instances(draw: st.DrawFn, kind: str) -> Instance:
     """A 4x4 or 6x6 puzzle with constraints of ``kind`` (or jigsaw regions), a few of other drawn kinds, and givens."""
-    shape = draw(st.sampled_from(SHAPES))
+    shape = draw(st.sampled_from([s for s in SHAPES if s.n % 3 == 0] if kind in THIRDS else SHAPES))
     n = shape.n
     jigsaw = kind == JIGSAW or draw(st.sampled_from((False, False, False, True)))
     if jigsaw:
@@ -360,7 +427,7 @@ def instances(draw: st.DrawFn, kind: str) -> Instance:
         regions, solution = None, draw(solved_grids(shape)).cells
     # The kind asked for, one to three times (cages, lines and dots interact), then up to two others.
     forced = [] if kind == JIGSAW else [kind] * draw(st.integers(1, 3))
-    others = draw(st.lists(st.sampled_from(sorted(KINDS)), max_size=2, unique=True))
+    others = draw(st.lists(st.sampled_from(sorted(set(KINDS) - (THIRDS if n % 3 else set()))), max_size=2, unique=True))
     drawer = Drawer(draw, n, solution)
     rules: list[Constraint] = []
     for k in [*forced, *others]:

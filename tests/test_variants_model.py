@@ -21,21 +21,28 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    BetweenLine,
     Clone,
     Constraint,
     Diagonal,
     DisjointGroups,
+    DoubleArrow,
+    EntropicLine,
     ExtraRegion,
     Killer,
     Kropki,
     KropkiNegative,
     LittleKiller,
+    LockoutLine,
     MinMax,
+    ModularLine,
+    NabnerLine,
     NonConsecutive,
     OddEven,
     Palindrome,
     PencilMarks,
     Quadruple,
+    RegionSumLine,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -43,6 +50,7 @@ from sudokit.model.variants import (
     VariantError,
     Whisper,
     XVNegative,
+    ZipperLine,
     constraint_from_dict,
     to_json,
     undotted_pairs,
@@ -102,6 +110,46 @@ CASES: dict[str, tuple[Constraint, Constraint, str]] = {
         PencilMarks("r1c1", [9, 5]),
         PencilMarks("r2c2", [1, 2, 3]),
         "r2c2 holds 7, not one of its given pencil marks 1 2 3",
+    ),
+    "between-line": (
+        BetweenLine(["r2c4", "r1c3", "r2c2"]),
+        BetweenLine(["r1c1", "r1c2", "r1c3"]),
+        "3 at r1c2 is not strictly between 5 and 4",
+    ),
+    "region-sum-line": (
+        RegionSumLine(["r2c3", "r1c3", "r1c4"]),
+        RegionSumLine(["r1c3", "r1c4"]),
+        "the segment from r1c4 sums to 6, the first to 4",
+    ),
+    "entropic-line": (
+        EntropicLine(["r1c7", "r1c8", "r2c8", "r2c9"]),
+        EntropicLine(["r1c1", "r1c2", "r1c3", "r1c4"]),
+        "r1c1..r1c3 hold 5 3 4, not a low, a middle and a high digit",
+    ),
+    "modular-line": (
+        ModularLine(["r1c5", "r1c6", "r1c7", "r1c8"]),
+        ModularLine(["r1c1", "r1c2", "r1c3", "r1c4"]),
+        "r1c2..r1c4 hold 3 4 6, not three different residues mod 3",
+    ),
+    "zipper-line": (
+        ZipperLine(["r1c8", "r2c7", "r3c6"]),
+        ZipperLine(["r1c1", "r1c2", "r1c3"]),
+        "r1c1 and r1c3 add up to 9, the centre r1c2 to 3",
+    ),
+    "lockout-line": (
+        LockoutLine(["r1c6", "r1c7", "r1c8"]),
+        LockoutLine(["r1c3", "r1c4", "r1c5", "r1c6"]),
+        "6 at r1c4 lies between its ends 4 and 8",
+    ),
+    "nabner-line": (
+        NabnerLine(["r1c2", "r1c1", "r2c2"]),
+        NabnerLine(["r1c2", "r1c3"]),
+        "3 at r1c2 and 4 at r1c3 are equal or consecutive",
+    ),
+    "double-arrow": (
+        DoubleArrow(["r1c8", "r2c7", "r3c6"]),
+        DoubleArrow(["r1c1", "r1c2", "r1c3"]),
+        "its ends add up to 9, the cells between to 3",
     ),
 }
 
@@ -348,6 +396,16 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         (lambda: PencilMarks("r1c1", [3, 1, 3]), "given pencil marks at r1c1: digit 3 listed twice"),
         (lambda: PencilMarks("r1c1", [True]), "given pencil marks at r1c1: digit: True is not a whole number"),
         (lambda: PencilMarks("r1c1", 5), "given pencil marks at r1c1: digits must be a list of digits, not 5"),
+        (lambda: BetweenLine(["r1c1", "r1c2"]), "between line: needs at least 3 cells, got 2"),
+        (lambda: BetweenLine(["r1c1", "r1c2", "r1c4"]), "between line at r1c1..r1c4: r1c2 and r1c4 do not touch"),
+        (lambda: BetweenLine(["r1c1", "r1c2", "r1c1"]), "between line: cell r1c1 appears twice"),
+        (lambda: RegionSumLine(["r1c1"]), "region sum line: needs at least 2 cells, got 1"),
+        (lambda: EntropicLine(["r1c1", "r1c2"]), "entropic line: needs at least 3 cells, got 2"),
+        (lambda: ZipperLine(["r1c1", "r1c2"]), "zipper line: needs at least 3 cells, got 2"),
+        (lambda: DoubleArrow(["r1c1", "r1c2"]), "double arrow: needs at least 3 cells, got 2"),
+        (lambda: LockoutLine(["r1c1", "r1c2"], difference=0), "difference: 0 is not a whole number of at least 1"),
+        (lambda: ModularLine(["r1c1", "r1c2", "r3c3"]), "modular line at r1c1..r3c3: r1c2 and r3c3 do not touch"),
+        (lambda: RegionSumLine(["r1c1", "r3c1"]), "region sum line at r1c1..r3c1: r1c1 and r3c1 do not touch"),
     ],
 )
 def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None:
@@ -371,6 +429,7 @@ def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None
         (Clone(["r1c1"], ["r1c10"]), "constraint 2: clone: cell r1c10 is off the 9x9 board"),
         (MinMax("r10c1", "maximum"), "constraint 2: minimum/maximum cell: cell r10c1 is off the 9x9 board"),
         (PencilMarks("r9c9", [1, 10]), "constraint 2: given pencil marks at r9c9: digit 10 is off the digits 1..9"),
+        (NabnerLine([(0, c) for c in range(6)]), "6 cells cannot hold digits 1..9 no two within 1"),
     ],
 )
 def test_rules_that_do_not_fit_the_board_are_refused_with_their_number(rule: Constraint, message: str) -> None:
@@ -378,12 +437,35 @@ def test_rules_that_do_not_fit_the_board_are_refused_with_their_number(rule: Con
         EMPTY.with_rules(constraints=[AntiKnight(), rule])
 
 
+def test_a_zipper_line_of_even_length_compares_its_pairs_with_the_outermost() -> None:
+    zipper = ZipperLine(["r2c6", "r1c6", "r1c7", "r1c8"])  # 5 + 1 and 8 + 9 (the solution's digits)
+    problem = solution_problem(EMPTY.with_rules(constraints=[zipper]), SOLVED)
+    assert problem is not None and "r1c6 and r1c7 add up to 17, the outermost pair to 6" in problem
+    assert ZipperLine(["r1c7", "r1c6", "r2c6", "r1c5"]).zips() == ((((0, 6), (0, 4)), ((0, 5), (1, 5))), None)
+    kept = ZipperLine(["r1c1", "r1c2", "r1c3", "r2c3"])  # 5 + 2 and 3 + 4
+    assert solution_problem(EMPTY.with_rules(constraints=[kept]), SOLVED) is None
+
+
+def test_a_lockout_line_s_ends_must_be_far_apart() -> None:
+    close = LockoutLine(["r1c3", "r2c4"])  # 4 and 1, apart by 3
+    problem = solution_problem(EMPTY.with_rules(constraints=[close]), SOLVED)
+    assert problem is not None and "its ends 4 and 1 differ by less than 4" in problem
+    assert solution_problem(EMPTY.with_rules(constraints=[LockoutLine(close.cells, difference=3)]), SOLVED) is None
+
+
+def test_an_entropic_line_needs_a_side_that_splits_into_thirds() -> None:
+    line = EntropicLine(["r1c1", "r1c2", "r1c3"])
+    with pytest.raises(VariantError, match=re.escape("constraint 1: entropic line at r1c1..r1c3: the digits 1..4 do")):
+        Grid.empty("2x2").with_rules(constraints=[line])
+    assert Grid.empty("2x3").with_rules(constraints=[line]).kinds == {"entropic-line"}
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         (
             '{"givens": "' + "." * 81 + '", "constraints": [{"kind": "sandwitch"}]}',
-            "constraint 1: unknown kind 'sandwitch'",
+            "constraint 1: unknown kind 'sandwitch' .did you mean 'sandwich'. every kind is in docs/variants.md.",
         ),
         ('{"givens": "' + "." * 81 + '", "constraints": [{"kind": "killer"}]}', "constraint 1: killer needs cells"),
         (

@@ -19,37 +19,46 @@ import random
 import sys
 from collections.abc import Callable
 
-from sudokit import Grid
+from sudokit import Grid, Shape
 from sudokit.model.variants import (
     XV,
     AntiKing,
     AntiKnight,
     Arrow,
+    BetweenLine,
     Clone,
     Constraint,
     Diagonal,
     DisjointGroups,
+    DoubleArrow,
+    EntropicLine,
     ExtraRegion,
     Killer,
     Kropki,
     KropkiNegative,
     LittleKiller,
+    LockoutLine,
     MinMax,
+    ModularLine,
+    NabnerLine,
     NonConsecutive,
     OddEven,
     Palindrome,
     PencilMarks,
     Quadruple,
+    RegionSumLine,
     Renban,
     Sandwich,
     SlowThermometer,
     Thermometer,
     Whisper,
     XVNegative,
+    ZipperLine,
     to_dict,
 )
 
 N = 4
+SEED = 20261122
 BOXES = "1122112233443344"
 JIGSAWS = ("1112122233343444", "1122133213324444", "1111222233334444")
 LATIN = [
@@ -203,6 +212,41 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
         elif kind == "pencil-marks":
             cell = (rng.randrange(N), rng.randrange(N))
             rule = PencilMarks(cell, {value(g, cell), *rng.sample(range(1, N + 1), rng.randint(0, 2))})
+        elif kind == "between-line":
+            cells = path(
+                rng, g, rng.randint(3, 4), lambda d: all(min(d[0], d[-1]) < x < max(d[0], d[-1]) for x in d[1:-1])
+            )
+            rule = cells and BetweenLine(cells)
+        elif kind == "double-arrow":
+            cells = path(rng, g, rng.randint(3, 4), lambda d: d[0] + d[-1] == sum(d[1:-1]))
+            rule = cells and DoubleArrow(cells)
+        elif kind == "nabner-line":
+            cells = path(rng, g, 2, lambda d: abs(d[0] - d[1]) >= 2)
+            rule = cells and NabnerLine(cells)
+        elif kind == "lockout-line":
+            board = Grid(g, "2x2", validate=False)
+            cells = path(rng, g, rng.randint(2, 4), lambda d: abs(d[0] - d[-1]) >= 2)
+            if cells and LockoutLine(cells, difference=2).violation(g, board) is None:
+                rule = LockoutLine(cells, difference=2)
+        elif kind == "zipper-line":
+            board = Grid(g, "2x2", validate=False)
+            cells = path(rng, g, rng.randint(3, 4), lambda d: True)
+            if cells and ZipperLine(cells).violation(g, board) is None:
+                rule = ZipperLine(cells)
+        elif kind == "modular-line":
+            cells = path(
+                rng,
+                g,
+                rng.randint(3, 4),
+                lambda d: all(len({x % 3 for x in d[k : k + 3]}) == 3 for k in range(len(d) - 2)),
+            )
+            rule = cells and ModularLine(cells)
+        elif kind == "region-sum-line":
+            board = Grid(g, "2x2", validate=False)
+            cells = path(rng, g, rng.randint(2, 4), lambda d: True)
+            candidate = cells and RegionSumLine(cells)
+            if candidate and len(candidate.segments(board)) > 1 and candidate.violation(g, board) is None:
+                rule = candidate
         if rule and rule not in out:
             out.append(rule)
     if kind == "kropki-negative":
@@ -242,18 +286,30 @@ KINDS = [
     "palindrome",
 ]
 #: Kinds added since: drawn after jigsaw, so that the records of the kinds above stay as they were.
-LATER_KINDS = [
+CELL_KINDS = [
     "quadruple",
     "pencil-marks",
     "min-max",
     "disjoint-groups",
     "clone",
 ]
+#: Kinds added since: each drawn with a random generator of its own (seeded by its name) after the others, so that
+#: adding one leaves every earlier puzzle as it was.
+LATER_KINDS = [
+    "between-line",
+    "region-sum-line",
+    "modular-line",
+    "zipper-line",
+    "lockout-line",
+    "nabner-line",
+    "double-arrow",
+]
 
 
-def puzzles(rng: random.Random) -> list[tuple[Grid, int, tuple[int, ...] | None]]:
+def puzzles(rng: random.Random, kinds: list[str] | None = None) -> list[tuple[Grid, int, tuple[int, ...] | None]]:
+    """Two puzzles of each of ``kinds`` (KINDS and jigsaw) with one solution, two with several, two with none."""
     found: dict[str, list] = {}
-    for kind in [*KINDS, "jigsaw", *LATER_KINDS]:
+    for kind in [*KINDS, "jigsaw", *CELL_KINDS] if kinds is None else kinds:
         bucket: dict[str, list] = {"one": [], "several": [], "none": []}
         for _ in range(400):
             if all(len(v) >= 2 for v in bucket.values()):
@@ -294,11 +350,112 @@ def puzzles(rng: random.Random) -> list[tuple[Grid, int, tuple[int, ...] | None]
     return [p for kind in found for p in found[kind]]
 
 
+def later_puzzles() -> list[tuple[Grid, int, tuple[int, ...] | None]]:
+    """The puzzles of LATER_KINDS, each kind's from ``random.Random(f"{SEED}-{kind}")``, then SIX_KINDS' on 6x6."""
+    out = [p for kind in LATER_KINDS for p in puzzles(random.Random(f"{SEED}-{kind}"), [kind])]
+    return out + [p for kind in SIX_KINDS for p in puzzles_6x6(random.Random(f"{SEED}-{kind}"), kind)]
+
+
+#: Kinds no 4x4 board takes (their digits split into thirds): 6x6 puzzles, counted by a search of the completions.
+SIX_KINDS = ["entropic-line"]
+SIX = Shape.of(2, 3)
+
+
+def completions_6x6(cells: list[int], rules: list[Constraint], limit: int) -> list[tuple[int, ...]]:
+    """The solutions of a 6x6 puzzle (up to ``limit``): every completion of the givens keeping rows, columns and
+    boxes, kept when every rule's ``violation`` accepts it. No engine takes part."""
+    n, box_of = 6, SIX.box_of
+    grid = Grid(cells, SIX, constraints=rules)
+    board = list(cells)
+    rows, cols, boxes = [set() for _ in range(n)], [set() for _ in range(n)], [set() for _ in range(n)]
+    for i, v in enumerate(board):
+        if v:
+            rows[i // n].add(v), cols[i % n].add(v), boxes[box_of[i]].add(v)
+    blanks = [i for i, v in enumerate(board) if not v]
+    out: list[tuple[int, ...]] = []
+
+    def fill(k: int) -> None:
+        if len(out) >= limit:
+            return
+        if k == len(blanks):
+            if all(rule.violation(board, grid) is None for rule in rules):
+                out.append(tuple(board))
+            return
+        i = blanks[k]
+        r, c, b = i // n, i % n, box_of[i]
+        for d in range(1, n + 1):
+            if d not in rows[r] and d not in cols[c] and d not in boxes[b]:
+                board[i] = d
+                rows[r].add(d), cols[c].add(d), boxes[b].add(d)
+                fill(k + 1)
+                rows[r].discard(d), cols[c].discard(d), boxes[b].discard(d)
+        board[i] = 0
+
+    fill(0)
+    return out
+
+
+def rules_6x6(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constraint]:
+    """One to three lines of ``kind`` that the solved 6x6 grid ``g`` keeps."""
+    out: list[Constraint] = []
+    for _ in range(200):
+        if len(out) == rng.randint(1, 3):
+            break
+        cells = [(rng.randrange(6), rng.randrange(6))]
+        while len(cells) < rng.randint(3, 5):
+            r, c = cells[-1]
+            options = [
+                (r + dr, c + dc)
+                for dr in (-1, 0, 1)
+                for dc in (-1, 0, 1)
+                if 0 <= r + dr < 6 and 0 <= c + dc < 6 and (r + dr, c + dc) not in cells
+            ]
+            cells.append(rng.choice(options))
+        rule = {"entropic-line": EntropicLine}[kind](cells)
+        if rule not in out and rule.violation(g, Grid(g, SIX, validate=False)) is None:
+            out.append(rule)
+    return out
+
+
+def puzzles_6x6(rng: random.Random, kind: str) -> list[tuple[Grid, int, tuple[int, ...] | None]]:
+    """Two 6x6 puzzles of ``kind`` with one solution, two with several (2..40), two with none (mostly other givens)."""
+    bucket: dict[str, list] = {"one": [], "several": [], "none": []}
+    for _ in range(400):
+        if all(len(v) >= 2 for v in bucket.values()):
+            break
+        g = random_6x6(rng)
+        rules = rules_6x6(kind, rng, g)
+        source = g if rng.random() < 0.7 else random_6x6(rng)
+        cells = [0] * 36
+        for i in rng.sample(range(36), rng.randint(16, 24)):
+            cells[i] = source[i]
+        try:
+            puzzle = Grid(cells, SIX, constraints=rules)
+        except ValueError:
+            continue
+        sols = completions_6x6(cells, rules, 41)
+        count = len(sols)
+        kind_of = "one" if count == 1 else "none" if count == 0 else "several" if count <= 40 else None
+        if kind_of and len(bucket[kind_of]) < 2 and all(p != puzzle for p, _, _ in bucket[kind_of]):
+            bucket[kind_of].append((puzzle, count, sols[0] if count == 1 else None))
+    return [p for v in bucket.values() for p in v]
+
+
+def random_6x6(rng: random.Random) -> tuple[int, ...]:
+    """A random solved 6x6 grid: the first completion of the empty board, relabelled, its bands of two rows and stacks
+    of three columns shuffled, and the rows and columns within them."""
+    base = completions_6x6([0] * 36, [], 1)[0]
+    relabel = dict(zip(range(1, 7), rng.sample(range(1, 7), 6), strict=True))
+    rows = [2 * band + k for band in rng.sample([0, 1, 2], 3) for k in rng.sample([0, 1], 2)]
+    cols = [3 * stack + k for stack in rng.sample([0, 1], 2) for k in rng.sample([0, 1, 2], 3)]
+    return tuple(relabel[base[r * 6 + c]] for r in rows for c in cols)
+
+
 def main() -> None:
-    rng = random.Random(20261122)
+    rng = random.Random(SEED)
     out = sys.stdout
     out.write("# 4x4 variant puzzles with exact counts (tools/make_kit_variants.py, seed 20261122): JSON per line\n")
-    for puzzle, count, solution in puzzles(rng):
+    for puzzle, count, solution in puzzles(rng) + later_puzzles():
         record = {"puzzle": to_dict(puzzle), "count": count}
         if solution is not None:
             record["solution"] = "".join(map(str, solution))

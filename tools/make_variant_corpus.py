@@ -14,9 +14,10 @@ Every puzzle is made from ``SEED`` and its name alone (``random.Random(f"{SEED}/
    board, every little killer diagonal, every sandwich total, thermometers along increasing paths,
    arrows whose cells sum to their circle (one two-cell circle where one fits), every kropki dot and
    every X and V (all of them, and kept, under a negative rule), a parity on every cell, and renban,
-   whisper and palindrome lines found in the grid, quadruples on drawn 2x2 squares, and given pencil marks
-   (the digit and one or two others) on drawn cells, every minimum and maximum cell, and
-   clones (a line and a moved copy holding the same digits).
+   whisper, palindrome, between, region sum, entropic, modular, zipper, lockout and nabner lines and double
+   arrows found in the grid, quadruples on drawn 2x2 squares, and given pencil marks (the digit and one or
+   two others) on drawn cells, every minimum and maximum cell, and clones (a line and a moved copy holding
+   the same digits).
 3. Givens are taken away, all cells in a drawn order, each one only if the ``cp-sat`` engine still
    counts exactly one solution (``limit=2``, exact) within ``MAX_CONFLICTS`` (a count that costs more
    is "too hard": the given stays); then the clues, in a drawn order, the same way, never the last
@@ -54,27 +55,35 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    BetweenLine,
     Clone,
     Constraint,
     Diagonal,
     DisjointGroups,
+    DoubleArrow,
+    EntropicLine,
     ExtraRegion,
     Killer,
     Kropki,
     KropkiNegative,
     LittleKiller,
+    LockoutLine,
     MinMax,
+    ModularLine,
+    NabnerLine,
     NonConsecutive,
     OddEven,
     Palindrome,
     PencilMarks,
     Quadruple,
+    RegionSumLine,
     Renban,
     Sandwich,
     SlowThermometer,
     Thermometer,
     Whisper,
     XVNegative,
+    ZipperLine,
     king_pairs,
     knight_pairs,
     orthogonal_pairs,
@@ -140,6 +149,14 @@ SPECS: tuple[Spec, ...] = (
     Spec("min-max", "3x3", clues=("min-max",)),
     Spec("disjoint-groups", "3x3", rules=("disjoint-groups",)),
     Spec("clone", "3x3", clues=("clone",)),
+    Spec("between-line", "3x3", clues=("between-line",)),
+    Spec("region-sum-line", "3x3", clues=("region-sum-line",)),
+    Spec("entropic-line", "3x3", clues=("entropic-line",)),
+    Spec("modular-line", "3x3", clues=("modular-line",)),
+    Spec("zipper-line", "3x3", clues=("zipper-line",)),
+    Spec("lockout-line", "3x3", clues=("lockout-line",)),
+    Spec("nabner-line", "3x3", clues=("nabner-line",)),
+    Spec("double-arrow", "3x3", clues=("double-arrow",)),
     Spec("sudoku-x", "3x3", rules=("diagonal",)),
     Spec("windoku", "3x3", rules=("extra-region",)),
     Spec("anti-knight", "3x3", rules=("anti-knight",)),
@@ -579,6 +596,102 @@ class Clues:
             square = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
             out.append(Quadruple(square, rng.sample([s[a * n + b] for a, b in square], rng.choice((2, 3, 3, 4)))))
         return out
+
+    def between_line(self) -> list[Constraint]:
+        """Between lines: from one end, the cells after it all above (or all below) it, up to an end beyond them."""
+        s = self.s
+
+        def step(path: list[int], j: int) -> bool:
+            first = s[path[0]]
+            if len(path) == 1:
+                return s[j] != first
+            return (s[j] > first) == (s[path[1]] > first)
+
+        def done(path: list[int]) -> bool:
+            low, high = sorted((s[path[0]], s[path[-1]]))
+            return all(low < s[i] < high for i in path[1:-1])
+
+        return [BetweenLine(_cells(p, self.n)) for p in self._lines(6, step, done)]
+
+    def region_sum_line(self) -> list[Constraint]:
+        """Region sum lines: lines crossing region borders whose segments add up alike in the grid."""
+        s, n = self.s, self.n
+        region_of = Shape.for_side(n).box_of  # no jigsaw puzzle asks for these lines
+
+        def sums(path: list[int]) -> list[int]:
+            out = [s[path[0]]]
+            for a, b in pairwise(path):
+                if region_of[a] == region_of[b]:
+                    out[-1] += s[b]
+                else:
+                    out.append(s[b])
+            return out
+
+        def step(path: list[int], j: int) -> bool:
+            totals = sums([*path, j])  # the last segment may still grow: at most the first's total
+            return all(t == totals[0] for t in totals[:-1]) and (len(totals) == 1 or totals[-1] <= totals[0])
+
+        def done(path: list[int]) -> bool:
+            totals = sums(path)
+            return len(totals) > 1 and all(t == totals[0] for t in totals)
+
+        return [RegionSumLine(_cells(p, n)) for p in self._lines(6, step, done)]
+
+    def entropic_line(self) -> list[Constraint]:
+        """Entropic lines: every three cells in a row along them hold a low, a middle and a high digit."""
+        s, third = self.s, self.n // 3
+
+        def step(path: list[int], j: int) -> bool:
+            return all((s[j] - 1) // third != (s[i] - 1) // third for i in path[-2:])
+
+        return [EntropicLine(_cells(p, self.n)) for p in self._lines(6, step, lambda p: True)]
+
+    def modular_line(self) -> list[Constraint]:
+        """Modular lines: every three cells in a row along them hold three different residues mod 3."""
+        s = self.s
+
+        def step(path: list[int], j: int) -> bool:
+            return all(s[j] % 3 != s[i] % 3 for i in path[-2:])
+
+        return [ModularLine(_cells(p, self.n)) for p in self._lines(6, step, lambda p: True)]
+
+    def zipper_line(self) -> list[Constraint]:
+        """Zipper lines: the pairs about the centre add up alike (to the centre cell on odd lines)."""
+        s, n = self.s, self.n
+        board = Grid(s, Shape.for_side(n), validate=False)
+
+        def done(path: list[int]) -> bool:
+            return ZipperLine(_cells(path, n)).violation(s, board) is None
+
+        return [ZipperLine(_cells(p, n)) for p in self._lines(6, lambda p, j: True, done)]
+
+    def lockout_line(self) -> list[Constraint]:
+        """Lockout lines: the ends at least n // 2 apart (4 on 9x9), every digit between outside them."""
+        s, n, gap = self.s, self.n, self.n // 2
+
+        def done(path: list[int]) -> bool:
+            low, high = sorted((s[path[0]], s[path[-1]]))
+            return high - low >= gap and all(not low <= s[i] <= high for i in path[1:-1])
+
+        return [LockoutLine(_cells(p, n), difference=gap) for p in self._lines(6, lambda p, j: True, done)]
+
+    def nabner_line(self) -> list[Constraint]:
+        """Nabner lines: no two digits on them equal or consecutive."""
+        s = self.s
+
+        def step(path: list[int], j: int) -> bool:
+            return len(path) < (self.n + 1) // 2 and all(abs(s[j] - s[i]) >= 2 for i in path)
+
+        return [NabnerLine(_cells(p, self.n)) for p in self._lines(8, step, lambda p: True, 2)]
+
+    def double_arrow(self) -> list[Constraint]:
+        """Double arrows: the two ends add up to the cells between."""
+        s = self.s
+
+        def done(path: list[int]) -> bool:
+            return s[path[0]] + s[path[-1]] == sum(s[i] for i in path[1:-1])
+
+        return [DoubleArrow(_cells(p, self.n)) for p in self._lines(6, lambda p, j: True, done)]
 
     def arrow(self) -> list[Constraint]:
         """Arrows from a circle, their digits summing to it; one circle of two cells (read as 1x) where it fits."""

@@ -405,6 +405,89 @@ def _clone(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle:
         model.add(x[a] == x[b])
 
 
+def _between_line(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """``low`` and ``high`` the ends' least and greatest (functions of the cells); each cell between above and below."""
+    n = puzzle.shape.n
+    line = [x[i] for i in rule.indexes(n)]
+    low, high = model.new_int_var(1, n, ""), model.new_int_var(1, n, "")
+    model.add_min_equality(low, [line[0], line[-1]])
+    model.add_max_equality(high, [line[0], line[-1]])
+    for v in line[1:-1]:
+        model.add(v > low)
+        model.add(v < high)
+
+
+def _region_sum_line(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """Each segment after the first sums to what the first does."""
+    n = puzzle.shape.n
+    first, *others = [[x[r * n + c] for r, c in segment] for segment in rule.segments(puzzle)]
+    for segment in others:
+        model.add(cp_model.LinearExpr.sum(segment) == cp_model.LinearExpr.sum(first))
+
+
+def _groups_apart(grouping: str) -> _Adder:
+    """Entropic and modular lines: cells one or two apart along the line hold digits of different groups (a table
+    of allowed pairs)."""
+
+    def add(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+        n = puzzle.shape.n
+        line = [x[i] for i in rule.indexes(n)]
+        table = _group_table(n, grouping)
+        for k in range(len(line) - 1):
+            for b in line[k + 1 : k + 3]:
+                model.add_allowed_assignments([line[k], b], table)
+
+    return add
+
+
+@cache
+def _group_table(n: int, grouping: str) -> list[tuple[int, int]]:
+    """The digit pairs 1..n in different groups: the thirds of 1..n, or the residues mod 3."""
+
+    def group(d: int) -> int:
+        return (d - 1) * 3 // n if grouping == "third" else d % 3
+
+    return [(a, b) for a in range(1, n + 1) for b in range(1, n + 1) if group(a) != group(b)]
+
+
+def _zipper_line(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """Each pair the same distance from the centre sums to the centre cell (odd length) or to the outermost pair."""
+    n = puzzle.shape.n
+    pairs, centre = rule.zips()
+    sums = [x[a[0] * n + a[1]] + x[b[0] * n + b[1]] for a, b in pairs]
+    total = x[centre[0][0] * n + centre[0][1]] if centre else sums[0]
+    for s in sums if centre else sums[1:]:
+        model.add(s == total)
+
+
+def _lockout_line(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """``low`` and ``high`` the ends' least and greatest, ``difference`` apart; each cell between below ``low`` or
+    above ``high`` (a boolean says which: a function of the cells)."""
+    n = puzzle.shape.n
+    line = [x[i] for i in rule.indexes(n)]
+    low, high = model.new_int_var(1, n, ""), model.new_int_var(1, n, "")
+    model.add_min_equality(low, [line[0], line[-1]])
+    model.add_max_equality(high, [line[0], line[-1]])
+    model.add(high - low >= rule.difference)
+    for v in line[1:-1]:
+        below = model.new_bool_var("")
+        model.add(v < low).only_enforce_if(below)
+        model.add(v > high).only_enforce_if(~below)
+
+
+def _nabner_line(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """Every two cells of the line differ by 2 or more."""
+    n = puzzle.shape.n
+    allowed = _differences(n, lambda d: abs(d) >= 2)
+    for a, b in combinations(rule.indexes(n), 2):
+        _difference_in(model, x[a], x[b], allowed)
+
+
+def _double_arrow(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    line = [x[i] for i in rule.indexes(puzzle.shape.n)]
+    model.add(cp_model.LinearExpr.sum(line[1:-1]) == line[0] + line[-1])
+
+
 def _renban(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
     """AllDifferent, and every digit within ``low .. low + len - 1`` (``low`` is then the smallest digit)."""
     line = [x[i] for i in rule.indexes(puzzle.shape.n)]
@@ -582,6 +665,14 @@ _RULES: dict[str, _Adder] = {
     "min-max": _min_max,
     "disjoint-groups": _disjoint_groups,
     "clone": _clone,
+    "between-line": _between_line,
+    "region-sum-line": _region_sum_line,
+    "entropic-line": _groups_apart("third"),
+    "modular-line": _groups_apart("residue"),
+    "zipper-line": _zipper_line,
+    "lockout-line": _lockout_line,
+    "nabner-line": _nabner_line,
+    "double-arrow": _double_arrow,
 }
 
 

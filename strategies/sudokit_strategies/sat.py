@@ -873,6 +873,80 @@ def _clone(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
         cnf.relation(a, b, lambda d, e: d == e)
 
 
+def _between_line(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """The ends at least 2 apart; a digit between and the ends' digits that do not bracket it: a conflict clause."""
+    line = rule.indexes(puzzle.shape.n)
+    a, b = line[0], line[-1]
+    cnf.relation(a, b, lambda d, e: abs(d - e) >= 2)
+    xa, xb, clauses = cnf.x[a], cnf.x[b], cnf.clauses
+    for i in line[1:-1]:
+        cnf.relation(a, i, lambda d, e: d != e)
+        cnf.relation(b, i, lambda d, e: d != e)
+        for m, lit in cnf.x[i].items():
+            clauses.extend(
+                [-xa[d], -xb[e], -lit] for d in xa for e in xb if abs(d - e) >= 2 and not min(d, e) < m < max(d, e)
+            )
+
+
+def _region_sum_line(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """Each segment after the first, less the first, sums to 0 (an automaton over the two)."""
+    n = puzzle.shape.n
+    first, *others = [[r * n + c for r, c in segment] for segment in rule.segments(puzzle)]
+    for segment in others:
+        _sum_automaton(cnf, [(i, 1) for i in segment] + [(i, -1) for i in first], 0)
+
+
+def _groups_apart(group: Callable[[int, int], int]) -> Callable[[_Cnf, Any, Grid], None]:
+    """Cells one or two apart along a line hold digits of different groups (``group(n, digit)``)."""
+
+    def add(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+        n = puzzle.shape.n
+        line = rule.indexes(n)
+        for k in range(len(line) - 1):
+            for b in line[k + 1 : k + 3]:
+                cnf.relation(line[k], b, lambda d, e: group(n, d) != group(n, e))
+
+    return add
+
+
+def _zipper_terms(rule: Any, n: int) -> list[list[tuple[int, int]]]:
+    """Zipper lines: each pair the same distance from the centre less the centre cell (odd length) or less the
+    outermost pair, as terms (cell, coefficient) summing to 0."""
+    pairs, centre = rule.zips()
+    sums = [[(a[0] * n + a[1], 1), (b[0] * n + b[1], 1)] for a, b in pairs]
+    total = [(centre[0][0] * n + centre[0][1], -1)] if centre else [(i, -1) for i, _ in sums[0]]
+    return [s + total for s in (sums if centre else sums[1:])]
+
+
+def _zipper_line(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    for terms in _zipper_terms(rule, puzzle.shape.n):
+        _sum_automaton(cnf, terms, 0)
+
+
+def _lockout_line(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """The ends ``difference`` apart; a digit between and the ends' digits that bracket it (inclusive): a conflict."""
+    line = rule.indexes(puzzle.shape.n)
+    a, b, gap = line[0], line[-1], rule.difference
+    cnf.relation(a, b, lambda d, e: abs(d - e) >= gap)
+    xa, xb, clauses = cnf.x[a], cnf.x[b], cnf.clauses
+    for i in line[1:-1]:
+        for m, lit in cnf.x[i].items():
+            clauses.extend(
+                [-xa[d], -xb[e], -lit] for d in xa for e in xb if abs(d - e) >= gap and min(d, e) <= m <= max(d, e)
+            )
+
+
+def _nabner_line(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    for a, b in combinations(rule.indexes(puzzle.shape.n), 2):
+        cnf.relation(a, b, lambda d, e: abs(d - e) >= 2)
+
+
+def _double_arrow(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """The cells between less the two ends sum to 0."""
+    line = rule.indexes(puzzle.shape.n)
+    _sum_automaton(cnf, [(i, 1) for i in line[1:-1]] + [(line[0], -1), (line[-1], -1)], 0)
+
+
 def _renban(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     """Different digits, no two further apart than the line is long: then they are a run."""
     line = rule.indexes(puzzle.shape.n)
@@ -935,4 +1009,12 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "min-max": _min_max,
     "disjoint-groups": _disjoint_groups,
     "clone": _clone,
+    "between-line": _between_line,
+    "region-sum-line": _region_sum_line,
+    "entropic-line": _groups_apart(lambda n, d: (d - 1) * 3 // n),
+    "modular-line": _groups_apart(lambda n, d: d % 3),
+    "zipper-line": _zipper_line,
+    "lockout-line": _lockout_line,
+    "nabner-line": _nabner_line,
+    "double-arrow": _double_arrow,
 }

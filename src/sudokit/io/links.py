@@ -10,18 +10,19 @@ puzzle kept on a server: sudokit does not use the network, and says so.
 
 What is read. f-puzzles' JSON names each rule, and every rule sudokit models is read: the givens and the
 regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, ``nonconsecutive`` and
-``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``,
-``littlekillersum``, ``sandwichsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white
-and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``quadruple``,
-``clone``, ``minimum``, ``maximum`` and ``disjointgroups``, and the keys of f-puzzles' solver plugin
-``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not model (``betweenline``,
-``entropicline``, a cage drawn as decoration...) is an error naming it: a puzzle is never solved with
-one of its rules left out. Only what carries no rule is passed over: title, author, rules text,
-settings, the solution, cell colours and the solver's own pencil marks (a cell's ``givenPencilMarks``,
-the digits it is limited to, are read). The drawings ``cage`` (but killer cages), ``line``, ``circle``,
-``rectangle`` and ``text`` are refused too: a rule they stand for is in the rules text, which sudokit
-does not read, and solving without it could give a wrong answer (but for the drawings f-puzzles' solver
-plugin adds for the rules it also writes as rules, marked ``fromConstraint``).
+``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``, ``littlekillersum``,
+``sandwichsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white and black kropki dots),
+``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``quadruple``, ``clone``, ``minimum``,
+``maximum``, ``disjointgroups``, ``betweenline``, ``regionsumline``, ``entropicline``, ``modularline``,
+``zipperline``, ``lockout``, ``nabner``, ``doublearrow``, and the keys of f-puzzles' solver plugin
+``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not model (a cage drawn as
+decoration...) is an error naming it: a puzzle is never solved with one of its rules left out. Only what
+carries no rule is passed over: title, author, rules text, settings, the solution, cell colours and the
+solver's own pencil marks (a cell's ``givenPencilMarks``, the digits it is limited to, are read). The
+drawings ``cage`` (but killer cages), ``line``, ``circle``, ``rectangle`` and ``text`` are refused too: a
+rule they stand for is in the rules text, which sudokit does not read, and solving without it could give a
+wrong answer (but for the drawings f-puzzles' solver plugin adds for the rules it also writes as rules,
+marked ``fromConstraint``).
 
 SudokuPad's own format draws its puzzles: lines, arrows and shapes whose meaning is in the rules
 text. From it sudokit reads the givens, the regions, killer cages (cages marked ``unique``) and the
@@ -63,22 +64,29 @@ from sudokit.model.variants import (
     AntiKing,
     AntiKnight,
     Arrow,
+    BetweenLine,
     Cell,
     Clone,
     Constraint,
     Diagonal,
     DisjointGroups,
+    DoubleArrow,
+    EntropicLine,
     ExtraRegion,
     Killer,
     Kropki,
     KropkiNegative,
     LittleKiller,
+    LockoutLine,
     MinMax,
+    ModularLine,
+    NabnerLine,
     NonConsecutive,
     OddEven,
     Palindrome,
     PencilMarks,
     Quadruple,
+    RegionSumLine,
     Renban,
     Sandwich,
     SlowThermometer,
@@ -86,6 +94,7 @@ from sudokit.model.variants import (
     VariantError,
     Whisper,
     XVNegative,
+    ZipperLine,
     read_json,
 )
 
@@ -372,19 +381,11 @@ _DRAWINGS = {
 _CELL_COSMETIC = frozenset({"c", "cArray", "highlight", "cornerPencilMarks", "centerPencilMarks", "candidates"})
 #: What f-puzzles' rules that sudokit does not model are, for the error.
 _UNMODELLED = {
-    "betweenline": "between lines",
-    "entropicline": "entropic lines",
-    "modularline": "modular lines",
-    "regionsumline": "region sum lines",
-    "nabner": "nabner lines",
-    "doublearrow": "double arrows",
-    "zipperline": "zipper lines",
     "xsum": "X-sums",
     "skyscraper": "skyscrapers",
     "rowindexer": "row indexers",
     "columnindexer": "column indexers",
     "boxindexer": "box indexers",
-    "lockout": "lockout lines",
     "fogofwar": "fog of war",
 }
 #: The plugin's names of its rules, as its decoration lines name them (``fromConstraint``).
@@ -693,6 +694,38 @@ class _FPuzzlesReader:
     def palindrome(self, value: object) -> None:
         self.line_rules("palindrome", value, lambda line, _: Palindrome(tuple(line)))
 
+    def betweenline(self, value: object) -> None:
+        self.line_rules("betweenline", value, lambda line, _: BetweenLine(tuple(line)))
+
+    def regionsumline(self, value: object) -> None:
+        self.line_rules("regionsumline", value, lambda line, _: RegionSumLine(tuple(line)))
+
+    def entropicline(self, value: object) -> None:
+        self.line_rules("entropicline", value, lambda line, _: EntropicLine(tuple(line)))
+
+    def modularline(self, value: object) -> None:
+        self.line_rules("modularline", value, lambda line, _: ModularLine(tuple(line)))
+
+    def zipperline(self, value: object) -> None:
+        self.line_rules("zipperline", value, lambda line, _: ZipperLine(tuple(line)))
+
+    def lockout(self, value: object) -> None:
+        """Lockout lines: the ends differ by at least the entry's value, else n // 2 (4 on 9x9)."""
+        for where, entry in self.entries("lockout", value):
+            self.number(entry.get("value"), where, "difference")  # checked here, where its error names the entry
+
+        def make(line: list[Cell], entry: dict[str, Any]) -> Constraint:
+            difference = self.number(entry.get("value"), "lockout", "difference")
+            return LockoutLine(tuple(line), difference=self.n // 2 if difference is None else difference)
+
+        self.line_rules("lockout", value, make)
+
+    def nabner(self, value: object) -> None:
+        self.line_rules("nabner", value, lambda line, _: NabnerLine(tuple(line)))
+
+    def doublearrow(self, value: object) -> None:
+        self.line_rules("doublearrow", value, lambda line, _: DoubleArrow(tuple(line)))
+
     def killercage(self, value: object) -> None:
         for where, entry in self.entries("killercage", value):
             cells = self.cell_list(entry.get("cells"), where)
@@ -835,6 +868,14 @@ class _FPuzzlesReader:
         "renban": renban,
         "whispers": whispers,
         "slowthermometer": slowthermometer,
+        "betweenline": betweenline,
+        "regionsumline": regionsumline,
+        "entropicline": entropicline,
+        "modularline": modularline,
+        "zipperline": zipperline,
+        "lockout": lockout,
+        "nabner": nabner,
+        "doublearrow": doublearrow,
         "cage": lambda self, value: None,  # read by cosmetic_cages
     }
 
@@ -897,6 +938,19 @@ def _name(cell: Cell) -> str:
 
 def _names(cells: Iterable[Cell]) -> list[str]:
     return [_name(c) for c in cells]
+
+
+#: f-puzzles' line rules (a ``lines`` entry each) that sudokit models beyond the plugin's, in the order written.
+_LINE_KEYS = (
+    "betweenline",
+    "regionsumline",
+    "entropicline",
+    "modularline",
+    "zipperline",
+    "lockout",
+    "nabner",
+    "doublearrow",
+)
 
 
 def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
@@ -978,6 +1032,22 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             add("whispers", {"lines": [_names(rule.cells)], "value": str(rule.difference)})
         elif isinstance(rule, SlowThermometer):
             add("slowthermometer", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, BetweenLine):
+            add("betweenline", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, RegionSumLine):
+            add("regionsumline", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, EntropicLine):
+            add("entropicline", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, ModularLine):
+            add("modularline", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, ZipperLine):
+            add("zipperline", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, DoubleArrow):
+            add("doublearrow", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, NabnerLine):
+            add("nabner", {"lines": [_names(rule.cells)]})
+        elif isinstance(rule, LockoutLine):
+            add("lockout", {"lines": [_names(rule.cells)], "value": str(rule.difference)})
     for key, color in (("difference", white), ("ratio", black)):
         for dot in color:
             add(key, {"cells": _names(dot.cells)})
@@ -1014,6 +1084,9 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             data["negative"] = negative
         if key in entries or (key in negative):
             data[key] = entries.get(key, [])
+    for key in _LINE_KEYS:  # after the plugin's keys
+        if key in entries:
+            data[key] = entries[key]
     decorations = _plugin_decorations(grid)
     data.update(decorations)
     if solution is not None:

@@ -24,8 +24,9 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import Field, dataclass, fields
+from difflib import get_close_matches
 from functools import cache
-from itertools import pairwise
+from itertools import combinations, pairwise
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudokit.errors import InvalidPuzzleError
@@ -42,22 +43,29 @@ __all__ = [
     "AntiKing",
     "AntiKnight",
     "Arrow",
+    "BetweenLine",
     "Cell",
     "Clone",
     "Constraint",
     "Diagonal",
     "DisjointGroups",
+    "DoubleArrow",
+    "EntropicLine",
     "ExtraRegion",
     "Killer",
     "Kropki",
     "KropkiNegative",
     "LittleKiller",
+    "LockoutLine",
     "MinMax",
+    "ModularLine",
+    "NabnerLine",
     "NonConsecutive",
     "OddEven",
     "Palindrome",
     "PencilMarks",
     "Quadruple",
+    "RegionSumLine",
     "Renban",
     "Sandwich",
     "SlowThermometer",
@@ -65,6 +73,7 @@ __all__ = [
     "VariantError",
     "Whisper",
     "XVNegative",
+    "ZipperLine",
     "cell_name",
     "check_rules",
     "constraint_from_dict",
@@ -803,6 +812,199 @@ def _names_text(cells: Iterable[Cell]) -> str:
     return ", ".join(names) if len(names) <= 4 else f"{names[0]}..{names[-1]}"
 
 
+@dataclass(frozen=True, slots=True)
+class BetweenLine(Constraint):
+    """A between line: every digit on it lies strictly between the digits of the two circles at its ends."""
+
+    kind: ClassVar[str] = "between-line"
+    label: ClassVar[str] = "between line"
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=3))
+        _line(self)
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        digits = self._values(values, grid.n)
+        low, high = sorted((digits[0], digits[-1]))
+        for cell, d in zip(self.cells[1:-1], digits[1:-1], strict=True):
+            if not low < d < high:
+                return f"{self._where()}: {d} at {cell_name(cell)} is not strictly between {digits[0]} and {digits[-1]}"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class RegionSumLine(Constraint):
+    """A region sum line: region borders cut it into segments, and every segment's digits add up to the same total."""
+
+    kind: ClassVar[str] = "region-sum-line"
+    label: ClassVar[str] = "region sum line"
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=2))
+        _line(self)
+
+    def segments(self, grid: Grid) -> list[tuple[Cell, ...]]:
+        """The runs of the line's consecutive cells within one region of ``grid``, in order."""
+        n, region_of = grid.n, grid.region_of
+        out: list[list[Cell]] = []
+        for k, (r, c) in enumerate(self.cells):
+            if k and region_of[r * n + c] == region_of[out[-1][-1][0] * n + out[-1][-1][1]]:
+                out[-1].append((r, c))
+            else:
+                out.append([(r, c)])
+        return [tuple(segment) for segment in out]
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        segments = self.segments(grid)
+        sums = [sum(self._values(values, grid.n, segment)) for segment in segments]
+        for segment, total in zip(segments[1:], sums[1:], strict=True):
+            if total != sums[0]:
+                return (
+                    f"{self._where()}: the segment from {cell_name(segment[0])} sums to {total}, the first to {sums[0]}"
+                )
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class EntropicLine(Constraint):
+    """An entropic line: every three cells in a row along it hold a low, a middle and a high digit (the thirds of
+    1..n: 1-3, 4-6 and 7-9 on 9x9)."""
+
+    kind: ClassVar[str] = "entropic-line"
+    label: ClassVar[str] = "entropic line"
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=3))
+        _line(self)
+
+    def _fits(self, n: int) -> None:
+        if n % 3:
+            raise VariantError(f"{self._where()}: the digits 1..{n} do not split into three equal thirds")
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        third = grid.n // 3
+        return _runs_of_three(self, values, grid, lambda d: (d - 1) // third, "a low, a middle and a high digit")
+
+
+@dataclass(frozen=True, slots=True)
+class ModularLine(Constraint):
+    """A modular line: every three cells in a row along it hold digits of three different residues mod 3."""
+
+    kind: ClassVar[str] = "modular-line"
+    label: ClassVar[str] = "modular line"
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=3))
+        _line(self)
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        return _runs_of_three(self, values, grid, lambda d: d % 3, "three different residues mod 3")
+
+
+@dataclass(frozen=True, slots=True)
+class ZipperLine(Constraint):
+    """A zipper line: every two cells the same distance from its centre add up to the same total, which the centre
+    cell holds when the line's length is odd."""
+
+    kind: ClassVar[str] = "zipper-line"
+    label: ClassVar[str] = "zipper line"
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=3))
+        _line(self)
+
+    def zips(self) -> tuple[tuple[tuple[Cell, ...], ...], tuple[Cell, ...] | None]:
+        """The pairs of cells the same distance from the centre (outermost first) and the centre cell (None: even)."""
+        cells = self.cells
+        pairs = tuple((cells[k], cells[-1 - k]) for k in range(len(cells) // 2))
+        return pairs, (cells[len(cells) // 2],) if len(cells) % 2 else None
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        pairs, centre = self.zips()
+        sums = [sum(self._values(values, grid.n, pair)) for pair in pairs]
+        total = self._values(values, grid.n, centre)[0] if centre else sums[0]
+        for (a, b), s in zip(pairs, sums, strict=True):
+            if s != total:
+                whose = f"the centre {cell_name(centre[0])}" if centre else "the outermost pair"
+                return f"{self._where()}: {cell_name(a)} and {cell_name(b)} add up to {s}, {whose} to {total}"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class LockoutLine(Constraint):
+    """A lockout line: the digits of the two diamonds at its ends differ by at least ``difference`` (4 on 9x9), and
+    no digit on the line lies between them, inclusive."""
+
+    kind: ClassVar[str] = "lockout-line"
+    label: ClassVar[str] = "lockout line"
+    cells: tuple[Cell, ...]
+    difference: int = 4
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=2))
+        _line(self)
+        _whole(self.difference, f"{self._where()}: difference", low=1)
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        digits = self._values(values, grid.n)
+        low, high = sorted((digits[0], digits[-1]))
+        if high - low < self.difference:
+            return f"{self._where()}: its ends {digits[0]} and {digits[-1]} differ by less than {self.difference}"
+        for cell, d in zip(self.cells[1:-1], digits[1:-1], strict=True):
+            if low <= d <= high:
+                return f"{self._where()}: {d} at {cell_name(cell)} lies between its ends {digits[0]} and {digits[-1]}"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class NabnerLine(Constraint):
+    """A nabner line: no two digits on it are equal or consecutive."""
+
+    kind: ClassVar[str] = "nabner-line"
+    label: ClassVar[str] = "nabner line"
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=2))
+        _line(self)
+
+    def _fits(self, n: int) -> None:
+        if len(self.cells) > (n + 1) // 2:
+            raise VariantError(f"{self._where()}: {len(self.cells)} cells cannot hold digits 1..{n} no two within 1")
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        digits = self._values(values, grid.n)
+        for (a, x), (b, y) in combinations(zip(self.cells, digits, strict=True), 2):
+            if abs(x - y) < 2:
+                return f"{self._where()}: {x} at {cell_name(a)} and {y} at {cell_name(b)} are equal or consecutive"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleArrow(Constraint):
+    """A double arrow: the digits of the two circles at its ends add up to the sum of the cells between them."""
+
+    kind: ClassVar[str] = "double-arrow"
+    label: ClassVar[str] = "double arrow"
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        self._set("cells", _cells(self.cells, self.label, at_least=3))
+        _line(self)
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        digits = self._values(values, grid.n)
+        ends, between = digits[0] + digits[-1], sum(digits[1:-1])
+        return (
+            None if ends == between else f"{self._where()}: its ends add up to {ends}, the cells between to {between}"
+        )
+
+
 #: Every constraint class by its kind name.
 KINDS: dict[str, type[Constraint]] = {
     cls.kind: cls
@@ -831,6 +1033,14 @@ KINDS: dict[str, type[Constraint]] = {
         MinMax,
         DisjointGroups,
         Clone,
+        BetweenLine,
+        RegionSumLine,
+        EntropicLine,
+        ModularLine,
+        ZipperLine,
+        LockoutLine,
+        NabnerLine,
+        DoubleArrow,
     )
 }
 #: The kind name of irregular regions (not a constraint: the grid's ``regions``).
@@ -844,6 +1054,17 @@ def _line(rule: Constraint) -> None:
     for a, b in pairwise(rule.cells):  # type: ignore[attr-defined]
         if not _touching(a, b):
             raise VariantError(f"{rule._where()}: {cell_name(a)} and {cell_name(b)} do not touch")
+
+
+def _runs_of_three(rule: Constraint, values: Sequence[int], grid: Grid, group: Any, what: str) -> str | None:
+    """None when every three cells in a row along ``rule``'s line hold digits of three different ``group``s."""
+    cells = rule.cells  # type: ignore[attr-defined]
+    digits = rule._values(values, grid.n)
+    for k in range(len(cells) - 2):
+        if len({group(d) for d in digits[k : k + 3]}) < 3:
+            shown = _shown(digits[k : k + 3])
+            return f"{rule._where()}: {cell_name(cells[k])}..{cell_name(cells[k + 2])} hold {shown}, not {what}"
+    return None
 
 
 def _pair(rule: Constraint) -> None:
@@ -1035,8 +1256,10 @@ def constraint_from_dict(data: object, where: str = "constraint") -> Constraint:
         raise VariantError(f"{where}: {data!r:.40} is not an object with a 'kind'")
     kind = data.get("kind")
     cls = KINDS.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise VariantError(f"{where}: unknown kind {kind!r:.30} (known: {', '.join(sorted(KINDS))})")
+    if cls is None:  # the kinds are too many to list in one line: the nearest, and where they all are
+        near = get_close_matches(kind, KINDS, n=1) if isinstance(kind, str) and len(kind) <= 40 else []
+        hint = f"did you mean {near[0]!r}? " if near else ""
+        raise VariantError(f"{where}: unknown kind {kind!r:.30} ({hint}every kind is in docs/variants.md)")
     names = {f.name for f in fields(cls)}
     extra = sorted(set(data) - names - {"kind"})
     if extra:

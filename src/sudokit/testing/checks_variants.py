@@ -11,6 +11,7 @@ with its dots, say).
 
 from __future__ import annotations
 
+from sudokit.model.shape import Shape
 from sudokit.model.variants import ALL_KINDS
 from sudokit.testing import corpus
 from sudokit.testing._kit import Subject, check, shown_status
@@ -227,15 +228,87 @@ def variant_clone(subject: Subject) -> None:
     _solves_kind(subject, "clone")
 
 
+@check("variants")
+def variant_between_line(subject: Subject) -> None:
+    """An engine declaring 'between-line' (between lines)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "between-line")
+
+
+@check("variants")
+def variant_region_sum_line(subject: Subject) -> None:
+    """An engine declaring 'region-sum-line' (region sum lines)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "region-sum-line")
+
+
+@check("variants")
+def variant_entropic_line(subject: Subject) -> None:
+    """An engine declaring 'entropic-line' (entropic lines) finds the exact number of solutions of each shipped 6x6
+    puzzle using it (one, several, none), and the solution where there is one (no 4x4 board takes one)."""
+    _solves_kind(subject, "entropic-line")
+
+
+@check("variants")
+def variant_modular_line(subject: Subject) -> None:
+    """An engine declaring 'modular-line' (modular lines)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "modular-line")
+
+
+@check("variants")
+def variant_zipper_line(subject: Subject) -> None:
+    """An engine declaring 'zipper-line' (zipper lines)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "zipper-line")
+
+
+@check("variants")
+def variant_lockout_line(subject: Subject) -> None:
+    """An engine declaring 'lockout-line' (lockout lines)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "lockout-line")
+
+
+@check("variants")
+def variant_nabner_line(subject: Subject) -> None:
+    """An engine declaring 'nabner-line' (nabner lines)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "nabner-line")
+
+
+@check("variants")
+def variant_double_arrow(subject: Subject) -> None:
+    """An engine declaring 'double-arrow' (double arrows)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "double-arrow")
+
+
+#: The kinds whose shipped puzzles are 6x6 (their rule needs a side that splits into thirds).
+_ON_6X6 = {"entropic-line"}
+
+
 def _solves_kind(subject: Subject, kind: str) -> None:
     """Every shipped puzzle using ``kind`` (and only kinds the engine declares) counted exactly, or solved."""
     declared = subject.capabilities.constraints
     if kind not in declared:
         subject.skip(f"does not declare the variant kind {kind!r}")
-    shape_problem = subject.capabilities.shape_problem(corpus.VARIANT_SHAPE)
+    shape = corpus.VARIANT_SHAPE if kind not in _ON_6X6 else Shape.of(2, 3)
+    shape_problem = subject.capabilities.shape_problem(shape)
     if shape_problem is not None:
         subject.skip(shape_problem)
-    known = [k for k in corpus.variants() if kind in k.puzzle.kinds and k.puzzle.kinds <= declared]
+    known = [
+        k
+        for k in corpus.variants()
+        if kind in k.puzzle.kinds and k.puzzle.kinds <= declared and k.puzzle.shape == shape
+    ]
     if not known:
         subject.skip(f"no shipped puzzle uses {kind!r} with only kinds it declares")
     counting = subject.capabilities.counting

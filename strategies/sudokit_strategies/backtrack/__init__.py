@@ -125,6 +125,14 @@ class BacktrackStrategy:
                 "min-max",
                 "disjoint-groups",
                 "clone",
+                "between-line",
+                "region-sum-line",
+                "entropic-line",
+                "modular-line",
+                "zipper-line",
+                "lockout-line",
+                "nabner-line",
+                "double-arrow",
             }
         ),
     )

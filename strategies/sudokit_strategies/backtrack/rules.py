@@ -13,6 +13,7 @@ from functools import cache
 from itertools import combinations, permutations
 
 __all__ = [
+    "BetweenRule",
     "HighBytes",
     "LinearRule",
     "Narrowing",
@@ -396,7 +397,53 @@ class QuadrupleRule:
         return out
 
 
-Rule = SetRule | LinearRule | SandwichRule | QuadrupleRule
+class BetweenRule:
+    """A between line: the digits of ``cells`` (the ends excepted) lie strictly between the two ends' digits.
+
+    With ``lockout``, a lockout line: the ends at least ``lockout`` apart, the digits between outside them.
+    """
+
+    __slots__ = ("cells", "full", "lockout")
+
+    def __init__(self, cells: Sequence[int], lockout: int = 0, n: int = 0) -> None:
+        self.cells = tuple(cells)
+        self.lockout = lockout
+        self.full = (1 << n) - 1
+
+    def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
+        """Keep each end digit that some digit of the other end brackets every cell between with; narrow the cells
+        between to the digits some such pair brackets."""
+        cells = self.cells
+        a, b = cells[0], cells[-1]
+        ends_a, ends_b = values[a] or cand[a], values[b] or cand[b]
+        middle = [values[c] or cand[c] for c in cells[1:-1]]
+        keep_a = keep_b = inside = 0
+        x_bits = ends_a
+        while x_bits:
+            x = x_bits & -x_bits
+            x_bits ^= x
+            y_bits = ends_b
+            while y_bits:
+                y = y_bits & -y_bits
+                y_bits ^= y
+                low, high = (x, y) if x < y else (y, x)
+                between = (high - 1) & ~(2 * low - 1)  # the digits above low and below high
+                fits = bool(between)
+                if self.lockout:  # the digits below low and above high, the ends far enough apart
+                    fits = high.bit_length() - low.bit_length() >= self.lockout
+                    between = self.full & ~(between | low | high)
+                if fits and all(m & between for m in middle):
+                    keep_a |= x
+                    keep_b |= y
+                    inside |= between
+        if not keep_a:
+            return None
+        out = [(c, cand[c] & keep) for c, keep in ((a, keep_a), (b, keep_b)) if not values[c] and cand[c] & ~keep]
+        out += [(c, cand[c] & inside) for c in cells[1:-1] if not values[c] and cand[c] & ~inside]
+        return out
+
+
+Rule = SetRule | LinearRule | SandwichRule | QuadrupleRule | BetweenRule
 
 
 @cache

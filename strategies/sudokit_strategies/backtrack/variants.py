@@ -16,6 +16,7 @@ from operator import itemgetter
 from sudokit import Grid
 from sudokit_strategies.backtrack.base import Base, Timeout
 from sudokit_strategies.backtrack.rules import (
+    BetweenRule,
     HighBytes,
     LinearRule,
     QuadrupleRule,
@@ -218,6 +219,36 @@ class _Model:
             self.cand[i] &= sum(1 << (d - 1) for d in rule.digits)  # type: ignore[attr-defined]
         elif kind == "quadruple":
             self.rules.append(QuadrupleRule(cells, rule.digits))  # type: ignore[attr-defined]
+        elif kind == "between-line":
+            self.relate(cells[0], cells[-1], lambda x, y: abs(x - y) >= 2)
+            self.rules.append(BetweenRule(cells))
+        elif kind == "region-sum-line":
+            first, *others = [[r * n + c for r, c in seg] for seg in rule.segments(puzzle)]  # type: ignore[attr-defined]
+            for segment in others:
+                self.rules.append(LinearRule([(c, 1) for c in segment] + [(c, -1) for c in first], 0, n))
+        elif kind == "entropic-line":  # cells one or two apart: digits of different thirds
+            for k in range(len(cells) - 1):
+                for b in cells[k + 1 : k + 3]:
+                    self.relate(cells[k], b, lambda x, y: (x - 1) * 3 // n != (y - 1) * 3 // n)
+        elif kind == "modular-line":  # cells one or two apart: different residues mod 3
+            for k in range(len(cells) - 1):
+                for b in cells[k + 1 : k + 3]:
+                    self.relate(cells[k], b, lambda x, y: x % 3 != y % 3)
+        elif kind == "zipper-line":  # each pair less the centre (or the outermost pair) sums to 0
+            zips, centre = rule.zips()  # type: ignore[attr-defined]
+            sums = [[(p[0] * n + p[1], 1), (q[0] * n + q[1], 1)] for p, q in zips]
+            total = [(centre[0][0] * n + centre[0][1], -1)] if centre else [(i, -1) for i, _ in sums[0]]
+            for s in sums if centre else sums[1:]:
+                self.rules.append(LinearRule(s + total, 0, n))
+        elif kind == "lockout-line":
+            gap = rule.difference  # type: ignore[attr-defined]
+            self.relate(cells[0], cells[-1], lambda x, y: abs(x - y) >= gap)
+            self.rules.append(BetweenRule(cells, lockout=gap, n=n))
+        elif kind == "nabner-line":  # every two cells: neither equal nor consecutive
+            for a, b in combinations(cells, 2):
+                self.relate(a, b, lambda x, y: abs(x - y) >= 2)
+        elif kind == "double-arrow":  # the two ends less the cells between sum to 0
+            self.rules.append(LinearRule([(cells[0], 1), (cells[-1], 1)] + [(c, -1) for c in cells[1:-1]], 0, n))
         else:  # the engine declares only the kinds above; the core refuses the others
             raise ValueError(f"backtrack does not take {kind} constraints")
 

@@ -480,6 +480,36 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
             model.relate(a, b, _table(n, "rise", 1))
     elif kind == "pencil-marks":
         model.domains[cells[0]] &= set(rule.digits)  # type: ignore[attr-defined]
+    elif kind == "between-line":  # each cell between with the two ends: the triples of digits it brackets
+        a, b = cells[0], cells[-1]
+        model.relate(a, b, _table(n, "far", 2))
+        for i in cells[1:-1]:
+            model.layouts.append(((a, i, b), _between(n)))
+    elif kind == "region-sum-line":  # each segment after the first less the first sums to 0
+        first, *others = [tuple(r * n + c for r, c in seg) for seg in rule.segments(model.puzzle)]  # type: ignore[attr-defined]
+        for segment in others:
+            model.sums.append((tuple([(i, 1) for i in segment] + [(i, -1) for i in first]), 0))
+    elif kind in ("entropic-line", "modular-line"):  # cells one or two apart: digits of different groups
+        for k in range(len(cells) - 1):
+            for b in cells[k + 1 : k + 3]:
+                model.relate(cells[k], b, _table(n, "thirds" if kind == "entropic-line" else "residues"))
+    elif kind == "zipper-line":  # each pair less the centre (or the outermost pair) sums to 0
+        pairs, centre = rule.zips()  # type: ignore[attr-defined]
+        sums = [[(a[0] * n + a[1], 1), (b[0] * n + b[1], 1)] for a, b in pairs]
+        total = [(centre[0][0] * n + centre[0][1], -1)] if centre else [(i, -1) for i, _ in sums[0]]
+        for s in sums if centre else sums[1:]:
+            model.sums.append((tuple(s + total), 0))
+    elif kind == "lockout-line":  # each cell between with the two ends: the triples of digits it stays outside
+        a, b = cells[0], cells[-1]
+        gap = rule.difference  # type: ignore[attr-defined]
+        model.relate(a, b, _table(n, "far", gap))
+        for i in cells[1:-1]:
+            model.layouts.append(((a, i, b), _lockout(n, gap)))
+    elif kind == "nabner-line":  # every two cells: neither equal nor consecutive
+        for a, b in combinations(cells, 2):
+            model.relate(a, b, _table(n, "far", 2))
+    elif kind == "double-arrow":  # the two ends less the cells between sum to 0
+        model.sums.append((((cells[0], 1), (cells[-1], 1), *((i, -1) for i in cells[1:-1])), 0))
     elif kind == "odd-even":
         model.domains[cells[0]] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
     elif kind == "sandwich":
@@ -502,9 +532,37 @@ def _table(n: int, relation: str, k: int = 0) -> frozenset[tuple[int, int]]:
         "near": lambda x, y: abs(x - y) <= k,
         "far": lambda x, y: abs(x - y) >= k,
         "equal": lambda x, y: x == y,
+        "thirds": lambda x, y: (x - 1) * 3 // n != (y - 1) * 3 // n,
+        "residues": lambda x, y: x % 3 != y % 3,
     }[relation]
     digits = range(1, n + 1)
     return frozenset((x, y) for x in digits for y in digits if holds(x, y))
+
+
+@cache
+def _between(n: int) -> list[tuple[frozenset[int], ...]]:
+    """The layouts of (an end, a cell between, the other end): one per triple of digits, the middle strictly between."""
+    digits = range(1, n + 1)
+    return [
+        (frozenset((x,)), frozenset((m,)), frozenset((y,)))
+        for x in digits
+        for y in digits
+        for m in digits
+        if min(x, y) < m < max(x, y)
+    ]
+
+
+@cache
+def _lockout(n: int, gap: int) -> list[tuple[frozenset[int], ...]]:
+    """The layouts of (an end, a cell between, the other end): the ends ``gap`` apart, the middle outside them."""
+    digits = range(1, n + 1)
+    return [
+        (frozenset((x,)), frozenset((m,)), frozenset((y,)))
+        for x in digits
+        for y in digits
+        for m in digits
+        if abs(x - y) >= gap and not min(x, y) <= m <= max(x, y)
+    ]
 
 
 @cache
