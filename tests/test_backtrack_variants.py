@@ -252,6 +252,16 @@ def gen_sandwich(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[
     return rules
 
 
+def gen_x_sum(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    rules: dict[tuple[str, int], v.Constraint] = {}
+    for side in rng.sample(("left", "right", "top", "bottom"), rng.randint(1, 3)):
+        index = rng.randrange(n)
+        digits = [at(c) for c in v.XSum(side, index, 1).line_cells(n)]
+        total = sum(digits[: digits[0]]) if rng.random() < 0.8 else rng.randint(1, n * (n + 1) // 2)
+        rules[side, index] = v.XSum(side, index, total)
+    return list(rules.values())
+
+
 def gen_thermometer(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
     derived = rng.random() < 0.8
     line = walk(rng, n, rng.randint(2, n), lambda a, b: not derived or at(b) > at(a))
@@ -378,6 +388,7 @@ GENERATORS: dict[str, Generator] = {
     "killer": gen_killer,
     "little-killer": gen_little_killer,
     "sandwich": gen_sandwich,
+    "x-sum": gen_x_sum,
     "thermometer": gen_thermometer,
     "slow-thermometer": gen_slow_thermometer,
     "arrow": gen_arrow,

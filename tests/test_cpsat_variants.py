@@ -42,6 +42,7 @@ from sudokit.model.variants import (
     Sandwich,
     Thermometer,
     Whisper,
+    XSum,
     to_json,
 )
 from sudokit_strategies.cpsat import CpSatStrategy
@@ -261,6 +262,11 @@ def draw(
         lo, hi = sorted((digits.index(1), digits.index(n)))
         total = sum(digits[lo + 1 : hi]) if honest else rng.randint(0, n * (n + 1) // 2 - 1 - n)
         return Sandwich(axis, index, total)
+    if kind == "x-sum":
+        side, index = rng.choice(("left", "right", "top", "bottom")), rng.randrange(n)
+        digits = at(ref, n, list(XSum(side, index, 1).line_cells(n)))
+        total = sum(digits[: digits[0]]) if honest else rng.randint(1, n * (n + 1) // 2)
+        return XSum(side, index, total)
     if kind == "arrow":
         circle = cells[: rng.choice((1, 1, 2))]
         return Arrow(circle, random_line(rng, n, rng.randint(1, 3), set(circle)))

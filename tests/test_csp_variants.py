@@ -43,6 +43,7 @@ from sudokit.model.variants import (
     SlowThermometer,
     Thermometer,
     Whisper,
+    XSum,
     XVNegative,
     orthogonal_pairs,
     to_json,
@@ -177,6 +178,12 @@ def sandwich(rng: random.Random, solution: tuple[int, ...]) -> Sandwich:
     return Sandwich(axis, index, rng.choice((sum(digits[a + 1 : b]), rng.randint(0, 5))))
 
 
+def x_sum(rng: random.Random, solution: tuple[int, ...]) -> XSum:
+    side, index = rng.choice(("left", "right", "top", "bottom")), rng.randrange(N)
+    digits = digits_of(solution, list(XSum(side, index, 1).line_cells(N)))
+    return XSum(side, index, rng.choice((sum(digits[: digits[0]]), rng.randint(1, 10))))
+
+
 def killer(rng: random.Random, solution: tuple[int, ...]) -> Killer:
     cells = line(rng, N, ORTHOGONAL)
     total = sum(digits_of(solution, cells)) + rng.choice((0, 0, -1, 1))
@@ -249,6 +256,7 @@ RULES: dict[str, Rules] = {
     "renban": lambda rng, s: [Renban(line(rng, 3))],
     "whisper": lambda rng, s: [Whisper(line(rng), difference=rng.randint(1, 3))],
     "palindrome": lambda rng, s: [Palindrome(line(rng)) for _ in range(rng.randint(1, 2))],
+    "x-sum": lambda rng, s: list({(w.side, w.index): w for w in (x_sum(rng, s) for _ in range(3))}.values()),
 }
 #: Irregular 4x4 regions (each row of the text is the symbol of a cell's region).
 JIGSAW_4 = ["1122112233443344", "1112312233423444", "1222113241334443"]

@@ -561,7 +561,7 @@ HOSTILE_VALUES: list[object] = [
 #: Keys a hostile payload may add: every rule key f-puzzles and SudokuPad data and sudokit's JSON read.
 HOSTILE_KEYS = [
     "killercage", "littlekillersum", "sandwichsum", "thermometer", "arrow", "difference", "ratio", "xv",
-    "renban", "whispers", "slowthermometer", "extraregion", "odd", "even", "palindrome", "negative",
+    "renban", "whispers", "slowthermometer", "extraregion", "odd", "even", "palindrome", "negative", "xsum",
     "nonconsecutive", "cage", "line", "circle", "lines", "global", "cages", "regions", "box", "constraints",
 ]  # fmt: skip
 

@@ -52,6 +52,7 @@ from sudokit.model.variants import (
     Thermometer,
     VariantError,
     Whisper,
+    XSum,
     XVNegative,
 )
 
@@ -154,6 +155,8 @@ EVERY_KIND = [
     Whisper([(2, 7), (3, 7), (3, 8)]),
     Whisper([(7, 3), (7, 4)], difference=4),
     Palindrome([(6, 3), (7, 2), (8, 3)]),
+    XSum("top", 2, 10),
+    XSum("right", 4, 21),
 ]
 
 
@@ -171,6 +174,15 @@ def test_a_puzzle_of_every_kind_goes_to_a_link_and_back() -> None:
     assert same_puzzle(back, puzzle)
     assert {rule.kind for rule in EVERY_KIND} | {"non-consecutive", "jigsaw"} >= puzzle.kinds
     assert parse_link(fpuzzles_link(back)) == back  # and once in f-puzzles' order, it stays
+
+
+def test_x_sums_are_read_from_the_cell_beside_the_board_on_each_side() -> None:
+    clues = [{"cell": cell, "value": value} for cell, value in (("R0C2", "6"), ("R10C3", "15"), ("R4C0", "9"))]
+    clues += [{"cell": "R7C10", "value": "20"}, {"cell": "R2C0"}]  # a clue cell without its number: no rule
+    grid = parse_fpuzzles(fpuzzles(xsum=clues))
+    assert set(grid.constraints) == {XSum("top", 1, 6), XSum("bottom", 2, 15), XSum("left", 3, 9), XSum("right", 6, 20)}
+    assert XSum("bottom", 2, 15).line_cells(9)[:2] == ((8, 2), (7, 2))  # read from the clue inwards
+    assert to_fpuzzles(grid)["xsum"] == clues[:4]
 
 
 def test_non_consecutive_goes_to_a_link_and_back() -> None:
@@ -312,6 +324,8 @@ def fpuzzles(**keys: object) -> dict[str, object]:
         ({"littlekillersum": [{"cell": "R0C0", "direction": "UL", "value": "5"}]}, "points at no cell of the board"),
         ({"sandwichsum": [{"cell": "R3C3", "value": "5"}]}, "sandwichsum 1: cell R3C3 is not beside a row or a column"),
         ({"arrow": [{"cells": [], "lines": [["R1C1", "R1C2"]]}]}, "arrow 1: an arrow without its circle"),
+        ({"xsum": [{"cell": "R0C0", "value": "5"}]}, "xsum 1: cell R0C0 is not beside a row or a column"),
+        ({"xsum": [{"cell": "R0C1", "value": "46"}]}, "X-sum top of column 1: total 46 is more than"),
         ({"nonconsecutive": True, "difference": [{"cells": ["R1C1", "R1C2"]}]}, "with white dots but no negative"),
     ],
 )

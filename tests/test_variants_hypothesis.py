@@ -45,6 +45,7 @@ from sudokit.model.variants import (
     Thermometer,
     VariantError,
     Whisper,
+    XSum,
     XVNegative,
 )
 from sudokit.testing.strategies import solved_grids
@@ -234,6 +235,15 @@ class Drawer:
             else:
                 total = draw(st.integers(0, largest))
             return [Sandwich(axis, index, total)]
+        if kind == "x-sum":
+            side, index = draw(st.sampled_from(("left", "right", "top", "bottom"))), draw(_index(n))
+            line = XSum(side, index, 1).line_cells(n)
+            if self.true():
+                digits = self.digits([r * n + c for r, c in line])
+                total = sum(digits[: digits[0]])
+            else:
+                total = draw(st.integers(1, n * (n + 1) // 2))
+            return [XSum(side, index, total)]
         if kind == "thermometer":
             return [Thermometer(self.cells(self.line(lambda p, j: s[j] > s[p[-1]])))]  # type: ignore[index]
         if kind == "slow-thermometer":

@@ -37,6 +37,7 @@ from sudokit.model.variants import (
     Thermometer,
     VariantError,
     Whisper,
+    XSum,
     XVNegative,
     constraint_from_dict,
     to_json,
@@ -78,6 +79,7 @@ CASES: dict[str, tuple[Constraint, Constraint, str]] = {
     "renban": (Renban(["r1c4", "r1c5", "r1c6"]), Renban(["r1c6", "r1c7", "r1c8"]), "not a run"),
     "whisper": (Whisper(["r1c8", "r1c7"]), Whisper(["r1c1", "r1c2"]), "5 next to 3"),
     "palindrome": (Palindrome(["r2c6", "r3c7"]), Palindrome(["r1c1", "r1c2"]), "no palindrome"),
+    "x-sum": (XSum("left", 0, 25), XSum("right", 0, 4), "X-sum right of row 1: the first 2 cells sum to 3, not 4"),
 }
 
 
@@ -157,6 +159,21 @@ def test_global_rules_match_their_definition_on_every_4x4_grid(name: str) -> Non
     kept = [cells for cells in GRIDS if solution_problem(puzzle, Grid(cells)) is None]
     assert kept == [cells for cells in GRIDS if holds(cells)]
     assert len(kept) < len(GRIDS)
+
+
+def outside_line(g: tuple[int, ...], side: str, index: int) -> list[int]:
+    """The 4x4 grid's row or column of an outside clue, read from the clue's side (an independent reading)."""
+    line = list(g[index * 4 : index * 4 + 4]) if side in ("left", "right") else list(g[index::4])
+    return line[::-1] if side in ("right", "bottom") else line
+
+
+@pytest.mark.parametrize("side", ["left", "right", "top", "bottom"])
+def test_x_sums_match_their_definition_on_every_4x4_grid(side: str) -> None:
+    for index, total in ((0, 1), (1, 3), (2, 6), (3, 10), (1, 5), (2, 8), (0, 9)):
+        puzzle = Grid.empty("2x2").with_rules(constraints=[XSum(side, index, total)])
+        kept = [cells for cells in GRIDS if solution_problem(puzzle, Grid(cells)) is None]
+        want = [g for g in GRIDS if sum((line := outside_line(g, side, index))[: line[0]]) == total]
+        assert kept == want and 0 < len(kept) < len(GRIDS)
 
 
 def no_dot(g: tuple[int, ...], a: int, b: int) -> bool:
@@ -290,6 +307,9 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         (lambda: LittleKiller(["r1c1", "r1c2"], total=3), "r1c1 and r1c2 are not on one diagonal"),
         (lambda: Sandwich("diagonal", 0, 3), "'diagonal' is not one of row, column"),
         (lambda: Diagonal("up"), "'up' is not one of main, anti"),
+        (lambda: XSum("north", 0, 3), "X-sum: 'north' is not one of left, right, top, bottom"),
+        (lambda: XSum("top", -1, 3), "X-sum: index: -1 is not a whole number of at least 0"),
+        (lambda: XSum("top", 2, 0), "X-sum top of column 3: total: 0 is not a whole number of at least 1"),
         (lambda: OddEven("r1c1", "prime"), "'prime' is not one of odd, even"),
         (lambda: Whisper(["r1c1", "r1c2"], difference=0), "difference: 0 is not a whole number of at least 1"),
     ],
@@ -306,6 +326,8 @@ def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None
         (Killer(["r1c1", "r10c1"]), "constraint 2: killer cage: cell r10c1 is off the 9x9 board"),
         (Sandwich("row", 9, 3), "constraint 2: sandwich: row 10 is off the 9x9 board"),
         (Sandwich("row", 0, 36), "total 36 is too large"),
+        (XSum("bottom", 9, 3), "constraint 2: X-sum: column 10 is off the 9x9 board"),
+        (XSum("right", 8, 46), "constraint 2: X-sum right of row 9: total 46 is more than 1 + 2 + ... + 9"),
         (ExtraRegion([(0, c) for c in range(9)] + [(1, 0)]), "10 cells cannot hold different digits 1..9"),
         (AntiKnight(), "constraint 2 (anti-knight) repeats constraint 1"),
     ],

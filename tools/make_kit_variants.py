@@ -40,6 +40,7 @@ from sudokit.model.variants import (
     SlowThermometer,
     Thermometer,
     Whisper,
+    XSum,
     XVNegative,
     to_dict,
 )
@@ -128,6 +129,10 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
             line = [g[index * N + k] if axis == "row" else g[k * N + index] for k in range(N)]
             a, b = sorted((line.index(1), line.index(N)))
             rule = Sandwich(axis, index, sum(line[a + 1 : b]))
+        elif kind == "x-sum":
+            side, index = rng.choice(("left", "right", "top", "bottom")), rng.randrange(N)
+            line = [value(g, c) for c in XSum(side, index, 1).line_cells(N)]
+            rule = XSum(side, index, sum(line[: line[0]]))
         elif kind == "thermometer":
             cells = path(rng, g, rng.randint(2, 4), lambda d: all(x < y for x, y in itertools.pairwise(d)))
             rule = cells and Thermometer(cells)
@@ -204,6 +209,7 @@ KINDS = [
     "renban",
     "whisper",
     "palindrome",
+    "x-sum",
 ]
 
 

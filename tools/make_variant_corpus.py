@@ -11,7 +11,7 @@ Every puzzle is made from ``SEED`` and its name alone (``random.Random(f"{SEED}/
    (diagonals, windoku windows, anti-knight, anti-king, non-consecutive, the jigsaw regions), found by
    CP-SAT on one worker steered by a drawn digit per cell (a solution hint) and a drawn search seed.
 2. Clues that are true of that grid, of each kind the puzzle asks for: killer cages partitioning the
-   board, every little killer diagonal, every sandwich total, thermometers along increasing paths,
+   board, every little killer diagonal, every sandwich total, every X-sum, thermometers along increasing paths,
    arrows whose cells sum to their circle (one two-cell circle where one fits), every kropki dot and
    every X and V (all of them, and kept, under a negative rule), a parity on every cell, and renban,
    whisper and palindrome lines found in the grid.
@@ -67,6 +67,7 @@ from sudokit.model.variants import (
     SlowThermometer,
     Thermometer,
     Whisper,
+    XSum,
     XVNegative,
     king_pairs,
     knight_pairs,
@@ -128,6 +129,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("renban", "3x3", clues=("renban",)),
     Spec("whisper", "3x3", clues=("whisper",)),
     Spec("palindrome", "3x3", clues=("palindrome",)),
+    Spec("x-sum", "3x3", clues=("x-sum",)),
     Spec("sudoku-x", "3x3", rules=("diagonal",)),
     Spec("windoku", "3x3", rules=("extra-region",)),
     Spec("anti-knight", "3x3", rules=("anti-knight",)),
@@ -343,6 +345,16 @@ class Clues:
                 line = [s[k * n + j] if axis == "row" else s[j * n + k] for j in range(n)]
                 a, b = sorted((line.index(1), line.index(n)))
                 out.append(Sandwich(axis, k, sum(line[a + 1 : b])))
+        return out
+
+    def x_sum(self) -> list[Constraint]:
+        """Every row's and column's X-sum, from each of the four sides."""
+        n, s = self.n, self.s
+        out: list[Constraint] = []
+        for side in ("left", "right", "top", "bottom"):
+            for k in range(n):
+                line = [s[r * n + c] for r, c in XSum(side, k, 1).line_cells(n)]
+                out.append(XSum(side, k, sum(line[: line[0]])))
         return out
 
     def _pairs(self) -> Iterator[tuple[int, int, int, int]]:

@@ -41,6 +41,7 @@ from sudokit.model.variants import (
     SlowThermometer,
     Thermometer,
     Whisper,
+    XSum,
     XVNegative,
 )
 
@@ -74,6 +75,7 @@ EXAMPLES: dict[str, Constraint] = {
         Renban(["r1c1", "r1c2", "r2c3"]),
         Whisper(["r4c4", "r5c5", "r6c6"]),
         Palindrome(["r1c4", "r2c5", "r3c4"]),
+        XSum("left", 0, 25),
     )
 }
 

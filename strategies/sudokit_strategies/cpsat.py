@@ -493,6 +493,17 @@ def _sandwich(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzz
         model.add_bool_or([])  # no set of digits 2..n-1 sums to the total
 
 
+def _x_sum(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """A boolean per digit X of the first cell: when it holds X, the first X cells sum to the total."""
+    n = puzzle.shape.n
+    line = [x[r * n + c] for r, c in rule.line_cells(n)]
+    for k in range(1, n + 1):
+        first = model.new_bool_var("")
+        model.add(line[0] == k).only_enforce_if(first)
+        model.add(line[0] != k).only_enforce_if(~first)
+        model.add(cp_model.LinearExpr.sum(line[:k]) == rule.total).only_enforce_if(first)
+
+
 @cache
 def _sandwich_sizes(n: int, total: int) -> list[int]:
     """How many different digits of 2..n-1 can sum to ``total``."""
@@ -526,6 +537,7 @@ _RULES: dict[str, _Adder] = {
     "killer": _killer,
     "little-killer": _little_killer,
     "sandwich": _sandwich,
+    "x-sum": _x_sum,
     "thermometer": _thermometer,
     "slow-thermometer": _slow_thermometer,
     "arrow": _arrow,

@@ -682,6 +682,17 @@ class _VariantModel:
                     layouts.append(tuple(ends if k in (p, q) else inside if p < k < q else outside for k in range(n)))
         self.layouts.append((line, layouts))
 
+    def x_sum(self, line: tuple[int, ...], total: int) -> None:
+        """The first X cells of ``line`` sum to ``total``, X the first digit: one layout per X and set of X digits."""
+        n = self.n
+        digits = frozenset(range(1, n + 1))
+        layouts = []
+        for x in range(1, n + 1):
+            for rest in _sets_summing(tuple(sorted(digits - {x})), x - 1, total - x):
+                after = digits - rest - {x}
+                layouts.append((frozenset((x,)), *(rest if k < x else after for k in range(1, n))))
+        self.layouts.append((line, layouts))
+
     def finish(self) -> _Model | None:
         """The model for the worker (see _Model), or None when the puzzle has no solution."""
         self.unit_sums()
@@ -782,6 +793,22 @@ class _VariantModel:
         return True
 
 
+def _sets_summing(pool: tuple[int, ...], k: int, total: int) -> Iterator[frozenset[int]]:
+    """The sets of ``k`` digits of ``pool`` (ascending) summing to ``total``; branches that cannot reach it cut."""
+    if k == 0:
+        if total == 0:
+            yield frozenset()
+        return
+    for j in range(len(pool) - k + 1):
+        d = pool[j]
+        if k * d > total:
+            return  # the least set from here on is too much already
+        if d + sum(pool[len(pool) - k + 1 :]) < total:
+            continue  # the greatest set with d is too little
+        for rest in _sets_summing(pool[j + 1 :], k - 1, total - d):
+            yield rest | {d}
+
+
 def _ways(
     terms: tuple[tuple[int, int], ...], total: int, digits: list[list[int]], member: list[set[int]], limit: int
 ) -> list[tuple[int, ...]] | None:
@@ -821,7 +848,7 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
     """Put one variant rule into ``model``."""
     n, kind = model.n, rule.kind
     cells = rule.indexes(n)
-    if kind == "sandwich":
+    if kind in ("sandwich", "x-sum"):
         cells = tuple(r * n + c for r, c in rule.line_cells(n))  # type: ignore[attr-defined]
     if kind not in _EVERYWHERE and kind != "odd-even":  # a parity shows in the cell's digits already
         for i in cells:
@@ -875,6 +902,8 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
         model.domains[cells[0]] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
     elif kind == "sandwich":
         model.sandwich(cells, rule.total)  # type: ignore[attr-defined]
+    elif kind == "x-sum":
+        model.x_sum(cells, rule.total)  # type: ignore[attr-defined]
     else:  # a kind this engine does not declare never reaches it (sudokit.run says "unsupported")
         raise ValueError(f"python-constraint: no model for the variant kind {kind!r}")
 

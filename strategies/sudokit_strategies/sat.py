@@ -787,6 +787,24 @@ def _sandwich(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     cnf.automaton(line, step, (0, 0), lambda state: state[0] == 2)
 
 
+def _x_sum(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """An automaton along the line from the clue: the first digit X, then the sum so far while X cells are not read."""
+    n = puzzle.shape.n
+    total = rule.total
+    line = [r * n + c for r, c in rule.line_cells(n)]
+
+    def step(k: int, state: tuple[int, int], d: int) -> tuple[int, int] | None:
+        count, s = state  # count: the cells of the sum still to read (from the first digit on)
+        if k == 0:
+            count = d
+        if count == 0:
+            return state
+        s += d
+        return (count - 1, s) if s <= total else None
+
+    cnf.automaton(line, step, (0, 0), lambda state: state == (0, total))
+
+
 def _pair_rule(ok: Callable[[int, int], bool]) -> Callable[[_Cnf, Any, Grid], None]:
     """A rule on its two cells."""
 
@@ -875,6 +893,7 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "killer": _killer,
     "little-killer": _little_killer,
     "sandwich": _sandwich,
+    "x-sum": _x_sum,
     "thermometer": _line_rule(lambda d, e: d < e),
     "slow-thermometer": _line_rule(lambda d, e: d <= e),
     "arrow": _arrow,

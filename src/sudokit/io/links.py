@@ -11,7 +11,7 @@ puzzle kept on a server: sudokit does not use the network, and says so.
 What is read. f-puzzles' JSON names each rule, and every rule sudokit models is read: the givens and
 the regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, ``nonconsecutive``
 and ``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``,
-``littlekillersum``, ``sandwichsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white
+``littlekillersum``, ``sandwichsum``, ``xsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white
 and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, and the keys of
 f-puzzles' solver plugin ``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not
 model (``betweenline``, ``clone``, ``minimum``, ``quadruple``, ``disjointgroups``, a cage drawn as
@@ -79,6 +79,7 @@ from sudokit.model.variants import (
     Thermometer,
     VariantError,
     Whisper,
+    XSum,
     XVNegative,
     read_json,
 )
@@ -378,7 +379,6 @@ _UNMODELLED = {
     "nabner": "nabner lines",
     "doublearrow": "double arrows",
     "zipperline": "zipper lines",
-    "xsum": "X-sums",
     "skyscraper": "skyscrapers",
     "rowindexer": "row indexers",
     "columnindexer": "column indexers",
@@ -708,6 +708,28 @@ class _FPuzzlesReader:
                 raise self.fail(f"{where}: cell {entry.get('cell')} is not beside a row or a column")
             self.add(where, partial(Sandwich, axis, index, total))
 
+    def side(self, entry: dict[str, Any], where: str) -> tuple[str, int]:
+        """The side and the row or column (0-based) of an outside clue, from its cell beside the board."""
+        n = self.n
+        r, c = self.rc(entry.get("cell"), where)
+        if r == 0 and 1 <= c <= n:
+            return "top", c - 1
+        if r == n + 1 and 1 <= c <= n:
+            return "bottom", c - 1
+        if c == 0 and 1 <= r <= n:
+            return "left", r - 1
+        if c == n + 1 and 1 <= r <= n:
+            return "right", r - 1
+        raise self.fail(f"{where}: cell {entry.get('cell')} is not beside a row or a column")
+
+    def xsum(self, value: object) -> None:
+        for where, entry in self.entries("xsum", value):
+            total = self.number(entry.get("value"), where, "total")
+            if total is None:
+                continue  # a clue cell without its number: no rule
+            side, index = self.side(entry, where)
+            self.add(where, partial(XSum, side, index, total))
+
     def dots(self, key: str, value: object, color: str, default: str) -> None:
         for where, entry in self.entries(key, value):
             shown = entry.get("value")
@@ -772,6 +794,7 @@ class _FPuzzlesReader:
         "killercage": killercage,
         "littlekillersum": littlekillersum,
         "sandwichsum": sandwichsum,
+        "xsum": xsum,
         "difference": difference,
         "ratio": ratio,
         "arrow": arrow,
@@ -904,6 +927,8 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             index = rule.index + 1
             cell = f"R0C{index}" if rule.axis == "column" else f"R{index}C0"
             add("sandwichsum", {"cell": cell, "value": str(rule.total)})
+        elif isinstance(rule, XSum):
+            add("xsum", {"cell": _outside_name(rule.side, rule.index, n), "value": str(rule.total)})
         elif isinstance(rule, Arrow):
             arrows.setdefault(rule.circle, []).append(_arrow_line(rule))
         elif isinstance(rule, XV):
@@ -924,7 +949,7 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
     for key in ("extraregion", "odd", "even", "thermometer", "palindrome", "killercage", "littlekillersum"):
         if key in entries:
             data[key] = entries[key]
-    for key in ("sandwichsum", "difference", "ratio", "arrow", "xv", "renban", "whispers", "slowthermometer"):
+    for key in ("sandwichsum", "xsum", "difference", "ratio", "arrow", "xv", "renban", "whispers", "slowthermometer"):
         if key in ("ratio", "xv") and negative and "negative" not in data and key in negative:
             data["negative"] = negative
         if key in entries or (key in negative):
@@ -934,6 +959,12 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
     if solution is not None:
         data["solution"] = _solution(grid, solution)
     return data
+
+
+def _outside_name(side: str, index: int, n: int) -> str:
+    """f-puzzles' name of the cell beside the board where an outside clue of ``side`` and ``index`` stands."""
+    k = index + 1
+    return {"top": f"R0C{k}", "bottom": f"R{n + 1}C{k}", "left": f"R{k}C0", "right": f"R{k}C{n + 1}"}[side]
 
 
 def _fpuzzles_grid(grid: Grid) -> list[list[dict[str, Any]]]:

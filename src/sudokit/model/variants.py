@@ -59,6 +59,7 @@ __all__ = [
     "Thermometer",
     "VariantError",
     "Whisper",
+    "XSum",
     "XVNegative",
     "cell_name",
     "check_rules",
@@ -604,6 +605,59 @@ class Palindrome(Constraint):
         return None if digits == digits[::-1] else f"{self._where()} is no palindrome: {_shown(digits)}"
 
 
+#: The sides of the board an outside clue stands on.
+_SIDES = ("left", "right", "top", "bottom")
+
+
+def _outside_cells(side: str, index: int, n: int) -> tuple[Cell, ...]:
+    """The cells of a row (``left``/``right``) or column (``top``/``bottom``), in order from the clue's side."""
+    row = side in ("left", "right")
+    cells = tuple((index, k) if row else (k, index) for k in range(n))
+    return cells[::-1] if side in ("right", "bottom") else cells
+
+
+@dataclass(frozen=True, slots=True)
+class XSum(Constraint):
+    """An X-sum clue outside the board: the first X cells from its side sum to ``total``, X the first cell's digit.
+
+    ``side`` is where the clue stands (``left``/``right`` of row ``index``, ``top``/``bottom`` of column
+    ``index``, 0-based), and the cells are read from there inwards.
+    """
+
+    kind: ClassVar[str] = "x-sum"
+    label: ClassVar[str] = "X-sum"
+    side: str
+    index: int
+    total: int
+
+    def _normalise(self) -> None:
+        _choice(self.side, _SIDES, self.label)
+        _whole(self.index, f"{self.label}: index")
+        _whole(self.total, f"{self._place()}: total", low=1)
+
+    def _place(self) -> str:
+        line = "row" if self.side in ("left", "right") else "column"
+        return f"{self.label} {self.side} of {line} {self.index + 1}"
+
+    def _fits(self, n: int) -> None:
+        if self.index >= n:
+            line = "row" if self.side in ("left", "right") else "column"
+            raise VariantError(f"{self.label}: {line} {self.index + 1} is off the {n}x{n} board")
+        if self.total > n * (n + 1) // 2:
+            raise VariantError(f"{self._place()}: total {self.total} is more than 1 + 2 + ... + {n}")
+
+    def line_cells(self, n: int) -> tuple[Cell, ...]:
+        """The cells of its row or column, in order from the clue."""
+        return _outside_cells(self.side, self.index, n)
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        digits = self._values(values, grid.n, self.line_cells(grid.n))
+        total = sum(digits[: digits[0]])
+        if total != self.total:
+            return f"{self._place()}: the first {digits[0]} cells sum to {total}, not {self.total}"
+        return None
+
+
 #: Every constraint class by its kind name.
 KINDS: dict[str, type[Constraint]] = {
     cls.kind: cls
@@ -627,6 +681,7 @@ KINDS: dict[str, type[Constraint]] = {
         Renban,
         Whisper,
         Palindrome,
+        XSum,
     )
 }
 #: The kind name of irregular regions (not a constraint: the grid's ``regions``).

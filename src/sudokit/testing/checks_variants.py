@@ -187,6 +187,14 @@ def variant_palindrome(subject: Subject) -> None:
     _solves_kind(subject, "palindrome")
 
 
+@check("variants")
+def variant_x_sum(subject: Subject) -> None:
+    """An engine declaring 'x-sum' (X-sums: the first X cells from an outside clue sum to it, X the first digit)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "x-sum")
+
+
 def _solves_kind(subject: Subject, kind: str) -> None:
     """Every shipped puzzle using ``kind`` (and only kinds the engine declares) counted exactly, or solved."""
     declared = subject.capabilities.constraints

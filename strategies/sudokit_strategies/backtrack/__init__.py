@@ -119,6 +119,7 @@ class BacktrackStrategy:
                 "renban",
                 "whisper",
                 "palindrome",
+                "x-sum",
             }
         ),
     )

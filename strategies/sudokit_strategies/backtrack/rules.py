@@ -20,6 +20,7 @@ __all__ = [
     "Rule",
     "SandwichRule",
     "SetRule",
+    "XSumRule",
     "digit_sets",
     "pair_table",
 ]
@@ -336,7 +337,66 @@ class SandwichRule:
         return out
 
 
-Rule = SetRule | LinearRule | SandwichRule
+class XSumRule:
+    """The first X cells of a line sum to ``total``, X the first cell's digit: every (X, set of the first X) kept.
+
+    The line is a row or a column, so its digits differ: the first X cells hold a set of X digits with X
+    in the first cell, and the other cells the rest of the digits.
+    """
+
+    __slots__ = ("cells", "n", "sets")
+
+    def __init__(self, cells: Sequence[int], total: int, n: int) -> None:
+        self.cells = tuple(cells)
+        self.n = n
+        #: (X, the sets of X digits with X among them summing to total), for each X that has one.
+        self.sets = [(x, s) for x in range(1, n + 1) for s in digit_sets(n, x, total) if s >> (x - 1) & 1]
+
+    def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
+        """Narrow each cell to what some first digit X and set of the first X cells still allows."""
+        n = self.n
+        full = (1 << n) - 1
+        dom = [values[c] or cand[c] for c in self.cells]
+        allowed = [0] * n
+        found = False
+        for x, digits in self.sets:
+            bit = 1 << (x - 1)
+            if not dom[0] & bit:
+                continue
+            inside, rest = digits ^ bit, full ^ digits
+            union = 0
+            for m in dom[1:x]:
+                if not m & inside:
+                    break
+                union |= m
+            else:
+                if union & inside != inside:
+                    continue
+                union = 0
+                for m in dom[x:]:
+                    if not m & rest:
+                        break
+                    union |= m
+                else:
+                    if union & rest != rest:
+                        continue
+                    found = True
+                    allowed[0] |= bit
+                    for j in range(1, n):
+                        allowed[j] |= inside if j < x else rest
+        if not found:
+            return None
+        out = []
+        for j, c in enumerate(self.cells):
+            m = dom[j]
+            if m & ~allowed[j]:
+                if values[c]:
+                    return None
+                out.append((c, m & allowed[j]))
+        return out
+
+
+Rule = SetRule | LinearRule | SandwichRule | XSumRule
 
 
 @cache
