@@ -262,6 +262,16 @@ def gen_x_sum(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.C
     return list(rules.values())
 
 
+def gen_skyscraper(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    rules: dict[tuple[str, int], v.Constraint] = {}
+    for side in rng.sample(("left", "right", "top", "bottom"), rng.randint(1, 3)):
+        index = rng.randrange(n)
+        digits = [at(c) for c in v.Skyscraper(side, index, 1).line_cells(n)]
+        count = sum(d > max(digits[:k], default=0) for k, d in enumerate(digits))
+        rules[side, index] = v.Skyscraper(side, index, count if rng.random() < 0.8 else rng.randint(1, n))
+    return list(rules.values())
+
+
 def gen_thermometer(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
     derived = rng.random() < 0.8
     line = walk(rng, n, rng.randint(2, n), lambda a, b: not derived or at(b) > at(a))
@@ -389,6 +399,7 @@ GENERATORS: dict[str, Generator] = {
     "little-killer": gen_little_killer,
     "sandwich": gen_sandwich,
     "x-sum": gen_x_sum,
+    "skyscraper": gen_skyscraper,
     "thermometer": gen_thermometer,
     "slow-thermometer": gen_slow_thermometer,
     "arrow": gen_arrow,

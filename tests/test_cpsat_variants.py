@@ -40,6 +40,7 @@ from sudokit.model.variants import (
     NonConsecutive,
     OddEven,
     Sandwich,
+    Skyscraper,
     Thermometer,
     Whisper,
     XSum,
@@ -267,6 +268,11 @@ def draw(
         digits = at(ref, n, list(XSum(side, index, 1).line_cells(n)))
         total = sum(digits[: digits[0]]) if honest else rng.randint(1, n * (n + 1) // 2)
         return XSum(side, index, total)
+    if kind == "skyscraper":
+        side, index = rng.choice(("left", "right", "top", "bottom")), rng.randrange(n)
+        digits = at(ref, n, list(Skyscraper(side, index, 1).line_cells(n)))
+        count = sum(d > max(digits[:k], default=0) for k, d in enumerate(digits))
+        return Skyscraper(side, index, count if honest else rng.randint(1, n))
     if kind == "arrow":
         circle = cells[: rng.choice((1, 1, 2))]
         return Arrow(circle, random_line(rng, n, rng.randint(1, 3), set(circle)))

@@ -40,6 +40,7 @@ from sudokit.model.variants import (
     Palindrome,
     Renban,
     Sandwich,
+    Skyscraper,
     SlowThermometer,
     Thermometer,
     Whisper,
@@ -184,6 +185,13 @@ def x_sum(rng: random.Random, solution: tuple[int, ...]) -> XSum:
     return XSum(side, index, rng.choice((sum(digits[: digits[0]]), rng.randint(1, 10))))
 
 
+def skyscraper(rng: random.Random, solution: tuple[int, ...]) -> Skyscraper:
+    side, index = rng.choice(("left", "right", "top", "bottom")), rng.randrange(N)
+    digits = digits_of(solution, list(Skyscraper(side, index, 1).line_cells(N)))
+    count = sum(d > max(digits[:k], default=0) for k, d in enumerate(digits))
+    return Skyscraper(side, index, rng.choice((count, rng.randint(1, N))))
+
+
 def killer(rng: random.Random, solution: tuple[int, ...]) -> Killer:
     cells = line(rng, N, ORTHOGONAL)
     total = sum(digits_of(solution, cells)) + rng.choice((0, 0, -1, 1))
@@ -257,6 +265,7 @@ RULES: dict[str, Rules] = {
     "whisper": lambda rng, s: [Whisper(line(rng), difference=rng.randint(1, 3))],
     "palindrome": lambda rng, s: [Palindrome(line(rng)) for _ in range(rng.randint(1, 2))],
     "x-sum": lambda rng, s: list({(w.side, w.index): w for w in (x_sum(rng, s) for _ in range(3))}.values()),
+    "skyscraper": lambda rng, s: list({(w.side, w.index): w for w in (skyscraper(rng, s) for _ in range(3))}.values()),
 }
 #: Irregular 4x4 regions (each row of the text is the symbol of a cell's region).
 JIGSAW_4 = ["1122112233443344", "1112312233423444", "1222113241334443"]

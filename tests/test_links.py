@@ -48,6 +48,7 @@ from sudokit.model.variants import (
     Palindrome,
     Renban,
     Sandwich,
+    Skyscraper,
     SlowThermometer,
     Thermometer,
     VariantError,
@@ -157,6 +158,8 @@ EVERY_KIND = [
     Palindrome([(6, 3), (7, 2), (8, 3)]),
     XSum("top", 2, 10),
     XSum("right", 4, 21),
+    Skyscraper("bottom", 6, 3),
+    Skyscraper("left", 8, 1),
 ]
 
 
@@ -183,6 +186,15 @@ def test_x_sums_are_read_from_the_cell_beside_the_board_on_each_side() -> None:
     assert set(grid.constraints) == {XSum("top", 1, 6), XSum("bottom", 2, 15), XSum("left", 3, 9), XSum("right", 6, 20)}
     assert XSum("bottom", 2, 15).line_cells(9)[:2] == ((8, 2), (7, 2))  # read from the clue inwards
     assert to_fpuzzles(grid)["xsum"] == clues[:4]
+
+
+def test_skyscrapers_are_read_from_the_cell_beside_the_board_on_each_side() -> None:
+    clues = [{"cell": cell, "value": value} for cell, value in (("R0C9", "1"), ("R10C1", "4"), ("R2C0", "3"))]
+    clues += [{"cell": "R9C10", "value": "2"}, {"cell": "R5C10", "value": ""}]  # no number: no rule
+    grid = parse_fpuzzles(fpuzzles(skyscraper=clues))
+    want = {Skyscraper("top", 8, 1), Skyscraper("bottom", 0, 4), Skyscraper("left", 1, 3), Skyscraper("right", 8, 2)}
+    assert set(grid.constraints) == want
+    assert to_fpuzzles(grid)["skyscraper"] == clues[:4]
 
 
 def test_non_consecutive_goes_to_a_link_and_back() -> None:
@@ -325,6 +337,8 @@ def fpuzzles(**keys: object) -> dict[str, object]:
         ({"sandwichsum": [{"cell": "R3C3", "value": "5"}]}, "sandwichsum 1: cell R3C3 is not beside a row or a column"),
         ({"arrow": [{"cells": [], "lines": [["R1C1", "R1C2"]]}]}, "arrow 1: an arrow without its circle"),
         ({"xsum": [{"cell": "R0C0", "value": "5"}]}, "xsum 1: cell R0C0 is not beside a row or a column"),
+        ({"skyscraper": [{"cell": "R5C5", "value": "2"}]}, "skyscraper 1: cell R5C5 is not beside a row or a column"),
+        ({"skyscraper": [{"cell": "R0C1", "value": "10"}]}, "skyscraper top of column 1: count 10 is more than"),
         ({"xsum": [{"cell": "R0C1", "value": "46"}]}, "X-sum top of column 1: total 46 is more than"),
         ({"nonconsecutive": True, "difference": [{"cells": ["R1C1", "R1C2"]}]}, "with white dots but no negative"),
     ],

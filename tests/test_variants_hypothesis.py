@@ -41,6 +41,7 @@ from sudokit.model.variants import (
     Palindrome,
     Renban,
     Sandwich,
+    Skyscraper,
     SlowThermometer,
     Thermometer,
     VariantError,
@@ -244,6 +245,15 @@ class Drawer:
             else:
                 total = draw(st.integers(1, n * (n + 1) // 2))
             return [XSum(side, index, total)]
+        if kind == "skyscraper":
+            side, index = draw(st.sampled_from(("left", "right", "top", "bottom"))), draw(_index(n))
+            line = Skyscraper(side, index, 1).line_cells(n)
+            if self.true():
+                digits = self.digits([r * n + c for r, c in line])
+                count = sum(d > max(digits[:k], default=0) for k, d in enumerate(digits))
+            else:
+                count = draw(st.integers(1, n))
+            return [Skyscraper(side, index, count)]
         if kind == "thermometer":
             return [Thermometer(self.cells(self.line(lambda p, j: s[j] > s[p[-1]])))]  # type: ignore[index]
         if kind == "slow-thermometer":

@@ -33,6 +33,7 @@ from sudokit.model.variants import (
     Palindrome,
     Renban,
     Sandwich,
+    Skyscraper,
     SlowThermometer,
     Thermometer,
     VariantError,
@@ -80,6 +81,7 @@ CASES: dict[str, tuple[Constraint, Constraint, str]] = {
     "whisper": (Whisper(["r1c8", "r1c7"]), Whisper(["r1c1", "r1c2"]), "5 next to 3"),
     "palindrome": (Palindrome(["r2c6", "r3c7"]), Palindrome(["r1c1", "r1c2"]), "no palindrome"),
     "x-sum": (XSum("left", 0, 25), XSum("right", 0, 4), "X-sum right of row 1: the first 2 cells sum to 3, not 4"),
+    "skyscraper": (Skyscraper("left", 0, 5), Skyscraper("right", 0, 3), "skyscraper right of row 1: 2 seen, not 3"),
 }
 
 
@@ -173,6 +175,16 @@ def test_x_sums_match_their_definition_on_every_4x4_grid(side: str) -> None:
         puzzle = Grid.empty("2x2").with_rules(constraints=[XSum(side, index, total)])
         kept = [cells for cells in GRIDS if solution_problem(puzzle, Grid(cells)) is None]
         want = [g for g in GRIDS if sum((line := outside_line(g, side, index))[: line[0]]) == total]
+        assert kept == want and 0 < len(kept) < len(GRIDS)
+
+
+@pytest.mark.parametrize("side", ["left", "right", "top", "bottom"])
+def test_skyscrapers_match_their_definition_on_every_4x4_grid(side: str) -> None:
+    for index, count in ((0, 1), (1, 2), (2, 3), (3, 4), (0, 2)):
+        puzzle = Grid.empty("2x2").with_rules(constraints=[Skyscraper(side, index, count)])
+        kept = [cells for cells in GRIDS if solution_problem(puzzle, Grid(cells)) is None]
+        lines = [(g, outside_line(g, side, index)) for g in GRIDS]
+        want = [g for g, line in lines if sum(all(d > e for e in line[:k]) for k, d in enumerate(line)) == count]
         assert kept == want and 0 < len(kept) < len(GRIDS)
 
 
@@ -310,6 +322,8 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         (lambda: XSum("north", 0, 3), "X-sum: 'north' is not one of left, right, top, bottom"),
         (lambda: XSum("top", -1, 3), "X-sum: index: -1 is not a whole number of at least 0"),
         (lambda: XSum("top", 2, 0), "X-sum top of column 3: total: 0 is not a whole number of at least 1"),
+        (lambda: Skyscraper("up", 0, 3), "skyscraper: 'up' is not one of left, right, top, bottom"),
+        (lambda: Skyscraper("left", 4, 0), "skyscraper left of row 5: count: 0 is not a whole number of at least 1"),
         (lambda: OddEven("r1c1", "prime"), "'prime' is not one of odd, even"),
         (lambda: Whisper(["r1c1", "r1c2"], difference=0), "difference: 0 is not a whole number of at least 1"),
     ],
@@ -328,6 +342,8 @@ def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None
         (Sandwich("row", 0, 36), "total 36 is too large"),
         (XSum("bottom", 9, 3), "constraint 2: X-sum: column 10 is off the 9x9 board"),
         (XSum("right", 8, 46), "constraint 2: X-sum right of row 9: total 46 is more than 1 + 2 + ... + 9"),
+        (Skyscraper("top", 9, 3), "constraint 2: skyscraper: column 10 is off the 9x9 board"),
+        (Skyscraper("top", 0, 10), "constraint 2: skyscraper top of column 1: count 10 is more than the 9 cells"),
         (ExtraRegion([(0, c) for c in range(9)] + [(1, 0)]), "10 cells cannot hold different digits 1..9"),
         (AntiKnight(), "constraint 2 (anti-knight) repeats constraint 1"),
     ],

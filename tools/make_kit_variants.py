@@ -37,6 +37,7 @@ from sudokit.model.variants import (
     Palindrome,
     Renban,
     Sandwich,
+    Skyscraper,
     SlowThermometer,
     Thermometer,
     Whisper,
@@ -133,6 +134,10 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
             side, index = rng.choice(("left", "right", "top", "bottom")), rng.randrange(N)
             line = [value(g, c) for c in XSum(side, index, 1).line_cells(N)]
             rule = XSum(side, index, sum(line[: line[0]]))
+        elif kind == "skyscraper":
+            side, index = rng.choice(("left", "right", "top", "bottom")), rng.randrange(N)
+            line = [value(g, c) for c in Skyscraper(side, index, 1).line_cells(N)]
+            rule = Skyscraper(side, index, sum(d > max(line[:k], default=0) for k, d in enumerate(line)))
         elif kind == "thermometer":
             cells = path(rng, g, rng.randint(2, 4), lambda d: all(x < y for x, y in itertools.pairwise(d)))
             rule = cells and Thermometer(cells)
@@ -210,6 +215,7 @@ KINDS = [
     "whisper",
     "palindrome",
     "x-sum",
+    "skyscraper",
 ]
 
 

@@ -11,10 +11,10 @@ Every puzzle is made from ``SEED`` and its name alone (``random.Random(f"{SEED}/
    (diagonals, windoku windows, anti-knight, anti-king, non-consecutive, the jigsaw regions), found by
    CP-SAT on one worker steered by a drawn digit per cell (a solution hint) and a drawn search seed.
 2. Clues that are true of that grid, of each kind the puzzle asks for: killer cages partitioning the
-   board, every little killer diagonal, every sandwich total, every X-sum, thermometers along increasing paths,
-   arrows whose cells sum to their circle (one two-cell circle where one fits), every kropki dot and
-   every X and V (all of them, and kept, under a negative rule), a parity on every cell, and renban,
-   whisper and palindrome lines found in the grid.
+   board, every little killer diagonal, every sandwich total, every X-sum and skyscraper, thermometers
+   along increasing paths, arrows whose cells sum to their circle (one two-cell circle where one fits),
+   every kropki dot and every X and V (all of them, and kept, under a negative rule), a parity on every
+   cell, and renban, whisper and palindrome lines found in the grid.
 3. Givens are taken away, all cells in a drawn order, each one only if the ``cp-sat`` engine still
    counts exactly one solution (``limit=2``, exact) within ``MAX_CONFLICTS`` (a count that costs more
    is "too hard": the given stays); then the clues, in a drawn order, the same way, never the last
@@ -64,6 +64,7 @@ from sudokit.model.variants import (
     Palindrome,
     Renban,
     Sandwich,
+    Skyscraper,
     SlowThermometer,
     Thermometer,
     Whisper,
@@ -130,6 +131,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("whisper", "3x3", clues=("whisper",)),
     Spec("palindrome", "3x3", clues=("palindrome",)),
     Spec("x-sum", "3x3", clues=("x-sum",)),
+    Spec("skyscraper", "3x3", clues=("skyscraper",)),
     Spec("sudoku-x", "3x3", rules=("diagonal",)),
     Spec("windoku", "3x3", rules=("extra-region",)),
     Spec("anti-knight", "3x3", rules=("anti-knight",)),
@@ -355,6 +357,16 @@ class Clues:
             for k in range(n):
                 line = [s[r * n + c] for r, c in XSum(side, k, 1).line_cells(n)]
                 out.append(XSum(side, k, sum(line[: line[0]])))
+        return out
+
+    def skyscraper(self) -> list[Constraint]:
+        """Every row's and column's skyscraper count, from each of the four sides."""
+        n, s = self.n, self.s
+        out: list[Constraint] = []
+        for side in ("left", "right", "top", "bottom"):
+            for k in range(n):
+                line = [s[r * n + c] for r, c in Skyscraper(side, k, 1).line_cells(n)]
+                out.append(Skyscraper(side, k, sum(d > max(line[:j], default=0) for j, d in enumerate(line))))
         return out
 
     def _pairs(self) -> Iterator[tuple[int, int, int, int]]:

@@ -38,6 +38,7 @@ from sudokit.model.variants import (
     Palindrome,
     Renban,
     Sandwich,
+    Skyscraper,
     SlowThermometer,
     Thermometer,
     Whisper,
@@ -76,6 +77,7 @@ EXAMPLES: dict[str, Constraint] = {
         Whisper(["r4c4", "r5c5", "r6c6"]),
         Palindrome(["r1c4", "r2c5", "r3c4"]),
         XSum("left", 0, 25),
+        Skyscraper("top", 0, 4),
     )
 }
 

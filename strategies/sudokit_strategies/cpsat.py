@@ -504,6 +504,23 @@ def _x_sum(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle:
         model.add(cp_model.LinearExpr.sum(line[:k]) == rule.total).only_enforce_if(first)
 
 
+def _skyscraper(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """The running maximum along the line from the clue; a cell is seen when it is above the maximum before it."""
+    n = puzzle.shape.n
+    line = [x[r * n + c] for r, c in rule.line_cells(n)]
+    tallest = line[0]
+    seen = []
+    for v in line[1:]:
+        up = model.new_bool_var("")
+        model.add(v > tallest).only_enforce_if(up)
+        model.add(v < tallest).only_enforce_if(~up)  # a row's or column's digits differ
+        seen.append(up)
+        higher = model.new_int_var(1, n, "")
+        model.add_max_equality(higher, [tallest, v])
+        tallest = higher
+    model.add(cp_model.LinearExpr.sum(seen) == rule.count - 1)  # the first cell is always seen
+
+
 @cache
 def _sandwich_sizes(n: int, total: int) -> list[int]:
     """How many different digits of 2..n-1 can sum to ``total``."""
@@ -538,6 +555,7 @@ _RULES: dict[str, _Adder] = {
     "little-killer": _little_killer,
     "sandwich": _sandwich,
     "x-sum": _x_sum,
+    "skyscraper": _skyscraper,
     "thermometer": _thermometer,
     "slow-thermometer": _slow_thermometer,
     "arrow": _arrow,

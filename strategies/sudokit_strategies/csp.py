@@ -147,6 +147,7 @@ class _ClassicModel(NamedTuple):
 #   ("pair", a, b, table)                        FunctionConstraint of _in_table: (digit a, digit b) is in table
 #   ("sum", blanks, multipliers or None, total)  _Sum: the sum of multiplier * digit is total
 #   ("layouts", blanks, masks)                   _Layouts: the digits fit one layout (a digit bit mask per blank)
+#   ("skyscraper", blanks, line, count)          _Skyscraper: count digits seen along line (its givens, 0: a blank)
 _Rule = tuple[Any, ...]
 
 
@@ -612,6 +613,8 @@ class _VariantModel:
         self.sums: list[tuple[tuple[tuple[int, int], ...], int]] = []
         #: cells, layouts: the cells hold digits of one layout (a set of digits per cell) at least.
         self.layouts: list[tuple[tuple[int, ...], list[tuple[frozenset[int], ...]]]] = []
+        #: Skyscraper clues: (the line's cells from the clue, how many digits are seen).
+        self.skyscrapers: list[tuple[tuple[int, ...], int]] = []
         #: The killer cages with a total (cells, total).
         self.cages: list[tuple[tuple[int, ...], int]] = []
         #: How many of the puzzle's own clues each cell is in: the cells with most come first in the search.
@@ -731,6 +734,14 @@ class _VariantModel:
             if len(open_) > 1:  # the layouts that fit the givens, on the blanks, as bit masks of digits
                 masks = {tuple(sum(1 << d for d in layout[k]) for k in open_) for layout in layouts}
                 rules.append(("layouts", tuple(where[k] for k in open_), tuple(sorted(masks))))
+        for line, count in self.skyscrapers:
+            digits = tuple(cells[i] for i in line)
+            blanks = tuple(i for i in line if not cells[i])
+            if not blanks:
+                if _seen_counts([[d] for d in digits], count) is None:
+                    return None  # the givens break it
+                continue
+            rules.append(("skyscraper", blanks, digits, count))
         weights = {i: self.weights[i] for i, _ in variables}
         return cells, variables, list(groups.values()), rules, weights
 
@@ -848,7 +859,7 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
     """Put one variant rule into ``model``."""
     n, kind = model.n, rule.kind
     cells = rule.indexes(n)
-    if kind in ("sandwich", "x-sum"):
+    if kind in ("sandwich", "x-sum", "skyscraper"):
         cells = tuple(r * n + c for r, c in rule.line_cells(n))  # type: ignore[attr-defined]
     if kind not in _EVERYWHERE and kind != "odd-even":  # a parity shows in the cell's digits already
         for i in cells:
@@ -904,6 +915,8 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
         model.sandwich(cells, rule.total)  # type: ignore[attr-defined]
     elif kind == "x-sum":
         model.x_sum(cells, rule.total)  # type: ignore[attr-defined]
+    elif kind == "skyscraper":
+        model.skyscrapers.append((cells, rule.count))  # type: ignore[attr-defined]
     else:  # a kind this engine does not declare never reaches it (sudokit.run says "unsupported")
         raise ValueError(f"python-constraint: no model for the variant kind {kind!r}")
 
@@ -1108,6 +1121,9 @@ def _library_constraint(rule: _Rule) -> tuple[constraint.Constraint, Sequence[in
     if rule[0] == "sum":
         _, blanks, multipliers, total = rule
         return _Sum(total, multipliers), blanks
+    if rule[0] == "skyscraper":
+        _, blanks, line, count = rule
+        return _Skyscraper(line, count), blanks
     _, blanks, masks = rule
     return _Layouts(masks), blanks
 
@@ -1227,6 +1243,83 @@ class _Layouts(constraint.Constraint):
             for v, fits in open_:
                 domain = domains[v]
                 for x in [x for x in domain if not fits[x] & left]:
+                    domain.hideValue(x)
+                if not domain:
+                    return False
+        return True
+
+
+def _seen_counts(options: list[list[int]], count: int) -> list[set[int]] | None:
+    """The digits of each place of a line (``options``) from which ``count`` digits can be seen; None: none.
+
+    Read from the start, a digit is seen when it is above every digit before it: states (the tallest so
+    far, how many seen) forwards to those reached, backwards to those still ending at ``count``.
+    """
+    layers: list[set[tuple[int, int]]] = [{(0, 0)}]
+    for digits in options:
+        nxt = set()
+        for tallest, seen in layers[-1]:
+            for d in digits:
+                if d < tallest:
+                    nxt.add((tallest, seen))
+                elif seen < count:
+                    nxt.add((d, seen + 1))
+        layers.append(nxt)
+    good = {state for state in layers[-1] if state[1] == count}
+    if not good:
+        return None
+    kept: list[set[int]] = [set() for _ in options]
+    for j in range(len(options) - 1, -1, -1):
+        before = set()
+        for tallest, seen in layers[j]:
+            for d in options[j]:
+                if ((tallest, seen) if d < tallest else (d, seen + 1)) in good:
+                    kept[j].add(d)
+                    before.add((tallest, seen))
+        good = before
+    return kept
+
+
+class _Skyscraper(constraint.Constraint):
+    """``count`` digits of a line are seen from its start (each above every one before it).
+
+    ``line`` holds the line's givens (0 for each blank, the variables in order); the forward check keeps
+    the digits of the blanks that some reading with ``count`` seen still takes (see _seen_counts).
+    """
+
+    def __init__(self, line: tuple[int, ...], count: int) -> None:
+        self.line = line
+        self.count = count
+
+    def __call__(
+        self,
+        variables: Sequence[int],
+        domains: dict[int, constraint.Domain],
+        assignments: dict[int, int],
+        forwardcheck: object = False,
+    ) -> bool:
+        get = assignments.get
+        blanks = iter(variables)
+        options: list[list[int]] = []
+        open_: list[tuple[int, int]] = []  # (place on the line, variable) of each blank not assigned
+        for k, d in enumerate(self.line):
+            if d:
+                options.append([d])
+                continue
+            v = next(blanks)
+            x = get(v)
+            if x is None:
+                options.append(list(domains[v]))
+                open_.append((k, v))
+            else:
+                options.append([x])
+        kept = _seen_counts(options, self.count)
+        if kept is None:
+            return False
+        if forwardcheck:
+            for k, v in open_:
+                domain = domains[v]
+                for x in [x for x in domain if x not in kept[k]]:
                     domain.hideValue(x)
                 if not domain:
                     return False

@@ -805,6 +805,21 @@ def _x_sum(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     cnf.automaton(line, step, (0, 0), lambda state: state == (0, total))
 
 
+def _skyscraper(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """An automaton along the line from the clue: the tallest digit so far and how many were seen."""
+    n = puzzle.shape.n
+    count = rule.count
+    line = [r * n + c for r, c in rule.line_cells(n)]
+
+    def step(k: int, state: tuple[int, int], d: int) -> tuple[int, int] | None:
+        tallest, seen = state
+        if d < tallest:
+            return state
+        return (d, seen + 1) if seen < count else None
+
+    cnf.automaton(line, step, (0, 0), lambda state: state[1] == count)
+
+
 def _pair_rule(ok: Callable[[int, int], bool]) -> Callable[[_Cnf, Any, Grid], None]:
     """A rule on its two cells."""
 
@@ -894,6 +909,7 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "little-killer": _little_killer,
     "sandwich": _sandwich,
     "x-sum": _x_sum,
+    "skyscraper": _skyscraper,
     "thermometer": _line_rule(lambda d, e: d < e),
     "slow-thermometer": _line_rule(lambda d, e: d <= e),
     "arrow": _arrow,

@@ -11,8 +11,8 @@ puzzle kept on a server: sudokit does not use the network, and says so.
 What is read. f-puzzles' JSON names each rule, and every rule sudokit models is read: the givens and
 the regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, ``nonconsecutive``
 and ``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``,
-``littlekillersum``, ``sandwichsum``, ``xsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white
-and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, and the keys of
+``littlekillersum``, ``sandwichsum``, ``xsum``, ``skyscraper``, ``thermometer``, ``arrow``, ``difference``
+and ``ratio`` (white and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, and the keys of
 f-puzzles' solver plugin ``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not
 model (``betweenline``, ``clone``, ``minimum``, ``quadruple``, ``disjointgroups``, a cage drawn as
 decoration...) is an error naming it: a puzzle is never solved with one of its rules left out. Only
@@ -75,6 +75,7 @@ from sudokit.model.variants import (
     Palindrome,
     Renban,
     Sandwich,
+    Skyscraper,
     SlowThermometer,
     Thermometer,
     VariantError,
@@ -379,7 +380,6 @@ _UNMODELLED = {
     "nabner": "nabner lines",
     "doublearrow": "double arrows",
     "zipperline": "zipper lines",
-    "skyscraper": "skyscrapers",
     "rowindexer": "row indexers",
     "columnindexer": "column indexers",
     "boxindexer": "box indexers",
@@ -730,6 +730,14 @@ class _FPuzzlesReader:
             side, index = self.side(entry, where)
             self.add(where, partial(XSum, side, index, total))
 
+    def skyscraper(self, value: object) -> None:
+        for where, entry in self.entries("skyscraper", value):
+            count = self.number(entry.get("value"), where, "count")
+            if count is None:
+                continue  # a clue cell without its number: no rule
+            side, index = self.side(entry, where)
+            self.add(where, partial(Skyscraper, side, index, count))
+
     def dots(self, key: str, value: object, color: str, default: str) -> None:
         for where, entry in self.entries(key, value):
             shown = entry.get("value")
@@ -795,6 +803,7 @@ class _FPuzzlesReader:
         "littlekillersum": littlekillersum,
         "sandwichsum": sandwichsum,
         "xsum": xsum,
+        "skyscraper": skyscraper,
         "difference": difference,
         "ratio": ratio,
         "arrow": arrow,
@@ -929,6 +938,8 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             add("sandwichsum", {"cell": cell, "value": str(rule.total)})
         elif isinstance(rule, XSum):
             add("xsum", {"cell": _outside_name(rule.side, rule.index, n), "value": str(rule.total)})
+        elif isinstance(rule, Skyscraper):
+            add("skyscraper", {"cell": _outside_name(rule.side, rule.index, n), "value": str(rule.count)})
         elif isinstance(rule, Arrow):
             arrows.setdefault(rule.circle, []).append(_arrow_line(rule))
         elif isinstance(rule, XV):
@@ -949,7 +960,8 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
     for key in ("extraregion", "odd", "even", "thermometer", "palindrome", "killercage", "littlekillersum"):
         if key in entries:
             data[key] = entries[key]
-    for key in ("sandwichsum", "xsum", "difference", "ratio", "arrow", "xv", "renban", "whispers", "slowthermometer"):
+    outside = ("sandwichsum", "xsum", "skyscraper")
+    for key in (*outside, "difference", "ratio", "arrow", "xv", "renban", "whispers", "slowthermometer"):
         if key in ("ratio", "xv") and negative and "negative" not in data and key in negative:
             data["negative"] = negative
         if key in entries or (key in negative):

@@ -55,6 +55,7 @@ __all__ = [
     "Palindrome",
     "Renban",
     "Sandwich",
+    "Skyscraper",
     "SlowThermometer",
     "Thermometer",
     "VariantError",
@@ -658,6 +659,48 @@ class XSum(Constraint):
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class Skyscraper(Constraint):
+    """A skyscraper clue outside the board: ``count`` digits are seen from its side, a taller digit hiding lower ones.
+
+    ``side`` and ``index`` are as for an X-sum; a digit is seen when it is greater than every digit
+    before it, read from the clue's side inwards.
+    """
+
+    kind: ClassVar[str] = "skyscraper"
+    label: ClassVar[str] = "skyscraper"
+    side: str
+    index: int
+    count: int
+
+    def _normalise(self) -> None:
+        _choice(self.side, _SIDES, self.label)
+        _whole(self.index, f"{self.label}: index")
+        _whole(self.count, f"{self._place()}: count", low=1)
+
+    def _place(self) -> str:
+        line = "row" if self.side in ("left", "right") else "column"
+        return f"{self.label} {self.side} of {line} {self.index + 1}"
+
+    def _fits(self, n: int) -> None:
+        if self.index >= n:
+            line = "row" if self.side in ("left", "right") else "column"
+            raise VariantError(f"{self.label}: {line} {self.index + 1} is off the {n}x{n} board")
+        if self.count > n:
+            raise VariantError(f"{self._place()}: count {self.count} is more than the {n} cells of the line")
+
+    def line_cells(self, n: int) -> tuple[Cell, ...]:
+        """The cells of its row or column, in order from the clue."""
+        return _outside_cells(self.side, self.index, n)
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        seen = tallest = 0
+        for d in self._values(values, grid.n, self.line_cells(grid.n)):
+            if d > tallest:
+                seen, tallest = seen + 1, d
+        return None if seen == self.count else f"{self._place()}: {seen} seen, not {self.count}"
+
+
 #: Every constraint class by its kind name.
 KINDS: dict[str, type[Constraint]] = {
     cls.kind: cls
@@ -682,6 +725,7 @@ KINDS: dict[str, type[Constraint]] = {
         Whisper,
         Palindrome,
         XSum,
+        Skyscraper,
     )
 }
 #: The kind name of irregular regions (not a constraint: the grid's ``regions``).

@@ -195,6 +195,14 @@ def variant_x_sum(subject: Subject) -> None:
     _solves_kind(subject, "x-sum")
 
 
+@check("variants")
+def variant_skyscraper(subject: Subject) -> None:
+    """An engine declaring 'skyscraper' (skyscrapers: an outside clue counts the digits seen, taller hiding lower)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "skyscraper")
+
+
 def _solves_kind(subject: Subject, kind: str) -> None:
     """Every shipped puzzle using ``kind`` (and only kinds the engine declares) counted exactly, or solved."""
     declared = subject.capabilities.constraints

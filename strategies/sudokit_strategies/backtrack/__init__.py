@@ -120,6 +120,7 @@ class BacktrackStrategy:
                 "whisper",
                 "palindrome",
                 "x-sum",
+                "skyscraper",
             }
         ),
     )

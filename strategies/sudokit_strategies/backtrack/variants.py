@@ -21,6 +21,7 @@ from sudokit_strategies.backtrack.rules import (
     Rule,
     SandwichRule,
     SetRule,
+    SkyscraperRule,
     XSumRule,
     digit_sets,
     pair_table,
@@ -174,6 +175,9 @@ class _Model:
         elif kind == "x-sum":
             line = tuple(r * n + c for r, c in rule.line_cells(n))  # type: ignore[attr-defined]
             self.rules.append(XSumRule(line, rule.total, n))  # type: ignore[attr-defined]
+        elif kind == "skyscraper":
+            line = tuple(r * n + c for r, c in rule.line_cells(n))  # type: ignore[attr-defined]
+            self.rules.append(SkyscraperRule(line, rule.count, n))  # type: ignore[attr-defined]
         elif kind == "thermometer":
             for i, j in combinations(range(len(cells)), 2):
                 self.relate(cells[i], cells[j], lambda x, y, gap=j - i: y - x >= gap)  # type: ignore[misc]
