@@ -272,6 +272,15 @@ def gen_skyscraper(rng: random.Random, n: int, at: Callable[[Cell], int]) -> lis
     return list(rules.values())
 
 
+def gen_indexer(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    axis = rng.choice(("row", "column", "box"))
+    cells = rng.sample([(r, c) for r in range(n) for c in range(n)], rng.randint(1, 3))
+    values = [at((r, c)) for r in range(n) for c in range(n)]
+    board = Grid(values, Shape.for_side(n), validate=False)
+    kept = [c for c in cells if v.Indexer(axis, [c]).violation(values, board) is None]
+    return [v.Indexer(axis, kept if kept and rng.random() < 0.8 else cells)]
+
+
 def gen_thermometer(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
     derived = rng.random() < 0.8
     line = walk(rng, n, rng.randint(2, n), lambda a, b: not derived or at(b) > at(a))
@@ -400,6 +409,7 @@ GENERATORS: dict[str, Generator] = {
     "sandwich": gen_sandwich,
     "x-sum": gen_x_sum,
     "skyscraper": gen_skyscraper,
+    "indexer": gen_indexer,
     "thermometer": gen_thermometer,
     "slow-thermometer": gen_slow_thermometer,
     "arrow": gen_arrow,

@@ -34,6 +34,7 @@ from sudokit.model.variants import (
     Constraint,
     Diagonal,
     ExtraRegion,
+    Indexer,
     Killer,
     Kropki,
     LittleKiller,
@@ -273,6 +274,13 @@ def draw(
         digits = at(ref, n, list(Skyscraper(side, index, 1).line_cells(n)))
         count = sum(d > max(digits[:k], default=0) for k, d in enumerate(digits))
         return Skyscraper(side, index, count if honest else rng.randint(1, n))
+    if kind == "indexer":
+        axis = rng.choice(("row", "column", "box"))
+        picked = rng.sample([(r, c) for r in range(n) for c in range(n)], rng.randint(1, 3))
+        if honest:  # the cells whose digit in the reference points right
+            board = Grid(ref, Shape.for_side(n), validate=False)
+            picked = [c for c in picked if Indexer(axis, [c]).violation(ref, board) is None] or picked[:1]
+        return Indexer(axis, picked)
     if kind == "arrow":
         circle = cells[: rng.choice((1, 1, 2))]
         return Arrow(circle, random_line(rng, n, rng.randint(1, 3), set(circle)))

@@ -31,6 +31,7 @@ from sudokit.model.variants import (
     Constraint,
     Diagonal,
     ExtraRegion,
+    Indexer,
     Killer,
     Kropki,
     KropkiNegative,
@@ -192,6 +193,14 @@ def skyscraper(rng: random.Random, solution: tuple[int, ...]) -> Skyscraper:
     return Skyscraper(side, index, rng.choice((count, rng.randint(1, N))))
 
 
+def indexer(rng: random.Random, solution: tuple[int, ...]) -> Indexer:
+    axis = rng.choice(("row", "column", "box"))
+    cells = rng.sample([(r, c) for r in range(N) for c in range(N)], rng.randint(1, 3))
+    board = Grid(solution, Shape.of(2, 2), validate=False)
+    kept = [c for c in cells if Indexer(axis, [c]).violation(solution, board) is None]
+    return Indexer(axis, rng.choice((kept or cells, cells)))
+
+
 def killer(rng: random.Random, solution: tuple[int, ...]) -> Killer:
     cells = line(rng, N, ORTHOGONAL)
     total = sum(digits_of(solution, cells)) + rng.choice((0, 0, -1, 1))
@@ -265,6 +274,7 @@ RULES: dict[str, Rules] = {
     "whisper": lambda rng, s: [Whisper(line(rng), difference=rng.randint(1, 3))],
     "palindrome": lambda rng, s: [Palindrome(line(rng)) for _ in range(rng.randint(1, 2))],
     "x-sum": lambda rng, s: list({(w.side, w.index): w for w in (x_sum(rng, s) for _ in range(3))}.values()),
+    "indexer": lambda rng, s: [indexer(rng, s)],
     "skyscraper": lambda rng, s: list({(w.side, w.index): w for w in (skyscraper(rng, s) for _ in range(3))}.values()),
 }
 #: Irregular 4x4 regions (each row of the text is the symbol of a cell's region).

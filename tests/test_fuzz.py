@@ -562,7 +562,7 @@ HOSTILE_VALUES: list[object] = [
 HOSTILE_KEYS = [
     "killercage", "littlekillersum", "sandwichsum", "thermometer", "arrow", "difference", "ratio", "xv",
     "renban", "whispers", "slowthermometer", "extraregion", "odd", "even", "palindrome", "negative", "xsum",
-    "skyscraper",
+    "skyscraper", "rowindexer", "columnindexer", "boxindexer",
     "nonconsecutive", "cage", "line", "circle", "lines", "global", "cages", "regions", "box", "constraints",
 ]  # fmt: skip
 

@@ -39,6 +39,7 @@ from sudokit.model.variants import (
     Arrow,
     Diagonal,
     ExtraRegion,
+    Indexer,
     Killer,
     Kropki,
     KropkiNegative,
@@ -160,6 +161,9 @@ EVERY_KIND = [
     XSum("right", 4, 21),
     Skyscraper("bottom", 6, 3),
     Skyscraper("left", 8, 1),
+    Indexer("column", [(0, 0), (1, 0)]),
+    Indexer("row", [(4, 8)]),
+    Indexer("box", [(8, 8), (0, 4)]),
 ]
 
 
@@ -195,6 +199,17 @@ def test_skyscrapers_are_read_from_the_cell_beside_the_board_on_each_side() -> N
     want = {Skyscraper("top", 8, 1), Skyscraper("bottom", 0, 4), Skyscraper("left", 1, 3), Skyscraper("right", 8, 2)}
     assert set(grid.constraints) == want
     assert to_fpuzzles(grid)["skyscraper"] == clues[:4]
+
+
+def test_indexers_are_read_each_entry_a_rule_of_its_axis() -> None:
+    rows = [{"cells": ["R1C1", "R9C1"]}, {"cells": []}]  # an entry without cells: no rule
+    grid = parse_fpuzzles(
+        fpuzzles(rowindexer=rows, columnindexer=[{"cells": ["R2C5"]}], boxindexer=[{"cells": ["R5C5", "R4C4"]}])
+    )
+    want = {Indexer("row", [(0, 0), (8, 0)]), Indexer("column", [(1, 4)]), Indexer("box", [(4, 4), (3, 3)])}
+    assert set(grid.constraints) == want
+    data = to_fpuzzles(grid)
+    assert (data["rowindexer"], data["boxindexer"]) == (rows[:1], [{"cells": ["R5C5", "R4C4"]}])
 
 
 def test_non_consecutive_goes_to_a_link_and_back() -> None:
@@ -337,6 +352,7 @@ def fpuzzles(**keys: object) -> dict[str, object]:
         ({"sandwichsum": [{"cell": "R3C3", "value": "5"}]}, "sandwichsum 1: cell R3C3 is not beside a row or a column"),
         ({"arrow": [{"cells": [], "lines": [["R1C1", "R1C2"]]}]}, "arrow 1: an arrow without its circle"),
         ({"xsum": [{"cell": "R0C0", "value": "5"}]}, "xsum 1: cell R0C0 is not beside a row or a column"),
+        ({"boxindexer": [{"cells": ["R1C1", "R1C1"]}]}, "boxindexer 1: box indexer: cell r1c1 appears twice"),
         ({"skyscraper": [{"cell": "R5C5", "value": "2"}]}, "skyscraper 1: cell R5C5 is not beside a row or a column"),
         ({"skyscraper": [{"cell": "R0C1", "value": "10"}]}, "skyscraper top of column 1: count 10 is more than"),
         ({"xsum": [{"cell": "R0C1", "value": "46"}]}, "X-sum top of column 1: total 46 is more than"),

@@ -32,6 +32,7 @@ from sudokit.model.variants import (
     Constraint,
     Diagonal,
     ExtraRegion,
+    Indexer,
     Killer,
     Kropki,
     KropkiNegative,
@@ -254,6 +255,14 @@ class Drawer:
             else:
                 count = draw(st.integers(1, n))
             return [Skyscraper(side, index, count)]
+        if kind == "indexer":
+            axis = draw(st.sampled_from(("row", "column", "box")))
+            picked = draw(st.lists(_index(n * n), min_size=1, max_size=3, unique=True))
+            if self.true():
+                board = Grid(s, Shape.for_side(n), validate=False)  # type: ignore[arg-type]
+                kept = [i for i in picked if Indexer(axis, [divmod(i, n)]).violation(s, board) is None]  # type: ignore[arg-type]
+                picked = kept or picked
+            return [Indexer(axis, self.cells(picked))]
         if kind == "thermometer":
             return [Thermometer(self.cells(self.line(lambda p, j: s[j] > s[p[-1]])))]  # type: ignore[index]
         if kind == "slow-thermometer":

@@ -24,6 +24,7 @@ from sudokit.model.variants import (
     Constraint,
     Diagonal,
     ExtraRegion,
+    Indexer,
     Killer,
     Kropki,
     KropkiNegative,
@@ -81,6 +82,11 @@ CASES: dict[str, tuple[Constraint, Constraint, str]] = {
     "whisper": (Whisper(["r1c8", "r1c7"]), Whisper(["r1c1", "r1c2"]), "5 next to 3"),
     "palindrome": (Palindrome(["r2c6", "r3c7"]), Palindrome(["r1c1", "r1c2"]), "no palindrome"),
     "x-sum": (XSum("left", 0, 25), XSum("right", 0, 4), "X-sum right of row 1: the first 2 cells sum to 3, not 4"),
+    "indexer": (
+        Indexer("column", ["r3c1", "r4c3", "r4c4"]),
+        Indexer("column", ["r3c1", "r1c1"]),
+        "column indexer r1c1 holds 5, but r1c5 holds 7, not 1",
+    ),
     "skyscraper": (Skyscraper("left", 0, 5), Skyscraper("right", 0, 3), "skyscraper right of row 1: 2 seen, not 3"),
 }
 
@@ -186,6 +192,37 @@ def test_skyscrapers_match_their_definition_on_every_4x4_grid(side: str) -> None
         lines = [(g, outside_line(g, side, index)) for g in GRIDS]
         want = [g for g, line in lines if sum(all(d > e for e in line[:k]) for k, d in enumerate(line)) == count]
         assert kept == want and 0 < len(kept) < len(GRIDS)
+
+
+JIGSAW_4 = "1112122233343444"
+#: Every solved 4x4 grid of the jigsaw regions JIGSAW_4 (each row a permutation; columns and regions checked).
+JIGSAW_GRIDS = [
+    g
+    for g in (sum(rows, ()) for rows in itertools.product(itertools.permutations(range(1, 5)), repeat=4))
+    if all(len({g[k + 4 * r] for r in range(4)}) == 4 for k in range(4))
+    and all(len({g[i] for i in range(16) if JIGSAW_4[i] == s}) == 4 for s in "1234")
+]
+
+
+@pytest.mark.parametrize("axis", ["row", "column", "box"])
+def test_indexers_match_their_definition_on_every_4x4_grid(axis: str) -> None:
+    """Read independently: the digit of a row (column) indexer names the row (column) of its own row's
+    (column's) number; a box indexer's, the place in its region of its own place's number."""
+    regions = [[i for i in range(16) if JIGSAW_4[i] == s] for s in "1234"]
+    for cells in ([(0, 0)], [(1, 2)], [(3, 1), (2, 3)]):
+        puzzle = Grid.empty("2x2").with_rules(regions=JIGSAW_4, constraints=[Indexer(axis, cells)])
+
+        def holds(g: tuple[int, ...], r: int, c: int) -> bool:
+            if axis == "row":
+                return [g[k * 4 + c] for k in range(4)].index(r + 1) + 1 == g[r * 4 + c]
+            if axis == "column":
+                return list(g[r * 4 : r * 4 + 4]).index(c + 1) + 1 == g[r * 4 + c]
+            (region,) = [reg for reg in regions if r * 4 + c in reg]
+            return [g[i] for i in region].index(region.index(r * 4 + c) + 1) + 1 == g[r * 4 + c]
+
+        kept = [g for g in JIGSAW_GRIDS if solution_problem(puzzle, Grid(g, "2x2", validate=False)) is None]
+        assert kept == [g for g in JIGSAW_GRIDS if all(holds(g, r, c) for r, c in cells)]
+        assert 0 < len(kept) < len(JIGSAW_GRIDS)
 
 
 def no_dot(g: tuple[int, ...], a: int, b: int) -> bool:
@@ -323,6 +360,9 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         (lambda: XSum("top", -1, 3), "X-sum: index: -1 is not a whole number of at least 0"),
         (lambda: XSum("top", 2, 0), "X-sum top of column 3: total: 0 is not a whole number of at least 1"),
         (lambda: Skyscraper("up", 0, 3), "skyscraper: 'up' is not one of left, right, top, bottom"),
+        (lambda: Indexer("diagonal", ["r1c1"]), "indexer: 'diagonal' is not one of row, column, box"),
+        (lambda: Indexer("box", []), "box indexer: needs at least 1 cell, got 0"),
+        (lambda: Indexer("row", ["r1c1", "r1c1"]), "row indexer: cell r1c1 appears twice"),
         (lambda: Skyscraper("left", 4, 0), "skyscraper left of row 5: count: 0 is not a whole number of at least 1"),
         (lambda: OddEven("r1c1", "prime"), "'prime' is not one of odd, even"),
         (lambda: Whisper(["r1c1", "r1c2"], difference=0), "difference: 0 is not a whole number of at least 1"),
@@ -343,6 +383,7 @@ def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None
         (XSum("bottom", 9, 3), "constraint 2: X-sum: column 10 is off the 9x9 board"),
         (XSum("right", 8, 46), "constraint 2: X-sum right of row 9: total 46 is more than 1 + 2 + ... + 9"),
         (Skyscraper("top", 9, 3), "constraint 2: skyscraper: column 10 is off the 9x9 board"),
+        (Indexer("row", ["r10c1"]), "constraint 2: indexer: cell r10c1 is off the 9x9 board"),
         (Skyscraper("top", 0, 10), "constraint 2: skyscraper top of column 1: count 10 is more than the 9 cells"),
         (ExtraRegion([(0, c) for c in range(9)] + [(1, 0)]), "10 cells cannot hold different digits 1..9"),
         (AntiKnight(), "constraint 2 (anti-knight) repeats constraint 1"),

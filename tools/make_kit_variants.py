@@ -28,6 +28,7 @@ from sudokit.model.variants import (
     Constraint,
     Diagonal,
     ExtraRegion,
+    Indexer,
     Killer,
     Kropki,
     KropkiNegative,
@@ -138,6 +139,12 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
             side, index = rng.choice(("left", "right", "top", "bottom")), rng.randrange(N)
             line = [value(g, c) for c in Skyscraper(side, index, 1).line_cells(N)]
             rule = Skyscraper(side, index, sum(d > max(line[:k], default=0) for k, d in enumerate(line)))
+        elif kind == "indexer":
+            axis = rng.choice(("row", "column", "box"))
+            board = Grid(g, "2x2", validate=False)
+            cells = [c for c in rng.sample(sorted(itertools.product(range(N), repeat=2)), 4)]
+            cells = [c for c in cells if Indexer(axis, [c]).violation(g, board) is None][:3]
+            rule = cells and Indexer(axis, cells)
         elif kind == "thermometer":
             cells = path(rng, g, rng.randint(2, 4), lambda d: all(x < y for x, y in itertools.pairwise(d)))
             rule = cells and Thermometer(cells)
@@ -216,6 +223,7 @@ KINDS = [
     "palindrome",
     "x-sum",
     "skyscraper",
+    "indexer",
 ]
 
 

@@ -29,6 +29,7 @@ from sudokit.model.variants import (
     Constraint,
     Diagonal,
     ExtraRegion,
+    Indexer,
     Killer,
     Kropki,
     KropkiNegative,
@@ -78,6 +79,7 @@ EXAMPLES: dict[str, Constraint] = {
         Palindrome(["r1c4", "r2c5", "r3c4"]),
         XSum("left", 0, 25),
         Skyscraper("top", 0, 4),
+        Indexer("column", ["r1c1", "r2c5", "r3c9"]),
     )
 }
 

@@ -521,6 +521,15 @@ def _skyscraper(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, pu
     model.add(cp_model.LinearExpr.sum(seen) == rule.count - 1)  # the first cell is always seen
 
 
+def _indexer(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """A reified boolean per indexer cell and digit: when the cell holds the digit, its target holds the value."""
+    for i, d, target, value in rule.links(puzzle):
+        holds = model.new_bool_var("")
+        model.add(x[i] == d).only_enforce_if(holds)
+        model.add(x[i] != d).only_enforce_if(~holds)
+        model.add(x[target] == value).only_enforce_if(holds)
+
+
 @cache
 def _sandwich_sizes(n: int, total: int) -> list[int]:
     """How many different digits of 2..n-1 can sum to ``total``."""
@@ -556,6 +565,7 @@ _RULES: dict[str, _Adder] = {
     "sandwich": _sandwich,
     "x-sum": _x_sum,
     "skyscraper": _skyscraper,
+    "indexer": _indexer,
     "thermometer": _thermometer,
     "slow-thermometer": _slow_thermometer,
     "arrow": _arrow,

@@ -917,6 +917,9 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
         model.x_sum(cells, rule.total)  # type: ignore[attr-defined]
     elif kind == "skyscraper":
         model.skyscrapers.append((cells, rule.count))  # type: ignore[attr-defined]
+    elif kind == "indexer":  # the indexer cell holding d implies its target's value
+        for i, d, target, value in rule.links(model.puzzle):  # type: ignore[attr-defined]
+            model.relate(i, target, _index_table(n, d, value))
     else:  # a kind this engine does not declare never reaches it (sudokit.run says "unsupported")
         raise ValueError(f"python-constraint: no model for the variant kind {kind!r}")
 
@@ -938,6 +941,13 @@ def _table(n: int, relation: str, k: int = 0) -> frozenset[tuple[int, int]]:
     }[relation]
     digits = range(1, n + 1)
     return frozenset((x, y) for x in digits for y in digits if holds(x, y))
+
+
+@cache
+def _index_table(n: int, d: int, value: int) -> frozenset[tuple[int, int]]:
+    """The pairs of digits 1..n of an indexer cell and its target: the first d makes the second ``value``."""
+    digits = range(1, n + 1)
+    return frozenset((x, y) for x in digits for y in digits if x != d or y == value)
 
 
 @cache

@@ -820,6 +820,17 @@ def _skyscraper(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     cnf.automaton(line, step, (0, 0), lambda state: state[1] == count)
 
 
+def _indexer(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """Each indexer cell holding a digit implies its target's value: a relation on the two cells."""
+    for i, d, target, value in rule.links(puzzle):
+        cnf.relation(i, target, _implies(d, value))
+
+
+def _implies(d: int, value: int) -> Callable[[int, int], bool]:
+    """The pairs of digits where the first being ``d`` makes the second ``value``."""
+    return lambda a, b: a != d or b == value
+
+
 def _pair_rule(ok: Callable[[int, int], bool]) -> Callable[[_Cnf, Any, Grid], None]:
     """A rule on its two cells."""
 
@@ -910,6 +921,7 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "sandwich": _sandwich,
     "x-sum": _x_sum,
     "skyscraper": _skyscraper,
+    "indexer": _indexer,
     "thermometer": _line_rule(lambda d, e: d < e),
     "slow-thermometer": _line_rule(lambda d, e: d <= e),
     "arrow": _arrow,

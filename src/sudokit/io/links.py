@@ -12,7 +12,8 @@ What is read. f-puzzles' JSON names each rule, and every rule sudokit models is 
 the regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, ``nonconsecutive``
 and ``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``,
 ``littlekillersum``, ``sandwichsum``, ``xsum``, ``skyscraper``, ``thermometer``, ``arrow``, ``difference``
-and ``ratio`` (white and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, and the keys of
+and ``ratio`` (white and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``,
+``rowindexer``, ``columnindexer``, ``boxindexer``, and the keys of
 f-puzzles' solver plugin ``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not
 model (``betweenline``, ``clone``, ``minimum``, ``quadruple``, ``disjointgroups``, a cage drawn as
 decoration...) is an error naming it: a puzzle is never solved with one of its rules left out. Only
@@ -66,6 +67,7 @@ from sudokit.model.variants import (
     Constraint,
     Diagonal,
     ExtraRegion,
+    Indexer,
     Killer,
     Kropki,
     KropkiNegative,
@@ -380,9 +382,6 @@ _UNMODELLED = {
     "nabner": "nabner lines",
     "doublearrow": "double arrows",
     "zipperline": "zipper lines",
-    "rowindexer": "row indexers",
-    "columnindexer": "column indexers",
-    "boxindexer": "box indexers",
     "lockout": "lockout lines",
     "fogofwar": "fog of war",
 }
@@ -738,6 +737,21 @@ class _FPuzzlesReader:
             side, index = self.side(entry, where)
             self.add(where, partial(Skyscraper, side, index, count))
 
+    def indexers(self, key: str, axis: str, value: object) -> None:
+        for where, entry in self.entries(key, value):
+            cells = self.cell_list(entry.get("cells"), where)
+            if cells:
+                self.add(where, partial(Indexer, axis, tuple(cells)))
+
+    def rowindexer(self, value: object) -> None:
+        self.indexers("rowindexer", "row", value)
+
+    def columnindexer(self, value: object) -> None:
+        self.indexers("columnindexer", "column", value)
+
+    def boxindexer(self, value: object) -> None:
+        self.indexers("boxindexer", "box", value)
+
     def dots(self, key: str, value: object, color: str, default: str) -> None:
         for where, entry in self.entries(key, value):
             shown = entry.get("value")
@@ -804,6 +818,9 @@ class _FPuzzlesReader:
         "sandwichsum": sandwichsum,
         "xsum": xsum,
         "skyscraper": skyscraper,
+        "rowindexer": rowindexer,
+        "columnindexer": columnindexer,
+        "boxindexer": boxindexer,
         "difference": difference,
         "ratio": ratio,
         "arrow": arrow,
@@ -940,6 +957,8 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             add("xsum", {"cell": _outside_name(rule.side, rule.index, n), "value": str(rule.total)})
         elif isinstance(rule, Skyscraper):
             add("skyscraper", {"cell": _outside_name(rule.side, rule.index, n), "value": str(rule.count)})
+        elif isinstance(rule, Indexer):
+            add(f"{rule.axis}indexer", {"cells": _names(rule.cells)})
         elif isinstance(rule, Arrow):
             arrows.setdefault(rule.circle, []).append(_arrow_line(rule))
         elif isinstance(rule, XV):
@@ -957,7 +976,8 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
         add("arrow", {"lines": lines, "cells": _names(circle)})
     negative = (["ratio"] if kropki_negative else []) + (["xv"] if "xv-negative" in by_kind else [])
     # f-puzzles' order of its rules; "negative" where it writes it, before the first rule it applies to.
-    for key in ("extraregion", "odd", "even", "thermometer", "palindrome", "killercage", "littlekillersum"):
+    indexers = ("rowindexer", "columnindexer", "boxindexer")
+    for key in ("extraregion", "odd", "even", "thermometer", "palindrome", "killercage", "littlekillersum", *indexers):
         if key in entries:
             data[key] = entries[key]
     outside = ("sandwichsum", "xsum", "skyscraper")

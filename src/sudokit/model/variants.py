@@ -46,6 +46,7 @@ __all__ = [
     "Constraint",
     "Diagonal",
     "ExtraRegion",
+    "Indexer",
     "Killer",
     "Kropki",
     "KropkiNegative",
@@ -701,6 +702,55 @@ class Skyscraper(Constraint):
         return None if seen == self.count else f"{self._place()}: {seen} seen, not {self.count}"
 
 
+@dataclass(frozen=True, slots=True)
+class Indexer(Constraint):
+    """Indexer cells: the digit d in one says where a digit goes along its row, column or box (``axis``).
+
+    A column indexer at row r, column c holding d: the digit c is in column d of row r. A row indexer
+    there: the digit r is in row d of column c. A box indexer at the k-th cell of its region (box, or
+    jigsaw region; cells counted in reading order) holding d: the digit k is in the region's d-th cell.
+    """
+
+    kind: ClassVar[str] = "indexer"
+    label: ClassVar[str] = "indexer"
+    axis: str
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        _choice(self.axis, ("row", "column", "box"), self.label)
+        self._set("cells", _cells(self.cells, f"{self.axis} {self.label}"))
+
+    def links(self, grid: Grid) -> tuple[tuple[int, int, int, int], ...]:
+        """``(cell, digit, target, value)`` for each indexer cell (as an index) and digit sending it to another
+        cell: when the cell holds ``digit``, ``target`` holds ``value``."""
+        n = grid.n
+        out = []
+        regions, region_of = grid.regions, grid.region_of
+        for r, c in self.cells:
+            i = r * n + c
+            for d in range(1, n + 1):
+                if self.axis == "row":
+                    target, value = (d - 1) * n + c, r + 1
+                elif self.axis == "column":
+                    target, value = r * n + d - 1, c + 1
+                else:
+                    region = regions[region_of[i]]
+                    target, value = region[d - 1], region.index(i) + 1
+                if target != i:
+                    out.append((i, d, target, value))
+        return tuple(out)
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        n = grid.n
+        for i, d, target, value in self.links(grid):
+            if values[i] == d and values[target] != value:
+                return (
+                    f"{self.axis} {self.label} {cell_name(divmod(i, n))} holds {d}, but "
+                    f"{cell_name(divmod(target, n))} holds {values[target]}, not {value}"
+                )
+        return None
+
+
 #: Every constraint class by its kind name.
 KINDS: dict[str, type[Constraint]] = {
     cls.kind: cls
@@ -726,6 +776,7 @@ KINDS: dict[str, type[Constraint]] = {
         Palindrome,
         XSum,
         Skyscraper,
+        Indexer,
     )
 }
 #: The kind name of irregular regions (not a constraint: the grid's ``regions``).

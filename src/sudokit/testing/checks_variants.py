@@ -203,6 +203,14 @@ def variant_skyscraper(subject: Subject) -> None:
     _solves_kind(subject, "skyscraper")
 
 
+@check("variants")
+def variant_indexer(subject: Subject) -> None:
+    """An engine declaring 'indexer' (row, column and box indexers: a cell's digit says where a digit goes)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "indexer")
+
+
 def _solves_kind(subject: Subject, kind: str) -> None:
     """Every shipped puzzle using ``kind`` (and only kinds the engine declares) counted exactly, or solved."""
     declared = subject.capabilities.constraints

@@ -121,6 +121,7 @@ class BacktrackStrategy:
                 "palindrome",
                 "x-sum",
                 "skyscraper",
+                "indexer",
             }
         ),
     )

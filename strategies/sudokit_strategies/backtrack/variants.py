@@ -178,6 +178,9 @@ class _Model:
         elif kind == "skyscraper":
             line = tuple(r * n + c for r, c in rule.line_cells(n))  # type: ignore[attr-defined]
             self.rules.append(SkyscraperRule(line, rule.count, n))  # type: ignore[attr-defined]
+        elif kind == "indexer":
+            for i, d, target, value in rule.links(puzzle):  # type: ignore[attr-defined]
+                self.relate(i, target, lambda x, y, d=d, value=value: x != d or y == value)  # type: ignore[misc]
         elif kind == "thermometer":
             for i, j in combinations(range(len(cells)), 2):
                 self.relate(cells[i], cells[j], lambda x, y, gap=j - i: y - x >= gap)  # type: ignore[misc]
