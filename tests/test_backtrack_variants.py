@@ -614,3 +614,15 @@ def test_cli_solves_a_json_puzzle_with_backtrack() -> None:
     answer = proc.stdout.strip().rsplit(":", 1)[-1].strip()
     grid = Grid.parse(answer)
     assert solution_problem(puzzle, grid) is None
+
+
+def test_dots_of_any_difference_or_ratio_count_as_brute_force_does() -> None:
+    from tests.test_cpsat_variants import brute_force as counted
+    from tests.test_cpsat_variants import random_puzzle as cpsat_puzzle
+
+    puzzles = [cpsat_puzzle("kropki-values", seed, n) for n, seeds in ((4, range(8)), (6, range(2))) for seed in seeds]
+    assert any(r.value is not None for p in puzzles for r in p.constraints)  # type: ignore[attr-defined]
+    for puzzle in puzzles:
+        expected = counted(puzzle)
+        result = solve(puzzle, ENGINE, limit=len(expected) + 1)
+        assert (result.count, result.exact) == (len(expected), True), puzzle

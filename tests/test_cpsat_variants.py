@@ -269,6 +269,15 @@ def draw(
         digits = at(ref, n, list(XSum(side, index, 1).line_cells(n)))
         total = sum(digits[: digits[0]]) if honest else rng.randint(1, n * (n + 1) // 2)
         return XSum(side, index, total)
+    if kind == "kropki-values":  # dots of any difference or ratio (pseudo-kind: kropki)
+        a, b = pair or random_pairs(rng, n, 1)[0]
+        x, y = sorted(at(ref, n, [a, b]))
+        if honest and y % x == 0 and rng.random() < 0.5:
+            return Kropki("black", [a, b], y // x)
+        if honest:
+            return Kropki("white", [a, b], y - x)
+        color = rng.choice(("white", "black"))
+        return Kropki(color, [a, b], rng.randint(1, n - 1) if color == "white" else rng.randint(2, n))
     if kind == "skyscraper":
         side, index = rng.choice(("left", "right", "top", "bottom")), rng.randrange(n)
         digits = at(ref, n, list(Skyscraper(side, index, 1).line_cells(n)))
@@ -430,6 +439,14 @@ def test_counts_6x6_puzzles_of_each_kind_as_brute_force_does(kind: str) -> None:
     for seed in range(3):
         puzzle = random_puzzle(kind, seed, 6)
         assert kind in puzzle.kinds
+        assert_counts_match(puzzle)
+
+
+@pytest.mark.parametrize(("n", "seeds"), [(4, range(10)), (6, range(4))])
+def test_counts_puzzles_with_dots_of_any_difference_or_ratio_as_brute_force_does(n: int, seeds: range) -> None:
+    puzzles = [random_puzzle("kropki-values", seed, n) for seed in seeds]
+    assert any(r.value is not None for p in puzzles for r in p.constraints)  # type: ignore[attr-defined]
+    for puzzle in puzzles:
         assert_counts_match(puzzle)
 
 

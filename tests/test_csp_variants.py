@@ -446,3 +446,15 @@ def test_a_time_limit_stops_a_variant_search() -> None:
     puzzle = Grid.empty(Shape.of(3, 3)).with_rules(constraints=[AntiKnight(), *cages])
     result = solve(puzzle, ENGINE, limit=10**9, keep=1, time_limit=0.5)
     assert result.status is Status.TIMEOUT and not result.exact
+
+
+def test_dots_of_any_difference_or_ratio_count_as_brute_force_does() -> None:
+    from tests.test_cpsat_variants import brute_force as counted
+    from tests.test_cpsat_variants import random_puzzle as cpsat_puzzle
+
+    puzzles = [cpsat_puzzle("kropki-values", seed, n) for n, seeds in ((4, range(8)), (6, range(2))) for seed in seeds]
+    assert any(r.value is not None for p in puzzles for r in p.constraints)  # type: ignore[attr-defined]
+    for puzzle in puzzles:
+        expected = counted(puzzle)
+        result = solve(puzzle, ENGINE, limit=len(expected) + 1)
+        assert (result.count, result.exact) == (len(expected), True), puzzle

@@ -212,6 +212,20 @@ def test_indexers_are_read_each_entry_a_rule_of_its_axis() -> None:
     assert (data["rowindexer"], data["boxindexer"]) == (rows[:1], [{"cells": ["R5C5", "R4C4"]}])
 
 
+def test_dots_of_other_values_are_read_and_written_with_their_value() -> None:
+    white = [{"cells": ["R1C1", "R1C2"], "value": "3"}, {"cells": ["R2C1", "R2C2"], "value": "1"}]
+    black = [{"cells": ["R3C1", "R3C2"], "value": "4"}, {"cells": ["R4C1", "R4C2"]}]
+    grid = parse_fpuzzles(fpuzzles(difference=white, ratio=black))
+    assert set(grid.constraints) == {
+        Kropki("white", [(0, 0), (0, 1)], 3),
+        Kropki("white", [(1, 0), (1, 1)]),
+        Kropki("black", [(2, 0), (2, 1)], 4),
+        Kropki("black", [(3, 0), (3, 1)]),
+    }
+    data = to_fpuzzles(grid)
+    assert data["difference"] == [white[0], {"cells": ["R2C1", "R2C2"]}] and data["ratio"] == black
+
+
 def test_non_consecutive_goes_to_a_link_and_back() -> None:
     puzzle = Grid.empty().with_rules(constraints=[NonConsecutive(), Kropki("black", [(0, 0), (0, 1)])])
     assert same_puzzle(parse_link(fpuzzles_link(puzzle)), puzzle)
@@ -340,7 +354,8 @@ def fpuzzles(**keys: object) -> dict[str, object]:
         ({"somethingnew": [1]}, "f-puzzles: 'somethingnew' (a rule sudokit does not know)"),
         ({"negative": ["ratio"]}, "negative 'ratio' without 'nonconsecutive'"),
         ({"negative": ["foglight"]}, "negative 'foglight': only the negative rules of ratio dots and of XV"),
-        ({"difference": [{"cells": ["R1C1", "R1C2"], "value": "2"}]}, "difference 1: a dot of '2'"),
+        ({"difference": [{"cells": ["R1C1", "R1C2"], "value": "x"}]}, "difference 1: value 'x' is not a whole"),
+        ({"ratio": [{"cells": ["R1C1", "R1C2"], "value": "12"}]}, "no two digits 1..9 fit a value of 12"),
         ({"xv": [{"cells": ["R1C1", "R1C2"]}]}, "xv 1: None is not X or V"),
         ({"killercage": [{"cells": ["R1C1"], "value": "?"}]}, "killercage 1: total '?' is not a whole number"),
         (

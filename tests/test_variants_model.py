@@ -102,6 +102,19 @@ def test_the_checker_accepts_a_kept_rule_and_names_a_broken_one(kind: str) -> No
     assert not is_solution(EMPTY.with_rules(constraints=[broken]), SOLVED)
 
 
+def test_dots_of_other_values_keep_their_difference_or_ratio() -> None:
+    # r1c1..r1c3 hold 5 3 4, r1c7 9; below them r2c1 holds 6, r2c7 3
+    kept = [Kropki("white", ["r1c1", "r1c2"], 2), Kropki("black", ["r1c7", "r2c7"], 3)]
+    kept.append(Kropki("white", ["r1c1", "r2c1"]))
+    assert solution_problem(EMPTY.with_rules(constraints=kept), SOLVED) is None
+    broken = Kropki("white", ["r1c2", "r1c3"], 2)  # 3 and 4 differ by 1
+    problem = solution_problem(EMPTY.with_rules(constraints=[broken]), SOLVED)
+    assert problem is not None and "white kropki dot at r1c2..r1c3: 3 and 4" in problem
+    assert Kropki("black", ["r1c2", "r1c3"], 2) == Kropki("black", ["r1c2", "r1c3"])  # the standard value: one form
+    assert Kropki("black", ["r1c2", "r1c3"], 3).to_dict()["value"] == 3
+    assert "value" not in Kropki("black", ["r1c2", "r1c3"], 2).to_dict()
+
+
 def test_a_two_cell_circle_reads_as_a_two_digit_number() -> None:
     arrow = Arrow(["r1c8", "r1c9"], ["r1c6", "r1c3"])  # circle 1 2 reads 12 = 8 + 4
     assert solution_problem(EMPTY.with_rules(constraints=[arrow]), SOLVED) is None
@@ -262,6 +275,8 @@ EVERY_RULE = [kept for kept, _, _ in CASES.values()] + [
     KropkiNegative(),
     XVNegative(),
     Kropki("white", ["r5c5", "r5c6"]),
+    Kropki("black", ["r7c5", "r7c6"], 3),
+    Kropki("white", ["r7c7", "r8c7"], 4),
     XV("V", ["r9c8", "r9c9"]),
     Killer([(4, 4), (4, 5), (5, 4)]),
 ]
@@ -361,6 +376,8 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         (lambda: XSum("top", 2, 0), "X-sum top of column 3: total: 0 is not a whole number of at least 1"),
         (lambda: Skyscraper("up", 0, 3), "skyscraper: 'up' is not one of left, right, top, bottom"),
         (lambda: Indexer("diagonal", ["r1c1"]), "indexer: 'diagonal' is not one of row, column, box"),
+        (lambda: Kropki("black", ["r1c1", "r1c2"], 1), "black kropki dot at r1c1..r1c2: value: 1 is not a whole"),
+        (lambda: Kropki("white", ["r1c1", "r1c2"], 0), "white kropki dot at r1c1..r1c2: value: 0 is not a whole"),
         (lambda: Indexer("box", []), "box indexer: needs at least 1 cell, got 0"),
         (lambda: Indexer("row", ["r1c1", "r1c1"]), "row indexer: cell r1c1 appears twice"),
         (lambda: Skyscraper("left", 4, 0), "skyscraper left of row 5: count: 0 is not a whole number of at least 1"),
@@ -384,6 +401,7 @@ def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None
         (XSum("right", 8, 46), "constraint 2: X-sum right of row 9: total 46 is more than 1 + 2 + ... + 9"),
         (Skyscraper("top", 9, 3), "constraint 2: skyscraper: column 10 is off the 9x9 board"),
         (Indexer("row", ["r10c1"]), "constraint 2: indexer: cell r10c1 is off the 9x9 board"),
+        (Kropki("black", ["r1c1", "r1c2"], 10), "black kropki dot at r1c1..r1c2: no two digits 1..9 fit a value of 10"),
         (Skyscraper("top", 0, 10), "constraint 2: skyscraper top of column 1: count 10 is more than the 9 cells"),
         (ExtraRegion([(0, c) for c in range(9)] + [(1, 0)]), "10 cells cannot hold different digits 1..9"),
         (AntiKnight(), "constraint 2 (anti-knight) repeats constraint 1"),

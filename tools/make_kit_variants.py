@@ -167,6 +167,14 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
                         continue
                     rule = Kropki(color, [a, b])
                     break
+        elif kind == "kropki-values":  # dots of any difference or ratio
+            for a, b in adjacent_pairs(rng):
+                x, y = sorted((value(g, a), value(g, b)))
+                if any(set(r.cells) == {a, b} for r in out):  # type: ignore[attr-defined]
+                    continue
+                black = y % x == 0 and rng.random() < 0.5
+                rule = Kropki("black", [a, b], y // x) if black else Kropki("white", [a, b], y - x)
+                break
         elif kind == "xv":
             for a, b in adjacent_pairs(rng):
                 if value(g, a) + value(g, b) == 5 and not any(set(r.cells) == {a, b} for r in out):  # type: ignore[attr-defined]
@@ -229,7 +237,7 @@ KINDS = [
 
 def puzzles(rng: random.Random) -> list[tuple[Grid, int, tuple[int, ...] | None]]:
     found: dict[str, list] = {}
-    for kind in [*KINDS, "jigsaw"]:
+    for kind in [*KINDS, "jigsaw", "kropki-values"]:  # kropki-values last: the records before it stay as they were
         bucket: dict[str, list] = {"one": [], "several": [], "none": []}
         for _ in range(400):
             if all(len(v) >= 2 for v in bucket.values()):

@@ -417,10 +417,11 @@ def _whisper(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzl
 def _kropki(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
     n = puzzle.shape.n
     a, b = rule.indexes(n)
+    k = rule.amount  # the difference of a white dot, the ratio of a black one
     if rule.color == "white":
-        _difference_in(model, x[a], x[b], [-1, 1])
+        _difference_in(model, x[a], x[b], [-k, k])
     else:
-        model.add_allowed_assignments([x[a], x[b]], _table(n, "black"))
+        model.add_allowed_assignments([x[a], x[b]], _ratio_table(n, k))
 
 
 def _kropki_negative(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
@@ -443,9 +444,14 @@ def _xv_negative(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, p
 
 
 _PAIR_RULES: dict[str, Callable[[int, int], bool]] = {
-    "black": lambda a, b: a == 2 * b or b == 2 * a,
     "no-dot": lambda a, b: a != b and abs(a - b) != 1 and a != 2 * b and b != 2 * a,
 }
+
+
+@cache
+def _ratio_table(n: int, k: int) -> list[tuple[int, int]]:
+    """The digit pairs 1..n one of which is ``k`` times the other."""
+    return [(a, b) for a in range(1, n + 1) for b in range(1, n + 1) if a == k * b or b == k * a]
 
 
 @cache

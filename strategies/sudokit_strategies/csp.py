@@ -884,7 +884,7 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
             model.relate(a, b, _table(n, "no-xv"))
     elif kind == "kropki":
         a, b = cells  # a dot joins two cells
-        model.relate(a, b, _table(n, rule.color))  # type: ignore[attr-defined]
+        model.relate(a, b, _table(n, rule.color, rule.amount))  # type: ignore[attr-defined]
     elif kind == "xv":
         a, b = cells
         model.relate(a, b, _table(n, "sum", rule.total))  # type: ignore[attr-defined]
@@ -928,8 +928,8 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
 def _table(n: int, relation: str, k: int = 0) -> frozenset[tuple[int, int]]:
     """The pairs of digits 1..n (of a first and a second cell) that ``relation`` allows."""
     holds: Callable[[int, int], bool] = {
-        "white": lambda x, y: abs(x - y) == 1,
-        "black": lambda x, y: x == 2 * y or y == 2 * x,
+        "white": lambda x, y: abs(x - y) == k,  # k: the dot's difference
+        "black": lambda x, y: x == k * y or y == k * x,  # k: the dot's ratio
         "sum": lambda x, y: x + y == k,
         "apart": lambda x, y: abs(x - y) != 1,
         "no-dot": lambda x, y: abs(x - y) != 1 and x != 2 * y and y != 2 * x,

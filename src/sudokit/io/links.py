@@ -753,12 +753,11 @@ class _FPuzzlesReader:
         self.indexers("boxindexer", "box", value)
 
     def dots(self, key: str, value: object, color: str, default: str) -> None:
+        """Kropki dots; a ``value`` other than the standard one (1 white, 2 black) is the dot's difference or ratio."""
         for where, entry in self.entries(key, value):
-            shown = entry.get("value")
-            if shown not in (None, "", default, int(default)):
-                raise self.fail(f"{where}: a dot of {shown!r:.10} (sudokit's dots are {color}: {default} only)")
+            amount = self.number(entry.get("value"), where, "value")
             cells = self.cell_list(entry.get("cells"), where)
-            self.add(where, partial(Kropki, color, tuple(cells)))
+            self.add(where, partial(Kropki, color, tuple(cells), amount))
 
     def difference(self, value: object) -> None:
         self.dots("difference", value, "white", "1")
@@ -971,7 +970,7 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             add("slowthermometer", {"lines": [_names(rule.cells)]})
     for key, color in (("difference", white), ("ratio", black)):
         for dot in color:
-            add(key, {"cells": _names(dot.cells)})
+            add(key, {"cells": _names(dot.cells), **({"value": str(dot.value)} if dot.value else {})})
     for circle, lines in arrows.items():
         add("arrow", {"lines": lines, "cells": _names(circle)})
     negative = (["ratio"] if kropki_negative else []) + (["xv"] if "xv-negative" in by_kind else [])

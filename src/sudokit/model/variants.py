@@ -448,21 +448,46 @@ class Arrow(Constraint):
 
 @dataclass(frozen=True, slots=True)
 class Kropki(Constraint):
-    """A dot between two adjacent cells: white, consecutive digits; black, one digit double the other."""
+    """A dot between two adjacent cells: white, consecutive digits; black, one digit double the other.
+
+    A dot of another ``value``: white, the digits differ by it; black, one is that many times the other
+    (``value`` None: 1 for white, 2 for black; the JSON leaves it out then).
+    """
 
     kind: ClassVar[str] = "kropki"
     label: ClassVar[str] = "kropki dot"
     color: str
     cells: tuple[Cell, ...]
+    value: int | None = None
 
     def _normalise(self) -> None:
         _choice(self.color, ("white", "black"), self.label)
         self._set("cells", _cells(self.cells, self.label, at_least=2))
         _pair(self)
+        if self.value is not None:
+            _whole(self.value, f"{self.color} {self._where()}: value", low=1 if self.color == "white" else 2)
+            if self.value == (1 if self.color == "white" else 2):
+                self._set("value", None)  # the standard dot: one form only
+
+    @property
+    def amount(self) -> int:
+        """The difference of a white dot, the ratio of a black one."""
+        return self.value or (1 if self.color == "white" else 2)
+
+    def _fits(self, n: int) -> None:
+        if self.amount > (n - 1 if self.color == "white" else n):
+            raise VariantError(f"{self.color} {self._where()}: no two digits 1..{n} fit a value of {self.amount}")
 
     def holds(self, a: int, b: int) -> bool:
         """Whether digits ``a`` and ``b`` fit the dot."""
-        return abs(a - b) == 1 if self.color == "white" else a == 2 * b or b == 2 * a
+        k = self.amount
+        return abs(a - b) == k if self.color == "white" else a == k * b or b == k * a
+
+    def to_dict(self) -> dict[str, Any]:
+        out = Constraint.to_dict(self)
+        if out["value"] is None:
+            del out["value"]
+        return out
 
     def violation(self, values: Sequence[int], grid: Grid) -> str | None:
         a, b = self._values(values, grid.n)

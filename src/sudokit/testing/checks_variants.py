@@ -125,7 +125,7 @@ def variant_arrow(subject: Subject) -> None:
 
 @check("variants")
 def variant_kropki(subject: Subject) -> None:
-    """An engine declaring 'kropki' (kropki dots (white: consecutive; black: one double the other))
+    """An engine declaring 'kropki' (kropki dots (white: consecutive; black: one double the other; or of another value))
     finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
     where there is one."""
     _solves_kind(subject, "kropki")
