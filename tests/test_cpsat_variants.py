@@ -37,6 +37,7 @@ from sudokit.model.variants import (
     Indexer,
     Killer,
     Kropki,
+    KropkiNegative,
     LittleKiller,
     NonConsecutive,
     OddEven,
@@ -224,6 +225,14 @@ def rules_for(kind: str, rng: random.Random, ref: Values, n: int, honesty: float
         return [KINDS[kind]()]
     if kind == "diagonal":
         return [Diagonal(d) for d in rng.choice((["main"], ["anti"], ["main", "anti"]))]
+    if kind in ("kropki-negative-white", "kropki-negative-black"):  # the negative rule of one colour alone
+        color = kind.rsplit("-", 1)[1]
+        pairs = random_pairs(rng, n, 2 * n * (n - 1))
+        if rng.random() < honesty:  # every dot of that colour the reference has
+            rules = [Kropki(color, [a, b]) for a, b in pairs if Kropki(color, [a, b]).holds(*at(ref, n, [a, b]))]
+        else:
+            rules = [draw("kropki", rng, ref, n, False, pair) for pair in pairs[: rng.randint(0, 4)]]
+        return distinct([*rules, KropkiNegative(color)])
     if kind in ("kropki-negative", "xv-negative"):
         dots = kind.removesuffix("-negative")
         pairs = random_pairs(rng, n, 2 * n * (n - 1))
@@ -440,6 +449,15 @@ def test_counts_6x6_puzzles_of_each_kind_as_brute_force_does(kind: str) -> None:
         puzzle = random_puzzle(kind, seed, 6)
         assert kind in puzzle.kinds
         assert_counts_match(puzzle)
+
+
+@pytest.mark.parametrize("color", ["white", "black"])
+def test_counts_puzzles_with_the_negative_rule_of_one_colour_as_brute_force_does(color: str) -> None:
+    for n, seeds in ((4, range(8)), (6, range(3))):
+        for seed in seeds:
+            puzzle = random_puzzle(f"kropki-negative-{color}", seed, n)
+            assert KropkiNegative(color) in puzzle.constraints
+            assert_counts_match(puzzle)
 
 
 @pytest.mark.parametrize(("n", "seeds"), [(4, range(10)), (6, range(4))])

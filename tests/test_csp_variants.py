@@ -452,8 +452,11 @@ def test_dots_of_any_difference_or_ratio_count_as_brute_force_does() -> None:
     from tests.test_cpsat_variants import brute_force as counted
     from tests.test_cpsat_variants import random_puzzle as cpsat_puzzle
 
-    puzzles = [cpsat_puzzle("kropki-values", seed, n) for n, seeds in ((4, range(8)), (6, range(2))) for seed in seeds]
+    sizes = ((4, range(8)), (6, range(2)))
+    puzzles = [cpsat_puzzle("kropki-values", seed, n) for n, seeds in sizes for seed in seeds]
     assert any(r.value is not None for p in puzzles for r in p.constraints)  # type: ignore[attr-defined]
+    for color in ("white", "black"):  # and the negative rule of one colour alone
+        puzzles += [cpsat_puzzle(f"kropki-negative-{color}", seed, n) for n, seeds in sizes for seed in seeds]
     for puzzle in puzzles:
         expected = counted(puzzle)
         result = solve(puzzle, ENGINE, limit=len(expected) + 1)

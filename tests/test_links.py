@@ -226,6 +226,17 @@ def test_dots_of_other_values_are_read_and_written_with_their_value() -> None:
     assert data["difference"] == [white[0], {"cells": ["R2C1", "R2C2"]}] and data["ratio"] == black
 
 
+def test_the_negative_rule_of_one_colour_alone_is_read_and_written() -> None:
+    white = [{"cells": ["R1C1", "R1C2"]}]
+    whites = parse_fpuzzles(fpuzzles(nonconsecutive=True, difference=white))  # f-puzzles spares white-dotted pairs
+    assert set(whites.constraints) == {Kropki("white", [(0, 0), (0, 1)]), KropkiNegative("white")}
+    blacks = parse_fpuzzles(fpuzzles(negative=["ratio"], ratio=white))
+    assert set(blacks.constraints) == {Kropki("black", [(0, 0), (0, 1)]), KropkiNegative("black")}
+    for grid in (whites, blacks):
+        assert parse_fpuzzles(to_fpuzzles(grid)) == grid
+    assert "negative" not in to_fpuzzles(whites) and "nonconsecutive" not in to_fpuzzles(blacks)
+
+
 def test_non_consecutive_goes_to_a_link_and_back() -> None:
     puzzle = Grid.empty().with_rules(constraints=[NonConsecutive(), Kropki("black", [(0, 0), (0, 1)])])
     assert same_puzzle(parse_link(fpuzzles_link(puzzle)), puzzle)
@@ -352,7 +363,6 @@ def fpuzzles(**keys: object) -> dict[str, object]:
         ({"disjointgroups": True}, "f-puzzles: 'disjointgroups' (disjoint groups) is not a rule"),
         ({"clone": [{"cells": ["R1C1"], "cloneCells": ["R9C9"]}]}, "f-puzzles: 'clone' (clones)"),
         ({"somethingnew": [1]}, "f-puzzles: 'somethingnew' (a rule sudokit does not know)"),
-        ({"negative": ["ratio"]}, "negative 'ratio' without 'nonconsecutive'"),
         ({"negative": ["foglight"]}, "negative 'foglight': only the negative rules of ratio dots and of XV"),
         ({"difference": [{"cells": ["R1C1", "R1C2"], "value": "x"}]}, "difference 1: value 'x' is not a whole"),
         ({"ratio": [{"cells": ["R1C1", "R1C2"], "value": "12"}]}, "no two digits 1..9 fit a value of 12"),
@@ -371,7 +381,6 @@ def fpuzzles(**keys: object) -> dict[str, object]:
         ({"skyscraper": [{"cell": "R5C5", "value": "2"}]}, "skyscraper 1: cell R5C5 is not beside a row or a column"),
         ({"skyscraper": [{"cell": "R0C1", "value": "10"}]}, "skyscraper top of column 1: count 10 is more than"),
         ({"xsum": [{"cell": "R0C1", "value": "46"}]}, "X-sum top of column 1: total 46 is more than"),
-        ({"nonconsecutive": True, "difference": [{"cells": ["R1C1", "R1C2"]}]}, "with white dots but no negative"),
     ],
 )
 def test_rules_sudokit_cannot_take_whole_are_errors_naming_them(keys: dict[str, object], message: str) -> None:

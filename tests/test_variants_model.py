@@ -243,6 +243,24 @@ def no_dot(g: tuple[int, ...], a: int, b: int) -> bool:
     return abs(g[a] - g[b]) != 1 and g[a] != 2 * g[b] and g[b] != 2 * g[a]
 
 
+@pytest.mark.parametrize("color", ["white", "black"])
+def test_a_negative_rule_of_one_colour_spares_only_its_own_dots(color: str) -> None:
+    dots = [Kropki("white", ["r1c1", "r1c2"]), Kropki("black", ["r2c1", "r2c2"])]
+    puzzle = Grid.empty("2x2").with_rules(constraints=[*dots, KropkiNegative(color)])
+    related = (lambda x, y: abs(x - y) == 1) if color == "white" else (lambda x, y: x == 2 * y or y == 2 * x)
+    spared = (0, 1) if color == "white" else (4, 5)
+    want = [
+        g
+        for g in GRIDS
+        if abs(g[0] - g[1]) == 1
+        and (g[4] == 2 * g[5] or g[5] == 2 * g[4])
+        and not any(related(g[a], g[b]) for a, b in ORTHOGONAL if (a, b) != spared)
+    ]
+    assert [g for g in GRIDS if solution_problem(puzzle, Grid(g)) is None] == want
+    assert KropkiNegative(color).to_dict() == {"kind": "kropki-negative", "color": color}
+    assert KropkiNegative().to_dict() == {"kind": "kropki-negative"}
+
+
 def test_negative_rules_spare_the_marked_pairs() -> None:
     dot = Kropki("white", ["r1c1", "r1c2"])
     puzzle = Grid.empty("2x2").with_rules(constraints=[dot, KropkiNegative()])
@@ -376,6 +394,7 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         (lambda: XSum("top", 2, 0), "X-sum top of column 3: total: 0 is not a whole number of at least 1"),
         (lambda: Skyscraper("up", 0, 3), "skyscraper: 'up' is not one of left, right, top, bottom"),
         (lambda: Indexer("diagonal", ["r1c1"]), "indexer: 'diagonal' is not one of row, column, box"),
+        (lambda: KropkiNegative("grey"), "kropki negative constraint: 'grey' is not one of white, black"),
         (lambda: Kropki("black", ["r1c1", "r1c2"], 1), "black kropki dot at r1c1..r1c2: value: 1 is not a whole"),
         (lambda: Kropki("white", ["r1c1", "r1c2"], 0), "white kropki dot at r1c1..r1c2: value: 0 is not a whole"),
         (lambda: Indexer("box", []), "box indexer: needs at least 1 cell, got 0"),

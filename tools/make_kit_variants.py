@@ -203,6 +203,14 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
                 dots.append(Kropki("white" if abs(x - y) == 1 else "black", [a, b]))
                 marked.add(frozenset((a, b)))
         return [*dots, KropkiNegative()]
+    if kind in ("kropki-negative-white", "kropki-negative-black"):  # the negative rule of one colour alone
+        color = kind.rsplit("-", 1)[1]
+        marks = [
+            Kropki(color, [a, b])
+            for a, b in adjacent_pairs(rng)
+            if Kropki(color, [a, b]).holds(value(g, a), value(g, b))
+        ]
+        return [*marks, KropkiNegative(color)]
     if kind == "xv-negative":
         marks = [XV("V", [a, b]) for a, b in adjacent_pairs(rng) if value(g, a) + value(g, b) == 5]
         return [*marks, XVNegative()]
@@ -235,9 +243,14 @@ KINDS = [
 ]
 
 
+#: Puzzles of kinds above with more to them: dots of any value, the negative rule of one colour alone.
+MORE = ["kropki-values", "kropki-negative-white", "kropki-negative-black"]
+
+
 def puzzles(rng: random.Random) -> list[tuple[Grid, int, tuple[int, ...] | None]]:
     found: dict[str, list] = {}
-    for kind in [*KINDS, "jigsaw", "kropki-values"]:  # kropki-values last: the records before it stay as they were
+    # Dots of other values and the negative rule of one colour come last: the records before them stay as they were.
+    for kind in [*KINDS, "jigsaw", *MORE]:
         bucket: dict[str, list] = {"one": [], "several": [], "none": []}
         for _ in range(400):
             if all(len(v) >= 2 for v in bucket.values()):

@@ -427,6 +427,11 @@ def _kropki(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle
 def _kropki_negative(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
     n = puzzle.shape.n
     table = _table(n, "no-dot")
+    if rule.color is not None:  # one colour's rule alone: its own pairs and relation
+        allowed = [(a, b) for a in range(1, n + 1) for b in range(1, n + 1) if rule.holds(a, b)]
+        for a, b in rule.pairs(puzzle):
+            model.add_allowed_assignments([x[a], x[b]], allowed)
+        return
     for a, b in undotted_pairs(puzzle, "kropki"):
         model.add_allowed_assignments([x[a], x[b]], table)
 

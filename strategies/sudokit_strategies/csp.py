@@ -877,8 +877,9 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
         for a, b in orthogonal_pairs(n):
             model.relate(a, b, _table(n, "apart"))
     elif kind == "kropki-negative":
-        for a, b in undotted_pairs(model.puzzle, "kropki"):
-            model.relate(a, b, _table(n, "no-dot"))
+        table = _table(n, {"white": "apart", "black": "no-double"}.get(rule.color or "", "no-dot"))  # type: ignore[attr-defined]
+        for a, b in rule.pairs(model.puzzle):  # type: ignore[attr-defined]
+            model.relate(a, b, table)
     elif kind == "xv-negative":
         for a, b in undotted_pairs(model.puzzle, "xv"):
             model.relate(a, b, _table(n, "no-xv"))
@@ -932,6 +933,7 @@ def _table(n: int, relation: str, k: int = 0) -> frozenset[tuple[int, int]]:
         "black": lambda x, y: x == k * y or y == k * x,  # k: the dot's ratio
         "sum": lambda x, y: x + y == k,
         "apart": lambda x, y: abs(x - y) != 1,
+        "no-double": lambda x, y: x != 2 * y and y != 2 * x,
         "no-dot": lambda x, y: abs(x - y) != 1 and x != 2 * y and y != 2 * x,
         "no-xv": lambda x, y: x + y not in (5, 10),
         "rise": lambda x, y: y - x >= k,

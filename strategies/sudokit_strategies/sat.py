@@ -904,6 +904,12 @@ def _negative(kind: str, ok: Callable[[int, int], bool]) -> Any:
     return add
 
 
+def _kropki_negative(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """Every pair without a dot (of the rule's colour, when it has one) keeps the rule's relation."""
+    for a, b in rule.pairs(puzzle):
+        cnf.relation(a, b, rule.holds)
+
+
 def _non_consecutive(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     for a, b in orthogonal_pairs(puzzle.shape.n):
         cnf.relation(a, b, lambda d, e: abs(d - e) != 1)
@@ -926,7 +932,7 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "slow-thermometer": _line_rule(lambda d, e: d <= e),
     "arrow": _arrow,
     "kropki": _kropki,
-    "kropki-negative": _negative("kropki", lambda d, e: abs(d - e) != 1 and d != 2 * e and e != 2 * d),
+    "kropki-negative": _kropki_negative,
     "xv": _xv,
     "xv-negative": _negative("xv", lambda d, e: d + e not in (5, 10)),
     "odd-even": lambda cnf, rule, puzzle: None,

@@ -609,11 +609,8 @@ class _FPuzzlesReader:
             return
         if "ratio" in self.negatives():
             self.rules.append(KropkiNegative())
-        elif self.data.get("difference"):
-            raise self.fail(
-                "'nonconsecutive' with white dots but no negative black dots: a negative rule of the white dots "
-                "alone is not modelled (kropki's negative rule covers both colours)"
-            )
+        elif self.data.get("difference"):  # f-puzzles spares the pairs with a white dot: the white dots' rule
+            self.rules.append(KropkiNegative("white"))
         else:
             self.rules.append(NonConsecutive())
 
@@ -629,10 +626,7 @@ class _FPuzzlesReader:
     def negative(self, value: object) -> None:
         negative = self.negatives()
         if "ratio" in negative and not self.data.get("nonconsecutive"):
-            raise self.fail(
-                "negative 'ratio' without 'nonconsecutive': a negative rule of the black dots alone is not "
-                "modelled (kropki's negative rule covers both colours)"
-            )
+            self.rules.append(KropkiNegative("black"))  # every black dot given, the white ones not
         if "xv" in negative:
             self.rules.append(XVNegative())
 
@@ -918,13 +912,16 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
     dots = [rule for rule in grid.constraints if isinstance(rule, Kropki)]
     white = [d for d in dots if d.color == "white"]
     black = [d for d in dots if d.color == "black"]
-    kropki_negative = "kropki-negative" in by_kind
+    negative_colors = {rule.color for rule in grid.constraints if isinstance(rule, KropkiNegative)}
+    both = None in negative_colors or {"white", "black"} <= negative_colors
+    white_negative = both or "white" in negative_colors
+    kropki_negative = both or "black" in negative_colors  # f-puzzles' negative 'ratio'
     if "non-consecutive" in by_kind and white:
         raise VariantError(
             "f-puzzles: non-consecutive with white dots: f-puzzles reads its non-consecutive rule as sparing the "
             "pairs with a white dot, which sudokit's does not"
         )
-    if "non-consecutive" in by_kind or kropki_negative:
+    if "non-consecutive" in by_kind or white_negative:
         data["nonconsecutive"] = True
     entries: dict[str, list[dict[str, Any]]] = {}
 

@@ -496,19 +496,48 @@ class Kropki(Constraint):
 
 @dataclass(frozen=True, slots=True)
 class KropkiNegative(Constraint):
-    """Every dot is given: adjacent cells without a dot are neither consecutive nor one double the other."""
+    """Every dot is given: adjacent cells without a dot are neither consecutive nor one double the other.
+
+    With a ``color``, the rule of that colour alone: every white dot is given (adjacent cells without a
+    white dot are not consecutive), or every black one (without a black dot, neither is double the other).
+    """
 
     kind: ClassVar[str] = "kropki-negative"
     label: ClassVar[str] = "kropki negative constraint"
+    color: str | None = None
+
+    def _normalise(self) -> None:
+        if self.color is not None:
+            _choice(self.color, ("white", "black"), self.label)
+
+    def pairs(self, grid: Grid) -> tuple[tuple[int, int], ...]:
+        """The orthogonal pairs (indexes) the rule applies to: those without a dot (of its colour)."""
+        if self.color is None:
+            return undotted_pairs(grid, "kropki")
+        n = grid.n
+        dots = [c for c in grid.constraints if isinstance(c, Kropki) and c.color == self.color]
+        marked = {tuple(sorted(c.indexes(n))) for c in dots}
+        return tuple(p for p in orthogonal_pairs(n) if p not in marked)
+
+    def holds(self, a: int, b: int) -> bool:
+        """Whether digits ``a`` and ``b`` may stand side by side without a dot (of its colour)."""
+        consecutive, double = abs(a - b) == 1, a == 2 * b or b == 2 * a
+        if self.color == "white":
+            return not consecutive
+        if self.color == "black":
+            return not double
+        return not consecutive and not double
+
+    def to_dict(self) -> dict[str, Any]:
+        out = Constraint.to_dict(self)
+        if out["color"] is None:
+            del out["color"]
+        return out
 
     def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        what = {"white": "consecutive digits", "black": "digits one double the other"}
         return _pairs_broken(
-            self,
-            values,
-            grid.n,
-            undotted_pairs(grid, "kropki"),
-            lambda a, b: abs(a - b) != 1 and a != 2 * b and b != 2 * a,
-            "digits a dot would join",
+            self, values, grid.n, self.pairs(grid), self.holds, what.get(self.color or "", "digits a dot would join")
         )
 
 

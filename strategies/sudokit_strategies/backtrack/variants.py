@@ -190,8 +190,8 @@ class _Model:
         elif kind == "kropki":
             self.relate(*cells, rule.holds)  # type: ignore[attr-defined, call-arg]
         elif kind == "kropki-negative":
-            for a, b in undotted_pairs(puzzle, "kropki"):
-                self.relate(a, b, lambda x, y: abs(x - y) != 1 and x != 2 * y and y != 2 * x)
+            for a, b in rule.pairs(puzzle):  # type: ignore[attr-defined]
+                self.relate(a, b, rule.holds)  # type: ignore[attr-defined]
         elif kind == "xv":
             self.relate(*cells, lambda x, y, total=rule.total: x + y == total)  # type: ignore[attr-defined, call-arg]
         elif kind == "xv-negative":
