@@ -253,6 +253,35 @@ def gen_sandwich(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[
     return rules
 
 
+def gen_x_sum(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    rules: dict[tuple[str, int], v.Constraint] = {}
+    for side in rng.sample(("left", "right", "top", "bottom"), rng.randint(1, 3)):
+        index = rng.randrange(n)
+        digits = [at(c) for c in v.XSum(side, index, 1).line_cells(n)]
+        total = sum(digits[: digits[0]]) if rng.random() < 0.8 else rng.randint(1, n * (n + 1) // 2)
+        rules[side, index] = v.XSum(side, index, total)
+    return list(rules.values())
+
+
+def gen_skyscraper(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    rules: dict[tuple[str, int], v.Constraint] = {}
+    for side in rng.sample(("left", "right", "top", "bottom"), rng.randint(1, 3)):
+        index = rng.randrange(n)
+        digits = [at(c) for c in v.Skyscraper(side, index, 1).line_cells(n)]
+        count = sum(d > max(digits[:k], default=0) for k, d in enumerate(digits))
+        rules[side, index] = v.Skyscraper(side, index, count if rng.random() < 0.8 else rng.randint(1, n))
+    return list(rules.values())
+
+
+def gen_indexer(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
+    axis = rng.choice(("row", "column", "box"))
+    cells = rng.sample([(r, c) for r in range(n) for c in range(n)], rng.randint(1, 3))
+    values = [at((r, c)) for r in range(n) for c in range(n)]
+    board = Grid(values, Shape.for_side(n), validate=False)
+    kept = [c for c in cells if v.Indexer(axis, [c]).violation(values, board) is None]
+    return [v.Indexer(axis, kept if kept and rng.random() < 0.8 else cells)]
+
+
 def gen_thermometer(rng: random.Random, n: int, at: Callable[[Cell], int]) -> list[v.Constraint]:
     derived = rng.random() < 0.8
     line = walk(rng, n, rng.randint(2, n), lambda a, b: not derived or at(b) > at(a))
@@ -528,6 +557,9 @@ GENERATORS: dict[str, Generator] = {
     "killer": gen_killer,
     "little-killer": gen_little_killer,
     "sandwich": gen_sandwich,
+    "x-sum": gen_x_sum,
+    "skyscraper": gen_skyscraper,
+    "indexer": gen_indexer,
     "thermometer": gen_thermometer,
     "slow-thermometer": gen_slow_thermometer,
     "arrow": gen_arrow,
@@ -765,3 +797,18 @@ def test_a_quadruple_digit_confined_to_one_row_of_its_square_leaves_the_rest_of_
     assert all(m == full & ~five for m in narrowed.values())  # and nothing else: 7 may still go in either row
     cand[0] = cand[1] = full & ~five & ~(1 << 6)  # now neither 5 nor 7 fits row 1, and 5 nowhere: no placing
     assert rule.propagate(cand, [0] * 81) is None
+
+
+def test_dots_of_any_difference_or_ratio_count_as_brute_force_does() -> None:
+    from tests.test_cpsat_variants import brute_force as counted
+    from tests.test_cpsat_variants import random_puzzle as cpsat_puzzle
+
+    sizes = ((4, range(8)), (6, range(2)))
+    puzzles = [cpsat_puzzle("kropki-values", seed, n) for n, seeds in sizes for seed in seeds]
+    assert any(r.value is not None for p in puzzles for r in p.constraints)  # type: ignore[attr-defined]
+    for color in ("white", "black"):  # and the negative rule of one colour alone
+        puzzles += [cpsat_puzzle(f"kropki-negative-{color}", seed, n) for n, seeds in sizes for seed in seeds]
+    for puzzle in puzzles:
+        expected = counted(puzzle)
+        result = solve(puzzle, ENGINE, limit=len(expected) + 1)
+        assert (result.count, result.exact) == (len(expected), True), puzzle

@@ -35,8 +35,10 @@ from sudokit.model.variants import (
     Constraint,
     Diagonal,
     ExtraRegion,
+    Indexer,
     Killer,
     Kropki,
+    KropkiNegative,
     LittleKiller,
     LockoutLine,
     MinMax,
@@ -45,8 +47,10 @@ from sudokit.model.variants import (
     PencilMarks,
     Quadruple,
     Sandwich,
+    Skyscraper,
     Thermometer,
     Whisper,
+    XSum,
     to_json,
 )
 from sudokit_strategies.cpsat import CpSatStrategy
@@ -228,6 +232,14 @@ def rules_for(kind: str, rng: random.Random, ref: Values, n: int, honesty: float
         return [KINDS[kind]()]
     if kind == "diagonal":
         return [Diagonal(d) for d in rng.choice((["main"], ["anti"], ["main", "anti"]))]
+    if kind in ("kropki-negative-white", "kropki-negative-black"):  # the negative rule of one colour alone
+        color = kind.rsplit("-", 1)[1]
+        pairs = random_pairs(rng, n, 2 * n * (n - 1))
+        if rng.random() < honesty:  # every dot of that colour the reference has
+            rules = [Kropki(color, [a, b]) for a, b in pairs if Kropki(color, [a, b]).holds(*at(ref, n, [a, b]))]
+        else:
+            rules = [draw("kropki", rng, ref, n, False, pair) for pair in pairs[: rng.randint(0, 4)]]
+        return distinct([*rules, KropkiNegative(color)])
     if kind in ("kropki-negative", "xv-negative"):
         dots = kind.removesuffix("-negative")
         pairs = random_pairs(rng, n, 2 * n * (n - 1))
@@ -268,6 +280,32 @@ def draw(
         lo, hi = sorted((digits.index(1), digits.index(n)))
         total = sum(digits[lo + 1 : hi]) if honest else rng.randint(0, n * (n + 1) // 2 - 1 - n)
         return Sandwich(axis, index, total)
+    if kind == "x-sum":
+        side, index = rng.choice(("left", "right", "top", "bottom")), rng.randrange(n)
+        digits = at(ref, n, list(XSum(side, index, 1).line_cells(n)))
+        total = sum(digits[: digits[0]]) if honest else rng.randint(1, n * (n + 1) // 2)
+        return XSum(side, index, total)
+    if kind == "kropki-values":  # dots of any difference or ratio (pseudo-kind: kropki)
+        a, b = pair or random_pairs(rng, n, 1)[0]
+        x, y = sorted(at(ref, n, [a, b]))
+        if honest and y % x == 0 and rng.random() < 0.5:
+            return Kropki("black", [a, b], y // x)
+        if honest:
+            return Kropki("white", [a, b], y - x)
+        color = rng.choice(("white", "black"))
+        return Kropki(color, [a, b], rng.randint(1, n - 1) if color == "white" else rng.randint(2, n))
+    if kind == "skyscraper":
+        side, index = rng.choice(("left", "right", "top", "bottom")), rng.randrange(n)
+        digits = at(ref, n, list(Skyscraper(side, index, 1).line_cells(n)))
+        count = sum(d > max(digits[:k], default=0) for k, d in enumerate(digits))
+        return Skyscraper(side, index, count if honest else rng.randint(1, n))
+    if kind == "indexer":
+        axis = rng.choice(("row", "column", "box"))
+        picked = rng.sample([(r, c) for r in range(n) for c in range(n)], rng.randint(1, 3))
+        if honest:  # the cells whose digit in the reference points right
+            board = Grid(ref, Shape.for_side(n), validate=False)
+            picked = [c for c in picked if Indexer(axis, [c]).violation(ref, board) is None] or picked[:1]
+        return Indexer(axis, picked)
     if kind == "arrow":
         circle = cells[: rng.choice((1, 1, 2))]
         return Arrow(circle, random_line(rng, n, rng.randint(1, 3), set(circle)))
@@ -448,6 +486,23 @@ def test_counts_6x6_puzzles_of_each_kind_as_brute_force_does(kind: str) -> None:
     for seed in range(3):
         puzzle = random_puzzle(kind, seed, 6)
         assert kind in puzzle.kinds
+        assert_counts_match(puzzle)
+
+
+@pytest.mark.parametrize("color", ["white", "black"])
+def test_counts_puzzles_with_the_negative_rule_of_one_colour_as_brute_force_does(color: str) -> None:
+    for n, seeds in ((4, range(8)), (6, range(3))):
+        for seed in seeds:
+            puzzle = random_puzzle(f"kropki-negative-{color}", seed, n)
+            assert KropkiNegative(color) in puzzle.constraints
+            assert_counts_match(puzzle)
+
+
+@pytest.mark.parametrize(("n", "seeds"), [(4, range(10)), (6, range(4))])
+def test_counts_puzzles_with_dots_of_any_difference_or_ratio_as_brute_force_does(n: int, seeds: range) -> None:
+    puzzles = [random_puzzle("kropki-values", seed, n) for seed in seeds]
+    assert any(r.value is not None for p in puzzles for r in p.constraints)  # type: ignore[attr-defined]
+    for puzzle in puzzles:
         assert_counts_match(puzzle)
 
 

@@ -36,6 +36,7 @@ from sudokit.model.variants import (
     DoubleArrow,
     EntropicLine,
     ExtraRegion,
+    Indexer,
     Killer,
     Kropki,
     KropkiNegative,
@@ -52,9 +53,11 @@ from sudokit.model.variants import (
     RegionSumLine,
     Renban,
     Sandwich,
+    Skyscraper,
     SlowThermometer,
     Thermometer,
     Whisper,
+    XSum,
     XVNegative,
     ZipperLine,
     orthogonal_pairs,
@@ -255,6 +258,27 @@ def sandwich(rng: random.Random, solution: tuple[int, ...]) -> Sandwich:
     return Sandwich(axis, index, rng.choice((sum(digits[a + 1 : b]), rng.randint(0, 5))))
 
 
+def x_sum(rng: random.Random, solution: tuple[int, ...]) -> XSum:
+    side, index = rng.choice(("left", "right", "top", "bottom")), rng.randrange(N)
+    digits = digits_of(solution, list(XSum(side, index, 1).line_cells(N)))
+    return XSum(side, index, rng.choice((sum(digits[: digits[0]]), rng.randint(1, 10))))
+
+
+def skyscraper(rng: random.Random, solution: tuple[int, ...]) -> Skyscraper:
+    side, index = rng.choice(("left", "right", "top", "bottom")), rng.randrange(N)
+    digits = digits_of(solution, list(Skyscraper(side, index, 1).line_cells(N)))
+    count = sum(d > max(digits[:k], default=0) for k, d in enumerate(digits))
+    return Skyscraper(side, index, rng.choice((count, rng.randint(1, N))))
+
+
+def indexer(rng: random.Random, solution: tuple[int, ...]) -> Indexer:
+    axis = rng.choice(("row", "column", "box"))
+    cells = rng.sample([(r, c) for r in range(N) for c in range(N)], rng.randint(1, 3))
+    board = Grid(solution, Shape.of(2, 2), validate=False)
+    kept = [c for c in cells if Indexer(axis, [c]).violation(solution, board) is None]
+    return Indexer(axis, rng.choice((kept or cells, cells)))
+
+
 def killer(rng: random.Random, solution: tuple[int, ...]) -> Killer:
     cells = line(rng, N, ORTHOGONAL)
     total = sum(digits_of(solution, cells)) + rng.choice((0, 0, -1, 1))
@@ -365,6 +389,9 @@ RULES: dict[str, Rules] = {
     "nabner-line": lambda rng, s: [NabnerLine(line(rng, 2)) for _ in range(rng.randint(1, 3))],
     "double-arrow": lambda rng, s: [double_arrow(rng, s) for _ in range(rng.randint(1, 2))],
     "entropic-line": lambda rng, s: [],  # no 4x4 board takes one: test_entropic_lines_on_6x6_match_a_search
+    "x-sum": lambda rng, s: list({(w.side, w.index): w for w in (x_sum(rng, s) for _ in range(3))}.values()),
+    "indexer": lambda rng, s: [indexer(rng, s)],
+    "skyscraper": lambda rng, s: list({(w.side, w.index): w for w in (skyscraper(rng, s) for _ in range(3))}.values()),
 }
 #: Kinds whose rule needs a side that splits into thirds: tested on 6x6 below.
 THIRDS = {"entropic-line"}
@@ -565,3 +592,18 @@ def test_a_time_limit_stops_a_variant_search() -> None:
     puzzle = Grid.empty(Shape.of(3, 3)).with_rules(constraints=[AntiKnight(), *cages])
     result = solve(puzzle, ENGINE, limit=10**9, keep=1, time_limit=0.5)
     assert result.status is Status.TIMEOUT and not result.exact
+
+
+def test_dots_of_any_difference_or_ratio_count_as_brute_force_does() -> None:
+    from tests.test_cpsat_variants import brute_force as counted
+    from tests.test_cpsat_variants import random_puzzle as cpsat_puzzle
+
+    sizes = ((4, range(8)), (6, range(2)))
+    puzzles = [cpsat_puzzle("kropki-values", seed, n) for n, seeds in sizes for seed in seeds]
+    assert any(r.value is not None for p in puzzles for r in p.constraints)  # type: ignore[attr-defined]
+    for color in ("white", "black"):  # and the negative rule of one colour alone
+        puzzles += [cpsat_puzzle(f"kropki-negative-{color}", seed, n) for n, seeds in sizes for seed in seeds]
+    for puzzle in puzzles:
+        expected = counted(puzzle)
+        result = solve(puzzle, ENGINE, limit=len(expected) + 1)
+        assert (result.count, result.exact) == (len(expected), True), puzzle

@@ -563,6 +563,7 @@ HOSTILE_KEYS = [
     "killercage", "littlekillersum", "sandwichsum", "thermometer", "arrow", "difference", "ratio", "xv",
     "renban", "whispers", "slowthermometer", "extraregion", "odd", "even", "palindrome", "negative",
     "betweenline", "regionsumline", "entropicline", "modularline", "zipperline", "lockout", "nabner", "doublearrow",
+    "xsum", "skyscraper", "rowindexer", "columnindexer", "boxindexer",
     "nonconsecutive", "cage", "line", "circle", "lines", "global", "cages", "regions", "box", "constraints",
     "quadruple", "values", "digits", "givenPencilMarks", "minimum", "maximum", "extreme",
     "disjointgroups", "clone", "cloneCells",

@@ -44,6 +44,7 @@ from sudokit.model.variants import (
     DoubleArrow,
     EntropicLine,
     ExtraRegion,
+    Indexer,
     Killer,
     Kropki,
     KropkiNegative,
@@ -60,10 +61,12 @@ from sudokit.model.variants import (
     RegionSumLine,
     Renban,
     Sandwich,
+    Skyscraper,
     SlowThermometer,
     Thermometer,
     VariantError,
     Whisper,
+    XSum,
     XVNegative,
     ZipperLine,
 )
@@ -185,6 +188,13 @@ EVERY_KIND = [
     LockoutLine([(0, 5), (1, 6)], difference=5),
     NabnerLine([(8, 3), (7, 4), (8, 5)]),
     DoubleArrow([(6, 5), (5, 6), (4, 6), (3, 6)]),
+    XSum("top", 2, 10),
+    XSum("right", 4, 21),
+    Skyscraper("bottom", 6, 3),
+    Skyscraper("left", 8, 1),
+    Indexer("column", [(0, 0), (1, 0)]),
+    Indexer("row", [(4, 8)]),
+    Indexer("box", [(8, 8), (0, 4)]),
 ]
 
 
@@ -202,6 +212,60 @@ def test_a_puzzle_of_every_kind_goes_to_a_link_and_back() -> None:
     assert same_puzzle(back, puzzle)
     assert {rule.kind for rule in EVERY_KIND} | {"non-consecutive", "jigsaw"} >= puzzle.kinds
     assert parse_link(fpuzzles_link(back)) == back  # and once in f-puzzles' order, it stays
+
+
+def test_x_sums_are_read_from_the_cell_beside_the_board_on_each_side() -> None:
+    clues = [{"cell": cell, "value": value} for cell, value in (("R0C2", "6"), ("R10C3", "15"), ("R4C0", "9"))]
+    clues += [{"cell": "R7C10", "value": "20"}, {"cell": "R2C0"}]  # a clue cell without its number: no rule
+    grid = parse_fpuzzles(fpuzzles(xsum=clues))
+    assert set(grid.constraints) == {XSum("top", 1, 6), XSum("bottom", 2, 15), XSum("left", 3, 9), XSum("right", 6, 20)}
+    assert XSum("bottom", 2, 15).line_cells(9)[:2] == ((8, 2), (7, 2))  # read from the clue inwards
+    assert to_fpuzzles(grid)["xsum"] == clues[:4]
+
+
+def test_skyscrapers_are_read_from_the_cell_beside_the_board_on_each_side() -> None:
+    clues = [{"cell": cell, "value": value} for cell, value in (("R0C9", "1"), ("R10C1", "4"), ("R2C0", "3"))]
+    clues += [{"cell": "R9C10", "value": "2"}, {"cell": "R5C10", "value": ""}]  # no number: no rule
+    grid = parse_fpuzzles(fpuzzles(skyscraper=clues))
+    want = {Skyscraper("top", 8, 1), Skyscraper("bottom", 0, 4), Skyscraper("left", 1, 3), Skyscraper("right", 8, 2)}
+    assert set(grid.constraints) == want
+    assert to_fpuzzles(grid)["skyscraper"] == clues[:4]
+
+
+def test_indexers_are_read_each_entry_a_rule_of_its_axis() -> None:
+    rows = [{"cells": ["R1C1", "R9C1"]}, {"cells": []}]  # an entry without cells: no rule
+    grid = parse_fpuzzles(
+        fpuzzles(rowindexer=rows, columnindexer=[{"cells": ["R2C5"]}], boxindexer=[{"cells": ["R5C5", "R4C4"]}])
+    )
+    want = {Indexer("row", [(0, 0), (8, 0)]), Indexer("column", [(1, 4)]), Indexer("box", [(4, 4), (3, 3)])}
+    assert set(grid.constraints) == want
+    data = to_fpuzzles(grid)
+    assert (data["rowindexer"], data["boxindexer"]) == (rows[:1], [{"cells": ["R5C5", "R4C4"]}])
+
+
+def test_dots_of_other_values_are_read_and_written_with_their_value() -> None:
+    white = [{"cells": ["R1C1", "R1C2"], "value": "3"}, {"cells": ["R2C1", "R2C2"], "value": "1"}]
+    black = [{"cells": ["R3C1", "R3C2"], "value": "4"}, {"cells": ["R4C1", "R4C2"]}]
+    grid = parse_fpuzzles(fpuzzles(difference=white, ratio=black))
+    assert set(grid.constraints) == {
+        Kropki("white", [(0, 0), (0, 1)], 3),
+        Kropki("white", [(1, 0), (1, 1)]),
+        Kropki("black", [(2, 0), (2, 1)], 4),
+        Kropki("black", [(3, 0), (3, 1)]),
+    }
+    data = to_fpuzzles(grid)
+    assert data["difference"] == [white[0], {"cells": ["R2C1", "R2C2"]}] and data["ratio"] == black
+
+
+def test_the_negative_rule_of_one_colour_alone_is_read_and_written() -> None:
+    white = [{"cells": ["R1C1", "R1C2"]}]
+    whites = parse_fpuzzles(fpuzzles(nonconsecutive=True, difference=white))  # f-puzzles spares white-dotted pairs
+    assert set(whites.constraints) == {Kropki("white", [(0, 0), (0, 1)]), KropkiNegative("white")}
+    blacks = parse_fpuzzles(fpuzzles(negative=["ratio"], ratio=white))
+    assert set(blacks.constraints) == {Kropki("black", [(0, 0), (0, 1)]), KropkiNegative("black")}
+    for grid in (whites, blacks):
+        assert parse_fpuzzles(to_fpuzzles(grid)) == grid
+    assert "negative" not in to_fpuzzles(whites) and "nonconsecutive" not in to_fpuzzles(blacks)
 
 
 def test_non_consecutive_goes_to_a_link_and_back() -> None:
@@ -346,9 +410,9 @@ def fpuzzles(**keys: object) -> dict[str, object]:
         ({"zipperline": [{"lines": [["R1C1", "R1C2"]]}]}, "zipperline 1: zipper line: needs at least 3 cells"),
         ({"lockout": [{"lines": [["R1C1", "R1C2"]], "value": "x"}]}, "lockout 1: difference 'x' is not a whole number"),
         ({"somethingnew": [1]}, "f-puzzles: 'somethingnew' (a rule sudokit does not know)"),
-        ({"negative": ["ratio"]}, "negative 'ratio' without 'nonconsecutive'"),
         ({"negative": ["foglight"]}, "negative 'foglight': only the negative rules of ratio dots and of XV"),
-        ({"difference": [{"cells": ["R1C1", "R1C2"], "value": "2"}]}, "difference 1: a dot of '2'"),
+        ({"difference": [{"cells": ["R1C1", "R1C2"], "value": "x"}]}, "difference 1: value 'x' is not a whole"),
+        ({"ratio": [{"cells": ["R1C1", "R1C2"], "value": "12"}]}, "no two digits 1..9 fit a value of 12"),
         ({"xv": [{"cells": ["R1C1", "R1C2"]}]}, "xv 1: None is not X or V"),
         ({"killercage": [{"cells": ["R1C1"], "value": "?"}]}, "killercage 1: total '?' is not a whole number"),
         (
@@ -359,7 +423,6 @@ def fpuzzles(**keys: object) -> dict[str, object]:
         ({"littlekillersum": [{"cell": "R0C0", "direction": "UL", "value": "5"}]}, "points at no cell of the board"),
         ({"sandwichsum": [{"cell": "R3C3", "value": "5"}]}, "sandwichsum 1: cell R3C3 is not beside a row or a column"),
         ({"arrow": [{"cells": [], "lines": [["R1C1", "R1C2"]]}]}, "arrow 1: an arrow without its circle"),
-        ({"nonconsecutive": True, "difference": [{"cells": ["R1C1", "R1C2"]}]}, "with white dots but no negative"),
         (
             {"quadruple": [{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"]}]},
             "quadruple 1: 'values' must be a list of digits",
@@ -373,6 +436,11 @@ def fpuzzles(**keys: object) -> dict[str, object]:
             {"quadruple": [{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": [10]}]},
             "quadruple at r1c1..r2c2: digit 10 is off the digits 1..9",
         ),
+        ({"xsum": [{"cell": "R0C0", "value": "5"}]}, "xsum 1: cell R0C0 is not beside a row or a column"),
+        ({"boxindexer": [{"cells": ["R1C1", "R1C1"]}]}, "boxindexer 1: box indexer: cell r1c1 appears twice"),
+        ({"skyscraper": [{"cell": "R5C5", "value": "2"}]}, "skyscraper 1: cell R5C5 is not beside a row or a column"),
+        ({"skyscraper": [{"cell": "R0C1", "value": "10"}]}, "skyscraper top of column 1: count 10 is more than"),
+        ({"xsum": [{"cell": "R0C1", "value": "46"}]}, "X-sum top of column 1: total 46 is more than"),
     ],
 )
 def test_rules_sudokit_cannot_take_whole_are_errors_naming_them(keys: dict[str, object], message: str) -> None:

@@ -229,7 +229,11 @@ def test_declares_every_kind() -> None:
     assert get_strategy("sat").capabilities.constraints == frozenset(EVERY_KIND)  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("kind", EVERY_KIND)
+#: Pseudo-kinds of tests.test_cpsat_variants: dots of any difference or ratio, the negative rule of one colour alone.
+MORE = ["kropki-values", "kropki-negative-white", "kropki-negative-black"]
+
+
+@pytest.mark.parametrize("kind", [*EVERY_KIND, *MORE])
 def test_counts_variant_puzzles_as_brute_force_and_cpsat_do(kind: str) -> None:
     for n, seeds in ((4, range(6)), (6, range(3))):
         for seed in seeds:

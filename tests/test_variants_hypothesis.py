@@ -37,6 +37,7 @@ from sudokit.model.variants import (
     DoubleArrow,
     EntropicLine,
     ExtraRegion,
+    Indexer,
     Killer,
     Kropki,
     KropkiNegative,
@@ -53,10 +54,12 @@ from sudokit.model.variants import (
     RegionSumLine,
     Renban,
     Sandwich,
+    Skyscraper,
     SlowThermometer,
     Thermometer,
     VariantError,
     Whisper,
+    XSum,
     XVNegative,
     ZipperLine,
 )
@@ -249,6 +252,32 @@ class Drawer:
             else:
                 total = draw(st.integers(0, largest))
             return [Sandwich(axis, index, total)]
+        if kind == "x-sum":
+            side, index = draw(st.sampled_from(("left", "right", "top", "bottom"))), draw(_index(n))
+            line = XSum(side, index, 1).line_cells(n)
+            if self.true():
+                digits = self.digits([r * n + c for r, c in line])
+                total = sum(digits[: digits[0]])
+            else:
+                total = draw(st.integers(1, n * (n + 1) // 2))
+            return [XSum(side, index, total)]
+        if kind == "skyscraper":
+            side, index = draw(st.sampled_from(("left", "right", "top", "bottom"))), draw(_index(n))
+            line = Skyscraper(side, index, 1).line_cells(n)
+            if self.true():
+                digits = self.digits([r * n + c for r, c in line])
+                count = sum(d > max(digits[:k], default=0) for k, d in enumerate(digits))
+            else:
+                count = draw(st.integers(1, n))
+            return [Skyscraper(side, index, count)]
+        if kind == "indexer":
+            axis = draw(st.sampled_from(("row", "column", "box")))
+            picked = draw(st.lists(_index(n * n), min_size=1, max_size=3, unique=True))
+            if self.true():
+                board = Grid(s, Shape.for_side(n), validate=False)  # type: ignore[arg-type]
+                kept = [i for i in picked if Indexer(axis, [divmod(i, n)]).violation(s, board) is None]  # type: ignore[arg-type]
+                picked = kept or picked
+            return [Indexer(axis, self.cells(picked))]
         if kind == "thermometer":
             return [Thermometer(self.cells(self.line(lambda p, j: s[j] > s[p[-1]])))]  # type: ignore[index]
         if kind == "slow-thermometer":

@@ -29,6 +29,7 @@ from sudokit.model.variants import (
     DoubleArrow,
     EntropicLine,
     ExtraRegion,
+    Indexer,
     Killer,
     Kropki,
     KropkiNegative,
@@ -45,10 +46,12 @@ from sudokit.model.variants import (
     RegionSumLine,
     Renban,
     Sandwich,
+    Skyscraper,
     SlowThermometer,
     Thermometer,
     VariantError,
     Whisper,
+    XSum,
     XVNegative,
     ZipperLine,
     constraint_from_dict,
@@ -151,6 +154,13 @@ CASES: dict[str, tuple[Constraint, Constraint, str]] = {
         DoubleArrow(["r1c1", "r1c2", "r1c3"]),
         "its ends add up to 9, the cells between to 3",
     ),
+    "x-sum": (XSum("left", 0, 25), XSum("right", 0, 4), "X-sum right of row 1: the first 2 cells sum to 3, not 4"),
+    "indexer": (
+        Indexer("column", ["r3c1", "r4c3", "r4c4"]),
+        Indexer("column", ["r3c1", "r1c1"]),
+        "column indexer r1c1 holds 5, but r1c5 holds 7, not 1",
+    ),
+    "skyscraper": (Skyscraper("left", 0, 5), Skyscraper("right", 0, 3), "skyscraper right of row 1: 2 seen, not 3"),
 }
 
 
@@ -163,6 +173,19 @@ def test_the_checker_accepts_a_kept_rule_and_names_a_broken_one(kind: str) -> No
     problem = solution_problem(EMPTY.with_rules(constraints=[kept, broken]), SOLVED)
     assert problem is not None and problem.startswith("constraint 2 broken: ") and words in problem
     assert not is_solution(EMPTY.with_rules(constraints=[broken]), SOLVED)
+
+
+def test_dots_of_other_values_keep_their_difference_or_ratio() -> None:
+    # r1c1..r1c3 hold 5 3 4, r1c7 9; below them r2c1 holds 6, r2c7 3
+    kept = [Kropki("white", ["r1c1", "r1c2"], 2), Kropki("black", ["r1c7", "r2c7"], 3)]
+    kept.append(Kropki("white", ["r1c1", "r2c1"]))
+    assert solution_problem(EMPTY.with_rules(constraints=kept), SOLVED) is None
+    broken = Kropki("white", ["r1c2", "r1c3"], 2)  # 3 and 4 differ by 1
+    problem = solution_problem(EMPTY.with_rules(constraints=[broken]), SOLVED)
+    assert problem is not None and "white kropki dot at r1c2..r1c3: 3 and 4" in problem
+    assert Kropki("black", ["r1c2", "r1c3"], 2) == Kropki("black", ["r1c2", "r1c3"])  # the standard value: one form
+    assert Kropki("black", ["r1c2", "r1c3"], 3).to_dict()["value"] == 3
+    assert "value" not in Kropki("black", ["r1c2", "r1c3"], 2).to_dict()
 
 
 def test_a_two_cell_circle_reads_as_a_two_digit_number() -> None:
@@ -240,9 +263,83 @@ def test_global_rules_match_their_definition_on_every_4x4_grid(name: str) -> Non
     assert len(kept) < len(GRIDS)
 
 
+def outside_line(g: tuple[int, ...], side: str, index: int) -> list[int]:
+    """The 4x4 grid's row or column of an outside clue, read from the clue's side (an independent reading)."""
+    line = list(g[index * 4 : index * 4 + 4]) if side in ("left", "right") else list(g[index::4])
+    return line[::-1] if side in ("right", "bottom") else line
+
+
+@pytest.mark.parametrize("side", ["left", "right", "top", "bottom"])
+def test_x_sums_match_their_definition_on_every_4x4_grid(side: str) -> None:
+    for index, total in ((0, 1), (1, 3), (2, 6), (3, 10), (1, 5), (2, 8), (0, 9)):
+        puzzle = Grid.empty("2x2").with_rules(constraints=[XSum(side, index, total)])
+        kept = [cells for cells in GRIDS if solution_problem(puzzle, Grid(cells)) is None]
+        want = [g for g in GRIDS if sum((line := outside_line(g, side, index))[: line[0]]) == total]
+        assert kept == want and 0 < len(kept) < len(GRIDS)
+
+
+@pytest.mark.parametrize("side", ["left", "right", "top", "bottom"])
+def test_skyscrapers_match_their_definition_on_every_4x4_grid(side: str) -> None:
+    for index, count in ((0, 1), (1, 2), (2, 3), (3, 4), (0, 2)):
+        puzzle = Grid.empty("2x2").with_rules(constraints=[Skyscraper(side, index, count)])
+        kept = [cells for cells in GRIDS if solution_problem(puzzle, Grid(cells)) is None]
+        lines = [(g, outside_line(g, side, index)) for g in GRIDS]
+        want = [g for g, line in lines if sum(all(d > e for e in line[:k]) for k, d in enumerate(line)) == count]
+        assert kept == want and 0 < len(kept) < len(GRIDS)
+
+
+JIGSAW_4 = "1112122233343444"
+#: Every solved 4x4 grid of the jigsaw regions JIGSAW_4 (each row a permutation; columns and regions checked).
+JIGSAW_GRIDS = [
+    g
+    for g in (sum(rows, ()) for rows in itertools.product(itertools.permutations(range(1, 5)), repeat=4))
+    if all(len({g[k + 4 * r] for r in range(4)}) == 4 for k in range(4))
+    and all(len({g[i] for i in range(16) if JIGSAW_4[i] == s}) == 4 for s in "1234")
+]
+
+
+@pytest.mark.parametrize("axis", ["row", "column", "box"])
+def test_indexers_match_their_definition_on_every_4x4_grid(axis: str) -> None:
+    """Read independently: the digit of a row (column) indexer names the row (column) of its own row's
+    (column's) number; a box indexer's, the place in its region of its own place's number."""
+    regions = [[i for i in range(16) if JIGSAW_4[i] == s] for s in "1234"]
+    for cells in ([(0, 0)], [(1, 2)], [(3, 1), (2, 3)]):
+        puzzle = Grid.empty("2x2").with_rules(regions=JIGSAW_4, constraints=[Indexer(axis, cells)])
+
+        def holds(g: tuple[int, ...], r: int, c: int) -> bool:
+            if axis == "row":
+                return [g[k * 4 + c] for k in range(4)].index(r + 1) + 1 == g[r * 4 + c]
+            if axis == "column":
+                return list(g[r * 4 : r * 4 + 4]).index(c + 1) + 1 == g[r * 4 + c]
+            (region,) = [reg for reg in regions if r * 4 + c in reg]
+            return [g[i] for i in region].index(region.index(r * 4 + c) + 1) + 1 == g[r * 4 + c]
+
+        kept = [g for g in JIGSAW_GRIDS if solution_problem(puzzle, Grid(g, "2x2", validate=False)) is None]
+        assert kept == [g for g in JIGSAW_GRIDS if all(holds(g, r, c) for r, c in cells)]
+        assert 0 < len(kept) < len(JIGSAW_GRIDS)
+
+
 def no_dot(g: tuple[int, ...], a: int, b: int) -> bool:
     """Neither consecutive nor one double the other: what a missing kropki dot says."""
     return abs(g[a] - g[b]) != 1 and g[a] != 2 * g[b] and g[b] != 2 * g[a]
+
+
+@pytest.mark.parametrize("color", ["white", "black"])
+def test_a_negative_rule_of_one_colour_spares_only_its_own_dots(color: str) -> None:
+    dots = [Kropki("white", ["r1c1", "r1c2"]), Kropki("black", ["r2c1", "r2c2"])]
+    puzzle = Grid.empty("2x2").with_rules(constraints=[*dots, KropkiNegative(color)])
+    related = (lambda x, y: abs(x - y) == 1) if color == "white" else (lambda x, y: x == 2 * y or y == 2 * x)
+    spared = (0, 1) if color == "white" else (4, 5)
+    want = [
+        g
+        for g in GRIDS
+        if abs(g[0] - g[1]) == 1
+        and (g[4] == 2 * g[5] or g[5] == 2 * g[4])
+        and not any(related(g[a], g[b]) for a, b in ORTHOGONAL if (a, b) != spared)
+    ]
+    assert [g for g in GRIDS if solution_problem(puzzle, Grid(g)) is None] == want
+    assert KropkiNegative(color).to_dict() == {"kind": "kropki-negative", "color": color}
+    assert KropkiNegative().to_dict() == {"kind": "kropki-negative"}
 
 
 def test_negative_rules_spare_the_marked_pairs() -> None:
@@ -277,6 +374,8 @@ EVERY_RULE = [kept for kept, _, _ in CASES.values()] + [
     KropkiNegative(),
     XVNegative(),
     Kropki("white", ["r5c5", "r5c6"]),
+    Kropki("black", ["r7c5", "r7c6"], 3),
+    Kropki("white", ["r7c7", "r8c7"], 4),
     XV("V", ["r9c8", "r9c9"]),
     Killer([(4, 4), (4, 5), (5, 4)]),
     DisjointGroups(),
@@ -372,6 +471,17 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         (lambda: LittleKiller(["r1c1", "r1c2"], total=3), "r1c1 and r1c2 are not on one diagonal"),
         (lambda: Sandwich("diagonal", 0, 3), "'diagonal' is not one of row, column"),
         (lambda: Diagonal("up"), "'up' is not one of main, anti"),
+        (lambda: XSum("north", 0, 3), "X-sum: 'north' is not one of left, right, top, bottom"),
+        (lambda: XSum("top", -1, 3), "X-sum: index: -1 is not a whole number of at least 0"),
+        (lambda: XSum("top", 2, 0), "X-sum top of column 3: total: 0 is not a whole number of at least 1"),
+        (lambda: Skyscraper("up", 0, 3), "skyscraper: 'up' is not one of left, right, top, bottom"),
+        (lambda: Indexer("diagonal", ["r1c1"]), "indexer: 'diagonal' is not one of row, column, box"),
+        (lambda: KropkiNegative("grey"), "kropki negative constraint: 'grey' is not one of white, black"),
+        (lambda: Kropki("black", ["r1c1", "r1c2"], 1), "black kropki dot at r1c1..r1c2: value: 1 is not a whole"),
+        (lambda: Kropki("white", ["r1c1", "r1c2"], 0), "white kropki dot at r1c1..r1c2: value: 0 is not a whole"),
+        (lambda: Indexer("box", []), "box indexer: needs at least 1 cell, got 0"),
+        (lambda: Indexer("row", ["r1c1", "r1c1"]), "row indexer: cell r1c1 appears twice"),
+        (lambda: Skyscraper("left", 4, 0), "skyscraper left of row 5: count: 0 is not a whole number of at least 1"),
         (lambda: OddEven("r1c1", "prime"), "'prime' is not one of odd, even"),
         (lambda: Whisper(["r1c1", "r1c2"], difference=0), "difference: 0 is not a whole number of at least 1"),
         (lambda: Quadruple(["r1c1", "r1c2", "r2c1"], [1]), "quadruple: needs the four cells of a 2x2 square, not r1c1"),
@@ -420,6 +530,12 @@ def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None
         (Killer(["r1c1", "r10c1"]), "constraint 2: killer cage: cell r10c1 is off the 9x9 board"),
         (Sandwich("row", 9, 3), "constraint 2: sandwich: row 10 is off the 9x9 board"),
         (Sandwich("row", 0, 36), "total 36 is too large"),
+        (XSum("bottom", 9, 3), "constraint 2: X-sum: column 10 is off the 9x9 board"),
+        (XSum("right", 8, 46), "constraint 2: X-sum right of row 9: total 46 is more than 1 + 2 + ... + 9"),
+        (Skyscraper("top", 9, 3), "constraint 2: skyscraper: column 10 is off the 9x9 board"),
+        (Indexer("row", ["r10c1"]), "constraint 2: indexer: cell r10c1 is off the 9x9 board"),
+        (Kropki("black", ["r1c1", "r1c2"], 10), "black kropki dot at r1c1..r1c2: no two digits 1..9 fit a value of 10"),
+        (Skyscraper("top", 0, 10), "constraint 2: skyscraper top of column 1: count 10 is more than the 9 cells"),
         (ExtraRegion([(0, c) for c in range(9)] + [(1, 0)]), "10 cells cannot hold different digits 1..9"),
         (AntiKnight(), "constraint 2 (anti-knight) repeats constraint 1"),
         (

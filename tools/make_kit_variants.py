@@ -33,6 +33,7 @@ from sudokit.model.variants import (
     DoubleArrow,
     EntropicLine,
     ExtraRegion,
+    Indexer,
     Killer,
     Kropki,
     KropkiNegative,
@@ -49,9 +50,11 @@ from sudokit.model.variants import (
     RegionSumLine,
     Renban,
     Sandwich,
+    Skyscraper,
     SlowThermometer,
     Thermometer,
     Whisper,
+    XSum,
     XVNegative,
     ZipperLine,
     to_dict,
@@ -144,6 +147,20 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
             line = [g[index * N + k] if axis == "row" else g[k * N + index] for k in range(N)]
             a, b = sorted((line.index(1), line.index(N)))
             rule = Sandwich(axis, index, sum(line[a + 1 : b]))
+        elif kind == "x-sum":
+            side, index = rng.choice(("left", "right", "top", "bottom")), rng.randrange(N)
+            line = [value(g, c) for c in XSum(side, index, 1).line_cells(N)]
+            rule = XSum(side, index, sum(line[: line[0]]))
+        elif kind == "skyscraper":
+            side, index = rng.choice(("left", "right", "top", "bottom")), rng.randrange(N)
+            line = [value(g, c) for c in Skyscraper(side, index, 1).line_cells(N)]
+            rule = Skyscraper(side, index, sum(d > max(line[:k], default=0) for k, d in enumerate(line)))
+        elif kind == "indexer":
+            axis = rng.choice(("row", "column", "box"))
+            board = Grid(g, "2x2", validate=False)
+            cells = [c for c in rng.sample(sorted(itertools.product(range(N), repeat=2)), 4)]
+            cells = [c for c in cells if Indexer(axis, [c]).violation(g, board) is None][:3]
+            rule = cells and Indexer(axis, cells)
         elif kind == "thermometer":
             cells = path(rng, g, rng.randint(2, 4), lambda d: all(x < y for x, y in itertools.pairwise(d)))
             rule = cells and Thermometer(cells)
@@ -166,6 +183,14 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
                         continue
                     rule = Kropki(color, [a, b])
                     break
+        elif kind == "kropki-values":  # dots of any difference or ratio
+            for a, b in adjacent_pairs(rng):
+                x, y = sorted((value(g, a), value(g, b)))
+                if any(set(r.cells) == {a, b} for r in out):  # type: ignore[attr-defined]
+                    continue
+                black = y % x == 0 and rng.random() < 0.5
+                rule = Kropki("black", [a, b], y // x) if black else Kropki("white", [a, b], y - x)
+                break
         elif kind == "xv":
             for a, b in adjacent_pairs(rng):
                 if value(g, a) + value(g, b) == 5 and not any(set(r.cells) == {a, b} for r in out):  # type: ignore[attr-defined]
@@ -258,6 +283,14 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
                 dots.append(Kropki("white" if abs(x - y) == 1 else "black", [a, b]))
                 marked.add(frozenset((a, b)))
         return [*dots, KropkiNegative()]
+    if kind in ("kropki-negative-white", "kropki-negative-black"):  # the negative rule of one colour alone
+        color = kind.rsplit("-", 1)[1]
+        marks = [
+            Kropki(color, [a, b])
+            for a, b in adjacent_pairs(rng)
+            if Kropki(color, [a, b]).holds(value(g, a), value(g, b))
+        ]
+        return [*marks, KropkiNegative(color)]
     if kind == "xv-negative":
         marks = [XV("V", [a, b]) for a, b in adjacent_pairs(rng) if value(g, a) + value(g, b) == 5]
         return [*marks, XVNegative()]
@@ -284,6 +317,9 @@ KINDS = [
     "renban",
     "whisper",
     "palindrome",
+    "x-sum",
+    "skyscraper",
+    "indexer",
 ]
 #: Kinds added since: drawn after jigsaw, so that the records of the kinds above stay as they were.
 CELL_KINDS = [
@@ -306,10 +342,14 @@ LATER_KINDS = [
 ]
 
 
+#: Puzzles of kinds above with more to them: dots of any value, the negative rule of one colour alone.
+MORE = ["kropki-values", "kropki-negative-white", "kropki-negative-black"]
+
+
 def puzzles(rng: random.Random, kinds: list[str] | None = None) -> list[tuple[Grid, int, tuple[int, ...] | None]]:
     """Two puzzles of each of ``kinds`` (KINDS and jigsaw) with one solution, two with several, two with none."""
     found: dict[str, list] = {}
-    for kind in [*KINDS, "jigsaw", *CELL_KINDS] if kinds is None else kinds:
+    for kind in [*KINDS, "jigsaw", *CELL_KINDS, *MORE] if kinds is None else kinds:
         bucket: dict[str, list] = {"one": [], "several": [], "none": []}
         for _ in range(400):
             if all(len(v) >= 2 for v in bucket.values()):

@@ -11,13 +11,13 @@ Every puzzle is made from ``SEED`` and its name alone (``random.Random(f"{SEED}/
    (diagonals, windoku windows, disjoint groups, anti-knight, anti-king, non-consecutive, the jigsaw regions), found by
    CP-SAT on one worker steered by a drawn digit per cell (a solution hint) and a drawn search seed.
 2. Clues that are true of that grid, of each kind the puzzle asks for: killer cages partitioning the
-   board, every little killer diagonal, every sandwich total, thermometers along increasing paths,
-   arrows whose cells sum to their circle (one two-cell circle where one fits), every kropki dot and
-   every X and V (all of them, and kept, under a negative rule), a parity on every cell, and renban,
-   whisper, palindrome, between, region sum, entropic, modular, zipper, lockout and nabner lines and double
-   arrows found in the grid, quadruples on drawn 2x2 squares, and given pencil marks (the digit and one or
-   two others) on drawn cells, every minimum and maximum cell, and clones (a line and a moved copy holding
-   the same digits).
+   board, every little killer diagonal, every sandwich total, every X-sum and skyscraper, every indexer
+   cell, thermometers along increasing paths, arrows whose cells sum to their circle (one two-cell circle
+   where one fits), every kropki dot and every X and V (all of them, and kept, under a negative rule), a
+   parity on every cell, and renban, whisper, palindrome, between, region sum, entropic, modular, zipper,
+   lockout and nabner lines and double arrows found in the grid, quadruples on drawn 2x2 squares, and given
+   pencil marks (the digit and one or two others) on drawn cells, every minimum and maximum cell, and clones
+   (a line and a moved copy holding the same digits).
 3. Givens are taken away, all cells in a drawn order, each one only if the ``cp-sat`` engine still
    counts exactly one solution (``limit=2``, exact) within ``MAX_CONFLICTS`` (a count that costs more
    is "too hard": the given stays); then the clues, in a drawn order, the same way, never the last
@@ -63,6 +63,7 @@ from sudokit.model.variants import (
     DoubleArrow,
     EntropicLine,
     ExtraRegion,
+    Indexer,
     Killer,
     Kropki,
     KropkiNegative,
@@ -79,9 +80,11 @@ from sudokit.model.variants import (
     RegionSumLine,
     Renban,
     Sandwich,
+    Skyscraper,
     SlowThermometer,
     Thermometer,
     Whisper,
+    XSum,
     XVNegative,
     ZipperLine,
     king_pairs,
@@ -157,6 +160,9 @@ SPECS: tuple[Spec, ...] = (
     Spec("lockout-line", "3x3", clues=("lockout-line",)),
     Spec("nabner-line", "3x3", clues=("nabner-line",)),
     Spec("double-arrow", "3x3", clues=("double-arrow",)),
+    Spec("x-sum", "3x3", clues=("x-sum",)),
+    Spec("skyscraper", "3x3", clues=("skyscraper",)),
+    Spec("indexer", "3x3", clues=("indexer",)),
     Spec("sudoku-x", "3x3", rules=("diagonal",)),
     Spec("windoku", "3x3", rules=("extra-region",)),
     Spec("anti-knight", "3x3", rules=("anti-knight",)),
@@ -377,6 +383,38 @@ class Clues:
                 a, b = sorted((line.index(1), line.index(n)))
                 out.append(Sandwich(axis, k, sum(line[a + 1 : b])))
         return out
+
+    def x_sum(self) -> list[Constraint]:
+        """Every row's and column's X-sum, from each of the four sides."""
+        n, s = self.n, self.s
+        out: list[Constraint] = []
+        for side in ("left", "right", "top", "bottom"):
+            for k in range(n):
+                line = [s[r * n + c] for r, c in XSum(side, k, 1).line_cells(n)]
+                out.append(XSum(side, k, sum(line[: line[0]])))
+        return out
+
+    def skyscraper(self) -> list[Constraint]:
+        """Every row's and column's skyscraper count, from each of the four sides."""
+        n, s = self.n, self.s
+        out: list[Constraint] = []
+        for side in ("left", "right", "top", "bottom"):
+            for k in range(n):
+                line = [s[r * n + c] for r, c in Skyscraper(side, k, 1).line_cells(n)]
+                out.append(Skyscraper(side, k, sum(d > max(line[:j], default=0) for j, d in enumerate(line))))
+        return out
+
+    def indexer(self) -> list[Constraint]:
+        """A row, column and box indexer on every cell whose digit points right in the grid (one rule a cell)."""
+        n, s = self.n, self.s
+        board = Grid(s, Shape.for_side(n), validate=False)
+        cells = [(r, c) for r in range(n) for c in range(n)]
+        return [
+            rule
+            for axis in ("row", "column", "box")
+            for rule in (Indexer(axis, [cell]) for cell in cells)
+            if rule.violation(s, board) is None
+        ]
 
     def _pairs(self) -> Iterator[tuple[int, int, int, int]]:
         for a, b in orthogonal_pairs(self.n):

@@ -34,6 +34,7 @@ from sudokit.model.variants import (
     DoubleArrow,
     EntropicLine,
     ExtraRegion,
+    Indexer,
     Killer,
     Kropki,
     KropkiNegative,
@@ -50,9 +51,11 @@ from sudokit.model.variants import (
     RegionSumLine,
     Renban,
     Sandwich,
+    Skyscraper,
     SlowThermometer,
     Thermometer,
     Whisper,
+    XSum,
     XVNegative,
     ZipperLine,
 )
@@ -100,6 +103,9 @@ EXAMPLES: dict[str, Constraint] = {
         LockoutLine(["r9c4", "r8c5", "r9c6"]),
         NabnerLine(["r4c1", "r5c2", "r6c1"]),
         DoubleArrow(["r4c7", "r5c8", "r6c7", "r6c6"]),
+        XSum("left", 0, 25),
+        Skyscraper("top", 0, 4),
+        Indexer("column", ["r1c1", "r2c5", "r3c9"]),
     )
 }
 

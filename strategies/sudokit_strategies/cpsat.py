@@ -540,15 +540,21 @@ def _whisper(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzl
 def _kropki(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
     n = puzzle.shape.n
     a, b = rule.indexes(n)
+    k = rule.amount  # the difference of a white dot, the ratio of a black one
     if rule.color == "white":
-        _difference_in(model, x[a], x[b], [-1, 1])
+        _difference_in(model, x[a], x[b], [-k, k])
     else:
-        model.add_allowed_assignments([x[a], x[b]], _table(n, "black"))
+        model.add_allowed_assignments([x[a], x[b]], _ratio_table(n, k))
 
 
 def _kropki_negative(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
     n = puzzle.shape.n
     table = _table(n, "no-dot")
+    if rule.color is not None:  # one colour's rule alone: its own pairs and relation
+        allowed = [(a, b) for a in range(1, n + 1) for b in range(1, n + 1) if rule.holds(a, b)]
+        for a, b in rule.pairs(puzzle):
+            model.add_allowed_assignments([x[a], x[b]], allowed)
+        return
     for a, b in undotted_pairs(puzzle, "kropki"):
         model.add_allowed_assignments([x[a], x[b]], table)
 
@@ -566,9 +572,14 @@ def _xv_negative(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, p
 
 
 _PAIR_RULES: dict[str, Callable[[int, int], bool]] = {
-    "black": lambda a, b: a == 2 * b or b == 2 * a,
     "no-dot": lambda a, b: a != b and abs(a - b) != 1 and a != 2 * b and b != 2 * a,
 }
+
+
+@cache
+def _ratio_table(n: int, k: int) -> list[tuple[int, int]]:
+    """The digit pairs 1..n one of which is ``k`` times the other."""
+    return [(a, b) for a in range(1, n + 1) for b in range(1, n + 1) if a == k * b or b == k * a]
 
 
 @cache
@@ -616,6 +627,43 @@ def _sandwich(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzz
         model.add_bool_or([])  # no set of digits 2..n-1 sums to the total
 
 
+def _x_sum(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """A boolean per digit X of the first cell: when it holds X, the first X cells sum to the total."""
+    n = puzzle.shape.n
+    line = [x[r * n + c] for r, c in rule.line_cells(n)]
+    for k in range(1, n + 1):
+        first = model.new_bool_var("")
+        model.add(line[0] == k).only_enforce_if(first)
+        model.add(line[0] != k).only_enforce_if(~first)
+        model.add(cp_model.LinearExpr.sum(line[:k]) == rule.total).only_enforce_if(first)
+
+
+def _skyscraper(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """The running maximum along the line from the clue; a cell is seen when it is above the maximum before it."""
+    n = puzzle.shape.n
+    line = [x[r * n + c] for r, c in rule.line_cells(n)]
+    tallest = line[0]
+    seen = []
+    for v in line[1:]:
+        up = model.new_bool_var("")
+        model.add(v > tallest).only_enforce_if(up)
+        model.add(v < tallest).only_enforce_if(~up)  # a row's or column's digits differ
+        seen.append(up)
+        higher = model.new_int_var(1, n, "")
+        model.add_max_equality(higher, [tallest, v])
+        tallest = higher
+    model.add(cp_model.LinearExpr.sum(seen) == rule.count - 1)  # the first cell is always seen
+
+
+def _indexer(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
+    """A reified boolean per indexer cell and digit: when the cell holds the digit, its target holds the value."""
+    for i, d, target, value in rule.links(puzzle):
+        holds = model.new_bool_var("")
+        model.add(x[i] == d).only_enforce_if(holds)
+        model.add(x[i] != d).only_enforce_if(~holds)
+        model.add(x[target] == value).only_enforce_if(holds)
+
+
 @cache
 def _sandwich_sizes(n: int, total: int) -> list[int]:
     """How many different digits of 2..n-1 can sum to ``total``."""
@@ -649,6 +697,9 @@ _RULES: dict[str, _Adder] = {
     "killer": _killer,
     "little-killer": _little_killer,
     "sandwich": _sandwich,
+    "x-sum": _x_sum,
+    "skyscraper": _skyscraper,
+    "indexer": _indexer,
     "thermometer": _thermometer,
     "slow-thermometer": _slow_thermometer,
     "arrow": _arrow,

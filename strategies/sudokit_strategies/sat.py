@@ -794,6 +794,50 @@ def _sandwich(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     cnf.automaton(line, step, (0, 0), lambda state: state[0] == 2)
 
 
+def _x_sum(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """An automaton along the line from the clue: the first digit X, then the sum so far while X cells are not read."""
+    n = puzzle.shape.n
+    total = rule.total
+    line = [r * n + c for r, c in rule.line_cells(n)]
+
+    def step(k: int, state: tuple[int, int], d: int) -> tuple[int, int] | None:
+        count, s = state  # count: the cells of the sum still to read (from the first digit on)
+        if k == 0:
+            count = d
+        if count == 0:
+            return state
+        s += d
+        return (count - 1, s) if s <= total else None
+
+    cnf.automaton(line, step, (0, 0), lambda state: state == (0, total))
+
+
+def _skyscraper(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """An automaton along the line from the clue: the tallest digit so far and how many were seen."""
+    n = puzzle.shape.n
+    count = rule.count
+    line = [r * n + c for r, c in rule.line_cells(n)]
+
+    def step(k: int, state: tuple[int, int], d: int) -> tuple[int, int] | None:
+        tallest, seen = state
+        if d < tallest:
+            return state
+        return (d, seen + 1) if seen < count else None
+
+    cnf.automaton(line, step, (0, 0), lambda state: state[1] == count)
+
+
+def _indexer(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """Each indexer cell holding a digit implies its target's value: a relation on the two cells."""
+    for i, d, target, value in rule.links(puzzle):
+        cnf.relation(i, target, _implies(d, value))
+
+
+def _implies(d: int, value: int) -> Callable[[int, int], bool]:
+    """The pairs of digits where the first being ``d`` makes the second ``value``."""
+    return lambda a, b: a != d or b == value
+
+
 def _pair_rule(ok: Callable[[int, int], bool]) -> Callable[[_Cnf, Any, Grid], None]:
     """A rule on its two cells."""
 
@@ -978,6 +1022,12 @@ def _negative(kind: str, ok: Callable[[int, int], bool]) -> Any:
     return add
 
 
+def _kropki_negative(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
+    """Every pair without a dot (of the rule's colour, when it has one) keeps the rule's relation."""
+    for a, b in rule.pairs(puzzle):
+        cnf.relation(a, b, rule.holds)
+
+
 def _non_consecutive(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
     for a, b in orthogonal_pairs(puzzle.shape.n):
         cnf.relation(a, b, lambda d, e: abs(d - e) != 1)
@@ -993,11 +1043,14 @@ _RULES: dict[str, Callable[[_Cnf, Any, Grid], None]] = {
     "killer": _killer,
     "little-killer": _little_killer,
     "sandwich": _sandwich,
+    "x-sum": _x_sum,
+    "skyscraper": _skyscraper,
+    "indexer": _indexer,
     "thermometer": _line_rule(lambda d, e: d < e),
     "slow-thermometer": _line_rule(lambda d, e: d <= e),
     "arrow": _arrow,
     "kropki": _kropki,
-    "kropki-negative": _negative("kropki", lambda d, e: abs(d - e) != 1 and d != 2 * e and e != 2 * d),
+    "kropki-negative": _kropki_negative,
     "xv": _xv,
     "xv-negative": _negative("xv", lambda d, e: d + e not in (5, 10)),
     "odd-even": lambda cnf, rule, puzzle: None,

@@ -11,18 +11,18 @@ puzzle kept on a server: sudokit does not use the network, and says so.
 What is read. f-puzzles' JSON names each rule, and every rule sudokit models is read: the givens and the
 regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, ``nonconsecutive`` and
 ``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``, ``littlekillersum``,
-``sandwichsum``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white and black kropki dots),
-``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``quadruple``, ``clone``, ``minimum``,
-``maximum``, ``disjointgroups``, ``betweenline``, ``regionsumline``, ``entropicline``, ``modularline``,
-``zipperline``, ``lockout``, ``nabner``, ``doublearrow``, and the keys of f-puzzles' solver plugin
-``renban``, ``whispers`` and ``slowthermometer``. A rule sudokit does not model (a cage drawn as
-decoration...) is an error naming it: a puzzle is never solved with one of its rules left out. Only what
-carries no rule is passed over: title, author, rules text, settings, the solution, cell colours and the
-solver's own pencil marks (a cell's ``givenPencilMarks``, the digits it is limited to, are read). The
-drawings ``cage`` (but killer cages), ``line``, ``circle``, ``rectangle`` and ``text`` are refused too: a
-rule they stand for is in the rules text, which sudokit does not read, and solving without it could give a
-wrong answer (but for the drawings f-puzzles' solver plugin adds for the rules it also writes as rules,
-marked ``fromConstraint``).
+``sandwichsum``, ``xsum``, ``skyscraper``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white
+and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``rowindexer``,
+``columnindexer``, ``boxindexer``, ``quadruple``, ``clone``, ``minimum``, ``maximum``, ``disjointgroups``,
+``betweenline``, ``regionsumline``, ``entropicline``, ``modularline``, ``zipperline``, ``lockout``,
+``nabner``, ``doublearrow``, and the keys of f-puzzles' solver plugin ``renban``, ``whispers`` and
+``slowthermometer``. A rule sudokit does not model (a cage drawn as decoration...) is an error naming it: a
+puzzle is never solved with one of its rules left out. Only what carries no rule is passed over: title,
+author, rules text, settings, the solution, cell colours and the solver's own pencil marks (a cell's
+``givenPencilMarks``, the digits it is limited to, are read). The drawings ``cage`` (but killer cages),
+``line``, ``circle``, ``rectangle`` and ``text`` are refused too: a rule they stand for is in the rules
+text, which sudokit does not read, and solving without it could give a wrong answer (but for the drawings
+f-puzzles' solver plugin adds for the rules it also writes as rules, marked ``fromConstraint``).
 
 SudokuPad's own format draws its puzzles: lines, arrows and shapes whose meaning is in the rules
 text. From it sudokit reads the givens, the regions, killer cages (cages marked ``unique``) and the
@@ -73,6 +73,7 @@ from sudokit.model.variants import (
     DoubleArrow,
     EntropicLine,
     ExtraRegion,
+    Indexer,
     Killer,
     Kropki,
     KropkiNegative,
@@ -89,10 +90,12 @@ from sudokit.model.variants import (
     RegionSumLine,
     Renban,
     Sandwich,
+    Skyscraper,
     SlowThermometer,
     Thermometer,
     VariantError,
     Whisper,
+    XSum,
     XVNegative,
     ZipperLine,
     read_json,
@@ -381,11 +384,6 @@ _DRAWINGS = {
 _CELL_COSMETIC = frozenset({"c", "cArray", "highlight", "cornerPencilMarks", "centerPencilMarks", "candidates"})
 #: What f-puzzles' rules that sudokit does not model are, for the error.
 _UNMODELLED = {
-    "xsum": "X-sums",
-    "skyscraper": "skyscrapers",
-    "rowindexer": "row indexers",
-    "columnindexer": "column indexers",
-    "boxindexer": "box indexers",
     "fogofwar": "fog of war",
 }
 #: The plugin's names of its rules, as its decoration lines name them (``fromConstraint``).
@@ -628,11 +626,8 @@ class _FPuzzlesReader:
             return
         if "ratio" in self.negatives():
             self.rules.append(KropkiNegative())
-        elif self.data.get("difference"):
-            raise self.fail(
-                "'nonconsecutive' with white dots but no negative black dots: a negative rule of the white dots "
-                "alone is not modelled (kropki's negative rule covers both colours)"
-            )
+        elif self.data.get("difference"):  # f-puzzles spares the pairs with a white dot: the white dots' rule
+            self.rules.append(KropkiNegative("white"))
         else:
             self.rules.append(NonConsecutive())
 
@@ -648,10 +643,7 @@ class _FPuzzlesReader:
     def negative(self, value: object) -> None:
         negative = self.negatives()
         if "ratio" in negative and not self.data.get("nonconsecutive"):
-            raise self.fail(
-                "negative 'ratio' without 'nonconsecutive': a negative rule of the black dots alone is not "
-                "modelled (kropki's negative rule covers both colours)"
-            )
+            self.rules.append(KropkiNegative("black"))  # every black dot given, the white ones not
         if "xv" in negative:
             self.rules.append(XVNegative())
 
@@ -769,13 +761,57 @@ class _FPuzzlesReader:
                 raise self.fail(f"{where}: cell {entry.get('cell')} is not beside a row or a column")
             self.add(where, partial(Sandwich, axis, index, total))
 
-    def dots(self, key: str, value: object, color: str, default: str) -> None:
+    def side(self, entry: dict[str, Any], where: str) -> tuple[str, int]:
+        """The side and the row or column (0-based) of an outside clue, from its cell beside the board."""
+        n = self.n
+        r, c = self.rc(entry.get("cell"), where)
+        if r == 0 and 1 <= c <= n:
+            return "top", c - 1
+        if r == n + 1 and 1 <= c <= n:
+            return "bottom", c - 1
+        if c == 0 and 1 <= r <= n:
+            return "left", r - 1
+        if c == n + 1 and 1 <= r <= n:
+            return "right", r - 1
+        raise self.fail(f"{where}: cell {entry.get('cell')} is not beside a row or a column")
+
+    def xsum(self, value: object) -> None:
+        for where, entry in self.entries("xsum", value):
+            total = self.number(entry.get("value"), where, "total")
+            if total is None:
+                continue  # a clue cell without its number: no rule
+            side, index = self.side(entry, where)
+            self.add(where, partial(XSum, side, index, total))
+
+    def skyscraper(self, value: object) -> None:
+        for where, entry in self.entries("skyscraper", value):
+            count = self.number(entry.get("value"), where, "count")
+            if count is None:
+                continue  # a clue cell without its number: no rule
+            side, index = self.side(entry, where)
+            self.add(where, partial(Skyscraper, side, index, count))
+
+    def indexers(self, key: str, axis: str, value: object) -> None:
         for where, entry in self.entries(key, value):
-            shown = entry.get("value")
-            if shown not in (None, "", default, int(default)):
-                raise self.fail(f"{where}: a dot of {shown!r:.10} (sudokit's dots are {color}: {default} only)")
             cells = self.cell_list(entry.get("cells"), where)
-            self.add(where, partial(Kropki, color, tuple(cells)))
+            if cells:
+                self.add(where, partial(Indexer, axis, tuple(cells)))
+
+    def rowindexer(self, value: object) -> None:
+        self.indexers("rowindexer", "row", value)
+
+    def columnindexer(self, value: object) -> None:
+        self.indexers("columnindexer", "column", value)
+
+    def boxindexer(self, value: object) -> None:
+        self.indexers("boxindexer", "box", value)
+
+    def dots(self, key: str, value: object, color: str, default: str) -> None:
+        """Kropki dots; a ``value`` other than the standard one (1 white, 2 black) is the dot's difference or ratio."""
+        for where, entry in self.entries(key, value):
+            amount = self.number(entry.get("value"), where, "value")
+            cells = self.cell_list(entry.get("cells"), where)
+            self.add(where, partial(Kropki, color, tuple(cells), amount))
 
     def difference(self, value: object) -> None:
         self.dots("difference", value, "white", "1")
@@ -859,6 +895,11 @@ class _FPuzzlesReader:
         "killercage": killercage,
         "littlekillersum": littlekillersum,
         "sandwichsum": sandwichsum,
+        "xsum": xsum,
+        "skyscraper": skyscraper,
+        "rowindexer": rowindexer,
+        "columnindexer": columnindexer,
+        "boxindexer": boxindexer,
         "difference": difference,
         "ratio": ratio,
         "clone": clone,
@@ -982,13 +1023,16 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
     dots = [rule for rule in grid.constraints if isinstance(rule, Kropki)]
     white = [d for d in dots if d.color == "white"]
     black = [d for d in dots if d.color == "black"]
-    kropki_negative = "kropki-negative" in by_kind
+    negative_colors = {rule.color for rule in grid.constraints if isinstance(rule, KropkiNegative)}
+    both = None in negative_colors or {"white", "black"} <= negative_colors
+    white_negative = both or "white" in negative_colors
+    kropki_negative = both or "black" in negative_colors  # f-puzzles' negative 'ratio'
     if "non-consecutive" in by_kind and white:
         raise VariantError(
             "f-puzzles: non-consecutive with white dots: f-puzzles reads its non-consecutive rule as sparing the "
             "pairs with a white dot, which sudokit's does not"
         )
-    if "non-consecutive" in by_kind or kropki_negative:
+    if "non-consecutive" in by_kind or white_negative:
         data["nonconsecutive"] = True
     entries: dict[str, list[dict[str, Any]]] = {}
 
@@ -1018,6 +1062,12 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             index = rule.index + 1
             cell = f"R0C{index}" if rule.axis == "column" else f"R{index}C0"
             add("sandwichsum", {"cell": cell, "value": str(rule.total)})
+        elif isinstance(rule, XSum):
+            add("xsum", {"cell": _outside_name(rule.side, rule.index, n), "value": str(rule.total)})
+        elif isinstance(rule, Skyscraper):
+            add("skyscraper", {"cell": _outside_name(rule.side, rule.index, n), "value": str(rule.count)})
+        elif isinstance(rule, Indexer):
+            add(f"{rule.axis}indexer", {"cells": _names(rule.cells)})
         elif isinstance(rule, Arrow):
             arrows.setdefault(rule.circle, []).append(_arrow_line(rule))
         elif isinstance(rule, XV):
@@ -1050,11 +1100,12 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             add("lockout", {"lines": [_names(rule.cells)], "value": str(rule.difference)})
     for key, color in (("difference", white), ("ratio", black)):
         for dot in color:
-            add(key, {"cells": _names(dot.cells)})
+            add(key, {"cells": _names(dot.cells), **({"value": str(dot.value)} if dot.value else {})})
     for circle, lines in arrows.items():
         add("arrow", {"lines": lines, "cells": _names(circle)})
     negative = (["ratio"] if kropki_negative else []) + (["xv"] if "xv-negative" in by_kind else [])
     # f-puzzles' order of its rules; "negative" where it writes it, before the first rule it applies to.
+    indexers = ("rowindexer", "columnindexer", "boxindexer")
     for key in (
         "extraregion",
         "odd",
@@ -1065,11 +1116,13 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
         "palindrome",
         "killercage",
         "littlekillersum",
+        *indexers,
     ):
         if key in entries:
             data[key] = entries[key]
+    outside = ("sandwichsum", "xsum", "skyscraper")
     for key in (
-        "sandwichsum",
+        *outside,
         "difference",
         "ratio",
         "clone",
@@ -1092,6 +1145,12 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
     if solution is not None:
         data["solution"] = _solution(grid, solution)
     return data
+
+
+def _outside_name(side: str, index: int, n: int) -> str:
+    """f-puzzles' name of the cell beside the board where an outside clue of ``side`` and ``index`` stands."""
+    k = index + 1
+    return {"top": f"R0C{k}", "bottom": f"R{n + 1}C{k}", "left": f"R{k}C0", "right": f"R{k}C{n + 1}"}[side]
 
 
 def _fpuzzles_grid(grid: Grid) -> list[list[dict[str, Any]]]:

@@ -52,6 +52,7 @@ __all__ = [
     "DoubleArrow",
     "EntropicLine",
     "ExtraRegion",
+    "Indexer",
     "Killer",
     "Kropki",
     "KropkiNegative",
@@ -68,10 +69,12 @@ __all__ = [
     "RegionSumLine",
     "Renban",
     "Sandwich",
+    "Skyscraper",
     "SlowThermometer",
     "Thermometer",
     "VariantError",
     "Whisper",
+    "XSum",
     "XVNegative",
     "ZipperLine",
     "cell_name",
@@ -459,21 +462,46 @@ class Arrow(Constraint):
 
 @dataclass(frozen=True, slots=True)
 class Kropki(Constraint):
-    """A dot between two adjacent cells: white, consecutive digits; black, one digit double the other."""
+    """A dot between two adjacent cells: white, consecutive digits; black, one digit double the other.
+
+    A dot of another ``value``: white, the digits differ by it; black, one is that many times the other
+    (``value`` None: 1 for white, 2 for black; the JSON leaves it out then).
+    """
 
     kind: ClassVar[str] = "kropki"
     label: ClassVar[str] = "kropki dot"
     color: str
     cells: tuple[Cell, ...]
+    value: int | None = None
 
     def _normalise(self) -> None:
         _choice(self.color, ("white", "black"), self.label)
         self._set("cells", _cells(self.cells, self.label, at_least=2))
         _pair(self)
+        if self.value is not None:
+            _whole(self.value, f"{self.color} {self._where()}: value", low=1 if self.color == "white" else 2)
+            if self.value == (1 if self.color == "white" else 2):
+                self._set("value", None)  # the standard dot: one form only
+
+    @property
+    def amount(self) -> int:
+        """The difference of a white dot, the ratio of a black one."""
+        return self.value or (1 if self.color == "white" else 2)
+
+    def _fits(self, n: int) -> None:
+        if self.amount > (n - 1 if self.color == "white" else n):
+            raise VariantError(f"{self.color} {self._where()}: no two digits 1..{n} fit a value of {self.amount}")
 
     def holds(self, a: int, b: int) -> bool:
         """Whether digits ``a`` and ``b`` fit the dot."""
-        return abs(a - b) == 1 if self.color == "white" else a == 2 * b or b == 2 * a
+        k = self.amount
+        return abs(a - b) == k if self.color == "white" else a == k * b or b == k * a
+
+    def to_dict(self) -> dict[str, Any]:
+        out = Constraint.to_dict(self)
+        if out["value"] is None:
+            del out["value"]
+        return out
 
     def violation(self, values: Sequence[int], grid: Grid) -> str | None:
         a, b = self._values(values, grid.n)
@@ -482,19 +510,48 @@ class Kropki(Constraint):
 
 @dataclass(frozen=True, slots=True)
 class KropkiNegative(Constraint):
-    """Every dot is given: adjacent cells without a dot are neither consecutive nor one double the other."""
+    """Every dot is given: adjacent cells without a dot are neither consecutive nor one double the other.
+
+    With a ``color``, the rule of that colour alone: every white dot is given (adjacent cells without a
+    white dot are not consecutive), or every black one (without a black dot, neither is double the other).
+    """
 
     kind: ClassVar[str] = "kropki-negative"
     label: ClassVar[str] = "kropki negative constraint"
+    color: str | None = None
+
+    def _normalise(self) -> None:
+        if self.color is not None:
+            _choice(self.color, ("white", "black"), self.label)
+
+    def pairs(self, grid: Grid) -> tuple[tuple[int, int], ...]:
+        """The orthogonal pairs (indexes) the rule applies to: those without a dot (of its colour)."""
+        if self.color is None:
+            return undotted_pairs(grid, "kropki")
+        n = grid.n
+        dots = [c for c in grid.constraints if isinstance(c, Kropki) and c.color == self.color]
+        marked = {tuple(sorted(c.indexes(n))) for c in dots}
+        return tuple(p for p in orthogonal_pairs(n) if p not in marked)
+
+    def holds(self, a: int, b: int) -> bool:
+        """Whether digits ``a`` and ``b`` may stand side by side without a dot (of its colour)."""
+        consecutive, double = abs(a - b) == 1, a == 2 * b or b == 2 * a
+        if self.color == "white":
+            return not consecutive
+        if self.color == "black":
+            return not double
+        return not consecutive and not double
+
+    def to_dict(self) -> dict[str, Any]:
+        out = Constraint.to_dict(self)
+        if out["color"] is None:
+            del out["color"]
+        return out
 
     def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        what = {"white": "consecutive digits", "black": "digits one double the other"}
         return _pairs_broken(
-            self,
-            values,
-            grid.n,
-            undotted_pairs(grid, "kropki"),
-            lambda a, b: abs(a - b) != 1 and a != 2 * b and b != 2 * a,
-            "digits a dot would join",
+            self, values, grid.n, self.pairs(grid), self.holds, what.get(self.color or "", "digits a dot would join")
         )
 
 
@@ -1005,6 +1062,150 @@ class DoubleArrow(Constraint):
         )
 
 
+#: The sides of the board an outside clue stands on.
+_SIDES = ("left", "right", "top", "bottom")
+
+
+def _outside_cells(side: str, index: int, n: int) -> tuple[Cell, ...]:
+    """The cells of a row (``left``/``right``) or column (``top``/``bottom``), in order from the clue's side."""
+    row = side in ("left", "right")
+    cells = tuple((index, k) if row else (k, index) for k in range(n))
+    return cells[::-1] if side in ("right", "bottom") else cells
+
+
+@dataclass(frozen=True, slots=True)
+class XSum(Constraint):
+    """An X-sum clue outside the board: the first X cells from its side sum to ``total``, X the first cell's digit.
+
+    ``side`` is where the clue stands (``left``/``right`` of row ``index``, ``top``/``bottom`` of column
+    ``index``, 0-based), and the cells are read from there inwards.
+    """
+
+    kind: ClassVar[str] = "x-sum"
+    label: ClassVar[str] = "X-sum"
+    side: str
+    index: int
+    total: int
+
+    def _normalise(self) -> None:
+        _choice(self.side, _SIDES, self.label)
+        _whole(self.index, f"{self.label}: index")
+        _whole(self.total, f"{self._place()}: total", low=1)
+
+    def _place(self) -> str:
+        line = "row" if self.side in ("left", "right") else "column"
+        return f"{self.label} {self.side} of {line} {self.index + 1}"
+
+    def _fits(self, n: int) -> None:
+        if self.index >= n:
+            line = "row" if self.side in ("left", "right") else "column"
+            raise VariantError(f"{self.label}: {line} {self.index + 1} is off the {n}x{n} board")
+        if self.total > n * (n + 1) // 2:
+            raise VariantError(f"{self._place()}: total {self.total} is more than 1 + 2 + ... + {n}")
+
+    def line_cells(self, n: int) -> tuple[Cell, ...]:
+        """The cells of its row or column, in order from the clue."""
+        return _outside_cells(self.side, self.index, n)
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        digits = self._values(values, grid.n, self.line_cells(grid.n))
+        total = sum(digits[: digits[0]])
+        if total != self.total:
+            return f"{self._place()}: the first {digits[0]} cells sum to {total}, not {self.total}"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Skyscraper(Constraint):
+    """A skyscraper clue outside the board: ``count`` digits are seen from its side, a taller digit hiding lower ones.
+
+    ``side`` and ``index`` are as for an X-sum; a digit is seen when it is greater than every digit
+    before it, read from the clue's side inwards.
+    """
+
+    kind: ClassVar[str] = "skyscraper"
+    label: ClassVar[str] = "skyscraper"
+    side: str
+    index: int
+    count: int
+
+    def _normalise(self) -> None:
+        _choice(self.side, _SIDES, self.label)
+        _whole(self.index, f"{self.label}: index")
+        _whole(self.count, f"{self._place()}: count", low=1)
+
+    def _place(self) -> str:
+        line = "row" if self.side in ("left", "right") else "column"
+        return f"{self.label} {self.side} of {line} {self.index + 1}"
+
+    def _fits(self, n: int) -> None:
+        if self.index >= n:
+            line = "row" if self.side in ("left", "right") else "column"
+            raise VariantError(f"{self.label}: {line} {self.index + 1} is off the {n}x{n} board")
+        if self.count > n:
+            raise VariantError(f"{self._place()}: count {self.count} is more than the {n} cells of the line")
+
+    def line_cells(self, n: int) -> tuple[Cell, ...]:
+        """The cells of its row or column, in order from the clue."""
+        return _outside_cells(self.side, self.index, n)
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        seen = tallest = 0
+        for d in self._values(values, grid.n, self.line_cells(grid.n)):
+            if d > tallest:
+                seen, tallest = seen + 1, d
+        return None if seen == self.count else f"{self._place()}: {seen} seen, not {self.count}"
+
+
+@dataclass(frozen=True, slots=True)
+class Indexer(Constraint):
+    """Indexer cells: the digit d in one says where a digit goes along its row, column or box (``axis``).
+
+    A column indexer at row r, column c holding d: the digit c is in column d of row r. A row indexer
+    there: the digit r is in row d of column c. A box indexer at the k-th cell of its region (box, or
+    jigsaw region; cells counted in reading order) holding d: the digit k is in the region's d-th cell.
+    """
+
+    kind: ClassVar[str] = "indexer"
+    label: ClassVar[str] = "indexer"
+    axis: str
+    cells: tuple[Cell, ...]
+
+    def _normalise(self) -> None:
+        _choice(self.axis, ("row", "column", "box"), self.label)
+        self._set("cells", _cells(self.cells, f"{self.axis} {self.label}"))
+
+    def links(self, grid: Grid) -> tuple[tuple[int, int, int, int], ...]:
+        """``(cell, digit, target, value)`` for each indexer cell (as an index) and digit sending it to another
+        cell: when the cell holds ``digit``, ``target`` holds ``value``."""
+        n = grid.n
+        out = []
+        regions, region_of = grid.regions, grid.region_of
+        for r, c in self.cells:
+            i = r * n + c
+            for d in range(1, n + 1):
+                if self.axis == "row":
+                    target, value = (d - 1) * n + c, r + 1
+                elif self.axis == "column":
+                    target, value = r * n + d - 1, c + 1
+                else:
+                    region = regions[region_of[i]]
+                    target, value = region[d - 1], region.index(i) + 1
+                if target != i:
+                    out.append((i, d, target, value))
+        return tuple(out)
+
+    def violation(self, values: Sequence[int], grid: Grid) -> str | None:
+        n = grid.n
+        for i, d, target, value in self.links(grid):
+            if values[i] == d and values[target] != value:
+                return (
+                    f"{self.axis} {self.label} {cell_name(divmod(i, n))} holds {d}, but "
+                    f"{cell_name(divmod(target, n))} holds {values[target]}, not {value}"
+                )
+        return None
+
+
 #: Every constraint class by its kind name.
 KINDS: dict[str, type[Constraint]] = {
     cls.kind: cls
@@ -1041,6 +1242,9 @@ KINDS: dict[str, type[Constraint]] = {
         LockoutLine,
         NabnerLine,
         DoubleArrow,
+        XSum,
+        Skyscraper,
+        Indexer,
     )
 }
 #: The kind name of irregular regions (not a constraint: the grid's ``regions``).

@@ -126,7 +126,7 @@ def variant_arrow(subject: Subject) -> None:
 
 @check("variants")
 def variant_kropki(subject: Subject) -> None:
-    """An engine declaring 'kropki' (kropki dots (white: consecutive; black: one double the other))
+    """An engine declaring 'kropki' (kropki dots (white: consecutive; black: one double the other; or of another value))
     finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
     where there is one."""
     _solves_kind(subject, "kropki")
@@ -293,6 +293,30 @@ def variant_double_arrow(subject: Subject) -> None:
 
 #: The kinds whose shipped puzzles are 6x6 (their rule needs a side that splits into thirds).
 _ON_6X6 = {"entropic-line"}
+
+
+@check("variants")
+def variant_x_sum(subject: Subject) -> None:
+    """An engine declaring 'x-sum' (X-sums: the first X cells from an outside clue sum to it, X the first digit)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "x-sum")
+
+
+@check("variants")
+def variant_skyscraper(subject: Subject) -> None:
+    """An engine declaring 'skyscraper' (skyscrapers: an outside clue counts the digits seen, taller hiding lower)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "skyscraper")
+
+
+@check("variants")
+def variant_indexer(subject: Subject) -> None:
+    """An engine declaring 'indexer' (row, column and box indexers: a cell's digit says where a digit goes)
+    finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
+    where there is one."""
+    _solves_kind(subject, "indexer")
 
 
 def _solves_kind(subject: Subject, kind: str) -> None:

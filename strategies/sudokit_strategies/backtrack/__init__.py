@@ -133,6 +133,9 @@ class BacktrackStrategy:
                 "lockout-line",
                 "nabner-line",
                 "double-arrow",
+                "x-sum",
+                "skyscraper",
+                "indexer",
             }
         ),
     )

@@ -22,6 +22,8 @@ __all__ = [
     "Rule",
     "SandwichRule",
     "SetRule",
+    "SkyscraperRule",
+    "XSumRule",
     "digit_sets",
     "pair_table",
 ]
@@ -443,7 +445,120 @@ class BetweenRule:
         return out
 
 
-Rule = SetRule | LinearRule | SandwichRule | QuadrupleRule | BetweenRule
+class XSumRule:
+    """The first X cells of a line sum to ``total``, X the first cell's digit: every (X, set of the first X) kept.
+
+    The line is a row or a column, so its digits differ: the first X cells hold a set of X digits with X
+    in the first cell, and the other cells the rest of the digits.
+    """
+
+    __slots__ = ("cells", "n", "sets")
+
+    def __init__(self, cells: Sequence[int], total: int, n: int) -> None:
+        self.cells = tuple(cells)
+        self.n = n
+        #: (X, the sets of X digits with X among them summing to total), for each X that has one.
+        self.sets = [(x, s) for x in range(1, n + 1) for s in digit_sets(n, x, total) if s >> (x - 1) & 1]
+
+    def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
+        """Narrow each cell to what some first digit X and set of the first X cells still allows."""
+        n = self.n
+        full = (1 << n) - 1
+        dom = [values[c] or cand[c] for c in self.cells]
+        allowed = [0] * n
+        found = False
+        for x, digits in self.sets:
+            bit = 1 << (x - 1)
+            if not dom[0] & bit:
+                continue
+            inside, rest = digits ^ bit, full ^ digits
+            union = 0
+            for m in dom[1:x]:
+                if not m & inside:
+                    break
+                union |= m
+            else:
+                if union & inside != inside:
+                    continue
+                union = 0
+                for m in dom[x:]:
+                    if not m & rest:
+                        break
+                    union |= m
+                else:
+                    if union & rest != rest:
+                        continue
+                    found = True
+                    allowed[0] |= bit
+                    for j in range(1, n):
+                        allowed[j] |= inside if j < x else rest
+        if not found:
+            return None
+        out = []
+        for j, c in enumerate(self.cells):
+            m = dom[j]
+            if m & ~allowed[j]:
+                if values[c]:
+                    return None
+                out.append((c, m & allowed[j]))
+        return out
+
+
+class SkyscraperRule:
+    """``count`` digits of a line are seen from its start, each above every digit before it.
+
+    The propagator walks the line's candidates with states (the tallest digit so far, how many seen),
+    forwards to the states that can be reached and backwards to those that still end at ``count``:
+    a digit stays where some such state takes it on. Digits that differ are left to the line's unit.
+    """
+
+    __slots__ = ("cells", "count", "n")
+
+    def __init__(self, cells: Sequence[int], count: int, n: int) -> None:
+        self.cells = tuple(cells)
+        self.count = count
+        self.n = n
+
+    def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
+        """Narrow each cell to the digits some reading from the clue with ``count`` seen still allows."""
+        count = self.count
+        dom = [values[c] or cand[c] for c in self.cells]
+        digits = [[(1 << (d - 1), d) for d in range(1, self.n + 1) if m >> (d - 1) & 1] for m in dom]
+        layers: list[set[tuple[int, int]]] = [{(0, 0)}]
+        for options in digits:
+            nxt = set()
+            for tallest, seen in layers[-1]:
+                for _, d in options:
+                    if d < tallest:
+                        nxt.add((tallest, seen))
+                    elif seen < count:
+                        nxt.add((d, seen + 1))
+            layers.append(nxt)
+        good = {state for state in layers[-1] if state[1] == count}
+        if not good:
+            return None
+        allowed = [0] * len(dom)
+        for j in range(len(dom) - 1, -1, -1):
+            before = set()
+            for state in layers[j]:
+                tallest, seen = state
+                for bit, d in digits[j]:
+                    after = (tallest, seen) if d < tallest else (d, seen + 1)
+                    if after in good:
+                        allowed[j] |= bit
+                        before.add(state)
+            good = before
+        out = []
+        for j, c in enumerate(self.cells):
+            m = dom[j]
+            if m & ~allowed[j]:
+                if values[c]:
+                    return None
+                out.append((c, m & allowed[j]))
+        return out
+
+
+Rule = SetRule | LinearRule | SandwichRule | QuadrupleRule | BetweenRule | XSumRule | SkyscraperRule
 
 
 @cache

@@ -23,6 +23,8 @@ from sudokit_strategies.backtrack.rules import (
     Rule,
     SandwichRule,
     SetRule,
+    SkyscraperRule,
+    XSumRule,
     digit_sets,
     pair_table,
 )
@@ -179,6 +181,15 @@ class _Model:
         elif kind == "sandwich":
             line = tuple(r * n + c for r, c in rule.line_cells(n))  # type: ignore[attr-defined]
             self.rules.append(SandwichRule(line, rule.total, n))  # type: ignore[attr-defined]
+        elif kind == "x-sum":
+            line = tuple(r * n + c for r, c in rule.line_cells(n))  # type: ignore[attr-defined]
+            self.rules.append(XSumRule(line, rule.total, n))  # type: ignore[attr-defined]
+        elif kind == "skyscraper":
+            line = tuple(r * n + c for r, c in rule.line_cells(n))  # type: ignore[attr-defined]
+            self.rules.append(SkyscraperRule(line, rule.count, n))  # type: ignore[attr-defined]
+        elif kind == "indexer":
+            for i, d, target, value in rule.links(puzzle):  # type: ignore[attr-defined]
+                self.relate(i, target, lambda x, y, d=d, value=value: x != d or y == value)  # type: ignore[misc]
         elif kind == "thermometer":
             for i, j in combinations(range(len(cells)), 2):
                 self.relate(cells[i], cells[j], lambda x, y, gap=j - i: y - x >= gap)  # type: ignore[misc]
@@ -188,8 +199,8 @@ class _Model:
         elif kind == "kropki":
             self.relate(*cells, rule.holds)  # type: ignore[attr-defined, call-arg]
         elif kind == "kropki-negative":
-            for a, b in undotted_pairs(puzzle, "kropki"):
-                self.relate(a, b, lambda x, y: abs(x - y) != 1 and x != 2 * y and y != 2 * x)
+            for a, b in rule.pairs(puzzle):  # type: ignore[attr-defined]
+                self.relate(a, b, rule.holds)  # type: ignore[attr-defined]
         elif kind == "xv":
             self.relate(*cells, lambda x, y, total=rule.total: x + y == total)  # type: ignore[attr-defined, call-arg]
         elif kind == "xv-negative":

@@ -81,6 +81,7 @@ _Model = tuple[Any, ...]
 #   ("pair", a, b, table)                        FunctionConstraint of _in_table: (digit a, digit b) is in table
 #   ("sum", blanks, multipliers or None, total)  _Sum: the sum of multiplier * digit is total
 #   ("layouts", blanks, masks)                   _Layouts: the digits fit one layout (a digit bit mask per blank)
+#   ("skyscraper", blanks, line, count)          _Skyscraper: count digits seen along line (its givens, 0: a blank)
 _Rule = tuple[Any, ...]
 
 
@@ -201,6 +202,8 @@ class _VariantModel:
         self.sums: list[tuple[tuple[tuple[int, int], ...], int]] = []
         #: cells, layouts: the cells hold digits of one layout (a set of digits per cell) at least.
         self.layouts: list[tuple[tuple[int, ...], list[tuple[frozenset[int], ...]]]] = []
+        #: Skyscraper clues: (the line's cells from the clue, how many digits are seen).
+        self.skyscrapers: list[tuple[tuple[int, ...], int]] = []
         #: The killer cages with a total (cells, total).
         self.cages: list[tuple[tuple[int, ...], int]] = []
         #: How many of the puzzle's own clues each cell is in: the cells with most come first in the search.
@@ -271,6 +274,17 @@ class _VariantModel:
                     layouts.append(tuple(ends if k in (p, q) else inside if p < k < q else outside for k in range(n)))
         self.layouts.append((line, layouts))
 
+    def x_sum(self, line: tuple[int, ...], total: int) -> None:
+        """The first X cells of ``line`` sum to ``total``, X the first digit: one layout per X and set of X digits."""
+        n = self.n
+        digits = frozenset(range(1, n + 1))
+        layouts = []
+        for x in range(1, n + 1):
+            for rest in _sets_summing(tuple(sorted(digits - {x})), x - 1, total - x):
+                after = digits - rest - {x}
+                layouts.append((frozenset((x,)), *(rest if k < x else after for k in range(1, n))))
+        self.layouts.append((line, layouts))
+
     def finish(self) -> _Model | None:
         """The model for the worker (see _Model), or None when the puzzle has no solution."""
         self.unit_sums()
@@ -309,6 +323,14 @@ class _VariantModel:
             if len(open_) > 1:  # the layouts that fit the givens, on the blanks, as bit masks of digits
                 masks = {tuple(sum(1 << d for d in layout[k]) for k in open_) for layout in layouts}
                 rules.append(("layouts", tuple(where[k] for k in open_), tuple(sorted(masks))))
+        for line, count in self.skyscrapers:
+            digits = tuple(cells[i] for i in line)
+            blanks = tuple(i for i in line if not cells[i])
+            if not blanks:
+                if _seen_counts([[d] for d in digits], count) is None:
+                    return None  # the givens break it
+                continue
+            rules.append(("skyscraper", blanks, digits, count))
         weights = {i: self.weights[i] for i, _ in variables}
         return cells, variables, list(groups.values()), rules, weights
 
@@ -371,6 +393,22 @@ class _VariantModel:
         return True
 
 
+def _sets_summing(pool: tuple[int, ...], k: int, total: int) -> Iterator[frozenset[int]]:
+    """The sets of ``k`` digits of ``pool`` (ascending) summing to ``total``; branches that cannot reach it cut."""
+    if k == 0:
+        if total == 0:
+            yield frozenset()
+        return
+    for j in range(len(pool) - k + 1):
+        d = pool[j]
+        if k * d > total:
+            return  # the least set from here on is too much already
+        if d + sum(pool[len(pool) - k + 1 :]) < total:
+            continue  # the greatest set with d is too little
+        for rest in _sets_summing(pool[j + 1 :], k - 1, total - d):
+            yield rest | {d}
+
+
 def _ways(
     terms: tuple[tuple[int, int], ...], total: int, digits: list[list[int]], member: list[set[int]], limit: int
 ) -> list[tuple[int, ...]] | None:
@@ -410,7 +448,7 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
     """Put one variant rule into ``model``."""
     n, kind = model.n, rule.kind
     cells = rule.indexes(n)
-    if kind == "sandwich":
+    if kind in ("sandwich", "x-sum", "skyscraper"):
         cells = tuple(r * n + c for r, c in rule.line_cells(n))  # type: ignore[attr-defined]
     if kind not in _EVERYWHERE and kind not in ("odd-even", "pencil-marks"):  # these show in the cell's digits
         for i in cells:
@@ -433,14 +471,15 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
         for a, b in orthogonal_pairs(n):
             model.relate(a, b, _table(n, "apart"))
     elif kind == "kropki-negative":
-        for a, b in undotted_pairs(model.puzzle, "kropki"):
-            model.relate(a, b, _table(n, "no-dot"))
+        table = _table(n, {"white": "apart", "black": "no-double"}.get(rule.color or "", "no-dot"))  # type: ignore[attr-defined]
+        for a, b in rule.pairs(model.puzzle):  # type: ignore[attr-defined]
+            model.relate(a, b, table)
     elif kind == "xv-negative":
         for a, b in undotted_pairs(model.puzzle, "xv"):
             model.relate(a, b, _table(n, "no-xv"))
     elif kind == "kropki":
         a, b = cells  # a dot joins two cells
-        model.relate(a, b, _table(n, rule.color))  # type: ignore[attr-defined]
+        model.relate(a, b, _table(n, rule.color, rule.amount))  # type: ignore[attr-defined]
     elif kind == "xv":
         a, b = cells
         model.relate(a, b, _table(n, "sum", rule.total))  # type: ignore[attr-defined]
@@ -514,6 +553,13 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
         model.domains[cells[0]] &= set(range(1 if rule.parity == "odd" else 2, n + 1, 2))  # type: ignore[attr-defined]
     elif kind == "sandwich":
         model.sandwich(cells, rule.total)  # type: ignore[attr-defined]
+    elif kind == "x-sum":
+        model.x_sum(cells, rule.total)  # type: ignore[attr-defined]
+    elif kind == "skyscraper":
+        model.skyscrapers.append((cells, rule.count))  # type: ignore[attr-defined]
+    elif kind == "indexer":  # the indexer cell holding d implies its target's value
+        for i, d, target, value in rule.links(model.puzzle):  # type: ignore[attr-defined]
+            model.relate(i, target, _index_table(n, d, value))
     else:  # a kind this engine does not declare never reaches it (sudokit.run says "unsupported")
         raise ValueError(f"python-constraint: no model for the variant kind {kind!r}")
 
@@ -522,10 +568,11 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
 def _table(n: int, relation: str, k: int = 0) -> frozenset[tuple[int, int]]:
     """The pairs of digits 1..n (of a first and a second cell) that ``relation`` allows."""
     holds: Callable[[int, int], bool] = {
-        "white": lambda x, y: abs(x - y) == 1,
-        "black": lambda x, y: x == 2 * y or y == 2 * x,
+        "white": lambda x, y: abs(x - y) == k,  # k: the dot's difference
+        "black": lambda x, y: x == k * y or y == k * x,  # k: the dot's ratio
         "sum": lambda x, y: x + y == k,
         "apart": lambda x, y: abs(x - y) != 1,
+        "no-double": lambda x, y: x != 2 * y and y != 2 * x,
         "no-dot": lambda x, y: abs(x - y) != 1 and x != 2 * y and y != 2 * x,
         "no-xv": lambda x, y: x + y not in (5, 10),
         "rise": lambda x, y: y - x >= k,
@@ -563,6 +610,13 @@ def _lockout(n: int, gap: int) -> list[tuple[frozenset[int], ...]]:
         for m in digits
         if abs(x - y) >= gap and not min(x, y) <= m <= max(x, y)
     ]
+
+
+@cache
+def _index_table(n: int, d: int, value: int) -> frozenset[tuple[int, int]]:
+    """The pairs of digits 1..n of an indexer cell and its target: the first d makes the second ``value``."""
+    digits = range(1, n + 1)
+    return frozenset((x, y) for x in digits for y in digits if x != d or y == value)
 
 
 @cache
@@ -746,6 +800,9 @@ def _library_constraint(rule: _Rule) -> tuple[constraint.Constraint, Sequence[in
     if rule[0] == "sum":
         _, blanks, multipliers, total = rule
         return _Sum(total, multipliers), blanks
+    if rule[0] == "skyscraper":
+        _, blanks, line, count = rule
+        return _Skyscraper(line, count), blanks
     _, blanks, masks = rule
     return _Layouts(masks), blanks
 
@@ -865,6 +922,83 @@ class _Layouts(constraint.Constraint):
             for v, fits in open_:
                 domain = domains[v]
                 for x in [x for x in domain if not fits[x] & left]:
+                    domain.hideValue(x)
+                if not domain:
+                    return False
+        return True
+
+
+def _seen_counts(options: list[list[int]], count: int) -> list[set[int]] | None:
+    """The digits of each place of a line (``options``) from which ``count`` digits can be seen; None: none.
+
+    Read from the start, a digit is seen when it is above every digit before it: states (the tallest so
+    far, how many seen) forwards to those reached, backwards to those still ending at ``count``.
+    """
+    layers: list[set[tuple[int, int]]] = [{(0, 0)}]
+    for digits in options:
+        nxt = set()
+        for tallest, seen in layers[-1]:
+            for d in digits:
+                if d < tallest:
+                    nxt.add((tallest, seen))
+                elif seen < count:
+                    nxt.add((d, seen + 1))
+        layers.append(nxt)
+    good = {state for state in layers[-1] if state[1] == count}
+    if not good:
+        return None
+    kept: list[set[int]] = [set() for _ in options]
+    for j in range(len(options) - 1, -1, -1):
+        before = set()
+        for tallest, seen in layers[j]:
+            for d in options[j]:
+                if ((tallest, seen) if d < tallest else (d, seen + 1)) in good:
+                    kept[j].add(d)
+                    before.add((tallest, seen))
+        good = before
+    return kept
+
+
+class _Skyscraper(constraint.Constraint):
+    """``count`` digits of a line are seen from its start (each above every one before it).
+
+    ``line`` holds the line's givens (0 for each blank, the variables in order); the forward check keeps
+    the digits of the blanks that some reading with ``count`` seen still takes (see _seen_counts).
+    """
+
+    def __init__(self, line: tuple[int, ...], count: int) -> None:
+        self.line = line
+        self.count = count
+
+    def __call__(
+        self,
+        variables: Sequence[int],
+        domains: dict[int, constraint.Domain],
+        assignments: dict[int, int],
+        forwardcheck: object = False,
+    ) -> bool:
+        get = assignments.get
+        blanks = iter(variables)
+        options: list[list[int]] = []
+        open_: list[tuple[int, int]] = []  # (place on the line, variable) of each blank not assigned
+        for k, d in enumerate(self.line):
+            if d:
+                options.append([d])
+                continue
+            v = next(blanks)
+            x = get(v)
+            if x is None:
+                options.append(list(domains[v]))
+                open_.append((k, v))
+            else:
+                options.append([x])
+        kept = _seen_counts(options, self.count)
+        if kept is None:
+            return False
+        if forwardcheck:
+            for k, v in open_:
+                domain = domains[v]
+                for x in [x for x in domain if x not in kept[k]]:
                     domain.hideValue(x)
                 if not domain:
                     return False
