@@ -1074,7 +1074,34 @@ def _outside_cells(side: str, index: int, n: int) -> tuple[Cell, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class XSum(Constraint):
+class _OutsideClue(Constraint):
+    """A clue outside the board on one row or column: ``side`` is where it stands (``left``/``right`` of row
+    ``index``, ``top``/``bottom`` of column ``index``, 0-based), and its cells are read from there inwards."""
+
+    side: str
+    index: int
+
+    def _normalise(self) -> None:
+        _choice(self.side, _SIDES, self.label)
+        _whole(self.index, f"{self.label}: index")
+
+    def _line(self) -> str:
+        return "row" if self.side in ("left", "right") else "column"
+
+    def _place(self) -> str:
+        return f"{self.label} {self.side} of {self._line()} {self.index + 1}"
+
+    def _fits(self, n: int) -> None:
+        if self.index >= n:
+            raise VariantError(f"{self.label}: {self._line()} {self.index + 1} is off the {n}x{n} board")
+
+    def line_cells(self, n: int) -> tuple[Cell, ...]:
+        """The cells of its row or column, in order from the clue."""
+        return _outside_cells(self.side, self.index, n)
+
+
+@dataclass(frozen=True, slots=True)
+class XSum(_OutsideClue):
     """An X-sum clue outside the board: the first X cells from its side sum to ``total``, X the first cell's digit.
 
     ``side`` is where the clue stands (``left``/``right`` of row ``index``, ``top``/``bottom`` of column
@@ -1083,29 +1110,16 @@ class XSum(Constraint):
 
     kind: ClassVar[str] = "x-sum"
     label: ClassVar[str] = "X-sum"
-    side: str
-    index: int
     total: int
 
     def _normalise(self) -> None:
-        _choice(self.side, _SIDES, self.label)
-        _whole(self.index, f"{self.label}: index")
+        _OutsideClue._normalise(self)
         _whole(self.total, f"{self._place()}: total", low=1)
 
-    def _place(self) -> str:
-        line = "row" if self.side in ("left", "right") else "column"
-        return f"{self.label} {self.side} of {line} {self.index + 1}"
-
     def _fits(self, n: int) -> None:
-        if self.index >= n:
-            line = "row" if self.side in ("left", "right") else "column"
-            raise VariantError(f"{self.label}: {line} {self.index + 1} is off the {n}x{n} board")
+        _OutsideClue._fits(self, n)
         if self.total > n * (n + 1) // 2:
             raise VariantError(f"{self._place()}: total {self.total} is more than 1 + 2 + ... + {n}")
-
-    def line_cells(self, n: int) -> tuple[Cell, ...]:
-        """The cells of its row or column, in order from the clue."""
-        return _outside_cells(self.side, self.index, n)
 
     def violation(self, values: Sequence[int], grid: Grid) -> str | None:
         digits = self._values(values, grid.n, self.line_cells(grid.n))
@@ -1116,7 +1130,7 @@ class XSum(Constraint):
 
 
 @dataclass(frozen=True, slots=True)
-class Skyscraper(Constraint):
+class Skyscraper(_OutsideClue):
     """A skyscraper clue outside the board: ``count`` digits are seen from its side, a taller digit hiding lower ones.
 
     ``side`` and ``index`` are as for an X-sum; a digit is seen when it is greater than every digit
@@ -1125,29 +1139,16 @@ class Skyscraper(Constraint):
 
     kind: ClassVar[str] = "skyscraper"
     label: ClassVar[str] = "skyscraper"
-    side: str
-    index: int
     count: int
 
     def _normalise(self) -> None:
-        _choice(self.side, _SIDES, self.label)
-        _whole(self.index, f"{self.label}: index")
+        _OutsideClue._normalise(self)
         _whole(self.count, f"{self._place()}: count", low=1)
 
-    def _place(self) -> str:
-        line = "row" if self.side in ("left", "right") else "column"
-        return f"{self.label} {self.side} of {line} {self.index + 1}"
-
     def _fits(self, n: int) -> None:
-        if self.index >= n:
-            line = "row" if self.side in ("left", "right") else "column"
-            raise VariantError(f"{self.label}: {line} {self.index + 1} is off the {n}x{n} board")
+        _OutsideClue._fits(self, n)
         if self.count > n:
             raise VariantError(f"{self._place()}: count {self.count} is more than the {n} cells of the line")
-
-    def line_cells(self, n: int) -> tuple[Cell, ...]:
-        """The cells of its row or column, in order from the clue."""
-        return _outside_cells(self.side, self.index, n)
 
     def violation(self, values: Sequence[int], grid: Grid) -> str | None:
         seen = tallest = 0
