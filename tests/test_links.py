@@ -39,6 +39,7 @@ from sudokit.model.variants import (
     Arrow,
     BetweenLine,
     Clone,
+    Constraint,
     Diagonal,
     DisjointGroups,
     DoubleArrow,
@@ -289,6 +290,66 @@ def test_a_puzzle_of_every_kind_goes_to_a_link_and_back() -> None:
     assert same_puzzle(back, puzzle)
     assert {rule.kind for rule in EVERY_KIND} | {"non-consecutive", "jigsaw"} >= puzzle.kinds
     assert parse_link(fpuzzles_link(back)) == back  # and once in f-puzzles' order, it stays
+
+
+#: The fields of each rule's entries as f-puzzles and its plugins write them (yusitnikov/fpuzzles-data's types, whose
+#: importer refuses any other; "sum" as dclamage/SudokuVariantSolverJS reads it).
+F_PUZZLES_FIELDS = {
+    **dict.fromkeys(("odd", "even", "minimum", "maximum"), frozenset({"cell"})),
+    **dict.fromkeys(("sandwichsum", "xsum", "skyscraper"), frozenset({"cell", "value"})),
+    **dict.fromkeys(("extraregion", "rowindexer", "columnindexer", "boxindexer"), frozenset({"cells"})),
+    **dict.fromkeys(("killercage", "difference", "ratio", "xv", "sum"), frozenset({"cells", "value"})),
+    **dict.fromkeys(("thermometer", "palindrome", "renban", "slowthermometer", "betweenline"), frozenset({"lines"})),
+    **dict.fromkeys(("regionsumline", "entropicline", "modularline", "zipperline"), frozenset({"lines"})),
+    **dict.fromkeys(("lockout", "nabner", "doublearrow"), frozenset({"lines"})),
+    "littlekillersum": frozenset({"cell", "cells", "direction", "value"}),
+    "whispers": frozenset({"lines", "value"}),
+    "arrow": frozenset({"cells", "lines"}),
+    "clone": frozenset({"cells", "cloneCells"}),
+    "quadruple": frozenset({"cells", "values"}),
+}
+
+
+#: The drawings to_fpuzzles adds for the plugins' rules.
+DRAWN = ("line", "circle", "rectangle", "cage", "text")
+#: Issue 24's kinds (kropki dots and XV clues of other values among them), each alone.
+NEW_KINDS = {"quadruple", "pencil-marks", "min-max", "disjoint-groups", "clone", "between-line", "region-sum-line"}
+NEW_KINDS |= {"entropic-line", "modular-line", "zipper-line", "lockout-line", "nabner-line", "double-arrow"}
+NEW_KINDS |= {"x-sum", "skyscraper", "indexer"}
+ALONE = [r for r in EVERY_KIND if r.kind in NEW_KINDS or (isinstance(r, XV) and r.value)]
+ALONE += [Kropki("white", [(0, 0), (0, 1)], 3), Kropki("black", [(0, 0), (1, 0)], 4)]
+
+
+@pytest.mark.parametrize("rule", ALONE, ids=[f"{r.kind}-{k}" for k, r in enumerate(ALONE)])
+def test_each_of_issue_24_s_kinds_alone_goes_to_a_link_and_back(rule: Constraint) -> None:
+    puzzle = Grid.empty().with_rules(constraints=[rule])
+    data = to_fpuzzles(puzzle)
+    assert set(data) - {"size", "grid", "disjointgroups", *DRAWN} <= set(F_PUZZLES_FIELDS)  # keys f-puzzles has
+    assert parse_link(fpuzzles_link(puzzle)) == puzzle
+
+
+def test_every_entry_is_written_with_the_fields_f_puzzles_writes_for_its_key() -> None:
+    data = to_fpuzzles(Grid.empty().with_rules(constraints=EVERY_KIND))
+    rules = {k for k, v in data.items() if isinstance(v, list) and k not in ("grid", "negative", *DRAWN)}
+    assert rules == set(F_PUZZLES_FIELDS)  # every rule key written is one f-puzzles has; every one is written
+    for key in rules:
+        for entry in data[key]:
+            assert set(entry) <= F_PUZZLES_FIELDS[key] and ({"cell", "cells", "lines"} & set(entry)), (key, entry)
+            assert all(isinstance(v, str) for k, v in entry.items() if k == "value"), (key, entry)  # text, as f-puzzles
+            if key.endswith("indexer"):
+                assert len(entry["cells"]) == 1  # one cell an entry: SudokuPad's importer reads only the first
+    assert all(isinstance(d, int) for entry in data["quadruple"] for d in entry["values"])
+    lockouts = [r.cells for r in EVERY_KIND if isinstance(r, LockoutLine)]
+    assert data["lockout"] == [{"lines": [[f"R{r + 1}C{c + 1}" for r, c in cells]]} for cells in lockouts]
+    assert data["negative"] == ["ratio", "xv"] and data["nonconsecutive"] is True and data["disjointgroups"] is True
+    assert data["grid"][0][8] == {"givenPencilMarks": [2, 6, 7]}
+    # the drawings are the plugins' pictures of rules written beside them, as they draw them (fromConstraint)
+    pictured = {d["fromConstraint"] for key in DRAWN for d in data[key]}
+    assert {re.sub("(german|dutch)whispers", "whispers", n.lower().replace(" ", "")) for n in pictured} == {
+        "renban", "whispers", "slowthermometer", "regionsumline", "entropicline", "modularline", "zipperline",
+        "lockout", "nabner", "doublearrow", "rowindexer", "columnindexer", "boxindexer", "xsum", "skyscraper", "sum",
+    }  # fmt: skip
+    assert len(data["rectangle"]) == 2 * len(lockouts) and all(r["angle"] == 45 for r in data["rectangle"])
 
 
 def test_x_sums_are_read_from_the_cell_beside_the_board_on_each_side() -> None:

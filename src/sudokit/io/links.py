@@ -33,8 +33,9 @@ error saying so (its f-puzzles link, where there is one, carries its rules).
 
 What is written: :func:`to_fpuzzles` makes the JSON as f-puzzles' own exporter writes it (the keys in
 its order, a cell as ``{"value": 5, "given": true}``, a region number only where it differs from the
-box), plus the plugin's keys and the decoration lines it adds for them, so that f-puzzles draws
-them; :func:`fpuzzles_link` makes the link, with the solution in the ``solution`` field when given.
+box), plus the plugins' keys and the drawings they add for them (lines, bulbs, diamonds, cages, texts, marked
+``fromConstraint``), so that f-puzzles without the plugins, and SudokuPad, draw them; :func:`fpuzzles_link`
+makes the link, with the solution in the ``solution`` field when given.
 
     >>> from sudokit import Grid
     >>> from sudokit.model.variants import Killer
@@ -1010,6 +1011,24 @@ _WHISPERS_LINE = {"outlineC": "#67F067", "width": 0.1875, "fromConstraint": "Ger
 _DUTCH_LINE = {"outlineC": "#FF9A00", "width": 0.1875, "fromConstraint": "Dutch Whispers"}
 _SLOW_LINE = {"outlineC": "#6495ED", "width": 0.3, "fromConstraint": "Slow Thermometer"}
 _SLOW_BULB = {"baseC": "#6495ED", "outlineC": "#6495ED", "width": 0.8, "height": 0.8}
+#: The plugins' names, colours and widths of their other lines (Fpuzzles-NewConstraints' ``newConstraintInfo``; the
+#: lockout plugin's as its drawings in real puzzles are), and of the indexers' cages and outside clues' symbols.
+_LINE_STYLES: dict[str, tuple[str, str, float]] = {
+    "region-sum-line": ("Region Sum Line", "#2ECBFF", 0.15625),
+    "entropic-line": ("Entropic Line", "#FFCCAA", 0.15625),
+    "modular-line": ("Modular Line", "#33BBBB", 0.15625),
+    "nabner-line": ("Nabner", "#C9C883", 0.25),
+    "double-arrow": ("Double Arrow", "#C54B8B", 0.15),
+    "zipper-line": ("Zipper Line", "#cdb1ec", 0.15625),
+    "lockout-line": ("Lockout", "#AABEEF", 0.15),
+}
+_INDEXER_CAGES = {
+    "row": ("Row Indexer", "#7CC77C"),
+    "column": ("Column Indexer", "#C77C7C"),
+    "box": ("Box Indexer", "#7C7CC7"),
+}
+_OUTSIDE_SYMBOLS = {"x-sum": ("X Sum", "\u25ef"), "skyscraper": ("Skyscraper", "\u25af")}
+_DIAMOND = {"baseC": "#E7E6FF", "outlineC": "#0000FF", "fontC": "#000000", "width": 0.55, "height": 0.55, "angle": 45}
 
 
 def _name(cell: Cell) -> str:
@@ -1294,27 +1313,50 @@ def _arrow_line(rule: Arrow) -> list[str]:
 
 
 def _plugin_decorations(grid: Grid) -> dict[str, list[dict[str, Any]]]:
-    """The lines (and slow thermometers' bulbs) the solver plugin draws beside its rules."""
-    half = ceil(grid.n / 2)
-    lines: list[dict[str, Any]] = []
-    circles: list[dict[str, Any]] = []
+    """What the plugins draw beside their rules, marked ``fromConstraint``, so that f-puzzles without them (and
+    SudokuPad) shows them: lines, bulbs and circles, lockout lines' diamonds, indexers' cages, outside clues."""
+    half, n = ceil(grid.n / 2), grid.n
+    out: dict[str, list[dict[str, Any]]] = {"circle": [], "line": [], "rectangle": [], "cage": [], "text": []}
+    indexed: dict[str, list[Cell]] = {}
     for rule in grid.constraints:
-        if isinstance(rule, Renban):
-            style = _RENBAN_LINE
-        elif isinstance(rule, Whisper):
-            style = _DUTCH_LINE if rule.difference == half - 1 else _WHISPERS_LINE
-        elif isinstance(rule, SlowThermometer):
-            style = _SLOW_LINE
-            circles.append({"cells": [_name(rule.cells[0])], **_SLOW_BULB, "fromConstraint": "Slow Thermometer"})
-        else:
-            continue
-        lines.append({"lines": [_names(rule.cells)], **style})
-    out: dict[str, list[dict[str, Any]]] = {}
-    if circles:
-        out["circle"] = circles
-    if lines:
-        out["line"] = lines
-    return out
+        if isinstance(rule, Renban | Whisper | SlowThermometer):
+            if isinstance(rule, Renban):
+                style = _RENBAN_LINE
+            elif isinstance(rule, Whisper):
+                style = _DUTCH_LINE if rule.difference == half - 1 else _WHISPERS_LINE
+            else:
+                style = _SLOW_LINE
+                out["circle"].append(
+                    {"cells": [_name(rule.cells[0])], **_SLOW_BULB, "fromConstraint": "Slow Thermometer"}
+                )
+            out["line"].append({"lines": [_names(rule.cells)], **style})
+        elif rule.kind in _LINE_STYLES:
+            name, color, width = _LINE_STYLES[rule.kind]
+            cells = _names(rule.cells)  # type: ignore[attr-defined]
+            out["line"].append({"lines": [cells], "outlineC": color, "width": width, "fromConstraint": name})
+            for end in (cells[0], cells[-1]):
+                if rule.kind == "double-arrow":
+                    bulb = {"baseC": color, "outlineC": color, "width": 0.85, "height": 0.85}
+                    out["circle"].append({"cells": [end], **bulb, "fromConstraint": name})
+                elif rule.kind == "lockout-line":
+                    out["rectangle"].append({"cells": [end], **_DIAMOND, "fromConstraint": name})
+        elif isinstance(rule, Indexer):
+            indexed.setdefault(rule.axis, []).extend(rule.cells)
+        elif isinstance(rule, XV) and rule.letter is None:  # a sum, written between its cells: nothing else draws it
+            total = {"value": str(rule.total), "fontC": "#000000", "size": 0.5}
+            out["text"].append({"cells": _names(rule.cells), **total, "fromConstraint": "Sum"})
+        elif isinstance(rule, XSum | Skyscraper):
+            name, symbol = _OUTSIDE_SYMBOLS[rule.kind]
+            cell = _outside_name(rule.side, rule.index, n)
+            number = str(rule.total if isinstance(rule, XSum) else rule.count)
+            for value, size in ((symbol, 1.2), (number, 0.7)):
+                out["text"].append(
+                    {"cells": [cell], "value": value, "fontC": "#000000", "size": size, "fromConstraint": name}
+                )
+    for axis, marked in indexed.items():
+        name, color = _INDEXER_CAGES[axis]
+        out["cage"].append({"cells": _names(marked), "outlineC": color, "fontC": "#000000", "fromConstraint": name})
+    return {key: drawings for key, drawings in out.items() if drawings}
 
 
 def _solution(grid: Grid, solution: Grid) -> list[int]:
