@@ -137,6 +137,34 @@ def test_real_sudokupad_links_are_read_like_f_puzzles_ones() -> None:
 #: title, setter, the link's data, the published solution.
 REAL_FPUZZLES = [
     (
+        "Fortress Sudoku",
+        "Sam Cappleman-Lynes",
+        (
+            "N4IgzglgXgpiBcBOANCALhNAbO8QDEB7AJzWJjDAAIBlAVwBNCBrOkVAQzrQAsSEQNDgFsqAYQ4AHSTmEcAdgFoAMgE95FdiGJ0c"
+            "YGGgEA5EnKy1GLOlR16qUmaoB0VAOo8Y5AG6f7VMDwcDDAMVADGMFjmCqEKVHTyAUEh4ZHR5PYMAFYcEfJoyFS8MFTydMIARr4Q8"
+            "kUe/oHBoRFRVMJ0YGhUVVQ8EADmHsROWv3EEAwIANpTwAC+yPOLC6BeHFh0uAAcqP0QPvIIZJsrIGsbuADMu/swh/DHMKfnmwgAT"
+            "DcHRzpPy3/zAF1kLMVqD/mClpC5kCQYszutXvAAGyfO7fE7gzGQ+EXBAoEB7L4PH6gmHYl64ACsqPujwh9P+OMROwJt1pJOWZOeC"
+            "NwAHYaejfuSeQhrqyiXS4RSECjxWjiRjViKkAKFULubj4AAWVWSwHA4WasWE+V6hlQqXK2Um9mK6EGjXM3Uci2ux18512rlY8307"
+            "2upkeuW2oWBhAsm2C90IanBqM+gFAkByAAeEHawmmoBaWAEACU3mJeSBTjn84WkSW4WW8AWxJSq9m0uWxFrGyAayA65d25285cxD"
+            "3S83a1rB72R13KePh1F89O27Pc7Xpw2l/OxJX1yuixO57WkTPq5O87yj03912tjOAXMgA==="
+        ),
+        "491832756523976814867514293256147389178369542934258167389621475715493628642785931",
+    ),
+    (
+        "Fortress Coverage",
+        "Rangsk",
+        (
+            "N4IgzglgXgpiBcBOANCALhNAbO8QDEB7AJzWJjDAAIBhQgNxmIEMBzOVZgVzQAsSEIAErMAdqzABrEKlbEIAEwQBtZcAC+yDVs3a"
+            "9ugzoC6yNYf07LFjSbNXzD+7euOXx0288Pnr3SHrMWFy4ACyyEIyiCGTBvu52XvZa/oHBCADM4ZHRxLHxiQXqPkmFxiYgALYQohA"
+            "VXBUqoADGMFhYgkIATDQAHCB+LW0d3QDs/cmD7XhdNABs482tU8LdAKwLIJPDNCEbW9Pd6XtL253HQ9PpNGcDJ5c0R7cXwle7T8t"
+            "CV+vvHVfzP/cxgCXr1zh8QqDgUIIUCJndhBD/nDntCaN9keCdmCOhDHhicddsdNZlioSNSfjpuT0YsUSSaZt4UJyQBGInCHqEqGI"
+            "B79coVZgAD1q9UajLpc3ZzMlZJosNpHxJ8vFmMQUquaqh3U1lOELJoOoVHXJfShnNNuqEnOV+w5MstnIZtqtpPKYEIQQwhCi8GUL"
+            "OQq2QKFmyE6yDCmRGyB60fDyCjgf9mTDIZQyeQqfjsbC/sDaeQ/rDMcDIbCUbDUYjQYzscTNeLBbjUZQYcyYRDMYT1aToYDjcyMZ"
+            "DFerZerYarudjsyM6iAA"
+        ),
+        "159624378847513269326978415931285647274396851685147923468759132513862794792431586",
+    ),
+    (
         "Aug 12, 2022: Lockout Lines",
         "Sam Cappleman-Lynes",
         (
@@ -197,10 +225,12 @@ REAL_FPUZZLES = [
 
 
 @pytest.mark.parametrize(("title", "setter", "data", "answer"), REAL_FPUZZLES, ids=[r[0] for r in REAL_FPUZZLES])
-def test_real_puzzles_with_lockout_drawings_and_two_cell_entropic_lines_solve_to_their_answer(
+def test_real_puzzles_sudokit_refused_or_misread_solve_to_their_answer(
     title: str, setter: str, data: str, answer: str
 ) -> None:
-    # The lockout plugin's first drawings (isLLConstraint), entropic lines of two cells: both were refused before.
+    # Fortress Sudoku and Coverage: adjacent maximum (minimum) cells are not compared, as f-puzzles reads them (they
+    # had no solution before); the lockout plugin's first drawings (isLLConstraint) and entropic lines of two cells
+    # were refused.
     result = solve(parse_link(FPUZZLES_URL + data), "sat", limit=2, time_limit=120)
     assert (result.status, result.count) == (Status.SOLVED, 1), (title, setter)
     assert result.solutions[0].to_line() == answer
@@ -514,6 +544,8 @@ def test_the_plugin_rules_come_with_the_lines_f_puzzles_draws() -> None:
         ([NonConsecutive(), Kropki("white", [(0, 0), (0, 1)])], "non-consecutive with kropki dots"),
         ([NonConsecutive(), Kropki("black", [(0, 0), (0, 1)])], "non-consecutive with kropki dots"),
         ([LockoutLine([(0, 0), (0, 1), (0, 2)], difference=5)], "lockout line at R1C1: its ends differ by 5 or more"),
+        ([KropkiNegative("black"), Kropki("black", [(0, 0), (0, 1)], 3)], "black dots with a black dot of ratio 3"),
+        ([KropkiNegative(), Kropki("black", [(0, 0), (0, 1)], 4)], "black dots with a black dot of ratio 4"),
     ],
 )
 def test_what_f_puzzles_cannot_hold_is_an_error(rules: list, problem: str) -> None:
@@ -570,6 +602,10 @@ def fpuzzles(**keys: object) -> dict[str, object]:
         ({"sum": [{"cells": ["R1C1", "R1C2"], "value": "18"}]}, "r1c1..r1c2: no two digits 1..9 add up to 18"),
         ({"sum": [{"cells": ["R1C1", "R2C2"], "value": "7"}]}, "sum 1: XV clue: needs two orthogonally adjacent"),
         ({"negative": ["sum"]}, "negative 'sum': only the negative rules of ratio dots and of XV are modelled"),
+        (
+            {"negative": ["ratio"], "ratio": [{"cells": ["R1C1", "R1C2"], "value": "3"}]},
+            "negative 'ratio' with a black dot of ratio '3': f-puzzles' solvers read the negative rule for that ratio",
+        ),
         ({"killercage": [{"cells": ["R1C1"], "value": "?"}]}, "killercage 1: total '?' is not a whole number"),
         (
             {"cage": [{"cells": ["R1C1", "R1C2"], "value": "9"}]},

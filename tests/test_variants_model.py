@@ -711,6 +711,18 @@ def test_a_minimum_or_maximum_cell_is_compared_with_its_neighbours_on_the_board_
     assert 0 < len(kept) < len(GRIDS)
 
 
+@pytest.mark.parametrize("engine", ["backtrack", "sat", "cp-sat", "python-constraint"])
+def test_minimum_or_maximum_cells_side_by_side_are_not_compared_with_each_other(engine: str) -> None:
+    # as f-puzzles' solvers read them (a fortress sudoku's grey cells): each is compared with the other cells only
+    rules = [MinMax("r1c1", "minimum"), MinMax("r1c2", "minimum"), MinMax("r4c3", "maximum"), MinMax("r4c4", "maximum")]
+    puzzle = Grid.empty("2x2").with_rules(constraints=rules)
+    want = {g for g in GRIDS if g[0] < g[4] and g[1] < min(g[2], g[5]) and g[14] > max(g[10], g[13]) and g[15] > g[11]}
+    assert {g for g in GRIDS if g[0] < g[1]} & want and {g for g in GRIDS if g[0] > g[1]} & want  # either order
+    result = solve(puzzle, engine, limit=len(want) + 1)
+    assert {s.cells for s in result.solutions} == want and result.exact
+    assert MinMax("r1c1", "minimum").compared(puzzle) == ((1, 0),)  # r1c2, a minimum cell too, is not compared
+
+
 def test_disjoint_groups_follow_the_boxes_and_name_the_repeat() -> None:
     groups = DisjointGroups.groups(Grid.empty("2x3").shape)  # 6x6: boxes of 2 rows by 3 columns
     assert groups[0] == (0, 3, 12, 15, 24, 27) and groups[5] == (8, 11, 20, 23, 32, 35)

@@ -647,6 +647,14 @@ class _FPuzzlesReader:
         for name in negative:
             if name not in ("ratio", "xv"):
                 raise self.fail(f"negative {name!r:.30}: only the negative rules of ratio dots and of XV are modelled")
+        ratios = self.data.get("ratio") if "ratio" in negative else None
+        other = [e.get("value") for e in ratios if isinstance(e, dict)] if isinstance(ratios, list) else []
+        other = [v for v in other if v not in (None, "", "2", 2)]
+        if other:  # f-puzzles' solvers read the negative rule for every ratio a dot shows
+            raise self.fail(
+                f"negative 'ratio' with a black dot of ratio {other[0]!r:.10}: f-puzzles' solvers read the negative "
+                "rule for that ratio too, which sudokit does not model"
+            )
         return negative
 
     def negative(self, value: object) -> None:
@@ -1085,6 +1093,12 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
     both = None in negative_colors or {"white", "black"} <= negative_colors
     white_negative = both or "white" in negative_colors
     kropki_negative = both or "black" in negative_colors  # f-puzzles' negative 'ratio'
+    other = [d.amount for d in black if d.amount != 2]
+    if kropki_negative and other:
+        raise VariantError(
+            f"f-puzzles: the negative rule of the black dots with a black dot of ratio {other[0]}: f-puzzles' solvers "
+            "read the negative rule for that ratio too, which sudokit's does not"
+        )
     if "non-consecutive" in by_kind and dots:
         raise VariantError(
             "f-puzzles: non-consecutive with kropki dots: f-puzzles reads its non-consecutive rule as sparing the "

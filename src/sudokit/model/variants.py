@@ -785,7 +785,8 @@ class PencilMarks(Constraint):
 
 @dataclass(frozen=True, slots=True)
 class MinMax(Constraint):
-    """A minimum (maximum) cell: its digit is less (greater) than each orthogonal neighbour's."""
+    """A minimum (maximum) cell: its digit is less (greater) than each orthogonal neighbour's, but for neighbours that
+    are minimum (maximum) cells too, as f-puzzles reads them (fortress sudoku's grey cells)."""
 
     kind: ClassVar[str] = "min-max"
     label: ClassVar[str] = "minimum/maximum cell"
@@ -801,6 +802,11 @@ class MinMax(Constraint):
         r, c = self.cell
         return tuple((a, b) for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= a < n and 0 <= b < n)
 
+    def compared(self, grid: Grid) -> tuple[Cell, ...]:
+        """The neighbours the cell is compared with: all but the cells of ``grid``'s other rules of its extreme."""
+        peers = {c.cell for c in grid.constraints if isinstance(c, MinMax) and c.extreme == self.extreme}
+        return tuple(cell for cell in self.neighbours(grid.n) if cell not in peers)
+
     def holds(self, mine: int, theirs: int) -> bool:
         """Whether the cell's digit ``mine`` fits beside a neighbour's ``theirs``."""
         return mine < theirs if self.extreme == "minimum" else mine > theirs
@@ -809,7 +815,7 @@ class MinMax(Constraint):
         n = grid.n
         r, c = self.cell
         mine = values[r * n + c]
-        for a, b in self.neighbours(n):
+        for a, b in self.compared(grid):
             if not self.holds(mine, values[a * n + b]):
                 side = "less" if self.extreme == "minimum" else "greater"
                 return (
