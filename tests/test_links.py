@@ -369,6 +369,10 @@ def test_every_entry_is_written_with_the_fields_f_puzzles_writes_for_its_key() -
             if key.endswith("indexer"):
                 assert len(entry["cells"]) == 1  # one cell an entry: SudokuPad's importer reads only the first
     assert all(isinstance(d, int) for entry in data["quadruple"] for d in entry["values"])
+    # a quadruple's cells in reading order, as f-puzzles writes them (SudokuPad's importer puts the circle at the
+    # corner of the last): all 45 in dclamage/SudokuVariantSolverJS's real puzzles are
+    square = to_fpuzzles(Grid.empty().with_rules(constraints=[Quadruple(["r2c4", "r1c3", "r2c3", "r1c4"], [1])]))
+    assert square["quadruple"] == [{"cells": ["R1C3", "R1C4", "R2C3", "R2C4"], "values": [1]}]
     lockouts = [r.cells for r in EVERY_KIND if isinstance(r, LockoutLine)]
     assert data["lockout"] == [{"lines": [[f"R{r + 1}C{c + 1}" for r, c in cells]]} for cells in lockouts]
     assert data["negative"] == ["ratio", "xv"] and data["nonconsecutive"] is True and data["disjointgroups"] is True

@@ -1150,7 +1150,7 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
         elif isinstance(rule, Clone):
             add("clone", {"cells": _names(rule.cells), "cloneCells": _names(rule.copy)})
         elif isinstance(rule, Quadruple):
-            add("quadruple", {"cells": _names(rule.cells), "values": list(rule.digits)})
+            add("quadruple", {"cells": _names(sorted(rule.cells)), "values": list(rule.digits)})  # f-puzzles' order
         elif isinstance(rule, Renban):
             add("renban", {"lines": [_names(rule.cells)]})
         elif isinstance(rule, Whisper):
