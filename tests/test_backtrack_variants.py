@@ -799,7 +799,7 @@ def test_a_quadruple_digit_confined_to_one_row_of_its_square_leaves_the_rest_of_
     assert rule.propagate(cand, [0] * 81) is None
 
 
-def test_dots_of_any_difference_or_ratio_count_as_brute_force_does() -> None:
+def test_dots_and_xv_clues_of_any_value_count_as_brute_force_does() -> None:
     from tests.test_cpsat_variants import brute_force as counted
     from tests.test_cpsat_variants import random_puzzle as cpsat_puzzle
 
@@ -808,6 +808,7 @@ def test_dots_of_any_difference_or_ratio_count_as_brute_force_does() -> None:
     assert any(r.value is not None for p in puzzles for r in p.constraints)  # type: ignore[attr-defined]
     for color in ("white", "black"):  # and the negative rule of one colour alone
         puzzles += [cpsat_puzzle(f"kropki-negative-{color}", seed, n) for n, seeds in sizes for seed in seeds]
+    puzzles += [cpsat_puzzle("xv-sums", seed, n) for n, seeds in sizes for seed in seeds]  # XV clues of any sum
     for puzzle in puzzles:
         expected = counted(puzzle)
         result = solve(puzzle, ENGINE, limit=len(expected) + 1)

@@ -294,6 +294,9 @@ def draw(
             return Kropki("white", [a, b], y - x)
         color = rng.choice(("white", "black"))
         return Kropki(color, [a, b], rng.randint(1, n - 1) if color == "white" else rng.randint(2, n))
+    if kind == "xv-sums":  # XV clues of any sum (pseudo-kind: xv)
+        a, b = pair or random_pairs(rng, n, 1)[0]
+        return XV(cells=[a, b], value=sum(at(ref, n, [a, b])) if honest else rng.randint(3, 2 * n - 1))
     if kind == "skyscraper":
         side, index = rng.choice(("left", "right", "top", "bottom")), rng.randrange(n)
         digits = at(ref, n, list(Skyscraper(side, index, 1).line_cells(n)))
@@ -502,6 +505,14 @@ def test_counts_puzzles_with_the_negative_rule_of_one_colour_as_brute_force_does
 def test_counts_puzzles_with_dots_of_any_difference_or_ratio_as_brute_force_does(n: int, seeds: range) -> None:
     puzzles = [random_puzzle("kropki-values", seed, n) for seed in seeds]
     assert any(r.value is not None for p in puzzles for r in p.constraints)  # type: ignore[attr-defined]
+    for puzzle in puzzles:
+        assert_counts_match(puzzle)
+
+
+@pytest.mark.parametrize(("n", "seeds"), [(4, range(10)), (6, range(4))])
+def test_counts_puzzles_with_xv_clues_of_any_sum_as_brute_force_does(n: int, seeds: range) -> None:
+    puzzles = [random_puzzle("xv-sums", seed, n) for seed in seeds]
+    assert any(r.value not in (None, 5, 10) for p in puzzles for r in p.constraints)  # type: ignore[attr-defined]
     for puzzle in puzzles:
         assert_counts_match(puzzle)
 

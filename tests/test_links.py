@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 import pytest
 
-from sudokit import Grid, parse_puzzle
+from sudokit import Grid, Status, parse_puzzle, solve
 from sudokit.engines.verify import solution_problem
 from sudokit.errors import InvalidPuzzleError
 from sudokit.io.links import (
@@ -39,6 +39,7 @@ from sudokit.model.variants import (
     Arrow,
     BetweenLine,
     Clone,
+    Constraint,
     Diagonal,
     DisjointGroups,
     DoubleArrow,
@@ -69,6 +70,8 @@ from sudokit.model.variants import (
     XSum,
     XVNegative,
     ZipperLine,
+    orthogonal_pairs,
+    undotted_pairs,
 )
 
 from .conftest import PUZZLES
@@ -130,6 +133,109 @@ def test_real_sudokupad_links_are_read_like_f_puzzles_ones() -> None:
     assert {"", "fpuzzles", "fpuz"} <= forms  # ?load=, sudokupad.app/fpuzzles..., .../sudoku/fpuz...
 
 
+#: Real f-puzzles data (CC BY 4.0; from the benchmark puzzles of dclamage/SudokuVariantSolverJS, puzzles.json):
+#: title, setter, the link's data, the published solution.
+REAL_FPUZZLES = [
+    (
+        "Fortress Sudoku",
+        "Sam Cappleman-Lynes",
+        (
+            "N4IgzglgXgpiBcBOANCALhNAbO8QDEB7AJzWJjDAAIBlAVwBNCBrOkVAQzrQAsSEQNDgFsqAYQ4AHSTmEcAdgFoAMgE95FdiGJ0c"
+            "YGGgEA5EnKy1GLOlR16qUmaoB0VAOo8Y5AG6f7VMDwcDDAMVADGMFjmCqEKVHTyAUEh4ZHR5PYMAFYcEfJoyFS8MFTydMIARr4Q8"
+            "kUe/oHBoRFRVMJ0YGhUVVQ8EADmHsROWv3EEAwIANpTwAC+yPOLC6BeHFh0uAAcqP0QPvIIZJsrIGsbuADMu/swh/DHMKfnmwgAT"
+            "DcHRzpPy3/zAF1kLMVqD/mClpC5kCQYszutXvAAGyfO7fE7gzGQ+EXBAoEB7L4PH6gmHYl64ACsqPujwh9P+OMROwJt1pJOWZOeC"
+            "NwAHYaejfuSeQhrqyiXS4RSECjxWjiRjViKkAKFULubj4AAWVWSwHA4WasWE+V6hlQqXK2Um9mK6EGjXM3Uci2ux18512rlY8307"
+            "2upkeuW2oWBhAsm2C90IanBqM+gFAkByAAeEHawmmoBaWAEACU3mJeSBTjn84WkSW4WW8AWxJSq9m0uWxFrGyAayA65d25285cxD"
+            "3S83a1rB72R13KePh1F89O27Pc7Xpw2l/OxJX1yuixO57WkTPq5O87yj03912tjOAXMgA==="
+        ),
+        "491832756523976814867514293256147389178369542934258167389621475715493628642785931",
+    ),
+    (
+        "Fortress Coverage",
+        "Rangsk",
+        (
+            "N4IgzglgXgpiBcBOANCALhNAbO8QDEB7AJzWJjDAAIBhQgNxmIEMBzOVZgVzQAsSEIAErMAdqzABrEKlbEIAEwQBtZcAC+yDVs3a"
+            "9ugzoC6yNYf07LFjSbNXzD+7euOXx0288Pnr3SHrMWFy4ACyyEIyiCGTBvu52XvZa/oHBCADM4ZHRxLHxiQXqPkmFxiYgALYQohA"
+            "VXBUqoADGMFhYgkIATDQAHCB+LW0d3QDs/cmD7XhdNABs482tU8LdAKwLIJPDNCEbW9Pd6XtL253HQ9PpNGcDJ5c0R7cXwle7T8t"
+            "CV+vvHVfzP/cxgCXr1zh8QqDgUIIUCJndhBD/nDntCaN9keCdmCOhDHhicddsdNZlioSNSfjpuT0YsUSSaZt4UJyQBGInCHqEqGI"
+            "B79coVZgAD1q9UajLpc3ZzMlZJosNpHxJ8vFmMQUquaqh3U1lOELJoOoVHXJfShnNNuqEnOV+w5MstnIZtqtpPKYEIQQwhCi8GUL"
+            "OQq2QKFmyE6yDCmRGyB60fDyCjgf9mTDIZQyeQqfjsbC/sDaeQ/rDMcDIbCUbDUYjQYzscTNeLBbjUZQYcyYRDMYT1aToYDjcyMZ"
+            "DFerZerYarudjsyM6iAA"
+        ),
+        "159624378847513269326978415931285647274396851685147923468759132513862794792431586",
+    ),
+    (
+        "Aug 12, 2022: Lockout Lines",
+        "Sam Cappleman-Lynes",
+        (
+            "N4IgzglgXgpiBcBOANCALhNAbO8QEEBXAcwAIBGAJmVMoAZLL5SAZAewGMBrNwtViADsYYEKgCGfABZsATghABlcQFtSAYXEAHLT"
+            "hXjBAWhYBPYaNSzCOMDDQKAcnP1ZSiwgBM2XQqSs3SbV0TADpSAEkAM1I0AHc2Ug8IVTZBDzBA2RhEiCyObBNSDlThfJgPUgAjQv"
+            "FSLCEYGjQpGEEYltJBQhVKmFkMoXbspJS0jJVCMH4kyMi+qpr+HHEp0gAWGgMK5uyunr6M1KG6htIJ1YcAeQAVKuzeuJhW473e/t"
+            "JBnZzR9JCxEGIsggHgQAG1QaAAG7iLCEXDkVDECCQ1oINBWGAAX2QwGxUJhcIQADZEcjUfB0XC8SBobDcCgAWTBGiMXi2TiaQTcA"
+            "B2Uko5kU1k4tkAXWQEM5dIQAGY+eTKY1GfyAAqtDgQLAAWXEsi4ongoIR0pF7PxUqQcoFCtNNo5tMJ8GoSvlQtxYohtrNDoAHJaW"
+            "VThYHcUHMe7g+HPZGw5KHSTnVbXZ6Y7gAKx+wUBiNB5MIX3x/1YsORkMlt3irMV6n2+np62l0PlqtchAbfMZrH17PVhBOpH8guW1"
+            "WCdVanV6sHUNYmrvN+CytvWosz828hcYwdqjXa3X60Ek7nTis5+BxvsuzPH1tnhNwjfDrdj3eTw9N80M68F0NikBYTg8PhgqA9Tm"
+            "GCoIgAAStK6hrP84FrNBsEpghqDgUSyEQdyCEioeP4NLuYHgZhMEoZhKawZhRIgNh1LASIoEQeQ6jcrBlBMbBUHMSh8GcRBSHMdR"
+            "HK0fhvFsShSHeoh6iIFROFCfR4GIOo5Cwd6SnkWpKFocpYlqQJQF4fJinaRBimULBinSjJDa4cIgE2XRBoEVBxEQfBLngUh7loe5"
+            "REyagvDYA06gKAAxPg+AAEIAKJRQAYv8sTAs0CB0CEToQGALAsOoqRTLI4hCPY7Y0QZjkYehhHqGRJHqJR2H+XwtHBXgYWRTF8Wo"
+            "IlHjJfAqXpZl2W5eiBWCEVdb6SBZXgYxPHgaxs0cbB3GSfx34BU1oXhdFcUJUlUgpWlqAZVlOWCHlI1ja69nCR5okiRJOnSfVIDr"
+            "UFm1tTtnV7Qd/UnUN+WFZ+gmleCJkaRBqnGZVUNaZJynPa9wjNSArXbR1IBdT1fVHQNp3nYDxXA5NoMKeDpNmShFl+S9jVvS1W3t"
+            "bt3X7b1h0gMdg1ncNBOLpYMD5AYxA4HZHAwFgWC7hBzlUaglQrDAyMhVF3JRUSsXo4jCuhXQOt0Or/yRKkaCK7rutM1jIQpmmIAt"
+            "BAxBSEVqVWxIghC7gazWxzePc6NQOgKL4uS5VMHfnLtiK8rqv6w1gVI9ruvRyAhujSbpt0ObLNO9btv247lvW4LwvwB7ON/VzAO+"
+            "4T/tixLYLlSHsvyxHKtqxrtNxy1puJ8nxvx6bGcHc7NswHbDuDwXrtFyX7O4/9F1+yAAe1wa5V1Y34ehZHrf/Jrqc693Rt72bX3M"
+            "+PqA52PrND4X7ue7P5fz1Xi810HM0yyAYday1W+J7vfd6+jHuR8dYDyvtnEeucz4gBvi2O+Zd8aV3Gs/QOddbr8XXl/FGP826x0w"
+            "SFLugDD7/xASfC2Q8L552vpPW+pdOYIMuheJeQc+Lv0/s3KOOCNqdwToQlOxD06kMzvnc+EDL5Zxdm7WBtDvYVwYR2auKCV63Seh"
+            "g9h28Y5cJRgQg2RDuH90EVAihUCYHFzgXQn2cjqRMNQUZVhTdN4t1/u3PB2jUBAP4aA8Rw9R6UInpI0x0i548yutYpRSF4aqIcRw"
+            "nezij4Hz4Xo4+GNvpgJET44x1CpEz3gRYheoSCK2NDvY7+jjOF0y0TwnRCSKn6OSafVJ3jIENJMdPL2QTEEhJfjY9QlkikbxKdEj"
+            "R5T8GVLcbompSTMZCPIaI3xEip5mJkY/Xm4A2CwgwKkMECJfQkhQBsagvJZRpllLyFAJIERpl9JOZAGw0zUF9Ic5ACIznIDuU85A"
+            "soSS+j2cgXkuybnIGoGmR52zfkfOQL6Z5AKSRvJ2eC/ZyAUDAveT85FkLAXIBJLKagCJeTHMxQC75JogA==="
+        ),
+        "186942735379615824452873196521368947694257318738194652863429571945781263217536489",
+    ),
+    (
+        "Third-Degree Murder",
+        "jeremydover & Raumplaner",
+        (
+            "N4IgzglgXgpiBcBOANCALhNAbO8QBUALCAJwBMBaAERgHMSYYACAWQFdyYSRUBDNtIQD23PACsuMALYBPMkIBuXJgDImAJX5SADl"
+            "l4A7LjxAk2OMDDQIQAORFTeWJgGU28gNZsmp8017bdGQA6AB19MIBRfTQSIW0IAGMmLAhDMHgmAEF9GSYLNCYhADMmQQZmCwBHNh"
+            "hoiEcmBJgsLDA/LCF9Wj99JlqYuMTk1OYpNjAChM60XlS/ZKEAdyYACgBGZAAmZABmAEpkJikIMjIcVYAWZABWZAA2A56yJmJaQl"
+            "WAdmQADmREPaYZAgtEwQSyvX6sXiSRShkKJRwXUETE2R14uX0Qkm01mvTQiyEgOBmDaRViUlKhAqvCkzA6i0Ox1O5xEL2B7xIBnc"
+            "YKoxLQbQcuQY2hgvAKnXmsOYEBKjnpMGeACNcliqSRvGYYGBQuF9ABpCAtZQJXi0LUZXkg/lMOYms1tE36TEFYWigoGZ5jCZ5NgU"
+            "tCEwTMfS+xXKMDCRa9OaBphsALKHBFbEkQzq4qU5h2mBBYz0E4IADaBeAAF9kKXy2WK9Wq7XKwBdZDFus1ytt1ulxvN9st3s9rsd"
+            "vuDhtN4dj3sDodT/uj6fjkfd+fjyc91fLxsgSGDBJSwugKVgQsFkDqC4AYU2xlPZ7WIHr9arIAPR5P1zPFyv54/qGv1zvD/LJ8Rk"
+            "PeAi1fM87ivO4IKgs8/3vR9n1A491B2M8divNDvxPTZ33/RDgJfdQ1hvK9cNvH9cMvH8SIwmiL3wwCkLA4i8Pov9KLgxj90I5CTx"
+            "Ij4yLPQSEKY3iWJI74rxIxAhNk0SeLSIi0Mgn80MEn9zxEgDFK1Ii3ykn831kzSz3knSgKUvj1GgwyT2g8yCKsliPjPOz1G+Nyr0"
+            "8kyT0QLyf38jST087SnL06zXOC9RXNUkKYIUyyIpYzy6L89DuKSkCXLYk9XLSmyMsS5iUOg6jwPK9Q3wo+zSIQjd3ENHASCzPcQC"
+            "aFpspw3LUIytS8I3BRHBqaw1ikx8OtaQsTxUzDhM/ebBuG3AQDWS8JuaKbQJPL8Fo48CPyWrARrwNaQA2zrpqqmCf2g/bCsgo6Tt"
+            "W8bAMmrqYpuvL5p/TzHtQIbjpWs6Lq20q+u+grXMOgHltG17QHeq7UqvfyMKe4Hb1Bj6yqvVzLwx0aAAZzrezaPvPGrrwJ2GgesW"
+            "TsauyTpLMuS71p561gwxntsK9yHPZkBAc5rGycu3mSKp8ihJpoW4dOj8eZQgShJEjmVvGjdd1A3TspQ89Ksp/9UCEAQpTPawAGIA"
+            "DFrbPM9MkyYxFhOQQECJoI1muO5NluEAySEKQz06CZOVSKw8CiAZoSYAAZEZSd1/Set20z4I3U3sBGC28Btu2Had1AXbIN34A9r2"
+            "fb9gOg5DmJcQjkAo6hIZ48MROsuTuKHtg9OTbN7Ordt+3Hed13CHdz3vd91Bq+D/RQ/r6wm+3OOE/CvWZoh3rsPUXDDoz/vDBzkA"
+            "8+HwuQGL0vy6nqvyTnhfw6X6Jm6SVu4HXojJaEqWGPogqSIJgfLOR9B75xHkXMeE8K7T39nfWuYdohP2ji3NeYlnLKx6iRe6uFe4"
+            "gEzubUBZ9R4l3HmXSelcZ5wPnnXR+kdn4rzfu3Eq/EfrdW0n3YBMBj6nwLsQq+5CYGz3gYvOhyDX6oKTtZZm9FfK71ZveDhBDc5D"
+            "14RAkhUCb6UMDvfGhiDREv1Xm3D+1lZr9WilpY2eDD5cMIaoi+kCyHQNvto4RtDG70Jjow4xLEDJXmMgtcyiiB7KLAefS+pDr4UN"
+            "gS46hCCG7L08RIju1lbKwUCVYzh3CVHgPseoxxmjok11iSI9xYjDHvzQclFCrl3KeVqazQKAV0rRVCpY/BwST7ZLCQ4yJgiqEPz0"
+            "aUgxXjKkb0+tFWK3kEpAKUZ00JfCIkCOcUUgZ8SPEoKMaMoiKNGnoxmR0nhOTwkaKiUI4pbiEkbIqZInKO98qwT2UEkBISiFqP4U"
+            "4rRKzdFrLKSMm54NKpvkBaRW6dV9nPLma83J7yClnNWUg4Za8NxgCEMdDAnRCw7D+MgDYXxth3BuMgK4vwvhXG2CgW4vwsUEo2L8"
+            "W4BKsUbCuF8FA+Ldg/CJcgPFOLCUoGZYS2l2LtjUp5eSwlDKOWksJVS+42KmVbC5XKzlwrFUErpQqglXxfhXFuCgDYOwHxAA"
+        ),
+        "391726548742958361856314792638472159475189236129563874583691427914237685267845913",
+    ),
+]
+
+
+@pytest.mark.parametrize(("title", "setter", "data", "answer"), REAL_FPUZZLES, ids=[r[0] for r in REAL_FPUZZLES])
+def test_real_puzzles_sudokit_refused_or_misread_solve_to_their_answer(
+    title: str, setter: str, data: str, answer: str
+) -> None:
+    # Fortress Sudoku and Coverage: adjacent maximum (minimum) cells are not compared, as f-puzzles reads them (they
+    # had no solution before); the lockout plugin's first drawings (isLLConstraint) and entropic lines of two cells
+    # were refused.
+    result = solve(parse_link(FPUZZLES_URL + data), "sat", limit=2, time_limit=120)
+    assert (result.status, result.count) == (Status.SOLVED, 1), (title, setter)
+    assert result.solutions[0].to_line() == answer
+
+
 @pytest.mark.parametrize(("title", "fields", "link"), linked(REFUSED), ids=[t[:30] for t, _, _ in linked(REFUSED)])
 def test_real_links_with_rules_sudokit_lacks_are_refused_naming_them(
     title: str, fields: dict[str, str], link: str
@@ -163,6 +269,7 @@ EVERY_KIND = [
     KropkiNegative(),
     XV("X", [(6, 0), (6, 1)]),
     XV("V", [(0, 7), (0, 8)]),
+    XV(None, [(5, 0), (5, 1)], 13),
     XVNegative(),
     OddEven((4, 6), "odd"),
     OddEven((4, 7), "even"),
@@ -183,9 +290,10 @@ EVERY_KIND = [
     RegionSumLine([(2, 2), (3, 3), (3, 4)]),
     EntropicLine([(5, 2), (5, 3), (6, 4)]),
     ModularLine([(8, 6), (7, 7), (8, 8)]),
+    ModularLine([(0, 0), (1, 1)]),
     ZipperLine([(4, 8), (5, 8), (6, 8), (7, 8)]),
     LockoutLine([(8, 0), (8, 1), (8, 2)]),
-    LockoutLine([(0, 5), (1, 6)], difference=5),
+    LockoutLine([(0, 5), (1, 6)]),
     NabnerLine([(8, 3), (7, 4), (8, 5)]),
     DoubleArrow([(6, 5), (5, 6), (4, 6), (3, 6)]),
     XSum("top", 2, 10),
@@ -214,6 +322,70 @@ def test_a_puzzle_of_every_kind_goes_to_a_link_and_back() -> None:
     assert parse_link(fpuzzles_link(back)) == back  # and once in f-puzzles' order, it stays
 
 
+#: The fields of each rule's entries as f-puzzles and its plugins write them (yusitnikov/fpuzzles-data's types, whose
+#: importer refuses any other; "sum" as dclamage/SudokuVariantSolverJS reads it).
+F_PUZZLES_FIELDS = {
+    **dict.fromkeys(("odd", "even", "minimum", "maximum"), frozenset({"cell"})),
+    **dict.fromkeys(("sandwichsum", "xsum", "skyscraper"), frozenset({"cell", "value"})),
+    **dict.fromkeys(("extraregion", "rowindexer", "columnindexer", "boxindexer"), frozenset({"cells"})),
+    **dict.fromkeys(("killercage", "difference", "ratio", "xv", "sum"), frozenset({"cells", "value"})),
+    **dict.fromkeys(("thermometer", "palindrome", "renban", "slowthermometer", "betweenline"), frozenset({"lines"})),
+    **dict.fromkeys(("regionsumline", "entropicline", "modularline", "zipperline"), frozenset({"lines"})),
+    **dict.fromkeys(("lockout", "nabner", "doublearrow"), frozenset({"lines"})),
+    "littlekillersum": frozenset({"cell", "cells", "direction", "value"}),
+    "whispers": frozenset({"lines", "value"}),
+    "arrow": frozenset({"cells", "lines"}),
+    "clone": frozenset({"cells", "cloneCells"}),
+    "quadruple": frozenset({"cells", "values"}),
+}
+
+
+#: The drawings to_fpuzzles adds for the plugins' rules.
+DRAWN = ("line", "circle", "rectangle", "cage", "text")
+#: Issue 24's kinds (kropki dots and XV clues of other values among them), each alone.
+NEW_KINDS = {"quadruple", "pencil-marks", "min-max", "disjoint-groups", "clone", "between-line", "region-sum-line"}
+NEW_KINDS |= {"entropic-line", "modular-line", "zipper-line", "lockout-line", "nabner-line", "double-arrow"}
+NEW_KINDS |= {"x-sum", "skyscraper", "indexer"}
+ALONE = [r for r in EVERY_KIND if r.kind in NEW_KINDS or (isinstance(r, XV) and r.value)]
+ALONE += [Kropki("white", [(0, 0), (0, 1)], 3), Kropki("black", [(0, 0), (1, 0)], 4)]
+
+
+@pytest.mark.parametrize("rule", ALONE, ids=[f"{r.kind}-{k}" for k, r in enumerate(ALONE)])
+def test_each_of_issue_24_s_kinds_alone_goes_to_a_link_and_back(rule: Constraint) -> None:
+    puzzle = Grid.empty().with_rules(constraints=[rule])
+    data = to_fpuzzles(puzzle)
+    assert set(data) - {"size", "grid", "disjointgroups", *DRAWN} <= set(F_PUZZLES_FIELDS)  # keys f-puzzles has
+    assert parse_link(fpuzzles_link(puzzle)) == puzzle
+
+
+def test_every_entry_is_written_with_the_fields_f_puzzles_writes_for_its_key() -> None:
+    data = to_fpuzzles(Grid.empty().with_rules(constraints=EVERY_KIND))
+    rules = {k for k, v in data.items() if isinstance(v, list) and k not in ("grid", "negative", *DRAWN)}
+    assert rules == set(F_PUZZLES_FIELDS)  # every rule key written is one f-puzzles has; every one is written
+    for key in rules:
+        for entry in data[key]:
+            assert set(entry) <= F_PUZZLES_FIELDS[key] and ({"cell", "cells", "lines"} & set(entry)), (key, entry)
+            assert all(isinstance(v, str) for k, v in entry.items() if k == "value"), (key, entry)  # text, as f-puzzles
+            if key.endswith("indexer"):
+                assert len(entry["cells"]) == 1  # one cell an entry: SudokuPad's importer reads only the first
+    assert all(isinstance(d, int) for entry in data["quadruple"] for d in entry["values"])
+    # a quadruple's cells in reading order, as f-puzzles writes them (SudokuPad's importer puts the circle at the
+    # corner of the last): all 45 in dclamage/SudokuVariantSolverJS's real puzzles are
+    square = to_fpuzzles(Grid.empty().with_rules(constraints=[Quadruple(["r2c4", "r1c3", "r2c3", "r1c4"], [1])]))
+    assert square["quadruple"] == [{"cells": ["R1C3", "R1C4", "R2C3", "R2C4"], "values": [1]}]
+    lockouts = [r.cells for r in EVERY_KIND if isinstance(r, LockoutLine)]
+    assert data["lockout"] == [{"lines": [[f"R{r + 1}C{c + 1}" for r, c in cells]]} for cells in lockouts]
+    assert data["negative"] == ["ratio", "xv"] and data["nonconsecutive"] is True and data["disjointgroups"] is True
+    assert data["grid"][0][8] == {"givenPencilMarks": [2, 6, 7]}
+    # the drawings are the plugins' pictures of rules written beside them, as they draw them (fromConstraint)
+    pictured = {d["fromConstraint"] for key in DRAWN for d in data[key]}
+    assert {re.sub("(german|dutch)whispers", "whispers", n.lower().replace(" ", "")) for n in pictured} == {
+        "renban", "whispers", "slowthermometer", "regionsumline", "entropicline", "modularline", "zipperline",
+        "lockout", "nabner", "doublearrow", "rowindexer", "columnindexer", "boxindexer", "xsum", "skyscraper", "sum",
+    }  # fmt: skip
+    assert len(data["rectangle"]) == 2 * len(lockouts) and all(r["angle"] == 45 for r in data["rectangle"])
+
+
 def test_x_sums_are_read_from_the_cell_beside_the_board_on_each_side() -> None:
     clues = [{"cell": cell, "value": value} for cell, value in (("R0C2", "6"), ("R10C3", "15"), ("R4C0", "9"))]
     clues += [{"cell": "R7C10", "value": "20"}, {"cell": "R2C0"}]  # a clue cell without its number: no rule
@@ -232,15 +404,16 @@ def test_skyscrapers_are_read_from_the_cell_beside_the_board_on_each_side() -> N
     assert to_fpuzzles(grid)["skyscraper"] == clues[:4]
 
 
-def test_indexers_are_read_each_entry_a_rule_of_its_axis() -> None:
-    rows = [{"cells": ["R1C1", "R9C1"]}, {"cells": []}]  # an entry without cells: no rule
-    grid = parse_fpuzzles(
-        fpuzzles(rowindexer=rows, columnindexer=[{"cells": ["R2C5"]}], boxindexer=[{"cells": ["R5C5", "R4C4"]}])
-    )
+def test_indexers_are_read_an_axis_one_rule_and_written_an_entry_per_cell_as_f_puzzles_does() -> None:
+    # f-puzzles' plugin writes one entry per indexer cell (SudokuPad's importer reads only an entry's first cell)
+    rows = [{"cells": ["R1C1"]}, {"cells": ["R9C1"]}, {"cells": []}]  # an entry without cells: no rule
+    boxes = [{"cells": ["R5C5", "R4C4"]}, {"cells": ["R5C5"]}]  # several cells in one entry, one cell twice: read
+    grid = parse_fpuzzles(fpuzzles(rowindexer=rows, columnindexer=[{"cells": ["R2C5"]}], boxindexer=boxes))
     want = {Indexer("row", [(0, 0), (8, 0)]), Indexer("column", [(1, 4)]), Indexer("box", [(4, 4), (3, 3)])}
     assert set(grid.constraints) == want
     data = to_fpuzzles(grid)
-    assert (data["rowindexer"], data["boxindexer"]) == (rows[:1], [{"cells": ["R5C5", "R4C4"]}])
+    assert (data["rowindexer"], data["boxindexer"]) == (rows[:2], [{"cells": ["R5C5"]}, {"cells": ["R4C4"]}])
+    assert parse_fpuzzles(data) == grid
 
 
 def test_dots_of_other_values_are_read_and_written_with_their_value() -> None:
@@ -269,9 +442,19 @@ def test_the_negative_rule_of_one_colour_alone_is_read_and_written() -> None:
 
 
 def test_non_consecutive_goes_to_a_link_and_back() -> None:
-    puzzle = Grid.empty().with_rules(constraints=[NonConsecutive(), Kropki("black", [(0, 0), (0, 1)])])
+    puzzle = Grid.empty().with_rules(constraints=[NonConsecutive()])
     assert same_puzzle(parse_link(fpuzzles_link(puzzle)), puzzle)
     assert to_fpuzzles(puzzle)["nonconsecutive"] is True and "negative" not in to_fpuzzles(puzzle)
+
+
+def test_f_puzzles_non_consecutive_rule_spares_the_pairs_with_a_black_dot_too() -> None:
+    # f-puzzles' solvers spare a pair with a dot of either colour from the negative rule of the other (Rangsk's
+    # SudokuSolver: RatioConstraint and DifferenceConstraint are each other's GetRelatedConstraints)
+    black = [{"cells": ["R1C1", "R1C2"]}]
+    grid = parse_fpuzzles(fpuzzles(nonconsecutive=True, ratio=black))
+    assert set(grid.constraints) == {Kropki("black", [(0, 0), (0, 1)]), KropkiNegative("white")}
+    assert parse_fpuzzles(to_fpuzzles(grid)) == grid and "negative" not in to_fpuzzles(grid)
+    assert (0, 1) not in KropkiNegative("white").pairs(grid)  # 1 and 2 may stand at the black dot
 
 
 def swapped_boxes(*pairs: tuple[int, int]) -> str:
@@ -362,7 +545,11 @@ def test_the_plugin_rules_come_with_the_lines_f_puzzles_draws() -> None:
     ("rules", "problem"),
     [
         ([LittleKiller([(1, 1), (2, 2)], total=5)], "sums a whole diagonal"),
-        ([NonConsecutive(), Kropki("white", [(0, 0), (0, 1)])], "non-consecutive with white dots"),
+        ([NonConsecutive(), Kropki("white", [(0, 0), (0, 1)])], "non-consecutive with kropki dots"),
+        ([NonConsecutive(), Kropki("black", [(0, 0), (0, 1)])], "non-consecutive with kropki dots"),
+        ([LockoutLine([(0, 0), (0, 1), (0, 2)], difference=5)], "lockout line at R1C1: its ends differ by 5 or more"),
+        ([KropkiNegative("black"), Kropki("black", [(0, 0), (0, 1)], 3)], "black dots with a black dot of ratio 3"),
+        ([KropkiNegative(), Kropki("black", [(0, 0), (0, 1)], 4)], "black dots with a black dot of ratio 4"),
     ],
 )
 def test_what_f_puzzles_cannot_hold_is_an_error(rules: list, problem: str) -> None:
@@ -405,15 +592,24 @@ def fpuzzles(**keys: object) -> dict[str, object]:
         ),
         ({"betweenline": [{"lines": [["R1C1", "R2C3", "R3C3"]]}]}, "between line at r1c1..r3c3: r1c1 and r2c3"),
         ({"regionsumline": [{"lines": [["R1C1", "R1C3"]]}]}, "regionsumline 1: region sum line at r1c1..r1c3"),
-        ({"entropicline": [{"lines": [["R1C1", "R1C2"]]}]}, "entropicline 1: entropic line: needs at least 3 cells"),
-        ({"modularline": [{"lines": [["R1C1", "R1C2"]]}]}, "modularline 1: modular line: needs at least 3 cells"),
+        ({"entropicline": [{"lines": [["R1C1", "R1C3"]]}]}, "entropicline 1: entropic line at r1c1..r1c3: r1c1 and"),
         ({"zipperline": [{"lines": [["R1C1", "R1C2"]]}]}, "zipperline 1: zipper line: needs at least 3 cells"),
+        ({"modularline": [{"lines": [["R1C1", "R1C2"]], "value": "5"}]}, "modularline 1: value '5': f-puzzles' modul"),
         ({"lockout": [{"lines": [["R1C1", "R1C2"]], "value": "x"}]}, "lockout 1: difference 'x' is not a whole number"),
         ({"somethingnew": [1]}, "f-puzzles: 'somethingnew' (a rule sudokit does not know)"),
         ({"negative": ["foglight"]}, "negative 'foglight': only the negative rules of ratio dots and of XV"),
         ({"difference": [{"cells": ["R1C1", "R1C2"], "value": "x"}]}, "difference 1: value 'x' is not a whole"),
         ({"ratio": [{"cells": ["R1C1", "R1C2"], "value": "12"}]}, "no two digits 1..9 fit a value of 12"),
-        ({"xv": [{"cells": ["R1C1", "R1C2"]}]}, "xv 1: None is not X or V"),
+        ({"xv": [{"cells": ["R1C1", "R1C2"], "value": "7"}]}, "xv 1: '7' is not X or V"),
+        ({"sum": [{"cells": ["R1C1", "R1C2"], "value": "x"}]}, "sum 1: sum 'x' is not a whole number"),
+        ({"sum": [{"cells": ["R1C1", "R1C2"], "value": "2"}]}, "sum 1: XV clue at r1c1..r1c2: value: 2 is not"),
+        ({"sum": [{"cells": ["R1C1", "R1C2"], "value": "18"}]}, "r1c1..r1c2: no two digits 1..9 add up to 18"),
+        ({"sum": [{"cells": ["R1C1", "R2C2"], "value": "7"}]}, "sum 1: XV clue: needs two orthogonally adjacent"),
+        ({"negative": ["sum"]}, "negative 'sum': only the negative rules of ratio dots and of XV are modelled"),
+        (
+            {"negative": ["ratio"], "ratio": [{"cells": ["R1C1", "R1C2"], "value": "3"}]},
+            "negative 'ratio' with a black dot of ratio '3': f-puzzles' solvers read the negative rule for that ratio",
+        ),
         ({"killercage": [{"cells": ["R1C1"], "value": "?"}]}, "killercage 1: total '?' is not a whole number"),
         (
             {"cage": [{"cells": ["R1C1", "R1C2"], "value": "9"}]},
@@ -437,7 +633,7 @@ def fpuzzles(**keys: object) -> dict[str, object]:
             "quadruple at r1c1..r2c2: digit 10 is off the digits 1..9",
         ),
         ({"xsum": [{"cell": "R0C0", "value": "5"}]}, "xsum 1: cell R0C0 is not beside a row or a column"),
-        ({"boxindexer": [{"cells": ["R1C1", "R1C1"]}]}, "boxindexer 1: box indexer: cell r1c1 appears twice"),
+        ({"boxindexer": [{"cells": ["R1C1"]}, {"cells": ["R0C1"]}]}, "boxindexer 2: cell R0C1 is off the 9x9 board"),
         ({"skyscraper": [{"cell": "R5C5", "value": "2"}]}, "skyscraper 1: cell R5C5 is not beside a row or a column"),
         ({"skyscraper": [{"cell": "R0C1", "value": "10"}]}, "skyscraper top of column 1: count 10 is more than"),
         ({"xsum": [{"cell": "R0C1", "value": "46"}]}, "X-sum top of column 1: total 46 is more than"),
@@ -527,10 +723,57 @@ def test_a_lockout_line_is_read_as_f_puzzles_writes_it_and_written_back() -> Non
     entry = {"lines": [["R2C2", "R3C3", "R4C3"]], "outlineC": "#1B5E20", "width": 0.3}
     grid = parse_fpuzzles(fpuzzles(lockout=[entry]))
     assert grid.constraints == (LockoutLine([(1, 1), (2, 2), (3, 2)], difference=4),)  # 9 // 2 on 9x9
-    assert to_fpuzzles(grid)["lockout"] == [{"lines": [entry["lines"][0]], "value": "4"}]
+    assert to_fpuzzles(grid)["lockout"] == [{"lines": [entry["lines"][0]]}]  # f-puzzles' lockout: its lines alone
     assert parse_link(fpuzzles_link(grid)) == grid
     six = parse_fpuzzles({"size": 6, "grid": [[{}] * 6] * 6, "lockout": [entry, {**entry, "value": "2"}]})
     assert [rule.difference for rule in six.constraints] == [3, 2]  # type: ignore[attr-defined]
+    # f-puzzles reads every lockout line's ends as n // 2 apart: another difference is refused, not written wrong
+    with pytest.raises(VariantError, match=re.escape("lockout line at R2C2: its ends differ by 2 or more, but f-puz")):
+        to_fpuzzles(six)
+
+
+def test_the_lockout_plugin_s_drawings_of_its_lines_and_diamonds_are_passed_over() -> None:
+    # How "Aug 12, 2022: Lockout Lines" (Sam Cappleman-Lynes) draws them: the first plugin marked its pictures
+    # isLLConstraint, later ones fromConstraint; setters drew diamonds (squares turned 45 degrees) on the ends.
+    line = ["R3C4", "R4C4", "R5C4"]
+    diamond = {"baseC": "#E7E6FF", "outlineC": "#0000FF", "width": 0.55, "height": 0.55, "angle": 45}
+    keys = {
+        "lockout": [{"lines": [line]}],
+        "line": [{"lines": [line], "outlineC": "#AABEEF", "width": 0.2, "isLLConstraint": True}],
+        "rectangle": [
+            {"cells": ["R3C4"], **diamond, "isLLConstraint": True},
+            {"cells": ["R5C4"], **diamond, "fromConstraint": "Lockout"},
+            {"cells": ["R5C4"], **diamond},
+        ],
+        "successMessage": "Crazy man...you got it!",  # SudokuPad's message on solving: no rule
+    }
+    assert parse_fpuzzles(fpuzzles(**keys)).constraints == (LockoutLine([(2, 3), (3, 3), (4, 3)], difference=4),)
+    for rectangle in ({"cells": ["R4C4"], **diamond}, {"cells": ["R3C4"], **diamond, "angle": 0}):
+        with pytest.raises(VariantError, match=r"rectangle 4 .* has its meaning in the rules text"):
+            parse_fpuzzles(fpuzzles(**{**keys, "rectangle": [*keys["rectangle"], rectangle]}))
+    with pytest.raises(VariantError, match=r"rectangle 1 .* has its meaning in the rules text"):  # no lockout line
+        parse_fpuzzles(fpuzzles(rectangle=keys["rectangle"][:1]))
+
+
+def test_sum_clues_of_other_values_are_read_from_f_puzzles_sum_and_written_back() -> None:
+    # f-puzzles' xv holds X or V; a clue of another sum is a "sum" entry (its value a text, as f-puzzles writes numbers)
+    sums = [{"cells": ["R1C1", "R1C2"], "value": "7"}, {"cells": ["R2C1", "R3C1"], "value": "10"}, {"cells": []}]
+    xv = [{"cells": ["R5C5", "R5C6"], "value": "V"}, {"cells": ["R6C5", "R6C6"]}]  # an XV without its letter: no rule
+    grid = parse_fpuzzles(fpuzzles(sum=sums, xv=xv, negative=["xv"]))
+    assert set(grid.constraints) == {
+        XV(None, [(0, 0), (0, 1)], 7),
+        XV("X", [(1, 0), (2, 0)]),  # a sum of 10 is an X
+        XV("V", [(4, 4), (4, 5)]),
+        XVNegative(),
+    }
+    data = to_fpuzzles(grid)
+    assert data["sum"] == sums[:1] and data["negative"] == ["xv"]
+    assert data["xv"] == [xv[0], {"cells": ["R2C1", "R3C1"], "value": "X"}]
+    back = parse_link(fpuzzles_link(grid))
+    assert same_puzzle(back, grid) and parse_link(fpuzzles_link(back)) == back
+    # the negative rule spares the pairs with a clue, of any sum, as f-puzzles' solvers do; the unlettered pair not
+    spared = set(orthogonal_pairs(9)) - set(undotted_pairs(grid, "xv"))
+    assert spared == {(0, 1), (9, 18), (40, 41)} and (49, 50) in orthogonal_pairs(9)
 
 
 def test_a_nabner_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None:

@@ -229,8 +229,9 @@ def test_declares_every_kind() -> None:
     assert get_strategy("sat").capabilities.constraints == frozenset(EVERY_KIND)  # type: ignore[attr-defined]
 
 
-#: Pseudo-kinds of tests.test_cpsat_variants: dots of any difference or ratio, the negative rule of one colour alone.
-MORE = ["kropki-values", "kropki-negative-white", "kropki-negative-black"]
+#: Pseudo-kinds of tests.test_cpsat_variants: dots of any difference or ratio, the negative rule of one colour alone,
+#: XV clues of any sum.
+MORE = ["kropki-values", "kropki-negative-white", "kropki-negative-black", "xv-sums"]
 
 
 @pytest.mark.parametrize("kind", [*EVERY_KIND, *MORE])

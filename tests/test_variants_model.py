@@ -324,20 +324,28 @@ def no_dot(g: tuple[int, ...], a: int, b: int) -> bool:
     return abs(g[a] - g[b]) != 1 and g[a] != 2 * g[b] and g[b] != 2 * g[a]
 
 
+def digits(g: tuple[int, ...], pair: tuple[tuple[int, int], tuple[int, int]]) -> tuple[int, int]:
+    """The digits of the 4x4 grid ``g`` in the two cells of ``pair``."""
+    return g[pair[0][0] * 4 + pair[0][1]], g[pair[1][0] * 4 + pair[1][1]]
+
+
 @pytest.mark.parametrize("color", ["white", "black"])
-def test_a_negative_rule_of_one_colour_spares_only_its_own_dots(color: str) -> None:
-    dots = [Kropki("white", ["r1c1", "r1c2"]), Kropki("black", ["r2c1", "r2c2"])]
-    puzzle = Grid.empty("2x2").with_rules(constraints=[*dots, KropkiNegative(color)])
-    related = (lambda x, y: abs(x - y) == 1) if color == "white" else (lambda x, y: x == 2 * y or y == 2 * x)
-    spared = (0, 1) if color == "white" else (4, 5)
-    want = [
-        g
-        for g in GRIDS
-        if abs(g[0] - g[1]) == 1
-        and (g[4] == 2 * g[5] or g[5] == 2 * g[4])
-        and not any(related(g[a], g[b]) for a, b in ORTHOGONAL if (a, b) != spared)
-    ]
-    assert [g for g in GRIDS if solution_problem(puzzle, Grid(g)) is None] == want
+def test_a_negative_rule_of_one_colour_spares_the_pairs_with_a_dot_of_either(color: str) -> None:
+    # as f-puzzles' solvers read nonconsecutive, or negative "ratio", beside dots of the other colour: 1 and 2 at a
+    # dot of the other colour keep the rule (every dot of its colour given), and break it with no dot there
+    other, rule, tried = "black" if color == "white" else "white", KropkiNegative(color), 0
+    for g in GRIDS[::7]:
+        one_two = [(divmod(a, 4), divmod(b, 4)) for a, b in ORTHOGONAL if {g[a], g[b]} == {1, 2}]
+        if not one_two:
+            continue
+        pairs = [(divmod(a, 4), divmod(b, 4)) for a, b in ORTHOGONAL]
+        given = [Kropki(color, p) for p in pairs if p != one_two[0] and Kropki(color, p).holds(*digits(g, p))]
+        with_dot = Grid.empty("2x2").with_rules(constraints=[*given, Kropki(other, one_two[0]), rule])
+        assert solution_problem(with_dot, Grid(g)) is None
+        without = Grid.empty("2x2").with_rules(constraints=[*given, rule])
+        assert solution_problem(without, Grid(g)) is not None
+        tried += 1
+    assert tried > 10
     assert KropkiNegative(color).to_dict() == {"kind": "kropki-negative", "color": color}
     assert KropkiNegative().to_dict() == {"kind": "kropki-negative"}
 
@@ -510,7 +518,12 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         (lambda: BetweenLine(["r1c1", "r1c2", "r1c4"]), "between line at r1c1..r1c4: r1c2 and r1c4 do not touch"),
         (lambda: BetweenLine(["r1c1", "r1c2", "r1c1"]), "between line: cell r1c1 appears twice"),
         (lambda: RegionSumLine(["r1c1"]), "region sum line: needs at least 2 cells, got 1"),
-        (lambda: EntropicLine(["r1c1", "r1c2"]), "entropic line: needs at least 3 cells, got 2"),
+        (lambda: EntropicLine(["r1c1"]), "entropic line: needs at least 2 cells, got 1"),
+        (lambda: ModularLine(["r1c1"]), "modular line: needs at least 2 cells, got 1"),
+        (lambda: XV(cells=["r1c1", "r1c2"]), "XV clue at r1c1..r1c2: needs the letter X or V, or the sum as its value"),
+        (lambda: XV(cells=["r1c1", "r1c2"], value=2), "XV clue at r1c1..r1c2: value: 2 is not a whole number of at"),
+        (lambda: XV("V", ["r1c1", "r1c2"], 7), "XV clue at r1c1..r1c2: V is a sum of 5, not 7"),
+        (lambda: XV("7", ["r1c1", "r1c2"]), "XV clue: '7' is not one of X, V"),
         (lambda: ZipperLine(["r1c1", "r1c2"]), "zipper line: needs at least 3 cells, got 2"),
         (lambda: DoubleArrow(["r1c1", "r1c2"]), "double arrow: needs at least 3 cells, got 2"),
         (lambda: LockoutLine(["r1c1", "r1c2"], difference=0), "difference: 0 is not a whole number of at least 1"),
@@ -546,11 +559,40 @@ def test_malformed_rules_are_refused_naming_the_rule(make, message: str) -> None
         (MinMax("r10c1", "maximum"), "constraint 2: minimum/maximum cell: cell r10c1 is off the 9x9 board"),
         (PencilMarks("r9c9", [1, 10]), "constraint 2: given pencil marks at r9c9: digit 10 is off the digits 1..9"),
         (NabnerLine([(0, c) for c in range(6)]), "6 cells cannot hold digits 1..9 no two within 1"),
+        (XV(cells=["r1c1", "r1c2"], value=18), "constraint 2: XV clue at r1c1..r1c2: no two digits 1..9 add up to 18"),
     ],
 )
 def test_rules_that_do_not_fit_the_board_are_refused_with_their_number(rule: Constraint, message: str) -> None:
     with pytest.raises(VariantError, match=re.escape(message)):
         EMPTY.with_rules(constraints=[AntiKnight(), rule])
+
+
+def test_an_xv_clue_of_another_sum_is_one_form_its_json_without_a_letter() -> None:
+    seven = XV(cells=["r1c1", "r1c2"], value=7)
+    assert (seven.total, seven.to_dict()) == (7, {"kind": "xv", "cells": ["r1c1", "r1c2"], "value": 7})
+    assert constraint_from_dict(seven.to_dict()) == seven
+    assert XV(None, ["r1c1", "r1c2"], 10) == XV("X", ["r1c1", "r1c2"]) == XV("X", ["r1c1", "r1c2"], 10)
+    assert XV("V", ["r1c1", "r1c2"]).to_dict() == {"kind": "xv", "letter": "V", "cells": ["r1c1", "r1c2"]}
+    problem = solution_problem(EMPTY.with_rules(constraints=[XV(cells=["r1c1", "r1c2"], value=9)]), SOLVED)
+    assert problem is not None and problem.endswith(": XV clue at r1c1..r1c2: 5 + 3 is not 9")
+
+
+@pytest.mark.parametrize("engine", ["backtrack", "sat", "cp-sat", "python-constraint"])
+def test_entropic_and_modular_lines_of_two_cells_hold_digits_of_two_groups(engine: str) -> None:
+    # f-puzzles' plugin: "an entropic line of length two may not contain two digits from the same rank"
+    from tests.test_cpsat_variants import brute_force
+
+    modular = Grid.parse("1...........3...", "2x2").with_rules(
+        constraints=[ModularLine(["r1c2", "r1c3"]), ModularLine(["r2c1", "r3c2"])]
+    )
+    entropic = Grid.parse(".....6...123.....456..31...6.56.5312", "2x3").with_rules(
+        constraints=[EntropicLine(["r1c2", "r1c3"]), EntropicLine(["r2c2", "r3c2"])]
+    )
+    for puzzle in (modular, entropic):
+        expected = brute_force(puzzle)
+        assert 0 < len(expected) < len(brute_force(puzzle.with_rules(constraints=[])))  # the lines remove some
+        result = solve(puzzle, engine, limit=len(expected) + 1)
+        assert {s.cells for s in result.solutions} == expected and result.exact
 
 
 def test_a_zipper_line_of_even_length_compares_its_pairs_with_the_outermost() -> None:
@@ -667,6 +709,18 @@ def test_a_minimum_or_maximum_cell_is_compared_with_its_neighbours_on_the_board_
     kept = [g for g in GRIDS if solution_problem(puzzle, Grid(g)) is None]
     assert kept == [g for g in GRIDS if g[0] < min(g[1], g[4]) and g[6] > max(g[2], g[5], g[7], g[10])]
     assert 0 < len(kept) < len(GRIDS)
+
+
+@pytest.mark.parametrize("engine", ["backtrack", "sat", "cp-sat", "python-constraint"])
+def test_minimum_or_maximum_cells_side_by_side_are_not_compared_with_each_other(engine: str) -> None:
+    # as f-puzzles' solvers read them (a fortress sudoku's grey cells): each is compared with the other cells only
+    rules = [MinMax("r1c1", "minimum"), MinMax("r1c2", "minimum"), MinMax("r4c3", "maximum"), MinMax("r4c4", "maximum")]
+    puzzle = Grid.empty("2x2").with_rules(constraints=rules)
+    want = {g for g in GRIDS if g[0] < g[4] and g[1] < min(g[2], g[5]) and g[14] > max(g[10], g[13]) and g[15] > g[11]}
+    assert {g for g in GRIDS if g[0] < g[1]} & want and {g for g in GRIDS if g[0] > g[1]} & want  # either order
+    result = solve(puzzle, engine, limit=len(want) + 1)
+    assert {s.cells for s in result.solutions} == want and result.exact
+    assert MinMax("r1c1", "minimum").compared(puzzle) == ((1, 0),)  # r1c2, a minimum cell too, is not compared
 
 
 def test_disjoint_groups_follow_the_boxes_and_name_the_repeat() -> None:

@@ -191,6 +191,12 @@ def rules_for(kind: str, rng: random.Random, g: tuple[int, ...]) -> list[Constra
                 black = y % x == 0 and rng.random() < 0.5
                 rule = Kropki("black", [a, b], y // x) if black else Kropki("white", [a, b], y - x)
                 break
+        elif kind == "xv-sums":  # XV clues of sums other than 5 (and 10, which no 4x4 pair reaches)
+            for a, b in adjacent_pairs(rng):
+                total = value(g, a) + value(g, b)
+                if total != 5 and not any(set(r.cells) == {a, b} for r in out):  # type: ignore[attr-defined]
+                    rule = XV(cells=[a, b], value=total)
+                    break
         elif kind == "xv":
             for a, b in adjacent_pairs(rng):
                 if value(g, a) + value(g, b) == 5 and not any(set(r.cells) == {a, b} for r in out):  # type: ignore[attr-defined]
@@ -391,9 +397,15 @@ def puzzles(rng: random.Random, kinds: list[str] | None = None) -> list[tuple[Gr
 
 
 def later_puzzles() -> list[tuple[Grid, int, tuple[int, ...] | None]]:
-    """The puzzles of LATER_KINDS, each kind's from ``random.Random(f"{SEED}-{kind}")``, then SIX_KINDS' on 6x6."""
+    """The puzzles of LATER_KINDS, each kind's from ``random.Random(f"{SEED}-{kind}")``, then SIX_KINDS' on 6x6, then
+    LAST_KINDS' (so that adding them left every record before theirs as it was)."""
     out = [p for kind in LATER_KINDS for p in puzzles(random.Random(f"{SEED}-{kind}"), [kind])]
-    return out + [p for kind in SIX_KINDS for p in puzzles_6x6(random.Random(f"{SEED}-{kind}"), kind)]
+    out += [p for kind in SIX_KINDS for p in puzzles_6x6(random.Random(f"{SEED}-{kind}"), kind)]
+    return out + [p for kind in LAST_KINDS for p in puzzles(random.Random(f"{SEED}-{kind}"), [kind])]
+
+
+#: Puzzles of kinds above with more to them, made last: XV clues of sums other than 5 and 10.
+LAST_KINDS = ["xv-sums"]
 
 
 #: Kinds no 4x4 board takes (their digits split into thirds): 6x6 puzzles, counted by a search of the completions.

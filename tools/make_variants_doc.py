@@ -108,6 +108,8 @@ EXAMPLES: dict[str, Constraint] = {
         Indexer("column", ["r1c1", "r2c5", "r3c9"]),
     )
 }
+#: Further examples of a kind with more forms than one: an XV clue of another sum.
+MORE_EXAMPLES: dict[str, tuple[Constraint, ...]] = {"xv": (XV(cells=["r5c5", "r5c6"], value=7),)}
 
 
 def engines() -> list[str]:
@@ -158,7 +160,7 @@ def section(kind: str) -> str:
             "`Grid(cells, shape, regions=[[cells of region 1], ...])` in Python.\n"
         )
     cls = KINDS[kind]
-    example = json.dumps(EXAMPLES[kind].to_dict())
+    example = "\n".join(json.dumps(c.to_dict()) for c in (EXAMPLES[kind], *MORE_EXAMPLES.get(kind, ())))
     return f"### {kind}\n\n`{signature(cls)}`: {rule(kind)}\n\n```json\n{example}\n```\n"
 
 

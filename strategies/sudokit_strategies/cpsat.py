@@ -393,10 +393,10 @@ def _pencil_marks(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, 
 
 
 def _min_max(model: cp_model.CpModel, x: list[cp_model.IntVar], rule: Any, puzzle: Grid) -> None:
-    """``<`` (``>``) between the cell and each orthogonal neighbour."""
+    """``<`` (``>``) between the cell and each orthogonal neighbour (but other minimum (maximum) cells)."""
     n = puzzle.shape.n
     (i,) = rule.indexes(n)
-    for r, c in rule.neighbours(n):
+    for r, c in rule.compared(puzzle):
         model.add(x[i] < x[r * n + c] if rule.extreme == "minimum" else x[i] > x[r * n + c])
 
 

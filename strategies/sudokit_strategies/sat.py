@@ -905,10 +905,10 @@ def _pencil_marks(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
 
 
 def _min_max(cnf: _Cnf, rule: Any, puzzle: Grid) -> None:
-    """The cell against each orthogonal neighbour: a pair rule."""
+    """The cell against each orthogonal neighbour (but other minimum (maximum) cells): a pair rule."""
     n = puzzle.shape.n
     (i,) = rule.indexes(n)
-    for r, c in rule.neighbours(n):
+    for r, c in rule.compared(puzzle):
         cnf.relation(i, r * n + c, rule.holds)
 
 

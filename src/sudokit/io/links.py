@@ -11,18 +11,20 @@ puzzle kept on a server: sudokit does not use the network, and says so.
 What is read. f-puzzles' JSON names each rule, and every rule sudokit models is read: the givens and the
 regions of ``grid``; ``diagonal+``/``diagonal-``, ``antiknight``, ``antiking``, ``nonconsecutive`` and
 ``negative`` (the negative constraints of the ratio dots and of XV); ``killercage``, ``littlekillersum``,
-``sandwichsum``, ``xsum``, ``skyscraper``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white
-and black kropki dots), ``xv``, ``odd``, ``even``, ``extraregion``, ``palindrome``, ``rowindexer``,
-``columnindexer``, ``boxindexer``, ``quadruple``, ``clone``, ``minimum``, ``maximum``, ``disjointgroups``,
-``betweenline``, ``regionsumline``, ``entropicline``, ``modularline``, ``zipperline``, ``lockout``,
-``nabner``, ``doublearrow``, and the keys of f-puzzles' solver plugin ``renban``, ``whispers`` and
-``slowthermometer``. A rule sudokit does not model (a cage drawn as decoration...) is an error naming it: a
-puzzle is never solved with one of its rules left out. Only what carries no rule is passed over: title,
-author, rules text, settings, the solution, cell colours and the solver's own pencil marks (a cell's
-``givenPencilMarks``, the digits it is limited to, are read). The drawings ``cage`` (but killer cages),
-``line``, ``circle``, ``rectangle`` and ``text`` are refused too: a rule they stand for is in the rules
-text, which sudokit does not read, and solving without it could give a wrong answer (but for the drawings
-f-puzzles' solver plugin adds for the rules it also writes as rules, marked ``fromConstraint``).
+``sandwichsum``, ``xsum``, ``skyscraper``, ``thermometer``, ``arrow``, ``difference`` and ``ratio`` (white and
+black kropki dots), ``xv`` and ``sum`` (sum clues of other values), ``odd``, ``even``, ``extraregion``,
+``palindrome``, ``rowindexer``, ``columnindexer``, ``boxindexer``, ``quadruple``, ``clone``, ``minimum``,
+``maximum``, ``disjointgroups``, ``betweenline``, ``regionsumline``, ``entropicline``, ``modularline``,
+``zipperline``, ``lockout``, ``nabner``, ``doublearrow``, and the keys of f-puzzles' solver plugin ``renban``,
+``whispers`` and ``slowthermometer``. A rule sudokit does not model (a cage drawn as decoration...) is an
+error naming it: a puzzle is never solved with one of its rules left out. Only what carries no rule is passed
+over: title, author, rules text, settings, the solution, SudokuPad's success message, cell colours and the
+solver's own pencil marks (a cell's ``givenPencilMarks``, the digits it is limited to, are read). The drawings
+``cage`` (but killer cages), ``line``, ``circle``, ``rectangle`` and ``text`` are refused too: a rule they
+stand for is in the rules text, which sudokit does not read, and solving without it could give a wrong answer
+(but for the drawings f-puzzles' solver plugin adds for the rules it also writes as rules, marked
+``fromConstraint``, and the lockout plugin's lines and diamonds). docs/formats.md lists where each key's form
+was confirmed.
 
 SudokuPad's own format draws its puzzles: lines, arrows and shapes whose meaning is in the rules
 text. From it sudokit reads the givens, the regions, killer cages (cages marked ``unique``) and the
@@ -31,8 +33,9 @@ error saying so (its f-puzzles link, where there is one, carries its rules).
 
 What is written: :func:`to_fpuzzles` makes the JSON as f-puzzles' own exporter writes it (the keys in
 its order, a cell as ``{"value": 5, "given": true}``, a region number only where it differs from the
-box), plus the plugin's keys and the decoration lines it adds for them, so that f-puzzles draws
-them; :func:`fpuzzles_link` makes the link, with the solution in the ``solution`` field when given.
+box), plus the plugins' keys and the drawings they add for them (lines, bulbs, diamonds, cages, texts, marked
+``fromConstraint``), so that f-puzzles without the plugins, and SudokuPad, draw them; :func:`fpuzzles_link`
+makes the link, with the solution in the ``solution`` field when given.
 
     >>> from sudokit import Grid
     >>> from sudokit.model.variants import Killer
@@ -363,6 +366,7 @@ _FPUZZLES_COSMETIC = frozenset(
         "ruleset",
         "highlightConflicts",
         "solution",
+        "successMessage",
         "disabledlogic",
         "truecandidatesoptions",
         "metadata",
@@ -520,6 +524,7 @@ class _FPuzzlesReader:
             for line in entry["lines"]
             if isinstance(line, list) and all(isinstance(c, str) for c in line)
         }
+        ends = _lockout_ends(self.data.get("lockout"))
         for key, what in _DRAWINGS.items():
             drawings = self.data.get(key) or []
             if not isinstance(drawings, list):
@@ -537,6 +542,10 @@ class _FPuzzlesReader:
                 made_for = drawing.get("fromConstraint")
                 if isinstance(made_for, str) and self.data.get(made_for.lower().replace(" ", "")):
                     continue  # the plugin's drawing of a rule it also wrote as a rule
+                if drawing.get("isLLConstraint") is True and ends:
+                    continue  # how the lockout plugin's first versions marked their drawings of its lines and diamonds
+                if key == "rectangle" and drawing.get("angle") == 45 and _all_in(cells, ends):
+                    continue  # a diamond (a square turned 45 degrees) drawn on an end of a lockout line
                 if key == "line" and isinstance(lines, list) and lines and all(_drawn(ln, ruled) for ln in lines):
                     continue  # a line drawn over a rule's line (older plugins drew renban and whispers so)
                 raise self.fail(
@@ -626,7 +635,7 @@ class _FPuzzlesReader:
             return
         if "ratio" in self.negatives():
             self.rules.append(KropkiNegative())
-        elif self.data.get("difference"):  # f-puzzles spares the pairs with a white dot: the white dots' rule
+        elif self.data.get("difference") or self.data.get("ratio"):  # f-puzzles spares the pairs with a dot
             self.rules.append(KropkiNegative("white"))
         else:
             self.rules.append(NonConsecutive())
@@ -638,6 +647,14 @@ class _FPuzzlesReader:
         for name in negative:
             if name not in ("ratio", "xv"):
                 raise self.fail(f"negative {name!r:.30}: only the negative rules of ratio dots and of XV are modelled")
+        ratios = self.data.get("ratio") if "ratio" in negative else None
+        other = [e.get("value") for e in ratios if isinstance(e, dict)] if isinstance(ratios, list) else []
+        other = [v for v in other if v not in (None, "", "2", 2)]
+        if other:  # f-puzzles' solvers read the negative rule for every ratio a dot shows
+            raise self.fail(
+                f"negative 'ratio' with a black dot of ratio {other[0]!r:.10}: f-puzzles' solvers read the negative "
+                "rule for that ratio too, which sudokit does not model"
+            )
         return negative
 
     def negative(self, value: object) -> None:
@@ -674,8 +691,14 @@ class _FPuzzlesReader:
     def even(self, value: object) -> None:
         self.parity("even", value)
 
-    def line_rules(self, key: str, value: object, make: Callable[[list[Cell], dict[str, Any]], Constraint]) -> None:
+    def line_rules(
+        self, key: str, value: object, make: Callable[[list[Cell], dict[str, Any]], Constraint], *, valued: bool = False
+    ) -> None:
+        """Line rules, each line of an entry one; an entry's ``value`` is read by ``make`` when ``valued``, else an
+        error: f-puzzles writes none for such a line, and what one would mean is not known."""
         for where, entry in self.entries(key, value):
+            if not valued and entry.get("value") not in (None, ""):
+                raise self.fail(f"{where}: value {entry['value']!r:.20}: f-puzzles' {key} carries no value")
             for line in self.lines(entry, where):
                 if len(line) >= 2:  # a bulb alone, a dot of a line: no rule
                     self.add(where, partial(make, line, entry))
@@ -710,7 +733,7 @@ class _FPuzzlesReader:
             difference = self.number(entry.get("value"), "lockout", "difference")
             return LockoutLine(tuple(line), difference=self.n // 2 if difference is None else difference)
 
-        self.line_rules("lockout", value, make)
+        self.line_rules("lockout", value, make, valued=True)
 
     def nabner(self, value: object) -> None:
         self.line_rules("nabner", value, lambda line, _: NabnerLine(tuple(line)))
@@ -792,10 +815,10 @@ class _FPuzzlesReader:
             self.add(where, partial(Skyscraper, side, index, count))
 
     def indexers(self, key: str, axis: str, value: object) -> None:
-        for where, entry in self.entries(key, value):
-            cells = self.cell_list(entry.get("cells"), where)
-            if cells:
-                self.add(where, partial(Indexer, axis, tuple(cells)))
+        """The indexer cells of an axis, one rule (f-puzzles writes an entry per cell)."""
+        cells = [c for where, entry in self.entries(key, value) for c in self.cell_list(entry.get("cells"), where)]
+        if cells:
+            self.add(key, partial(Indexer, axis, tuple(dict.fromkeys(cells))))
 
     def rowindexer(self, value: object) -> None:
         self.indexers("rowindexer", "row", value)
@@ -855,10 +878,21 @@ class _FPuzzlesReader:
     def xv(self, value: object) -> None:
         for where, entry in self.entries("xv", value):
             letter = str(entry.get("value") or "").upper()
+            if not letter:
+                continue  # an XV not yet given its letter: no rule (f-puzzles' solvers pass it over too)
             if letter not in ("X", "V"):
                 raise self.fail(f"{where}: {entry.get('value')!r:.10} is not X or V")
             cells = self.cell_list(entry.get("cells"), where)
             self.add(where, partial(XV, letter, tuple(cells)))
+
+    def sums(self, value: object) -> None:
+        """Sum clues between two cells, of any total (an X or a V when it is 10 or 5)."""
+        for where, entry in self.entries("sum", value):
+            total = self.number(entry.get("value"), where, "sum")
+            if total is None:
+                continue  # a clue without its number: no rule
+            cells = self.cell_list(entry.get("cells"), where)
+            self.add(where, partial(XV, None, tuple(cells), total))
 
     def renban(self, value: object) -> None:
         self.line_rules("renban", value, lambda line, _: Renban(tuple(line)))
@@ -872,7 +906,7 @@ class _FPuzzlesReader:
             difference = self.number(entry.get("value"), "whispers", "difference")
             return Whisper(tuple(line), difference=default if difference is None else difference)
 
-        self.line_rules("whispers", value, make)
+        self.line_rules("whispers", value, make, valued=True)
 
     def slowthermometer(self, value: object) -> None:
         self.line_rules("slowthermometer", value, lambda line, _: SlowThermometer(tuple(line)))
@@ -906,6 +940,7 @@ class _FPuzzlesReader:
         "arrow": arrow,
         "quadruple": quadruple,
         "xv": xv,
+        "sum": sums,
         "renban": renban,
         "whispers": whispers,
         "slowthermometer": slowthermometer,
@@ -919,6 +954,19 @@ class _FPuzzlesReader:
         "doublearrow": doublearrow,
         "cage": lambda self, value: None,  # read by cosmetic_cages
     }
+
+
+def _lockout_ends(lockout: object) -> set[str]:
+    """The cells (names) at the ends of f-puzzles' lockout lines: their diamonds."""
+    if not isinstance(lockout, list):
+        return set()
+    lines = [line for entry in lockout if isinstance(entry, dict) for line in entry.get("lines") or []]
+    return {str(line[k]) for line in lines if isinstance(line, list) and line for k in (0, -1)}
+
+
+def _all_in(cells: object, names: set[str]) -> bool:
+    """Whether ``cells`` is a list of cell names, every one of them in ``names``."""
+    return isinstance(cells, list) and bool(cells) and all(isinstance(c, str) and c in names for c in cells)
 
 
 def _drawn(line: object, ruled: set[tuple[str, ...]]) -> bool:
@@ -971,6 +1019,24 @@ _WHISPERS_LINE = {"outlineC": "#67F067", "width": 0.1875, "fromConstraint": "Ger
 _DUTCH_LINE = {"outlineC": "#FF9A00", "width": 0.1875, "fromConstraint": "Dutch Whispers"}
 _SLOW_LINE = {"outlineC": "#6495ED", "width": 0.3, "fromConstraint": "Slow Thermometer"}
 _SLOW_BULB = {"baseC": "#6495ED", "outlineC": "#6495ED", "width": 0.8, "height": 0.8}
+#: The plugins' names, colours and widths of their other lines (Fpuzzles-NewConstraints' ``newConstraintInfo``; the
+#: lockout plugin's as its drawings in real puzzles are), and of the indexers' cages and outside clues' symbols.
+_LINE_STYLES: dict[str, tuple[str, str, float]] = {
+    "region-sum-line": ("Region Sum Line", "#2ECBFF", 0.15625),
+    "entropic-line": ("Entropic Line", "#FFCCAA", 0.15625),
+    "modular-line": ("Modular Line", "#33BBBB", 0.15625),
+    "nabner-line": ("Nabner", "#C9C883", 0.25),
+    "double-arrow": ("Double Arrow", "#C54B8B", 0.15),
+    "zipper-line": ("Zipper Line", "#cdb1ec", 0.15625),
+    "lockout-line": ("Lockout", "#AABEEF", 0.15),
+}
+_INDEXER_CAGES = {
+    "row": ("Row Indexer", "#7CC77C"),
+    "column": ("Column Indexer", "#C77C7C"),
+    "box": ("Box Indexer", "#7C7CC7"),
+}
+_OUTSIDE_SYMBOLS = {"x-sum": ("X Sum", "\u25ef"), "skyscraper": ("Skyscraper", "\u25af")}
+_DIAMOND = {"baseC": "#E7E6FF", "outlineC": "#0000FF", "fontC": "#000000", "width": 0.55, "height": 0.55, "angle": 45}
 
 
 def _name(cell: Cell) -> str:
@@ -1027,10 +1093,16 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
     both = None in negative_colors or {"white", "black"} <= negative_colors
     white_negative = both or "white" in negative_colors
     kropki_negative = both or "black" in negative_colors  # f-puzzles' negative 'ratio'
-    if "non-consecutive" in by_kind and white:
+    other = [d.amount for d in black if d.amount != 2]
+    if kropki_negative and other:
         raise VariantError(
-            "f-puzzles: non-consecutive with white dots: f-puzzles reads its non-consecutive rule as sparing the "
-            "pairs with a white dot, which sudokit's does not"
+            f"f-puzzles: the negative rule of the black dots with a black dot of ratio {other[0]}: f-puzzles' solvers "
+            "read the negative rule for that ratio too, which sudokit's does not"
+        )
+    if "non-consecutive" in by_kind and dots:
+        raise VariantError(
+            "f-puzzles: non-consecutive with kropki dots: f-puzzles reads its non-consecutive rule as sparing the "
+            "pairs with a dot, which sudokit's does not (sudokit's kropki-negative rule of the white dots does)"
         )
     if "non-consecutive" in by_kind or white_negative:
         data["nonconsecutive"] = True
@@ -1066,16 +1138,19 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
             add("xsum", {"cell": _outside_name(rule.side, rule.index, n), "value": str(rule.total)})
         elif isinstance(rule, Skyscraper):
             add("skyscraper", {"cell": _outside_name(rule.side, rule.index, n), "value": str(rule.count)})
-        elif isinstance(rule, Indexer):
-            add(f"{rule.axis}indexer", {"cells": _names(rule.cells)})
+        elif isinstance(rule, Indexer):  # an entry per cell, as f-puzzles writes them
+            for name in _names(rule.cells):
+                add(f"{rule.axis}indexer", {"cells": [name]})
         elif isinstance(rule, Arrow):
             arrows.setdefault(rule.circle, []).append(_arrow_line(rule))
+        elif isinstance(rule, XV) and rule.letter is None:
+            add("sum", {"cells": _names(rule.cells), "value": str(rule.total)})
         elif isinstance(rule, XV):
             add("xv", {"cells": _names(rule.cells), "value": rule.letter})
         elif isinstance(rule, Clone):
             add("clone", {"cells": _names(rule.cells), "cloneCells": _names(rule.copy)})
         elif isinstance(rule, Quadruple):
-            add("quadruple", {"cells": _names(rule.cells), "values": list(rule.digits)})
+            add("quadruple", {"cells": _names(sorted(rule.cells)), "values": list(rule.digits)})  # f-puzzles' order
         elif isinstance(rule, Renban):
             add("renban", {"lines": [_names(rule.cells)]})
         elif isinstance(rule, Whisper):
@@ -1097,7 +1172,13 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
         elif isinstance(rule, NabnerLine):
             add("nabner", {"lines": [_names(rule.cells)]})
         elif isinstance(rule, LockoutLine):
-            add("lockout", {"lines": [_names(rule.cells)], "value": str(rule.difference)})
+            if rule.difference != n // 2:
+                raise VariantError(
+                    f"f-puzzles: the lockout line at {_name(rule.cells[0])}: its ends differ by {rule.difference} or "
+                    f"more, but f-puzzles' lockout lines carry no difference (their ends differ by {n // 2} or more "
+                    f"on {n}x{n}, half the side)"
+                )
+            add("lockout", {"lines": [_names(rule.cells)]})
     for key, color in (("difference", white), ("ratio", black)):
         for dot in color:
             add(key, {"cells": _names(dot.cells), **({"value": str(dot.value)} if dot.value else {})})
@@ -1129,6 +1210,7 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
         "arrow",
         "quadruple",
         "xv",
+        "sum",
         "renban",
         "whispers",
         "slowthermometer",
@@ -1245,27 +1327,50 @@ def _arrow_line(rule: Arrow) -> list[str]:
 
 
 def _plugin_decorations(grid: Grid) -> dict[str, list[dict[str, Any]]]:
-    """The lines (and slow thermometers' bulbs) the solver plugin draws beside its rules."""
-    half = ceil(grid.n / 2)
-    lines: list[dict[str, Any]] = []
-    circles: list[dict[str, Any]] = []
+    """What the plugins draw beside their rules, marked ``fromConstraint``, so that f-puzzles without them (and
+    SudokuPad) shows them: lines, bulbs and circles, lockout lines' diamonds, indexers' cages, outside clues."""
+    half, n = ceil(grid.n / 2), grid.n
+    out: dict[str, list[dict[str, Any]]] = {"circle": [], "line": [], "rectangle": [], "cage": [], "text": []}
+    indexed: dict[str, list[Cell]] = {}
     for rule in grid.constraints:
-        if isinstance(rule, Renban):
-            style = _RENBAN_LINE
-        elif isinstance(rule, Whisper):
-            style = _DUTCH_LINE if rule.difference == half - 1 else _WHISPERS_LINE
-        elif isinstance(rule, SlowThermometer):
-            style = _SLOW_LINE
-            circles.append({"cells": [_name(rule.cells[0])], **_SLOW_BULB, "fromConstraint": "Slow Thermometer"})
-        else:
-            continue
-        lines.append({"lines": [_names(rule.cells)], **style})
-    out: dict[str, list[dict[str, Any]]] = {}
-    if circles:
-        out["circle"] = circles
-    if lines:
-        out["line"] = lines
-    return out
+        if isinstance(rule, Renban | Whisper | SlowThermometer):
+            if isinstance(rule, Renban):
+                style = _RENBAN_LINE
+            elif isinstance(rule, Whisper):
+                style = _DUTCH_LINE if rule.difference == half - 1 else _WHISPERS_LINE
+            else:
+                style = _SLOW_LINE
+                out["circle"].append(
+                    {"cells": [_name(rule.cells[0])], **_SLOW_BULB, "fromConstraint": "Slow Thermometer"}
+                )
+            out["line"].append({"lines": [_names(rule.cells)], **style})
+        elif rule.kind in _LINE_STYLES:
+            name, color, width = _LINE_STYLES[rule.kind]
+            cells = _names(rule.cells)  # type: ignore[attr-defined]
+            out["line"].append({"lines": [cells], "outlineC": color, "width": width, "fromConstraint": name})
+            for end in (cells[0], cells[-1]):
+                if rule.kind == "double-arrow":
+                    bulb = {"baseC": color, "outlineC": color, "width": 0.85, "height": 0.85}
+                    out["circle"].append({"cells": [end], **bulb, "fromConstraint": name})
+                elif rule.kind == "lockout-line":
+                    out["rectangle"].append({"cells": [end], **_DIAMOND, "fromConstraint": name})
+        elif isinstance(rule, Indexer):
+            indexed.setdefault(rule.axis, []).extend(rule.cells)
+        elif isinstance(rule, XV) and rule.letter is None:  # a sum, written between its cells: nothing else draws it
+            total = {"value": str(rule.total), "fontC": "#000000", "size": 0.5}
+            out["text"].append({"cells": _names(rule.cells), **total, "fromConstraint": "Sum"})
+        elif isinstance(rule, XSum | Skyscraper):
+            name, symbol = _OUTSIDE_SYMBOLS[rule.kind]
+            cell = _outside_name(rule.side, rule.index, n)
+            number = str(rule.total if isinstance(rule, XSum) else rule.count)
+            for value, size in ((symbol, 1.2), (number, 0.7)):
+                out["text"].append(
+                    {"cells": [cell], "value": value, "fontC": "#000000", "size": size, "fromConstraint": name}
+                )
+    for axis, marked in indexed.items():
+        name, color = _INDEXER_CAGES[axis]
+        out["cage"].append({"cells": _names(marked), "outlineC": color, "fontC": "#000000", "fromConstraint": name})
+    return {key: drawings for key, drawings in out.items() if drawings}
 
 
 def _solution(grid: Grid, solution: Grid) -> list[int]:

@@ -27,7 +27,7 @@ from dataclasses import Field, dataclass, fields
 from difflib import get_close_matches
 from functools import cache
 from itertools import combinations, pairwise
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from sudokit.errors import InvalidPuzzleError
 
@@ -513,7 +513,9 @@ class KropkiNegative(Constraint):
     """Every dot is given: adjacent cells without a dot are neither consecutive nor one double the other.
 
     With a ``color``, the rule of that colour alone: every white dot is given (adjacent cells without a
-    white dot are not consecutive), or every black one (without a black dot, neither is double the other).
+    dot are not consecutive), or every black one (without a dot, neither is double the other). A dot of
+    the other colour spares its pair too, as in f-puzzles: 1 and 2 may stand at a black dot with every
+    white dot given.
     """
 
     kind: ClassVar[str] = "kropki-negative"
@@ -525,16 +527,11 @@ class KropkiNegative(Constraint):
             _choice(self.color, ("white", "black"), self.label)
 
     def pairs(self, grid: Grid) -> tuple[tuple[int, int], ...]:
-        """The orthogonal pairs (indexes) the rule applies to: those without a dot (of its colour)."""
-        if self.color is None:
-            return undotted_pairs(grid, "kropki")
-        n = grid.n
-        dots = [c for c in grid.constraints if isinstance(c, Kropki) and c.color == self.color]
-        marked = {tuple(sorted(c.indexes(n))) for c in dots}
-        return tuple(p for p in orthogonal_pairs(n) if p not in marked)
+        """The orthogonal pairs (indexes) the rule applies to: those without a dot (of either colour)."""
+        return undotted_pairs(grid, "kropki")
 
     def holds(self, a: int, b: int) -> bool:
-        """Whether digits ``a`` and ``b`` may stand side by side without a dot (of its colour)."""
+        """Whether digits ``a`` and ``b`` may stand side by side without a dot."""
         consecutive, double = abs(a - b) == 1, a == 2 * b or b == 2 * a
         if self.color == "white":
             return not consecutive
@@ -557,31 +554,63 @@ class KropkiNegative(Constraint):
 
 @dataclass(frozen=True, slots=True)
 class XV(Constraint):
-    """An X (sum 10) or a V (sum 5) between two adjacent cells."""
+    """An X (sum 10) or a V (sum 5) between two adjacent cells; or a clue of another sum.
+
+    A clue of another sum has no ``letter`` and its ``value``: the two digits add up to it (f-puzzles
+    writes these as ``sum``). A value of 10 or 5 is the X or the V (one form only); the JSON leaves out
+    the field that is None.
+    """
 
     kind: ClassVar[str] = "xv"
     label: ClassVar[str] = "XV clue"
-    letter: str
-    cells: tuple[Cell, ...]
+    letter: str | None = None
+    cells: tuple[Cell, ...] = ()
+    value: int | None = None
 
     def _normalise(self) -> None:
-        _choice(self.letter, ("X", "V"), self.label)
+        if self.letter is not None:
+            _choice(self.letter, ("X", "V"), self.label)
         self._set("cells", _cells(self.cells, self.label, at_least=2))
         _pair(self)
+        if self.value is None:
+            if self.letter is None:
+                raise VariantError(f"{self._where()}: needs the letter X or V, or the sum as its value")
+            return
+        _whole(self.value, f"{self._where()}: value", low=3)  # two different digits add up to 3 at least
+        letter = {10: "X", 5: "V"}.get(self.value)
+        if self.letter is not None and self.letter != letter:
+            raise VariantError(f"{self._where()}: {self.letter} is a sum of {self.total}, not {self.value}")
+        if letter is not None:  # the X or the V: one form only
+            self._set("letter", letter)
+            self._set("value", None)
 
     @property
     def total(self) -> int:
-        """10 for an X, 5 for a V."""
+        """The sum: 10 for an X, 5 for a V, else the clue's value."""
+        if self.letter is None:
+            return cast(int, self.value)
         return 10 if self.letter == "X" else 5
+
+    def _fits(self, n: int) -> None:
+        if self.letter is None and self.total > 2 * n - 1:
+            raise VariantError(f"{self._where()}: no two digits 1..{n} add up to {self.total}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in Constraint.to_dict(self).items() if v is not None}
 
     def violation(self, values: Sequence[int], grid: Grid) -> str | None:
         a, b = self._values(values, grid.n)
-        return None if a + b == self.total else f"{self.letter} {self._where()}: {a} + {b} is not {self.total}"
+        if a + b == self.total:
+            return None
+        return f"{self.letter + ' ' if self.letter else ''}{self._where()}: {a} + {b} is not {self.total}"
 
 
 @dataclass(frozen=True, slots=True)
 class XVNegative(Constraint):
-    """Every X and V is given: adjacent cells without one sum to neither 5 nor 10."""
+    """Every X and V is given: adjacent cells without one sum to neither 5 nor 10.
+
+    A pair with a clue of another sum has an XV clue too: the rule leaves it to that clue.
+    """
 
     kind: ClassVar[str] = "xv-negative"
     label: ClassVar[str] = "XV negative constraint"
@@ -756,7 +785,8 @@ class PencilMarks(Constraint):
 
 @dataclass(frozen=True, slots=True)
 class MinMax(Constraint):
-    """A minimum (maximum) cell: its digit is less (greater) than each orthogonal neighbour's."""
+    """A minimum (maximum) cell: its digit is less (greater) than each orthogonal neighbour's, but for neighbours that
+    are minimum (maximum) cells too, as f-puzzles reads them (fortress sudoku's grey cells)."""
 
     kind: ClassVar[str] = "min-max"
     label: ClassVar[str] = "minimum/maximum cell"
@@ -772,6 +802,11 @@ class MinMax(Constraint):
         r, c = self.cell
         return tuple((a, b) for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= a < n and 0 <= b < n)
 
+    def compared(self, grid: Grid) -> tuple[Cell, ...]:
+        """The neighbours the cell is compared with: all but the cells of ``grid``'s other rules of its extreme."""
+        peers = {c.cell for c in grid.constraints if isinstance(c, MinMax) and c.extreme == self.extreme}
+        return tuple(cell for cell in self.neighbours(grid.n) if cell not in peers)
+
     def holds(self, mine: int, theirs: int) -> bool:
         """Whether the cell's digit ``mine`` fits beside a neighbour's ``theirs``."""
         return mine < theirs if self.extreme == "minimum" else mine > theirs
@@ -780,7 +815,7 @@ class MinMax(Constraint):
         n = grid.n
         r, c = self.cell
         mine = values[r * n + c]
-        for a, b in self.neighbours(n):
+        for a, b in self.compared(grid):
             if not self.holds(mine, values[a * n + b]):
                 side = "less" if self.extreme == "minimum" else "greater"
                 return (
@@ -927,14 +962,14 @@ class RegionSumLine(Constraint):
 @dataclass(frozen=True, slots=True)
 class EntropicLine(Constraint):
     """An entropic line: every three cells in a row along it hold a low, a middle and a high digit (the thirds of
-    1..n: 1-3, 4-6 and 7-9 on 9x9)."""
+    1..n: 1-3, 4-6 and 7-9 on 9x9); a line of two cells, digits of two different thirds."""
 
     kind: ClassVar[str] = "entropic-line"
     label: ClassVar[str] = "entropic line"
     cells: tuple[Cell, ...]
 
     def _normalise(self) -> None:
-        self._set("cells", _cells(self.cells, self.label, at_least=3))
+        self._set("cells", _cells(self.cells, self.label, at_least=2))
         _line(self)
 
     def _fits(self, n: int) -> None:
@@ -943,23 +978,28 @@ class EntropicLine(Constraint):
 
     def violation(self, values: Sequence[int], grid: Grid) -> str | None:
         third = grid.n // 3
-        return _runs_of_three(self, values, grid, lambda d: (d - 1) // third, "a low, a middle and a high digit")
+        return _runs_of_three(
+            self, values, grid, lambda d: (d - 1) // third, "a low, a middle and a high digit", "two different thirds"
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class ModularLine(Constraint):
-    """A modular line: every three cells in a row along it hold digits of three different residues mod 3."""
+    """A modular line: every three cells in a row along it hold digits of three different residues mod 3; a line of
+    two cells, digits of two different residues."""
 
     kind: ClassVar[str] = "modular-line"
     label: ClassVar[str] = "modular line"
     cells: tuple[Cell, ...]
 
     def _normalise(self) -> None:
-        self._set("cells", _cells(self.cells, self.label, at_least=3))
+        self._set("cells", _cells(self.cells, self.label, at_least=2))
         _line(self)
 
     def violation(self, values: Sequence[int], grid: Grid) -> str | None:
-        return _runs_of_three(self, values, grid, lambda d: d % 3, "three different residues mod 3")
+        return _runs_of_three(
+            self, values, grid, lambda d: d % 3, "three different residues mod 3", "two different residues mod 3"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -1261,14 +1301,17 @@ def _line(rule: Constraint) -> None:
             raise VariantError(f"{rule._where()}: {cell_name(a)} and {cell_name(b)} do not touch")
 
 
-def _runs_of_three(rule: Constraint, values: Sequence[int], grid: Grid, group: Any, what: str) -> str | None:
-    """None when every three cells in a row along ``rule``'s line hold digits of three different ``group``s."""
+def _runs_of_three(rule: Constraint, values: Sequence[int], grid: Grid, group: Any, what: str, two: str) -> str | None:
+    """None when every three cells in a row along ``rule``'s line (both of a line of two) hold digits of different
+    ``group``s."""
     cells = rule.cells  # type: ignore[attr-defined]
     digits = rule._values(values, grid.n)
-    for k in range(len(cells) - 2):
-        if len({group(d) for d in digits[k : k + 3]}) < 3:
-            shown = _shown(digits[k : k + 3])
-            return f"{rule._where()}: {cell_name(cells[k])}..{cell_name(cells[k + 2])} hold {shown}, not {what}"
+    for k in range(max(len(cells) - 2, 1)):
+        run = digits[k : k + 3]
+        if len({group(d) for d in run}) < len(run):
+            last = cells[k + len(run) - 1]
+            shown, wanted = _shown(run), what if len(run) == 3 else two
+            return f"{rule._where()}: {cell_name(cells[k])}..{cell_name(last)} hold {shown}, not {wanted}"
     return None
 
 

@@ -142,7 +142,7 @@ def variant_kropki_negative(subject: Subject) -> None:
 
 @check("variants")
 def variant_xv(subject: Subject) -> None:
-    """An engine declaring 'xv' (X (sum 10) and V (sum 5) clues)
+    """An engine declaring 'xv' (X (sum 10) and V (sum 5) clues, and clues of other sums)
     finds the exact number of solutions of each shipped 4x4 puzzle using it (one, several, none), and the solution
     where there is one."""
     _solves_kind(subject, "xv")

@@ -223,7 +223,7 @@ class _Model:
                 self.relate(cells[k], cells[-1 - k], lambda x, y: x == y)
         elif kind == "min-max":
             (i,) = cells
-            for r, c in rule.neighbours(n):  # type: ignore[attr-defined]
+            for r, c in rule.compared(puzzle):  # type: ignore[attr-defined]
                 self.relate(i, r * n + c, rule.holds)  # type: ignore[attr-defined]
         elif kind == "pencil-marks":
             (i,) = cells

@@ -511,9 +511,9 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
             for at in permutations(range(len(cells)), len(digits))
         )
         model.layouts.append((cells, list(dict.fromkeys(layouts))))
-    elif kind == "min-max":  # the cell below (above) each neighbour
+    elif kind == "min-max":  # the cell below (above) each neighbour but other minimum (maximum) cells
         (i,) = cells
-        for r, c in rule.neighbours(n):  # type: ignore[attr-defined]
+        for r, c in rule.compared(model.puzzle):  # type: ignore[attr-defined]
             j = r * n + c
             a, b = (i, j) if rule.extreme == "minimum" else (j, i)  # type: ignore[attr-defined]
             model.relate(a, b, _table(n, "rise", 1))
