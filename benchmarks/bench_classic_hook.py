@@ -9,10 +9,12 @@ The baseline is the code as committed at ``--base`` (default cd0152d, the last m
 taken with ``git archive`` into a temporary folder; the current side is this working copy. Each side runs
 in a child process of its own (this script with ``--serve``), its ``PYTHONPATH`` that side's ``src`` and
 ``strategies``, so both import their own ``sudokit`` under its own name. The parent sends each child the
-same puzzles, a chunk at a time, alternating which side goes first from chunk to chunk, for several rounds.
-Each child times every solve by CPU time (``time.process_time``, plus the CPU its worker processes spent,
-for ``python-constraint``, which searches in one): time other processes take from the machine does not
-count. Before the rounds each child warms up each engine untimed. Both sides' answers (status, count,
+same puzzles, a chunk at a time, alternating which side goes first from chunk to chunk. Each round starts
+new children (the sides of a round share a hash seed, the round's number): a process's own speed, which
+varies by a few per cent with where its code and data happen to land, averages out over the rounds. Each
+child warms up each engine untimed on three puzzles, then times every solve by CPU time
+(``time.process_time``, plus the CPU its worker processes spent, for ``python-constraint``, which searches
+in one): time other processes take from the machine does not count. Both sides' answers (status, count,
 first solution) are compared on every puzzle.
 
 Printed per engine and set: the mean of each puzzle's median over the rounds per side (ms a puzzle), the
@@ -20,12 +22,15 @@ ratio current / baseline of their sums, the median of the per-puzzle ratios, and
 ``--target`` (1.05; the issue's target is ``backtrack``'s, the other engines' verdicts are reported).
 ``--control`` adds a third child, a second copy of the current code, timed in the same rotation: its ratio
 to the current side is the noise of the measurement. ``--per-puzzle`` prints every puzzle's medians.
+``--variants`` adds the variant corpus as committed at the base (kinds both sides take), reported for each
+engine: what issue 24 added should not slow the kinds there were either.
 The exit status is 1 when a ``backtrack`` ratio misses the target, or when the sides' answers differ.
 
     python benchmarks/bench_classic_hook.py                  # 80 s of CPU: 3 min on 2 shared cores
-    python benchmarks/bench_classic_hook.py --quick          # about 15 s: backtrack only, fewer puzzles and rounds
+    python benchmarks/bench_classic_hook.py --quick          # 12 s of CPU: backtrack only, fewer puzzles and rounds
     python benchmarks/bench_classic_hook.py --control        # and the current code against itself: the noise
     python benchmarks/bench_classic_hook.py --engines backtrack --rounds 9 --sample 4000
+    python benchmarks/bench_classic_hook.py --engines backtrack,cp-sat,sat --variants
     python benchmarks/bench_classic_hook.py --base 029b3eb   # issue 23's end (same engines, new packages)
 """
 
@@ -42,14 +47,14 @@ import sys
 import tarfile
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable
 from io import BytesIO
 from pathlib import Path
 from typing import Any, TextIO
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
-SEVENTEEN = 49_150  # puzzles in 17clue.txt
+CORPUS = "puzzles/variants/corpus.txt"
 
 #: Each engine: its module, class and options (as ``sudokit.solve`` would make it), and whether it searches
 #: in worker processes of its own (their CPU time is added to the child's).
@@ -159,11 +164,11 @@ def _run(engine: Any, workers: bool, grids: list[Any], indexes: list[int], limit
 class Side:
     """A child process running this script on one side's code."""
 
-    def __init__(self, label: str, home: Path) -> None:
+    def __init__(self, label: str, home: Path, seed: int) -> None:
         self.label = label
         path = f"{home / 'src'}{os.pathsep}{home / 'strategies'}"
-        # One hash seed for every side: set orders, and where objects land, vary less from child to child.
-        env = dict(os.environ, PYTHONPATH=path, BENCH_SIDE=str(home), PYTHONHASHSEED="0")
+        # The sides of a round share a hash seed: set orders, and where objects land, differ less between them.
+        env = dict(os.environ, PYTHONPATH=path, BENCH_SIDE=str(home), PYTHONHASHSEED=str(seed))
         self.process = subprocess.Popen(
             [sys.executable, __file__, "--serve"],
             stdin=subprocess.PIPE,
@@ -206,18 +211,29 @@ def baseline_tree(base: str) -> Path:
     return folder
 
 
-def puzzle_lines(name: str) -> Iterator[str]:
-    """The puzzle lines of ``puzzles/NAME`` (blank lines and # comments skipped)."""
+def puzzles_of(lines: Iterable[str]) -> list[str]:
+    """The puzzle lines of ``lines`` (blank lines and # comments skipped)."""
+    return [text for line in lines if (text := line.strip()) and not text.startswith("#")]
+
+
+def puzzle_lines(name: str) -> list[str]:
+    """The puzzle lines of ``puzzles/NAME``."""
     with open(PUZZLES / name, encoding="utf-8") as file:
-        for line in file:
-            text = line.strip()
-            if text and not text.startswith("#"):
-                yield text
+        return puzzles_of(file)
+
+
+def base_corpus(base: str) -> list[str]:
+    """The variant corpus as committed at ``base`` (``git show``): kinds that both sides take."""
+    done = subprocess.run(["git", "show", f"{base}:{CORPUS}"], cwd=ROOT, capture_output=True, text=True)
+    if done.returncode:
+        print(f"--variants: no {CORPUS} at {base}: {done.stderr.strip()}", file=sys.stderr)
+        raise SystemExit(2)
+    return puzzles_of(done.stdout.splitlines())
 
 
 def sample_17clue(count: int) -> list[str]:
     """``count`` puzzles of 17clue.txt spread evenly over the file (every k-th), not only its first ones."""
-    lines = list(puzzle_lines("17clue.txt"))
+    lines = puzzle_lines("17clue.txt")
     step = max(1, len(lines) // max(1, count))
     return lines[::step][:count]
 
@@ -234,43 +250,41 @@ class Figures:
         return [statistics.median(t) for t in self.times[side]]
 
 
-def measure(
-    sides: dict[str, Side], engine: str, label: str, count: int, rounds: int, chunk: int, limit: int
-) -> Figures:
-    """Every puzzle of the set, by every side, ``rounds`` times: chunks of puzzles, the sides' order alternating."""
+def measure(sides: dict[str, Side], figures: Figures, chunk: int, limit: int, turn: int) -> int:
+    """One round of an engine on a set: every puzzle by every side, in chunks, the side that goes first turning
+    with ``turn`` (returned, moved on)."""
     names = list(sides)
-    figures = Figures(engine, label, count, names)
+    engine, label, count = figures.engine, figures.label, len(figures.times[names[0]])
     for side in sides.values():  # warm-up: imports, caches, worker processes; untimed
         side.ask(op="run", engine=engine, set=label, indexes=list(range(min(3, count))), limit=limit)
-    turn = 0
-    for _ in range(rounds):
-        for first in range(0, count, chunk):
-            indexes = list(range(first, min(first + chunk, count)))
-            shift = turn % len(names)
-            turn += 1
-            answers = {}
-            for name in names[shift:] + names[:shift]:
-                reply = sides[name].ask(op="run", engine=engine, set=label, indexes=indexes, limit=limit)
-                for k, t in zip(indexes, reply["times"], strict=True):
-                    figures.times[name][k].append(t)
-                answers[name] = reply["answers"]
-            reference = answers[names[0]]
-            for name in names[1:]:
-                for k, a, b in zip(indexes, reference, answers[name], strict=True):
-                    if a != b:
-                        figures.disagree.append(f"puzzle {k + 1}: {names[0]} {a} but {name} {b}")
-    return figures
+    for first in range(0, count, chunk):
+        indexes = list(range(first, min(first + chunk, count)))
+        shift = turn % len(names)
+        turn += 1
+        answers = {}
+        for name in names[shift:] + names[:shift]:
+            reply = sides[name].ask(op="run", engine=engine, set=label, indexes=indexes, limit=limit)
+            for k, t in zip(indexes, reply["times"], strict=True):
+                figures.times[name][k].append(t)
+            answers[name] = reply["answers"]
+        reference = answers[names[0]]
+        for name in names[1:]:
+            for k, a, b in zip(indexes, reference, answers[name], strict=True):
+                if a != b:
+                    figures.disagree.append(f"puzzle {k + 1}: {names[0]} {a} but {name} {b}")
+    return turn
 
 
-def report(figures: Figures, target: float, per_puzzle: bool, out: TextIO) -> bool:
-    """Print the figures of one engine on one set; True when the ratio meets the target."""
+def report(figures: Figures, target: float, targeted: bool, per_puzzle: bool, out: TextIO) -> bool:
+    """Print the figures of one engine on one set; True when the ratio meets the target (``targeted``: the
+    issue's, else a figure reported)."""
     base = figures.medians("baseline")
     current = figures.medians("current")
     ratio = sum(current) / sum(base)
     per = statistics.median(c / b for c, b in zip(current, base, strict=True) if b > 0)
     ok = ratio <= target and not figures.disagree
     verdict = "PASS" if ok else "FAIL"
-    if figures.engine != TARGETED:
+    if not targeted:
         verdict += " (reported)"
     line = (
         f"{figures.engine:<18} {figures.label:<14} {len(base):>5} {1000 * statistics.fmean(base):>10.3f} "
@@ -304,6 +318,11 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=10, help="puzzles a side solves before the other's turn")
     parser.add_argument("--target", type=float, default=1.05, help="the most current / baseline may be (1.05)")
     parser.add_argument("--control", action="store_true", help="a second copy of the current code: the noise")
+    parser.add_argument(
+        "--variants",
+        action="store_true",
+        help=f"also {CORPUS} as at --base (its kinds): reported; python-constraint takes 17 s a round on it",
+    )
     parser.add_argument("--per-puzzle", action="store_true", help="print every puzzle's medians and ratio")
     parser.add_argument("--quick", action="store_true", help="backtrack only, 500 of 17clue, 5 rounds")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
@@ -317,38 +336,53 @@ def main() -> None:
     unknown = sorted(set(engines) - set(ENGINES))
     if unknown or args.rounds < 1 or args.sample < 1 or args.others < 1 or args.chunk < 1 or args.limit < 1:
         parser.error(f"engines are {', '.join(ENGINES)}; counts at least 1" + (f" (not {unknown})" if unknown else ""))
-    top95 = list(puzzle_lines("top95.txt"))
+    top95 = puzzle_lines("top95.txt")
     sets = {
         TARGETED: {"top95": top95, f"17clue/{args.sample}": sample_17clue(args.sample)},
         "others": {f"top95/{args.others}": top95[: args.others], f"17clue/{args.others}": sample_17clue(args.others)},
     }
-    folder = baseline_tree(args.base)
-    started = time.perf_counter()
-    sides = {"baseline": Side("baseline", folder), "current": Side("current", ROOT)}
-    if args.control:
-        sides["control"] = Side("control", ROOT)
-    ok = True
-    try:
+    if args.variants:
+        corpus = base_corpus(args.base)
         for group in sets.values():
-            for label, lines in group.items():
+            group[f"variants/{len(corpus)}"] = corpus
+    folder = baseline_tree(args.base)
+    homes = {"baseline": folder, "current": ROOT}
+    if args.control:
+        homes["control"] = ROOT
+    loads = {label: lines for e in engines for label, lines in sets[TARGETED if e == TARGETED else "others"].items()}
+    jobs = [
+        Figures(e, label, len(lines), list(homes))
+        for e in engines
+        for label, lines in sets[TARGETED if e == TARGETED else "others"].items()
+    ]
+    started = time.perf_counter()
+    turn = 0
+    try:
+        for r in range(args.rounds):  # new children each round: how a process lays out its memory averages out
+            sides = {name: Side(name, home, seed=r) for name, home in homes.items()}
+            try:
+                for label, lines in loads.items():
+                    for side in sides.values():
+                        side.ask(op="load", set=label, lines=lines)
+                for figures in jobs:
+                    turn = measure(sides, figures, args.chunk, args.limit, turn)
+            finally:
                 for side in sides.values():
-                    side.ask(op="load", set=label, lines=lines)
-        print(
-            f"baseline: src and strategies at {args.base}; current: {ROOT}; CPU time a puzzle, median of "
-            f"{args.rounds} rounds, limit {args.limit}"
-        )
-        head = f"{'engine':<18} {'set':<14} {'n':>5} {'base ms':>10} {'cur ms':>10} {'cur/base':>7} {'per-pz':>7}"
-        print(head + (f" {'ctl/cur':>8}" if args.control else "") + "  target")
-        for engine in engines:
-            for label, lines in sets[TARGETED if engine == TARGETED else "others"].items():
-                figures = measure(sides, engine, label, len(lines), args.rounds, args.chunk, args.limit)
-                passed = report(figures, args.target, args.per_puzzle, sys.stdout)
-                ok = ok and (passed or (engine != TARGETED and not figures.disagree))
-                sys.stdout.flush()
+                    side.close()
+            print(f"round {r + 1} of {args.rounds} done ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     finally:
-        for side in sides.values():
-            side.close()
         shutil.rmtree(folder, ignore_errors=True)
+    print(
+        f"baseline: src and strategies at {args.base}; current: {ROOT}; CPU time a puzzle, median of "
+        f"{args.rounds} rounds, limit {args.limit}"
+    )
+    head = f"{'engine':<18} {'set':<14} {'n':>5} {'base ms':>10} {'cur ms':>10} {'cur/base':>7} {'per-pz':>7}"
+    print(head + (f" {'ctl/cur':>8}" if args.control else "") + "  target")
+    ok = True
+    for figures in jobs:
+        targeted = figures.engine == TARGETED and not figures.label.startswith("variants")
+        passed = report(figures, args.target, targeted, args.per_puzzle, sys.stdout)
+        ok = ok and (passed or (not targeted and not figures.disagree))
     print(f"({time.perf_counter() - started:.0f} s)")
     sys.exit(0 if ok else 1)
 
