@@ -9,7 +9,7 @@ cover a rule for the cells they leave (the "45 rule"). Classic puzzles never com
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import combinations, pairwise
 from operator import itemgetter
 
@@ -132,12 +132,19 @@ class _Model:
 
     def relate(self, a: int, b: int, ok: Callable[[int, int], bool]) -> None:
         """Digits ``x`` at ``a`` and ``y`` at ``b`` must have ``ok(x, y)``: narrow both pair tables."""
+        self.relate_pairs(((a, b),), ok)
+
+    def relate_pairs(self, pairs: Iterable[tuple[int, int]], ok: Callable[[int, int], bool]) -> None:
+        """:meth:`relate` for each of ``pairs``, asking ``ok`` about each two digits once for them all."""
         digits = range(1, self.n + 1)
-        forward = self.tables.setdefault((a, b), [self.full] * self.n)
-        backward = self.tables.setdefault((b, a), [self.full] * self.n)
-        for x in digits:
-            forward[x - 1] &= sum(1 << (y - 1) for y in digits if ok(x, y))
-            backward[x - 1] &= sum(1 << (y - 1) for y in digits if ok(y, x))
+        forward_masks = [sum(1 << (y - 1) for y in digits if ok(x, y)) for x in digits]
+        backward_masks = [sum(1 << (y - 1) for y in digits if ok(y, x)) for x in digits]
+        for a, b in pairs:
+            forward = self.tables.setdefault((a, b), [self.full] * self.n)
+            backward = self.tables.setdefault((b, a), [self.full] * self.n)
+            for k in range(self.n):
+                forward[k] &= forward_masks[k]
+                backward[k] &= backward_masks[k]
 
     def _lower(
         self, rule: object, puzzle: Grid, groups: list[tuple[int, ...]], pairs: list[tuple[int, int]], odd: int
@@ -198,9 +205,8 @@ class _Model:
                 self.relate(cells[i], cells[j], lambda x, y: y >= x)
         elif kind == "kropki":
             self.relate(*cells, rule.holds)  # type: ignore[attr-defined, call-arg]
-        elif kind == "kropki-negative":
-            for a, b in rule.pairs(puzzle):  # type: ignore[attr-defined]
-                self.relate(a, b, rule.holds)  # type: ignore[attr-defined]
+        elif kind == "kropki-negative":  # one rule over most pairs of neighbours: its digit pairs asked once
+            self.relate_pairs(rule.pairs(puzzle), rule.holds)  # type: ignore[attr-defined]
         elif kind == "xv":
             self.relate(*cells, lambda x, y, total=rule.total: x + y == total)  # type: ignore[attr-defined, call-arg]
         elif kind == "xv-negative":
