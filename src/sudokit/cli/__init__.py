@@ -4,7 +4,7 @@ Batches (``solve``, ``check``) run through :class:`sudokit.runtime.session.Sessi
 :func:`sudokit.features.bench.benchmark`; engines always run in killable worker processes.
 
 The commands live in one module each (``solve``, ``check``, ``bench``, ``strategies``, ``logic``,
-``generate``; what they share in ``common``), each registering its commands on the Typer app when
+``generate``, ``serve``; what they share in ``common``), each registering its commands on the Typer app when
 imported. ``sudoku CMD`` imports only the module of ``CMD`` (:func:`load_commands`); ``app`` (this
 package's attribute) is the app with every command.
 """
@@ -38,6 +38,7 @@ COMMANDS = {
     "explain": "logic",
     "rate": "logic",
     "generate": "generate",
+    "serve": "serve",
 }
 
 
