@@ -204,7 +204,8 @@ def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "module", ["sudokit.model", "sudokit.io", "sudokit.engines", "sudokit.runtime", "sudokit.features", "sudokit.server"]
+    "module",
+    ["sudokit.model", "sudokit.io", "sudokit.engines", "sudokit.runtime", "sudokit.features", "sudokit.server"],
 )
 def test_a_layer_imports_no_layer_above_it(module: str) -> None:
     """Checked here too, so that a broken layer is named even without import-linter: imports go downwards only."""

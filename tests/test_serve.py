@@ -73,6 +73,16 @@ def server() -> Iterator[str]:
         stop_server(proc)
 
 
+@pytest.fixture(scope="module")
+def light() -> Iterator[str]:
+    """A server of the backtracker alone: a worker killed on a cancelled job is back within a blink."""
+    proc, url, _ = start_server("--engines", "backtrack", "--queue", "1", "--time-limit", "20")
+    try:
+        yield url
+    finally:
+        stop_server(proc)
+
+
 def post(url: str, path: str, body: Any, **kwargs: Any) -> httpx.Response:
     return httpx.post(url + path, json=body, timeout=60, **kwargs)
 
@@ -95,10 +105,12 @@ def test_solve_and_count_answer_the_records_of_sudoku_solve_f_json(server: str) 
     assert solved.json()["source"] == "<request>"
     [cli] = cli_json("solve", "-f", "json", "-s", "backtrack", EASY)
     assert without_times(solved.json()) == without_times(cli)
-    counted = post(server, "/count", {"puzzle": MANY, "strategy": "cp-sat"}).json()
-    [cli_count] = cli_json("solve", "--count", "-f", "json", "-s", "cp-sat", MANY)
+    counted = post(server, "/count", {"puzzle": MANY}).json()
+    [cli_count] = cli_json("solve", "--count", "-f", "json", "-s", "backtrack", MANY)
     assert without_times(counted) == without_times(cli_count)
-    assert (counted["count"], counted["exact"], counted["strategy"]) == (357, True, "cp-sat")
+    assert (counted["count"], counted["exact"], counted["strategy"]) == (357, True, "backtrack")
+    other = post(server, "/count", {"puzzle": MANY, "strategy": "cp-sat"}).json()
+    assert (other["count"], other["exact"], other["strategy"]) == (357, True, "cp-sat")
 
 
 def test_check_runs_every_engine_and_gives_the_verdict(server: str) -> None:
@@ -184,7 +196,8 @@ def test_a_job_past_its_time_limit_times_out_and_the_server_serves_on(server: st
     assert post(server, "/solve", {"puzzle": EASY}).json()["status"] == "solved"
 
 
-def test_a_job_beyond_the_queue_is_refused_with_429(server: str) -> None:
+def test_a_job_beyond_the_queue_is_refused_with_429(light: str) -> None:
+    server = light
     """One job runs and one waits (--queue 1): a third is refused at once."""
     answers: list[httpx.Response] = []
     body = {"puzzle": EMPTY, "limit": 1_000_000, "time_limit": 1.5, "strategy": "backtrack"}
@@ -321,7 +334,8 @@ def test_malformed_messages_are_invalid_and_cancel_answers_canceled(server: str)
         assert ask(ws, 16, "solve", fpuzzles_data(EASY))["type"] == "solved"  # the connection serves on
 
 
-def test_a_new_message_or_a_disconnect_cancels_the_running_job(server: str) -> None:
+def test_a_new_message_or_a_disconnect_cancels_the_running_job(light: str) -> None:
+    server = light
     with socket(server) as ws:
         ws.send(json.dumps({"nonce": 20, "command": "count", "dataType": "fpuzzles", "data": fpuzzles_data(EMPTY)}))
         assert json.loads(ws.recv(timeout=60))["inProgress"] is True  # counting on, past 1000
@@ -331,7 +345,7 @@ def test_a_new_message_or_a_disconnect_cancels_the_running_job(server: str) -> N
             reply = json.loads(ws.recv(timeout=60))
         assert reply == {"nonce": 21, "type": "canceled"}
         assert ask(ws, 22, "check", fpuzzles_data(EASY))["count"] == 1
-        assert time.monotonic() - started < 15  # not after the empty grid's count (the time limit is 20 s)
+        assert time.monotonic() - started < 10  # not after the empty grid's count (the time limit is 20 s)
         ws.send(json.dumps({"nonce": 23, "command": "count", "dataType": "fpuzzles", "data": fpuzzles_data(EMPTY)}))
         assert json.loads(ws.recv(timeout=60))["nonce"] == 23
     deadline = time.monotonic() + 15

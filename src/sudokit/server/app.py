@@ -14,11 +14,12 @@ import contextlib
 import json
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
+from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -30,7 +31,7 @@ from sudokit.server.fpuzzles import Session
 from sudokit.server.openapi import openapi
 from sudokit.server.service import SOURCE, BusyError, Job, ServerConfig, Service
 
-__all__ = ["BROWSER_ORIGINS", "MAX_GENERATE", "MAX_LIMIT", "RequestError", "create_app"]
+__all__ = ["BROWSER_ORIGINS", "MAX_GENERATE", "MAX_LIMIT", "PAGE", "RequestError", "create_app"]
 
 #: The origins whose pages may open the WebSocket (besides the server's own and ``--allow-origin``).
 BROWSER_ORIGINS = (
@@ -40,6 +41,10 @@ BROWSER_ORIGINS = (
     "https://www.sudokupad.app",
     "https://app.crackingthecryptic.com",
 )
+#: The page at ``GET /``: one file, its script and style inline, nothing fetched from elsewhere (it works offline).
+PAGE = (resources.files("sudokit.server") / "page.html").read_text(encoding="utf-8")
+#: The page may load nothing but itself and call nothing but this server.
+_PAGE_POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'"
 #: The most solutions a request may ask an engine for.
 MAX_LIMIT = 1_000_000
 #: The most puzzles one ``/generate`` request makes.
@@ -111,8 +116,8 @@ def create_app(config: ServerConfig, service: Service | None = None) -> Starlett
             }
         )
 
-    async def index(request: Request) -> JSONResponse:
-        return JSONResponse({"name": "sudokit", "openapi": "/openapi.json", "endpoints": sorted(ENDPOINTS)})
+    async def index(request: Request) -> HTMLResponse:
+        return HTMLResponse(PAGE, headers={"Content-Security-Policy": _PAGE_POLICY})
 
     async def described(request: Request) -> JSONResponse:
         return JSONResponse(openapi(config))
@@ -233,6 +238,24 @@ def _common(service: Service, body: dict[str, Any], grid: Grid | None) -> tuple[
 SOLVE_FIELDS = ("puzzle", "box", "strategy", "limit", "time_limit")
 
 
+async def puzzle(service: Service, body: dict[str, Any]) -> Any:
+    """The puzzle read, for the page to draw: its givens, regions and rules (sudokit's JSON form, ``variant``)."""
+    from sudokit.model.variants import to_dict
+
+    _fields(body, "puzzle", "box")
+    grid, _ = _puzzle(body)
+    return {
+        "puzzle": grid.to_line(),
+        "n": grid.n,
+        "box": str(grid.shape),
+        "givens": list(grid.cells),
+        "region_of": list(grid.region_of),
+        "classic": grid.is_classic,
+        "jigsaw": grid.jigsaw,
+        "variant": to_dict(grid),
+    }
+
+
 async def solve(service: Service, body: dict[str, Any]) -> Any:
     _fields(body, *SOLVE_FIELDS)
     grid, text = _puzzle(body)
@@ -348,6 +371,7 @@ async def generate(service: Service, body: dict[str, Any]) -> Any:
 
 #: The POST endpoints, by name.
 ENDPOINTS: dict[str, Handler] = {
+    "puzzle": puzzle,
     "solve": solve,
     "count": count,
     "check": check,

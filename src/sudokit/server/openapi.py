@@ -78,6 +78,12 @@ def openapi(config: ServerConfig) -> dict[str, Any]:
         },
         "servers": [{"url": f"http://{config.host}:{config.port}"}],
         "paths": {
+            "/": _get("The page: a board to paste or type a puzzle into, and every action of the API"),
+            "/puzzle": _post(
+                "The puzzle read: its givens, regions and rules (sudokit's JSON form)",
+                {"puzzle": _PUZZLE, "box": _BOX},
+                obj,
+            ),
             "/solve": _post("Solve (limit: solutions to find, 1 by default)", solving, _RECORD),
             "/count": _post("Count the solutions up to limit (10000 by default)", solving, _RECORD),
             "/check": _post(

@@ -341,13 +341,14 @@ class Service:
         self.served = 0
 
     def start(self) -> None:
-        """Start every lane's worker and wait until each has loaded the engines (in the caller's thread).
+        """Start every lane's worker and wait until each has loaded the engines.
 
         Raises ``StrategyError`` when no engine loaded, or the server's ``--strategy`` did not.
         """
-        with ThreadPoolExecutor(max_workers=len(self.pools)) as starting:
-            for started in [starting.submit(pool.start) for pool in self.pools]:
-                started.result()
+        # Started from the lanes' own threads, which live as long as the service: a worker gets SIGKILL when the
+        # thread that forked it ends (PR_SET_PDEATHSIG is bound to that thread), so not from a passing one.
+        for started in [self.threads.submit(pool.start) for pool in self.pools]:
+            started.result()
         self.infos = dict(self.pools[0].info or {})
         self.engines = tuple(name for name, info in self.infos.items() if info.loaded)
         if not self.engines:
