@@ -8,6 +8,7 @@ answer is checked against sudokit's command line or library, run independently h
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -35,7 +36,7 @@ THOUSANDS = "....5......8.1.5..4......12.7.5.2.8....6.3....4.1.9...25.....98..1.
 EMPTY = "." * 81
 
 
-def start_server(*args: str) -> tuple[subprocess.Popen[str], str, list[str]]:
+def start_server(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str, list[str]]:
     """``sudoku serve --port 0 ARGS`` started; the process, its base URL (on 127.0.0.1) and what it said before."""
     proc = subprocess.Popen(
         [SUDOKU, "serve", "--port", "0", *args],
@@ -43,6 +44,7 @@ def start_server(*args: str) -> tuple[subprocess.Popen[str], str, list[str]]:
         stdout=subprocess.DEVNULL,
         stdin=subprocess.DEVNULL,
         text=True,
+        env=env,
     )
     assert proc.stderr is not None
     said: list[str] = []
@@ -401,3 +403,31 @@ def test_serve_refuses_an_unknown_engine_and_warns_of_an_open_address() -> None:
         rest = server.stderr.read()
     assert status in (0, -15)  # uvicorn re-raises the SIGTERM it finished on
     assert "Traceback" not in rest
+
+
+def test_check_cross_checks_every_answer_with_a_second_engine(tmp_path: Path) -> None:
+    """An engine whose count no check of its answer can refute: --check catches it, without it the lie goes out."""
+    info = tmp_path / "sudokit_test_claims-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sudokit-test-claims\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[sudokit.strategies]\nsays-unique = tests.plugins.claims:SaysUnique\n")
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"}
+    engines = ("--engines", "says-unique,backtrack", "--strategy", "says-unique")
+    trusting, url, _ = start_server(*engines, env=env)
+    try:
+        lie = post(url, "/count", {"puzzle": MANY}).json()
+    finally:
+        stop_server(trusting)
+    assert (lie["status"], lie["count"], lie["exact"]) == ("solved", 1, True)  # what --check is for
+    checking, url, _ = start_server(*engines, "--check", env=env)
+    try:
+        caught = post(url, "/count", {"puzzle": MANY}).json()
+        agreed = post(url, "/count", {"puzzle": EASY}).json()
+        with socket(url) as ws:
+            unique = ask(ws, 40, "check", fpuzzles_data(MANY))
+    finally:
+        stop_server(checking)
+    assert caught["status"] == "error" and caught["strategy"] == "says-unique"
+    assert "'backtrack' found 357" in caught["error"] and "disagree" in caught["error"]
+    assert (agreed["status"], agreed["count"]) == ("solved", 1)
+    assert unique["type"] == "invalid" and "disagree" in unique["message"]
