@@ -66,23 +66,24 @@ def stop_server(proc: subprocess.Popen[str]) -> int:
             proc.kill()
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    proc, url, _ = start_server("--engines", "backtrack,cp-sat", "--queue", "1", "--time-limit", "20")
+def serving(engines: str) -> Iterator[str]:
+    """A server of ``engines`` (one job at a time, one waiting, 20 s a job) for a module's tests: its URL."""
+    proc, url, _ = start_server("--engines", engines, "--queue", "1", "--time-limit", "20")
     try:
         yield url
     finally:
         stop_server(proc)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    yield from serving("backtrack,cp-sat")
 
 
 @pytest.fixture(scope="module")
 def light() -> Iterator[str]:
     """A server of the backtracker alone: a worker killed on a cancelled job is back within a blink."""
-    proc, url, _ = start_server("--engines", "backtrack", "--queue", "1", "--time-limit", "20")
-    try:
-        yield url
-    finally:
-        stop_server(proc)
+    yield from serving("backtrack")
 
 
 def post(url: str, path: str, body: Any, **kwargs: Any) -> httpx.Response:

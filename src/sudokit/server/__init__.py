@@ -64,7 +64,8 @@ def serve(config: ServerConfig, announce: Callable[[str, int], None] | None = No
                 ws_max_size=config.max_bytes,
                 h11_max_incomplete_event_size=config.max_bytes,
                 timeout_graceful_shutdown=5,
-                timeout_keep_alive=75,  # a browser keeps its connection longer than uvicorn's 5 s: a POST sent as it closes is lost
+                # A browser keeps an idle connection longer than uvicorn's 5 s: a POST sent as it closed was lost.
+                timeout_keep_alive=75,
                 lifespan="on",
             )
         )

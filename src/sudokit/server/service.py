@@ -227,7 +227,8 @@ def _answer(job: Job, engine_of: Callable[[str], Strategy]) -> Any:
         found = true_candidates(grid, engine_of(job.strategy), cap=job.options.get("cap", 1), time_limit=time_limit)
         return {**found.to_dict(), "strategy": job.strategy}
     if job.kind in ("hint", "explain"):
-        return _logic(job, engine_of(job.strategy))
+        engine_of(job.strategy)  # loaded here: an engine the server has not is refused as for the other jobs
+        return _logic(job)
     if job.kind == "rate":
         return _rating(job, engine_of(job.strategy))
     if job.kind == "logic":
@@ -237,29 +238,25 @@ def _answer(job: Job, engine_of: Callable[[str], Strategy]) -> Any:
     raise ValueError(f"no job of kind {job.kind!r}")
 
 
-def _logic(job: Job, engine: Strategy) -> Any:
-    """A hint (the next step) or the whole rated path, as ``sudoku hint``/``explain -f json`` write them."""
+def _logic(job: Job) -> Any:
+    """A hint (the next step) or the whole rated path, as ``sudoku hint``/``explain -f json`` write them.
+
+    ``("ok", data)``, or ``sudoku hint``'s failures: ``("refused" | "timeout" | "error", why)``.
+    """
     from sudokit.features.logic import step_dict
-    from sudokit.features.rating import TimeLimitError, first_step, rated_steps
+    from sudokit.features.rating import LogicTask
 
     grid = job.grid
     assert grid is not None
-    try:
-        if job.kind == "hint":
-            step = first_step(grid, time_limit=job.time_limit, engine=engine)
-            if step is None:
-                done = "the puzzle is already complete"
-                return "ok", {**dict.fromkeys(("technique",)), **_NO_STEP, "explanation": done}
-            return "ok", step_dict(step, grid.n)
-        path, rating = rated_steps(grid, time_limit=job.time_limit, engine=engine)
+    kind, answer = LogicTask(job.kind == "explain", job.time_limit, job.strategy).start(lambda phase: None)(grid)
+    if kind == "step" and answer is None:
+        return "ok", {"technique": None, **_NO_STEP, "explanation": "the puzzle is already complete"}
+    if kind == "step":
+        return "ok", step_dict(answer, grid.n)
+    if kind == "path":
+        path, rating = answer
         return "ok", {"steps": [step_dict(s, grid.n, k) for k, s in enumerate(path, 1)], "rating": rating.to_dict()}
-    except TimeLimitError:
-        noun = "hint" if job.kind == "hint" else "explanation"
-        return "timeout", f"no {noun} within the time limit of {job.time_limit:g} s"
-    except ValueError as err:  # no solution, several, or a variant puzzle
-        return "refused", str(err)
-    except SudokitError as err:
-        return "error", str(err)
+    return kind, answer
 
 
 def _rating(job: Job, engine: Strategy) -> dict[str, Any]:
