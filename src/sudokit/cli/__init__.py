@@ -98,7 +98,7 @@ def _reopen_closed_std_fds() -> None:
 def _app_for(args: list[str]) -> typer.Typer:
     """``app``, or a copy of it holding only the command ``args`` start with (``sudoku solve ...``).
 
-    Typer makes the click options of every command it holds before it parses anything: all eight
+    Typer makes the click options of every command it holds before it parses anything: all nine
     commands take 3 ms, a sixth of sudokit's own start-up, and one 1 ms. Anything else (no command,
     an option first, a misspelled command, shell completion) gets the whole app.
     """
