@@ -10,6 +10,7 @@ is f-puzzles' solver protocol (:mod:`sudokit.server.fpuzzles`). A request that i
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import random
@@ -128,7 +129,14 @@ def create_app(config: ServerConfig, service: Service | None = None) -> Starlett
             await websocket.close(code=1008)  # before the handshake: a 403
             return
         await websocket.accept()
-        session = Session(state["service"], websocket.send_json)
+        sending = asyncio.Lock()  # a job's replies and the replies to new messages go out one whole frame at a time
+
+        async def send(message: dict[str, Any]) -> None:
+            async with sending:
+                with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):  # the client has gone
+                    await websocket.send_json(message)
+
+        session = Session(state["service"], send)
         try:
             while True:
                 message = await websocket.receive()
@@ -138,7 +146,7 @@ def create_app(config: ServerConfig, service: Service | None = None) -> Starlett
                 if text is None:
                     text = (message.get("bytes") or b"").decode("utf-8", "replace")
                 if len(text) > config.max_bytes:
-                    await websocket.send_json({"nonce": None, "type": "invalid", "message": "message too large"})
+                    await send({"nonce": None, "type": "invalid", "message": "message too large"})
                     continue
                 await session.receive(text)
         except WebSocketDisconnect:
