@@ -415,13 +415,19 @@ def test_serve_refuses_an_unknown_engine_and_warns_of_an_open_address() -> None:
     assert status in (0, -15)  # uvicorn re-raises the SIGTERM it finished on
 
 
+def installing(site: Path, **engines: str) -> dict[str, str]:
+    """An environment whose Python finds the test doubles ``engines`` (name: module:class) as installed engines."""
+    info = site / "sudokit_test_doubles-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sudokit-test-doubles\nVersion: 1.0\n")
+    entries = "".join(f"{name} = {value}\n" for name, value in engines.items())
+    (info / "entry_points.txt").write_text(f"[sudokit.strategies]\n{entries}")
+    return {**os.environ, "PYTHONPATH": f"{site}{os.pathsep}{ROOT}"}
+
+
 def test_check_cross_checks_every_answer_with_a_second_engine(tmp_path: Path) -> None:
     """An engine whose count no check of its answer can refute: --check catches it, without it the lie goes out."""
-    info = tmp_path / "sudokit_test_claims-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sudokit-test-claims\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text("[sudokit.strategies]\nsays-unique = tests.plugins.claims:SaysUnique\n")
-    env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"}
+    env = installing(tmp_path, **{"says-unique": "tests.plugins.claims:SaysUnique"})
     engines = ("--engines", "says-unique,backtrack", "--strategy", "says-unique")
     trusting, url, _ = start_server(*engines, env=env)
     try:
@@ -441,3 +447,37 @@ def test_check_cross_checks_every_answer_with_a_second_engine(tmp_path: Path) ->
     assert "'backtrack' found 357" in caught["error"] and "disagree" in caught["error"]
     assert (agreed["status"], agreed["count"]) == ("solved", 1)
     assert unique["type"] == "invalid" and "disagree" in unique["message"]
+
+
+def test_an_engine_that_crashes_or_hangs_costs_its_request_never_the_server(tmp_path: Path) -> None:
+    """Test doubles that segfault, or sit in C code past their limit, on a puzzle whose first cell is blank."""
+    killers = {"segfaults": "tests.plugins.killers:Segfaults", "long-c-call": "tests.plugins.killers:LongCCall"}
+    env = installing(tmp_path, **killers)
+    proc, url, _ = start_server("--engines", "segfaults,long-c-call,backtrack", env=env)
+    try:
+        crashed = post(url, "/solve", {"puzzle": EMPTY, "strategy": "segfaults"}).json()
+        hung = post(url, "/solve", {"puzzle": EMPTY, "strategy": "long-c-call", "time_limit": 0.3}).json()
+        fine = post(url, "/solve", {"puzzle": EASY, "strategy": "segfaults"}).json()  # a given first: it solves
+        after = post(url, "/solve", {"puzzle": EMPTY}).json()
+        health = httpx.get(url + "/health", timeout=30).json()
+    finally:
+        stop_server(proc)
+    assert crashed["status"] == "error" and "SIGSEGV" in crashed["error"]
+    assert hung["status"] == "error" and "killed" in hung["error"]
+    assert (fine["status"], after["status"], after["strategy"]) == ("solved", "solved", "backtrack")
+    assert health["engines"] == ["segfaults", "long-c-call", "backtrack"] and health["served"] == 4
+
+
+def test_an_engine_that_ends_its_worker_as_it_loads_is_left_out(tmp_path: Path) -> None:
+    env = installing(tmp_path, **{"exits-on-import": "tests.plugins.exits_on_import:Engine"})
+    proc, url, _ = start_server("--engines", "exits-on-import,backtrack", env=env)
+    try:
+        engines = {e["name"]: e for e in httpx.get(url + "/strategies", timeout=30).json()}
+        solved = post(url, "/solve", {"puzzle": EASY}).json()
+        refused = post(url, "/solve", {"puzzle": EASY, "strategy": "exits-on-import"})
+    finally:
+        stop_server(proc)
+    assert engines["backtrack"]["loaded"] and not engines["exits-on-import"]["loaded"]
+    assert "ended its worker as it loaded" in engines["exits-on-import"]["error"]
+    assert solved["status"] == "solved"
+    assert refused.status_code == 400 and "this server runs backtrack" in refused.json()["error"]

@@ -56,7 +56,7 @@ PREFERENCE = ("backtrack", "numba", "cp-sat", "sat", "python-constraint")
 #: The ``source`` of a record made from a request (``sudoku solve`` writes ``<argument>`` for its own).
 SOURCE = "<request>"
 #: A tiny puzzle each engine solves as its worker starts: numba compiles (or loads its cache) then, not on a request.
-_WARM_UP = "1234341221434321"
+_WARM_UP = "1..............."
 #: A hint's fields when the puzzle is complete (``sudoku hint -f json`` writes the same).
 _NO_STEP: dict[str, list[Any]] = {"cells": [], "digits": [], "placements": [], "eliminations": []}
 
@@ -147,6 +147,8 @@ class ServiceTask:
 
     def __init__(self, engines: tuple[str, ...]) -> None:
         self.engines = engines
+        #: Engines that ended or hung a worker as it loaded them, and how: left out of the workers started since.
+        self.dropped: dict[str, str] = {}
 
     def budget_of(self, job: Job) -> float | None:
         """Seconds ``job`` may run before its worker is killed: 0 once it is cancelled."""
@@ -165,8 +167,11 @@ class ServiceTask:
         """
         loaded: dict[str, Strategy] = {}
         info: dict[str, EngineInfo] = {}
-        warm = Grid.parse(_WARM_UP).with_cells([0] * 16)
+        warm = Grid.parse(_WARM_UP)
         for phase, name in enumerate(self.engines):
+            if name in self.dropped:
+                info[name] = EngineInfo(name, False, None, None, self.dropped[name])
+                continue
             mark(phase)
             try:
                 engine = get_strategy(name)
@@ -198,8 +203,15 @@ class ServiceTask:
         return ("failed", problem)
 
     def load_failed(self, phase: int, problem: str) -> bool:
-        """An engine that loaded alone (``sudoku strategies``) killed or hung a worker as it loaded: stop."""
-        raise StrategyLoadError(f"the server's worker failed to load {self.engines[phase]!r}: {problem}")
+        """An engine killed or hung a worker as it loaded or warmed up: the workers go on without it.
+
+        Noted here, in the server's process, so that every worker forked from now on leaves it out (and
+        says why in its ``info``); the same engine failing again, or a phase that is no engine, stops.
+        """
+        if not 0 <= phase < len(self.engines) or self.engines[phase] in self.dropped:
+            raise StrategyLoadError(f"the server's workers cannot load their engines: {problem}")
+        self.dropped[self.engines[phase]] = f"it ended its worker as it loaded: {problem}"
+        return True
 
 
 def _answer(job: Job, engine_of: Callable[[str], Strategy]) -> Any:
