@@ -3,7 +3,9 @@
 A digit is a true candidate of a cell when at least one solution of the puzzle has it there. Each
 (cell, digit) pair is decided by an engine: the puzzle with that digit placed is solved, up to
 ``cap`` solutions, and every solution found also settles the pairs it holds, so most pairs are never
-solved on their own. Every call goes through :func:`sudokit.engines.api.run`, so every solution is
+solved on their own. A variant puzzle (whose solves cost more) with a cap of 1, on an engine that
+takes given pencil marks, is solved a cell at a time instead: the cell narrowed to the digits no
+solution has shown there yet, until no solution is left. Every call goes through :func:`sudokit.engines.api.run`, so every solution is
 checked before it counts; the time limit bounds the whole job.
 
     >>> tc = true_candidates("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
@@ -18,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sudokit.engines.api import PuzzleLike, as_grid, get_strategy, normalize_time_limit, run
-from sudokit.engines.strategy import Status, Strategy
-from sudokit.errors import InvalidPuzzleError
+from sudokit.engines.strategy import Status, Strategy, capabilities_of
+from sudokit.errors import InvalidPuzzleError, StrategyError
 from sudokit.model.grid import Grid
 
 __all__ = ["MAX_CAP", "TrueCandidates", "true_candidates"]
@@ -149,8 +151,14 @@ class _Search:
         if first.status is Status.UNSOLVABLE:
             return self.done(Status.UNSOLVABLE.value)
         grid, n, cells = self.grid, self.n, list(self.grid.cells)
+        narrows = self.cap == 1 and not grid.is_classic and "pencil-marks" in self.kinds()
         for cell in range(grid.shape.size):
             if cells[cell]:
+                continue
+            if narrows:
+                failed = self.narrowed(cell)
+                if failed is not None:
+                    return failed
                 continue
             seen = {cells[p] for p in grid.shape.peers[cell]}
             for digit in range(1, n + 1):
@@ -173,6 +181,36 @@ class _Search:
                         return failed
                 self.settled[pair] = True  # every solution with it was found (fewer than cap), or cap were
         return self.done(Status.SOLVED.value)
+
+    def kinds(self) -> frozenset[str]:
+        """The variant kinds the engine declares (none when its capabilities cannot be read)."""
+        try:
+            return frozenset(capabilities_of(self.engine).constraints)
+        except StrategyError:
+            return frozenset()
+
+    def narrowed(self, cell: int) -> TrueCandidates | None:
+        """Settle every digit of ``cell`` (a cap of 1): the puzzle with the cell narrowed, as by pencil marks, to
+        the digits no solution has shown there yet, solved again until it has no solution. A variant puzzle's
+        solve costs more than a classic one's: one solve a cell, and one a digit found, not one a digit.
+        """
+        from sudokit.model.variants import PencilMarks
+
+        grid, n = self.grid, self.n
+        while True:
+            left = [d for d in range(1, n + 1) if not self.found[cell * n + d - 1]]
+            if not left:
+                return None
+            marks = PencilMarks((cell // n, cell % n), tuple(left))
+            regions = grid.regions if grid.jigsaw else None
+            try:
+                narrowed = Grid(grid.cells, grid.shape, regions=regions, constraints=(*grid.constraints, marks))
+            except InvalidPuzzleError:  # the puzzle's own rules refuse every digit left there
+                return None
+            result = self.solve(narrowed)
+            failed = self.failure(result)
+            if failed is not None or result.status is Status.UNSOLVABLE:
+                return failed
 
     def failure(self, result: Any) -> TrueCandidates | None:
         """The job's end when ``result`` is no answer: out of time (None or a timeout), or an engine's failure."""
