@@ -481,3 +481,29 @@ def test_an_engine_that_ends_its_worker_as_it_loads_is_left_out(tmp_path: Path) 
     assert "ended its worker as it loaded" in engines["exits-on-import"]["error"]
     assert solved["status"] == "solved"
     assert refused.status_code == 400 and "this server runs backtrack" in refused.json()["error"]
+
+
+def test_a_websocket_message_past_the_size_limit_ends_that_connection_only(server: str) -> None:
+    from websockets.exceptions import ConnectionClosed
+
+    with socket(server) as ws:
+        ws.send("x" * (2 << 20))  # --max-bytes is 1 MiB
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=30)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # message too big
+    with socket(server) as ws:
+        assert ask(ws, 50, "check", fpuzzles_data(EASY))["count"] == 1
+
+
+def test_the_step_solver_says_when_it_cannot_take_a_variant_puzzle(server: str) -> None:
+    killer = next(
+        line
+        for line in (ROOT / "puzzles" / "variants" / "corpus.txt").read_text().splitlines()
+        if line.startswith('{"box": "3x3"') and '"kind": "killer"' in line
+    )
+    grid = parse_puzzle(killer)
+    with socket(server) as ws:
+        reply = ask(ws, 51, "solvepath", compress_to_base64(json.dumps(to_fpuzzles(grid))))
+    assert reply["type"] == "logical" and reply["isValid"]
+    assert reply["message"] == "sudokit's step solver handles classic puzzles only, not one with killer rules."
+    assert [c["value"] for c in reply["cells"]] == list(grid.cells)
