@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket as socket_module
 import subprocess
 import sys
 import threading
@@ -404,6 +405,17 @@ def test_without_the_extra_serve_says_what_to_install(tmp_path: Path) -> None:
 def test_serve_refuses_an_unknown_engine_and_warns_of_an_open_address() -> None:
     proc = subprocess.run([SUDOKU, "serve", "--strategy", "nope"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "unknown strategy 'nope'" in proc.stderr
+    with socket_module.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        busy = subprocess.run(
+            [SUDOKU, "serve", "--port", port, "--engines", "backtrack"], capture_output=True, text=True
+        )
+    assert (busy.returncode, busy.stderr) == (
+        2,
+        f"sudoku: error: cannot listen on 127.0.0.1:{port}: Address already in use\n",
+    )
     server, url, said = start_server("--host", "0.0.0.0", "--engines", "backtrack")
     assert said == [
         "sudoku serve: warning: listening on 0.0.0.0: anyone who can reach it can run jobs on this machine\n"
