@@ -5,8 +5,9 @@ A digit is a true candidate of a cell when at least one solution of the puzzle h
 ``cap`` solutions, and every solution found also settles the pairs it holds, so most pairs are never
 solved on their own. A variant puzzle (whose solves cost more) with a cap of 1, on an engine that
 takes given pencil marks, is solved a cell at a time instead: the cell narrowed to the digits no
-solution has shown there yet, until no solution is left. Every call goes through :func:`sudokit.engines.api.run`, so every solution is
-checked before it counts; the time limit bounds the whole job.
+solution has shown there yet, until no solution is left. Every call goes through
+:func:`sudokit.engines.api.run`, so every solution is checked before it counts; the time limit
+bounds the whole job.
 
     >>> tc = true_candidates("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
     >>> tc.status, tc.digits(2)
