@@ -148,6 +148,20 @@ def test_candidates_are_the_digits_of_the_solutions_counted_up_to_the_cap(server
         assert answer["candidates"][cell] == sorted({s.cells[cell] for s in every.solutions})
 
 
+def test_true_candidates_of_a_variant_puzzle_go_to_cp_sat_unless_told(server: str) -> None:
+    killer = next(
+        line
+        for line in (ROOT / "puzzles" / "variants" / "corpus.txt").read_text().splitlines()
+        if line.startswith('{"box": "3x3"') and '"kind": "killer"' in line
+    )
+    solution = count_solutions(killer, "cp-sat", limit=2)
+    assert solution.exact and solution.count == 1 and solution.solution is not None
+    chosen = post(server, "/candidates", {"puzzle": killer}).json()
+    assert (chosen["status"], chosen["strategy"]) == ("solved", "cp-sat")
+    assert chosen["candidates"] == [[d] for d in solution.solution.cells]
+    assert post(server, "/solve", {"puzzle": killer}).json()["strategy"] == "backtrack"  # its first solution
+
+
 def test_hint_explain_and_rate_answer_what_the_commands_print(server: str) -> None:
     hint = post(server, "/hint", {"puzzle": EASY})
     assert hint.status_code == 200

@@ -114,6 +114,10 @@ def test_a_variant_puzzle_is_drawn_with_its_rules_and_solved(page: tuple[Any, st
     expected = solve(grid, "cp-sat").solution
     assert expected is not None and board(driver) == list(expected.cells)
     assert press(driver, "check").startswith("agree: 1 solution")
+    assert press(driver, "candidates") == "true candidates"  # the solution's digit alone in each cell
+    marks = driver.find_elements(By.CSS_SELECTOR, "#board g.marks")
+    shown = {int(g.get_attribute("data-cell")): g.get_attribute("data-marks") for g in marks}
+    assert shown == {cell: str(expected.cells[cell]) for cell in range(81) if not grid.cells[cell]}
 
 
 def test_count_and_true_candidates_show_what_the_library_finds(page: tuple[Any, str]) -> None:

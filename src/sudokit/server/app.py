@@ -303,7 +303,8 @@ async def candidates(service: Service, body: dict[str, Any]) -> Any:
 
     _fields(body, "puzzle", "box", "strategy", "cap", "time_limit")
     grid, _ = _puzzle(body)
-    strategy, time_limit = _common(service, body, grid)
+    strategy = service.engine_for(grid, _text(body, "strategy"), candidates=True)
+    time_limit = service.time_limit(body.get("time_limit"))
     cap = _whole(body, "cap", 1, MAX_CAP)
     answer = await service.run(Job("candidates", grid, strategy, 1, time_limit, {"cap": cap}))
     if type(answer) is tuple:

@@ -231,7 +231,7 @@ class Session:
     async def candidates(self, puzzle: FPuzzle) -> dict[str, Any]:
         service = self.service
         grid = puzzle.grid
-        strategy = service.engine_for(grid)
+        strategy = service.engine_for(grid, candidates=True)
         limit = service.config.time_limit
         answer = await service.run(Job("candidates", grid, strategy, 1, limit, {"cap": puzzle.cap}))
         if type(answer) is tuple:  # ("failed", why): the worker was killed past the time limit, or died
