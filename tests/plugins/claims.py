@@ -36,3 +36,16 @@ class SlowToBuild:
 
     def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> Result:
         return _RIGHT.solve(puzzle, limit=limit, time_limit=time_limit)
+
+
+class SaysUnique:
+    """Stops at the first solution and says there is no other: a count that no check of the answer can refute."""
+
+    name = "says-unique"
+    description = "a plugin that claims every puzzle it solves has one solution"
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> Result:
+        found = _RIGHT.solve(puzzle, limit=1, time_limit=time_limit)
+        if found.status is not Status.SOLVED:
+            return found
+        return Result(Status.SOLVED, puzzle, self.name, found.solutions, 1, True, elapsed=found.elapsed)

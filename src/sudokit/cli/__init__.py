@@ -4,7 +4,7 @@ Batches (``solve``, ``check``) run through :class:`sudokit.runtime.session.Sessi
 :func:`sudokit.features.bench.benchmark`; engines always run in killable worker processes.
 
 The commands live in one module each (``solve``, ``check``, ``bench``, ``strategies``, ``logic``,
-``generate``; what they share in ``common``), each registering its commands on the Typer app when
+``generate``, ``serve``; what they share in ``common``), each registering its commands on the Typer app when
 imported. ``sudoku CMD`` imports only the module of ``CMD`` (:func:`load_commands`); ``app`` (this
 package's attribute) is the app with every command.
 """
@@ -38,6 +38,7 @@ COMMANDS = {
     "explain": "logic",
     "rate": "logic",
     "generate": "generate",
+    "serve": "serve",
 }
 
 
@@ -97,7 +98,7 @@ def _reopen_closed_std_fds() -> None:
 def _app_for(args: list[str]) -> typer.Typer:
     """``app``, or a copy of it holding only the command ``args`` start with (``sudoku solve ...``).
 
-    Typer makes the click options of every command it holds before it parses anything: all eight
+    Typer makes the click options of every command it holds before it parses anything: all nine
     commands take 3 ms, a sixth of sudokit's own start-up, and one 1 ms. Anything else (no command,
     an option first, a misspelled command, shell completion) gets the whole app.
     """

@@ -84,17 +84,6 @@ GENERATE_FIELDS = (
 _GENERATE_GRACE = 10.0
 
 
-def puzzle_seed(seed: int, index: int) -> int:
-    """The seed of puzzle ``index`` (1-based) of a run seeded ``seed``: a 63-bit hash of both.
-
-    Each puzzle depends on its own seed alone, so a run's output does not depend on --jobs or on timing.
-    """
-    import hashlib
-
-    digest = hashlib.sha256(f"sudokit-generate:{seed}:{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
-
-
 class _GenerateTask:
     """Make one puzzle per item ``(index, puzzle seed)`` in a worker: a dict of its fields, or why not."""
 
@@ -358,6 +347,8 @@ class _GenerateJob:
 
     def items(self, after: int) -> Iterator[tuple[int, int]]:
         """Puzzles ``after + 1`` to ``count``, each with its seed."""
+        from sudokit.features.generation import puzzle_seed
+
         return ((k, puzzle_seed(self.seed, k)) for k in range(after + 1, self.total + 1))
 
     def outputs(self, results: Iterator[dict[str, Any]]) -> "Iterator[Rendered]":
@@ -502,6 +493,8 @@ def _generate_resume_point(
             raise ResumeError(f"cannot resume {name}: line {number} was made with {was}, not {now}")
         if index > count:
             raise ResumeError(f"cannot resume {name}: line {number} is puzzle {index}, beyond --number {count}")
+        from sudokit.features.generation import puzzle_seed
+
         if index <= last or its_puzzle_seed != puzzle_seed(seed, index):
             raise ResumeError(
                 f"cannot resume {name}: line {number} is puzzle {index}, not one of puzzles {last + 1} to {count} "

@@ -110,24 +110,6 @@ def _one_puzzle(arg: str, box: Shape | None, line: int | None = None) -> Any:
     return grid
 
 
-def _step_json(step: Any, n: int, number: int | None = None) -> dict[str, Any]:
-    def name(cell: int) -> str:
-        return f"r{cell // n + 1}c{cell % n + 1}"
-
-    data: dict[str, Any] = {} if number is None else {"step": number}
-    data.update(
-        {
-            "technique": step.technique,
-            "cells": [name(c) for c in step.cells],
-            "digits": list(step.digits),
-            "placements": [{"cell": name(c), "digit": d} for c, d in step.placements],
-            "eliminations": [{"cell": name(c), "digit": d} for c, d in step.eliminations],
-            "explanation": step.explanation,
-        }
-    )
-    return data
-
-
 def _marked_grid(grid: Any, cells: set[int], color: bool) -> str:
     """The grid with box borders, ``cells`` in brackets (and bold yellow with ``color``), blanks as ``.``."""
     from sudokit.model.formats import symbol
@@ -214,7 +196,9 @@ def hint(
                 }
             )
         else:
-            _json_line(_step_json(step, n))
+            from sudokit.features.logic import step_dict
+
+            _json_line(step_dict(step, n))
     elif step is None:
         print_text("the puzzle is already complete")
     else:
@@ -286,10 +270,12 @@ def explain(
     """
     grid = _one_puzzle(puzzle, box_shape(box), line)
     path, rating = _logic_answer(grid, "explain", time_limit, strategy)
+    from sudokit.features.logic import step_dict
+
     n = grid.n
     for k, step in enumerate(path, 1):
         if fmt is StepFormat.json:
-            _json_line(_step_json(step, n, k))
+            _json_line(step_dict(step, n, k))
         else:
             print_text(f"{k}. {step.technique}: {step.explanation}")
     if fmt is StepFormat.json:

@@ -63,6 +63,7 @@ __all__ = [
     "PuzzleStream",
     "default_engine",
     "generate",
+    "puzzle_seed",
     "reachable_levels",
     "symmetry_orbits",
 ]
@@ -339,6 +340,17 @@ def reachable_levels(box: str | Shape) -> tuple[str, ...]:
     more givens too. Larger boards are taken to reach every level.
     """
     return LEVELS[:1] if _shape(box).n == 4 else LEVELS
+
+
+def puzzle_seed(seed: int, index: int) -> int:
+    """The seed of puzzle ``index`` (1-based) of a run seeded ``seed``: a 63-bit hash of both.
+
+    Each puzzle depends on its own seed alone, so a run's output does not depend on --jobs or on timing.
+    """
+    import hashlib
+
+    digest = hashlib.sha256(f"sudokit-generate:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def default_engine(box: str | Shape) -> str:

@@ -17,12 +17,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+from typing import Any
 
 from sudokit.io.puzzles import parse_puzzle
 from sudokit.model.grid import Grid
 from sudokit.model.shape import ALPHABET, Shape
 
-__all__ = ["TECHNIQUES", "Candidates", "Step", "hint", "steps"]
+__all__ = ["TECHNIQUES", "Candidates", "Step", "hint", "step_dict", "steps"]
 
 #: The techniques tried, easiest first (the order in which ``steps`` looks for progress): HoDoKu 2.2's solving order.
 TECHNIQUES = (
@@ -1105,6 +1106,27 @@ _FINDERS: tuple[Callable[[Candidates], Step | None], ...] = (
     _x_chain,
     _xy_chain,
 )
+
+
+def step_dict(step: Step, n: int, number: int | None = None) -> dict[str, Any]:
+    """A step as JSON (what ``sudoku hint -f json`` prints): technique, cells, digits, placements, eliminations,
+    explanation; ``step`` (its number) first when ``number`` is given."""
+
+    def name(cell: int) -> str:
+        return f"r{cell // n + 1}c{cell % n + 1}"
+
+    data: dict[str, Any] = {} if number is None else {"step": number}
+    data.update(
+        {
+            "technique": step.technique,
+            "cells": [name(c) for c in step.cells],
+            "digits": list(step.digits),
+            "placements": [{"cell": name(c), "digit": d} for c, d in step.placements],
+            "eliminations": [{"cell": name(c), "digit": d} for c, d in step.eliminations],
+            "explanation": step.explanation,
+        }
+    )
+    return data
 
 
 # --- the solver ---------------------------------------------------------------------------------------
