@@ -13,7 +13,6 @@ batches) run again with spawn forced in CI (``.ci/run``); the watchdog without S
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -28,7 +27,7 @@ from sudokit import Grid, Status, is_solution, solve
 from sudokit.engines.registry import ENTRY_POINT_GROUP, Registry
 from sudokit.engines.workers import START_METHODS, StartMethodError, WorkerPool, default_start_method, start_method
 from sudokit.errors import StrategyError
-from tests.conftest import PUZZLES, assert_complete_records, sudoku, wait_for_records
+from tests.conftest import PUZZLES, assert_complete_records, interrupt_batch, sudoku
 from tests.plugins.hostile import NeverReturns
 
 from .test_isolation import BLANK_FIRST as BLANK
@@ -137,17 +136,7 @@ def test_ctrl_c_and_sigterm_end_a_spawned_batch_cleanly_and_resume_finishes_it(
     process = subprocess.Popen(
         args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, start_new_session=group
     )
-    try:
-        wait_for_records(out, process)
-        if group:
-            os.killpg(process.pid, sig)
-        else:
-            process.send_signal(sig)
-        _, stderr = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+    stderr = interrupt_batch(process, out, sig, group=group, seconds=60)
     assert process.returncode == (130 if sig == signal.SIGINT else 143), stderr
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
     assert stderr.startswith("sudoku: interrupted after "), stderr
