@@ -390,12 +390,13 @@ def _process_main(
     payload: bytes,
     commands: Any,
     results: Any,
-    slots: _SharedSlots,
+    slots: mmap.mmap,
     slot: int,
     parent: int | None,
     lifeline: Any,
 ) -> None:
-    """A spawned (or fork-server) worker's life: the sockets and shared slots it was sent, then ``_worker_main``.
+    """A spawned (or fork-server) worker's life: the sockets and the slots' mapping it was sent (unpickled by
+    multiprocessing before this runs), then ``_worker_main``.
 
     It ends when the caller does: a thread waits on ``lifeline``, whose other end only the caller holds,
     and ends the process at its end (no ``prctl`` needed; on Linux the kernel's death signal is asked too).
@@ -405,7 +406,6 @@ def _process_main(
         _watch_lifeline(lifeline)
         if parent is None:
             _release_fork_server()
-        mapped = slots.open()
         _detach(parent)
         for sock in (commands, results):
             sock.setblocking(True)
@@ -419,7 +419,7 @@ def _process_main(
             adopt_spawn_state(state)
             return task  # type: ignore[no-any-return]
 
-        _worker_main(load, commands.recv, results.send, mapped, slot)
+        _worker_main(load, commands.recv, results.send, slots, slot)
     except BaseException:
         status = 70
     finally:
@@ -474,40 +474,29 @@ class _SharedSlots:
             self.file = tempfile.TemporaryFile()  # noqa: SIM115 - open for the pool's life
             os.ftruncate(self.file.fileno(), size)
             self.map = mmap.mmap(self.file.fileno(), size)
-        self.fd = -1  # a worker's: the descriptor it was sent
 
     def __reduce__(self) -> tuple[Any, ...]:
+        """What a worker is sent: the mapping's name, or a duplicate of the file's descriptor (made as the
+        process is started, by multiprocessing)."""
         if self.tag is not None:
             return _named_slots, (self.tag, self.size)
         from multiprocessing import reduction
 
         return _inherited_slots, (reduction.DupFd(self.file.fileno()), self.size)
 
-    def open(self) -> mmap.mmap:
-        """The mapping (in the worker)."""
-        return self.map
 
-    def close(self) -> None:
-        with contextlib.suppress(BufferError, ValueError):
-            self.map.close()
-        if self.file is not None:
-            self.file.close()
+def _named_slots(tag: str, size: int) -> mmap.mmap:
+    """The slots in a worker (Windows): the named mapping."""
+    return mmap.mmap(-1, size, tagname=tag)  # type: ignore[call-arg]  # Windows only
 
 
-def _named_slots(tag: str, size: int) -> _SharedSlots:
-    slots = _SharedSlots.__new__(_SharedSlots)
-    slots.size, slots.tag, slots.file, slots.fd = size, tag, None, -1
-    slots.map = mmap.mmap(-1, size, tagname=tag)  # type: ignore[call-arg]  # Windows only
-    return slots
-
-
-def _inherited_slots(fd: Any, size: int) -> _SharedSlots:
-    slots = _SharedSlots.__new__(_SharedSlots)
-    slots.size, slots.tag, slots.file = size, None, None
-    slots.fd = fd.detach()
-    slots.map = mmap.mmap(slots.fd, size)
-    os.close(slots.fd)
-    return slots
+def _inherited_slots(fd: Any, size: int) -> mmap.mmap:
+    """The slots in a worker (POSIX): the file it was sent, mapped."""
+    number = fd.detach()
+    try:
+        return mmap.mmap(number, size)
+    finally:
+        os.close(number)
 
 
 @contextlib.contextmanager
