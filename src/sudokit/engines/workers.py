@@ -413,10 +413,9 @@ def _process_main(
                 sock.set_inheritable(False)  # an engine's child must not hold our end of a channel open
 
         def load() -> Task[Any, Any]:
-            from sudokit.engines.registry import adopt_spawn_state
-
-            state, task = pickle.loads(payload)
-            adopt_spawn_state(state)
+            adopt, state, task = pickle.loads(payload)
+            if adopt is not None:
+                adopt(state)
             return task  # type: ignore[no-any-return]
 
         _worker_main(load, commands.recv, results.send, slots, slot)
@@ -534,11 +533,16 @@ def _main_unseen() -> Iterator[None]:
 
 def _payload(task: Task[Any, Any], method: str) -> bytes:
     """The task as a spawned worker gets it, with what it needs of this process's registry; a StrategyError if it
-    does not pickle (an engine object of the caller: under fork it runs as it is, under spawn it must travel)."""
-    from sudokit.engines.registry import spawn_state
+    does not pickle (an engine object of the caller: under fork it runs as it is, under spawn it must travel).
 
+    The registry is looked up, not imported (it imports this module): not loaded, it holds nothing to send.
+    Its ``adopt_spawn_state`` travels by name, and the worker imports the registry to run it.
+    """
+    registry = sys.modules.get("sudokit.engines.registry")
+    state = registry.spawn_state() if registry is not None else None
+    adopt = registry.adopt_spawn_state if registry is not None and state is not None else None
     try:
-        return pickle.dumps((spawn_state(), task), protocol=pickle.HIGHEST_PROTOCOL)
+        return pickle.dumps((adopt, state, task), protocol=pickle.HIGHEST_PROTOCOL)
     except Exception as err:
         raise StrategyError(
             one_line(
