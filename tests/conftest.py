@@ -123,6 +123,23 @@ def wait_for_records(out: Path, process: subprocess.Popen[Any], least: int = 20,
     raise AssertionError(f"the batch ended (exit {process.returncode}) before it could be interrupted: {err!r}")
 
 
+def interrupt_batch(process: subprocess.Popen[str], out: Path, sig: int, *, group: bool, seconds: float = 30) -> str:
+    """Once ``out`` holds some records, send ``sig`` to the batch (to its whole process group with ``group``: it
+    must lead one); its standard error once it has ended. It is killed if it outlives the test."""
+    try:
+        wait_for_records(out, process)
+        if group:
+            os.killpg(process.pid, sig)
+        else:
+            process.send_signal(sig)
+        _, stderr = process.communicate(timeout=seconds)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    return str(stderr)
+
+
 def assert_complete_records(out: Path) -> list[dict[str, object]]:
     """OUT holds whole JSON records only: every line parses, and the file ends with a newline (or is empty)."""
     data = out.read_bytes()

@@ -50,14 +50,16 @@ def run(args: list[str], **kwargs) -> subprocess.CompletedProcess[str]:  # type:
 
 
 def workers() -> set[int]:
-    """This process's running children that are forked copies of it (the pool's workers), not other helpers."""
+    """This process's running children that are the pool's workers: forked copies of it, or interpreters spawned
+    for it (multiprocessing's ``spawn_main``, under ``SUDOKIT_START_METHOD=spawn``), not other helpers."""
     with open(f"/proc/{os.getpid()}/cmdline", "rb") as own:
         mine = own.read()
     found = set()
     for pid in children():
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
-                if cmdline.read() == mine:
+                line = cmdline.read()
+                if line == mine or b"multiprocessing.spawn import spawn_main" in line:
                     found.add(pid)
         except OSError:
             continue  # ended meanwhile

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
 import signal
 import subprocess
@@ -23,7 +22,7 @@ import pytest
 from sudokit import Grid, is_solution
 from tests.conftest import sudoku
 
-from .conftest import PUZZLES, assert_complete_records, wait_for_records
+from .conftest import PUZZLES, assert_complete_records, interrupt_batch, wait_for_records
 from .test_time_limits import marked, marker_env, settle, with_cmdline
 from .timing import children_cpu, hang_guard, tree_cpu
 
@@ -80,17 +79,7 @@ def test_a_killed_batch_resumes_to_one_record_per_puzzle(
         env=env,
         start_new_session=group,
     )
-    try:
-        wait_for_records(out, process)
-        if group:
-            os.killpg(process.pid, sig)
-        else:
-            process.send_signal(sig)
-        _, stderr = process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+    stderr = interrupt_batch(process, out, sig, group=group)
     assert process.returncode == EXIT[sig], stderr
     assert "Traceback" not in stderr
     if sig != signal.SIGKILL:

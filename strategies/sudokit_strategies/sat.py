@@ -393,7 +393,8 @@ class _Alarm:
     def __init__(self) -> None:
         self.pid = os.getpid()
         self.read, self.write = os.pipe()
-        os.set_blocking(self.write, False)
+        if hasattr(os, "set_blocking"):  # not on Windows before Python 3.12 (arm's byte a solve fits in any pipe)
+            os.set_blocking(self.write, False)
         self.lock = threading.Lock()
         self.solver: Solver | None = None
         self.deadline = math.inf

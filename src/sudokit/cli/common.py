@@ -339,7 +339,24 @@ def use_color(color: Color | None, output: Path | None) -> bool:
         return False
     if os.environ.get("FORCE_COLOR"):
         return True
-    return output is None and 1 not in CLOSED and sys.stdout is not None and sys.stdout.isatty()
+    terminal = output is None and 1 not in CLOSED and sys.stdout is not None and sys.stdout.isatty()
+    return terminal and (sys.platform != "win32" or _windows_ansi())
+
+
+def _windows_ansi() -> bool:
+    """Turn on ANSI colours in the Windows console of standard output (virtual-terminal processing, Windows
+    10 and later; Windows Terminal has it on): True if it is on, False where the console cannot show them."""
+    try:
+        import ctypes
+
+        kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
+        handle = kernel32.GetStdHandle(-11)  # STD_OUTPUT_HANDLE
+        mode = ctypes.c_uint32()
+        if not kernel32.GetConsoleMode(handle, ctypes.byref(mode)):
+            return False
+        return bool(mode.value & 0x0004 or kernel32.SetConsoleMode(handle, mode.value | 0x0004))
+    except (AttributeError, OSError):
+        return False
 
 
 def is_batch(puzzles: list[str]) -> bool:

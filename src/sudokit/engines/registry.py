@@ -615,3 +615,20 @@ def default_registry() -> Registry:
     if _default is None:
         _default = Registry()
     return _default
+
+
+def spawn_state() -> tuple[str, list[EntryPointLike], list[str] | None] | None:
+    """What a spawned worker needs to see this process's registry as it is: None when it is the installed
+    engines' (the worker finds them itself), else the group, entry points and path it was given."""
+    registry = _default
+    if registry is None or registry._given is None:
+        return None
+    return registry.group, registry._given, registry.path
+
+
+def adopt_spawn_state(state: tuple[str, list[EntryPointLike], list[str] | None] | None) -> None:
+    """Make :func:`spawn_state`'s registry this process's (in a spawned worker)."""
+    global _default
+    if state is not None:
+        group, eps, path = state
+        _default = Registry(group, eps, path=path)

@@ -1,5 +1,6 @@
 """The watchdog of an in-process engine call: a SIGALRM timer that stops an engine still running well
-past its time limit, and a record of Ctrl-C while it runs.
+past its time limit, and a record of Ctrl-C while it runs. Where there is no SIGALRM (Windows) a
+thread of the process raises into the call at its deadline instead (:class:`_ThreadTimer`).
 
 :func:`sudokit.engines.api.run` arms a :class:`Guard` around every engine call; the worker pool
 (:mod:`sudokit.engines.workers`) kills from outside a worker still running ``KILL_GRACE`` seconds after
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from typing import Any
 
 try:  # signal's own functions without the enum wrappers of the ``signal`` module: 0.2 us a call, not 3 us
@@ -64,8 +66,14 @@ class Guard:
         if _sig.getsignal(signal.SIGINT) is signal.default_int_handler:
             _sig.signal(signal.SIGINT, self.on_sigint)
             self.sigint = True
-        if self.time_limit is None or not _HAS_TIMER or _sig.getsignal(signal.SIGALRM) is None:
-            return  # no limit, no timers, or a handler set outside Python that could not be put back
+        if self.time_limit is None:
+            return
+        if not _HAS_TIMER:  # no SIGALRM (Windows): a thread raises into the call instead
+            _thread_timer().arm(self, min(watchdog_seconds(self.time_limit), _LONGEST_TIMER))
+            self.alarm = True
+            return
+        if _sig.getsignal(signal.SIGALRM) is None:
+            return  # a handler set outside Python that could not be put back
         seconds = min(watchdog_seconds(self.time_limit), _LONGEST_TIMER)
         other = _sig.setitimer(signal.ITIMER_REAL, seconds, WATCHDOG_REPEAT)
         if other[0] > 0:  # someone else's timer (an outer watchdog, the caller's alarm): theirs, not ours
@@ -78,8 +86,11 @@ class Guard:
         """Put back what ``arm`` changed (each flag cleared after its step, so that this can run again)."""
         self.running = False
         if self.alarm:
-            _sig.setitimer(signal.ITIMER_REAL, 0)
-            _sig.signal(signal.SIGALRM, self.previous_alarm)
+            if _HAS_TIMER:
+                _sig.setitimer(signal.ITIMER_REAL, 0)
+                _sig.signal(signal.SIGALRM, self.previous_alarm)
+            else:
+                _thread_timer().disarm(self)
             self.alarm = False
         if self.sigint:
             _sig.signal(signal.SIGINT, signal.default_int_handler)
@@ -95,6 +106,67 @@ class Guard:
         """Ctrl-C: note that it came from the user, and interrupt as Python's default handler does."""
         self.interrupted = True
         raise KeyboardInterrupt
+
+
+class _ThreadTimer:
+    """The watchdog without SIGALRM: one thread of the process that raises ``EngineOverranError`` into the
+    armed call's thread at its deadline (``PyThreadState_SetAsyncExc``), and again every ``WATCHDOG_REPEAT``
+    seconds until it is disarmed. Like the signal, it lands when the engine runs Python code; an engine held
+    in C code is the worker pool's to kill. A raise never outlives its call: disarm takes back one pending.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Condition()
+        self.guard: Guard | None = None
+        self.target = 0  # the armed call's thread
+        self.deadline = 0.0  # monotonic seconds
+        self.thread: threading.Thread | None = None
+
+    def arm(self, guard: Guard, seconds: float) -> None:
+        with self.lock:
+            self.guard, self.target, self.deadline = guard, threading.get_ident(), time.monotonic() + seconds
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self._run, name="sudokit watchdog", daemon=True)
+                self.thread.start()
+            self.lock.notify()
+
+    def disarm(self, guard: Guard) -> None:
+        with self.lock:
+            if self.guard is guard:
+                self.guard = None
+                if guard.fired:
+                    _raise_in(self.target, None)  # a raise not yet landed: taken back
+                self.lock.notify()
+
+    def _run(self) -> None:
+        with self.lock:
+            while True:
+                if self.guard is None:
+                    self.lock.wait()
+                    continue
+                left = self.deadline - time.monotonic()
+                if left > 0:
+                    self.lock.wait(left)
+                    continue
+                self.guard.fired = True
+                self.deadline = time.monotonic() + WATCHDOG_REPEAT
+                _raise_in(self.target, EngineOverranError)
+
+
+_TIMER: list[_ThreadTimer] = []
+
+
+def _thread_timer() -> _ThreadTimer:
+    if not _TIMER:
+        _TIMER.append(_ThreadTimer())
+    return _TIMER[0]
+
+
+def _raise_in(thread: int, exc: type[BaseException] | None) -> None:
+    """Raise ``exc`` in thread ``thread`` when it next runs Python code (None: take back one not yet raised)."""
+    import ctypes
+
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), ctypes.py_object(exc) if exc else None)
 
 
 def raised_by_a_signal(err: BaseException) -> bool:

@@ -1,7 +1,7 @@
 """Killable worker processes: engines run there, so no engine can take the caller down or hold it.
 
 A :class:`WorkerPool` maps a stream of items (puzzles, or puzzle-engine pairs) through a
-:class:`Task` in up to ``jobs`` forked worker processes and yields the results in input order. It is
+:class:`Task` in up to ``jobs`` worker processes and yields the results in input order. It is
 the one place where sudokit isolates engines, and it guarantees:
 
 * **one result per item, in order.** An item whose worker dies (``os._exit``, a segfault, ``kill
@@ -29,9 +29,14 @@ the one place where sudokit isolates engines, and it guarantees:
   caller's records), read no stdin, and leave through ``os._exit`` (a plugin's non-daemon thread
   cannot keep one alive).
 
-Workers are made with ``fork``, so an engine object of the caller, even one that does not pickle,
-runs in them as it is. Where ``fork`` is missing (Windows) the pool runs everything in this process,
-without that isolation.
+How workers start is the pool's ``method`` (:func:`start_method`: ``SUDOKIT_START_METHOD``, else
+``fork`` on Linux and ``spawn`` on macOS and Windows). A forked worker is a copy of the caller: an
+engine object of the caller, even one that does not pickle, runs in it as it is. A spawned one (or
+one forked by multiprocessing's fork server) is a new interpreter sent the task by pickle (a task
+that does not pickle is a ``StrategyError`` saying so) and talked to over sockets, with its slot in
+shared memory it maps; it holds Ctrl-C from its first instruction, leads its own process group, and
+ends when the caller does through a socket it watches (no ``prctl`` needed; on Linux the kernel's
+death signal is asked too). Every guarantee above holds for both; the memory limit needs Linux's /proc.
 """
 
 from __future__ import annotations
@@ -47,7 +52,8 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from functools import partial
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from sudokit.errors import StrategyError, StrategyLoadError, SudokitError
 
@@ -55,15 +61,20 @@ __all__ = [
     "CAN_ISOLATE",
     "LOAD_TIMEOUT",
     "MAX_RETRIES",
+    "START_METHODS",
+    "START_TIMEOUT",
     "TARGET_CHUNK_SECONDS",
     "MemoryLimitError",
+    "StartMethodError",
     "Task",
     "WorkerPool",
     "default_jobs",
+    "default_start_method",
     "describe_exit",
     "load_timeout",
     "max_jobs",
     "memory_limit",
+    "start_method",
 ]
 
 I = TypeVar("I")  # noqa: E741 - an item
@@ -71,8 +82,10 @@ R = TypeVar("R")  # its result
 I_contra = TypeVar("I_contra", contravariant=True)  # a task's item: a task of any item takes a narrower one
 R_co = TypeVar("R_co", covariant=True)  # a task's result: a task of a narrower result gives a wider one
 
-#: Where fork exists, workers are separate processes; elsewhere the pool runs items in this process.
-CAN_ISOLATE = hasattr(os, "fork")
+#: Workers are separate processes on every platform: forked where fork is the start method, else spawned.
+CAN_ISOLATE = True
+#: How a pool may start its workers (multiprocessing's names); see :func:`start_method`.
+START_METHODS = ("fork", "spawn", "forkserver")
 #: Seconds a worker may take to load its engines (importing OR-Tools takes 1-3 s); the environment
 #: variable ``SUDOKIT_LOAD_TIMEOUT`` changes it.
 LOAD_TIMEOUT = 60.0
@@ -87,7 +100,9 @@ _HEADER = struct.Struct("!Q")
 # A worker's slot in shared memory: state, item sequence number (or the phase it is loading), the part of
 # the item it is on (-1: the item as a whole), since when.
 _SLOT = struct.Struct("qqqd")
-_IDLE, _LOADING, _WORKING = 0, 1, 2
+_IDLE, _LOADING, _WORKING, _STARTING = 0, 1, 2, 3  # _STARTING: a spawned interpreter not yet running our code
+#: Seconds a spawned worker's interpreter may take to start (before its engines' load, which has its own limit).
+START_TIMEOUT = 60.0
 _READ_SIZE = 1 << 20
 _POLL = 0.05  # seconds between looks at a worker that has work but has not started it yet
 _CHECK = 0.05  # seconds between looks at busy workers' memory and whether they still live
@@ -232,11 +247,52 @@ def describe_exit(status: int) -> str:
     return f"wait status {status}"
 
 
+class StartMethodError(SudokitError, ValueError):
+    """``SUDOKIT_START_METHOD`` names no start method, or one this platform does not have."""
+
+
+def default_start_method() -> str:
+    """How workers start where nothing is asked: ``fork`` on Linux (and other Unixes), ``spawn`` on macOS and
+    Windows (as CPython's multiprocessing does: on macOS, fork after the threads of OR-Tools or PySAT is unsafe)."""
+    if sys.platform in ("win32", "darwin") or not hasattr(os, "fork"):
+        return "spawn"
+    return "fork"
+
+
+def start_method(method: str | None = None) -> str:
+    """The start method of the workers: ``method``, else ``SUDOKIT_START_METHOD``, else the platform's default.
+
+    ``fork`` copies this process (fastest, and an engine object runs as it is); ``spawn`` starts a new
+    interpreter that is sent the task by pickle (every platform); ``forkserver`` forks it from a server
+    process started once (Unix). Raises ``StartMethodError`` for another name, or one this platform lacks.
+    """
+    text = os.environ.get("SUDOKIT_START_METHOD", "") if method is None else method
+    name = text.strip().lower()
+    if name in ("", "auto", "default"):
+        return default_start_method()
+    where = "SUDOKIT_START_METHOD" if method is None else "the start method"
+    if name not in START_METHODS:
+        raise StartMethodError(f"{where}={text!r} is not a start method (say fork, spawn or forkserver)")
+    if name != "spawn" and (not hasattr(os, "fork") or sys.platform == "win32"):
+        raise StartMethodError(f"{where}={text!r}: there is no {name} on {sys.platform} (use spawn)")
+    return name
+
+
 # --- the worker side -------------------------------------------------------------------------------
 
 
-def _worker_main(task: Task[Any, Any], commands: int, results: int, slots: mmap.mmap, slot: int, parent: int) -> None:
-    """A worker's life: take over the process, load the task, run chunks until the input ends."""
+def _worker_main(
+    task: Task[Any, Any] | Callable[[], Task[Any, Any]],
+    receive: Callable[[int], bytes],
+    write: Callable[[memoryview], int],
+    slots: mmap.mmap,
+    slot: int,
+) -> None:
+    """A worker's life (once it has taken over its process): load the task, run chunks until the input ends.
+
+    ``receive(size)`` reads the commands (b"" at their end), ``write(data)`` writes some of ``data`` to the
+    results and says how much; ``task`` may be a function that makes it (a spawned worker's unpickling).
+    """
     offset = slot * _SLOT.size
 
     def note(state: int, number: int, part: int = -1) -> None:
@@ -254,12 +310,14 @@ def _worker_main(task: Task[Any, Any], commands: int, results: int, slots: mmap.
         data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
         view = memoryview(_HEADER.pack(len(data)) + data)
         while view:
-            view = view[os.write(results, view) :]
+            view = view[write(view) :]
 
-    _detach(parent)
     note(_LOADING, 0)
     try:
-        run = task.start(mark)
+        if not hasattr(task, "start"):  # a spawned worker's task, unpickled now: a failure is a load failure
+            task = task()
+        loaded = cast("Task[Any, Any]", task)
+        run = loaded.start(mark)
     except StrategyError as err:  # an unknown engine, a bad option, an import that raised
         send(("failed", err))
         return
@@ -270,7 +328,7 @@ def _worker_main(task: Task[Any, Any], commands: int, results: int, slots: mmap.
     send(("ready", getattr(run, "info", None)))
     reader = _Frames()
     while True:
-        chunk = reader.next_message(commands)
+        chunk = reader.next_message(receive)
         if chunk is None:
             return
         start = time.perf_counter()
@@ -282,7 +340,7 @@ def _worker_main(task: Task[Any, Any], commands: int, results: int, slots: mmap.
             try:
                 out.append(run(item))
             except BaseException as err:  # a bug of ours: the item fails, the worker goes on
-                out.append(task.failed(item, one_line(f"internal error: {type(err).__name__}: {err}")))
+                out.append(loaded.failed(item, one_line(f"internal error: {type(err).__name__}: {err}")))
             current[0] = -1
         note(_IDLE, -1)
         send(("done", out, time.perf_counter() - start))
@@ -300,10 +358,15 @@ def _note(slots: mmap.mmap, offset: int, state: int, number: int, part: int = -1
     slots[offset : offset + 8] = data[:8]
 
 
-def _detach(parent: int) -> None:
-    """Make this forked process a worker: signals, death with the parent, no stdin, stdout to stderr."""
+def _detach(parent: int | None) -> None:
+    """Make this process a worker: signals, death with the parent, no stdin, stdout to stderr.
+
+    ``parent``: the caller's process id, if it is our parent (not a fork server's child).
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's: it ends us
-    with contextlib.suppress(OSError):
+    if hasattr(signal, "pthread_sigmask"):  # a spawned worker starts with it held (_interrupts_held): dropped now
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    with contextlib.suppress(OSError, AttributeError):
         os.setpgid(0, 0)  # a group of our own: what we fork is killed with us (the parent does the same)
     if hasattr(signal, "SIGTTOU"):  # not the terminal's foreground group: a stray print must not stop us
         signal.signal(signal.SIGTTOU, signal.SIG_IGN)
@@ -313,7 +376,7 @@ def _detach(parent: int) -> None:
     libc = _libc()
     if libc is not None:
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with the parent
-    if os.getppid() != parent:  # the parent died before the line above took effect
+    if parent is not None and os.getppid() != parent:  # the parent died before the line above took effect
         os._exit(1)
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)  # an engine reading stdin must not take the caller's input
@@ -321,6 +384,185 @@ def _detach(parent: int) -> None:
     os.close(devnull)
     sys.stdin = None
     sys.stdout = sys.stderr
+
+
+def _process_main(
+    payload: bytes,
+    commands: Any,
+    results: Any,
+    slots: mmap.mmap,
+    slot: int,
+    parent: int | None,
+    lifeline: Any,
+) -> None:
+    """A spawned (or fork-server) worker's life: the sockets and the slots' mapping it was sent (unpickled by
+    multiprocessing before this runs), then ``_worker_main``.
+
+    It ends when the caller does: a thread waits on ``lifeline``, whose other end only the caller holds,
+    and ends the process at its end (no ``prctl`` needed; on Linux the kernel's death signal is asked too).
+    """
+    status = 0
+    try:
+        _watch_lifeline(lifeline)
+        if parent is None:
+            _release_fork_server()
+        _detach(parent)
+        for sock in (commands, results):
+            sock.setblocking(True)
+            with contextlib.suppress(OSError):
+                sock.set_inheritable(False)  # an engine's child must not hold our end of a channel open
+
+        def load() -> Task[Any, Any]:
+            adopt, state, task = pickle.loads(payload)
+            if adopt is not None:
+                adopt(state)
+            return task  # type: ignore[no-any-return]
+
+        _worker_main(load, commands.recv, results.send, slots, slot)
+    except BaseException:
+        status = 70
+    finally:
+        _flush_std()
+        os._exit(status)
+
+
+def _watch_lifeline(lifeline: Any) -> None:
+    """End this process as soon as ``lifeline`` ends: when the caller has ended (or closed the pool)."""
+    import threading
+
+    def watch() -> None:
+        with contextlib.suppress(OSError):
+            while lifeline.recv(16):
+                pass
+        os._exit(1)
+
+    threading.Thread(target=watch, name="sudokit worker lifeline", daemon=True).start()
+
+
+def _release_fork_server() -> None:
+    """Let the fork server end with the caller: a worker it forked holds the pipe whose end ends the server
+    (for a worker's own use of it, which ours make none of); a server that lives on would keep the kernel's
+    death signal, which follows the server, from ending a worker held in C code when the caller dies."""
+    from multiprocessing import forkserver
+
+    server: Any = forkserver._forkserver
+    fd = getattr(server, "_forkserver_alive_fd", None)
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+        server._forkserver_alive_fd = None
+
+
+class _SharedSlots:
+    """The workers' slots as shared memory that a spawned process can map: sent to it by pickle.
+
+    A temporary file (unlinked at once) whose descriptor travels with the process (POSIX), or a named
+    mapping (Windows). A forked worker needs none of this: it inherits the anonymous mapping.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.tag: str | None = None
+        self.file: Any = None
+        if sys.platform == "win32":
+            self.tag = f"sudokit-workers-{os.getpid()}-{id(self)}-{time.monotonic_ns()}"
+            self.map = mmap.mmap(-1, size, tagname=self.tag)
+        else:
+            import tempfile
+
+            self.file = tempfile.TemporaryFile()  # noqa: SIM115 - open for the pool's life
+            os.ftruncate(self.file.fileno(), size)
+            self.map = mmap.mmap(self.file.fileno(), size)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """What a worker is sent: the mapping's name, or a duplicate of the file's descriptor (made as the
+        process is started, by multiprocessing)."""
+        if self.tag is not None:
+            return _named_slots, (self.tag, self.size)
+        from multiprocessing import reduction
+
+        return _inherited_slots, (reduction.DupFd(self.file.fileno()), self.size)
+
+
+def _named_slots(tag: str, size: int) -> mmap.mmap:
+    """The slots in a worker (Windows): the named mapping."""
+    return mmap.mmap(-1, size, tagname=tag)  # type: ignore[call-arg]  # Windows only
+
+
+def _inherited_slots(fd: Any, size: int) -> mmap.mmap:
+    """The slots in a worker (POSIX): the file it was sent, mapped."""
+    number = fd.detach()
+    try:
+        return mmap.mmap(number, size)
+    finally:
+        os.close(number)
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C while a worker is spawned: it starts with SIGINT held, so a Ctrl-C to the terminal's
+    process group (which it is in until it makes its own) cannot break its start with a traceback. The
+    caller gets a Ctrl-C of that moment as the block ends."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+@contextlib.contextmanager
+def _main_unseen() -> Iterator[None]:
+    """Keep multiprocessing from running the caller's main script again in the worker (as it does under spawn
+    to find what ``__main__`` defines): the worker needs nothing of it (the task is pickled already), and a
+    script without the ``if __name__ == "__main__"`` idiom would start its own work there again."""
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    import types
+
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
+
+
+def _payload(task: Task[Any, Any], method: str) -> bytes:
+    """The task as a spawned worker gets it, with what it needs of this process's registry; a StrategyError if it
+    does not pickle (an engine object of the caller: under fork it runs as it is, under spawn it must travel).
+
+    The registry is looked up, not imported (it imports this module): not loaded, it holds nothing to send.
+    Its ``adopt_spawn_state`` travels by name, and the worker imports the registry to run it.
+    """
+    registry = sys.modules.get("sudokit.engines.registry")
+    state = registry.spawn_state() if registry is not None else None
+    adopt = registry.adopt_spawn_state if registry is not None and state is not None else None
+    try:
+        return pickle.dumps((adopt, state, task), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as err:
+        raise StrategyError(
+            one_line(
+                f"the engine cannot be sent to a worker process started by {method}: it does not pickle "
+                f"({type(err).__name__}: {err}); give a registered engine's name, or set SUDOKIT_START_METHOD=fork "
+                "where the platform has fork"
+            )
+        ) from None
+
+
+def _describe_code(code: int | None) -> str | None:
+    """``exit status 3`` or ``killed by signal 9 (SIGKILL)`` for a multiprocessing exit code."""
+    if code is None:
+        return None
+    if code < 0:
+        try:
+            return f"killed by signal {-code} ({signal.Signals(-code).name})"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit status {code}"
 
 
 _LIBC: list[Any] = []
@@ -372,13 +614,13 @@ class _Frames:
         del self.buffer[:end]
         return True, message
 
-    def next_message(self, fd: int) -> Any:
-        """The next message from ``fd``, blocking; None at the end of the input."""
+    def next_message(self, receive: Callable[[int], bytes]) -> Any:
+        """The next message read by ``receive`` (blocking); None at the end of the input."""
         while True:
             found, message = self.pop()
             if found:
                 return message
-            data = os.read(fd, _READ_SIZE)
+            data = receive(_READ_SIZE)
             if not data:
                 return None
             self.feed(data)
@@ -432,6 +674,74 @@ class _Worker(Generic[I]):
     outgoing: bytearray = field(default_factory=bytearray)
     shared: int = 0  # bytes of the caller's memory it was forked with (in its resident memory, not its own)
     sent: float = 0.0  # when its chunk was written to it (monotonic seconds)
+    process: Any = None  # a spawned worker's multiprocessing Process (None: forked by the pool itself)
+    sockets: Any = None  # a spawned worker's (commands, results) sockets, our ends (their descriptors above)
+    child: bool = True  # it is this process's child (not a fork server's): waitid and its pid's group apply
+
+    def receive(self, size: int) -> bytes:
+        """What it wrote (b"": the end), without blocking (BlockingIOError: nothing yet)."""
+        if self.sockets is None:
+            return os.read(self.results, size)
+        try:
+            return self.sockets[1].recv(size)  # type: ignore[no-any-return]
+        except (ConnectionResetError, ConnectionAbortedError):  # Windows: a peer that was killed
+            return b""
+
+    def write(self, data: bytes | bytearray) -> int:
+        """Write what fits of ``data`` to its commands, without blocking; how much."""
+        if self.sockets is None:
+            return os.write(self.commands, data)
+        try:
+            return self.sockets[0].send(data)  # type: ignore[no-any-return]
+        except (ConnectionResetError, ConnectionAbortedError) as err:
+            raise BrokenPipeError(str(err)) from None
+
+    def close_commands(self) -> None:
+        if self.sockets is None:
+            os.close(self.commands)
+        else:
+            self.sockets[0].close()
+
+    def close_results(self) -> None:
+        if self.sockets is None:
+            os.close(self.results)
+        else:
+            self.sockets[1].close()
+
+    def exited(self) -> bool:
+        """True when it has ended (it is left to be reaped)."""
+        if self.process is None or (self.child and hasattr(os, "waitid")):
+            return _exited(self.pid)
+        from multiprocessing.connection import wait
+
+        return bool(wait([self.process.sentinel], 0))
+
+    def kill(self) -> None:
+        """SIGKILL to it and what is left of its process group (TerminateProcess on Windows)."""
+        if hasattr(os, "killpg"):
+            _kill_group(self.pid)
+        if self.process is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self.process.kill()
+
+    def wait_exit(self, timeout: float) -> None:
+        """Wait up to ``timeout`` seconds for it to end, without reaping it."""
+        end = time.monotonic() + timeout
+        delay = 0.0001
+        while not self.exited() and time.monotonic() < end:
+            time.sleep(delay)
+            delay = min(delay * 2, 0.02)
+
+    def reap(self) -> str | None:
+        """Wait for it to end (it has been killed, or has ended); how it ended, in a few words."""
+        if self.process is None:
+            status = _reap(self.pid, None)
+            return None if status is None else describe_exit(status)
+        self.process.join()
+        code = self.process.exitcode
+        with contextlib.suppress(ValueError):
+            self.process.close()
+        return _describe_code(code)
 
 
 class WorkerPool(Generic[I, R]):
@@ -445,19 +755,30 @@ class WorkerPool(Generic[I, R]):
                 ...
     """
 
-    def __init__(self, task: Task[I, R], jobs: int = 1, *, isolate: bool = True) -> None:
+    def __init__(self, task: Task[I, R], jobs: int = 1, *, isolate: bool = True, method: str | None = None) -> None:
         if jobs < 1:
             raise ValueError(f"jobs must be at least 1, not {jobs}")
         self.task = task
         self.jobs = min(jobs, max_jobs())
         self.isolate = isolate and CAN_ISOLATE
+        #: How workers start (``fork``, ``spawn``, ``forkserver``): ``method``, ``SUDOKIT_START_METHOD`` or the
+        #: platform's default (:func:`start_method`).
+        self.method = start_method(method) if self.isolate else "fork"
+        self._shared: _SharedSlots | None = None  # the slots of spawned workers
+        self._payload: bytes | None = None  # the task as the next spawned worker gets it
+        self._lifeline: Any = None  # (our end, the workers' end) of the socket whose end ends them
         self.load_timeout = load_timeout()
         #: Bytes of memory a worker may hold before it is killed (None: no bound).
         self.memory = memory_limit(self.jobs) if self.isolate else None
         self._checked = 0.0  # when busy workers' memory and lives were last looked at
         self._workers: dict[int, _Worker[I]] = {}  # by pid
         self._free_slots = list(range(self.jobs))
-        self._slots = mmap.mmap(-1, _SLOT.size * self.jobs) if self.isolate else None
+        self._slots: mmap.mmap | None = None
+        if self.isolate and self.method == "fork":
+            self._slots = mmap.mmap(-1, _SLOT.size * self.jobs)
+        elif self.isolate:
+            self._shared = _SharedSlots(_SLOT.size * self.jobs)
+            self._slots = self._shared.map
         self._run: Callable[[I], R] | None = None  # the in-process function, without isolation
         self._selector: Any = None
         self.spawned = 0  # worker processes started
@@ -491,6 +812,10 @@ class WorkerPool(Generic[I, R]):
         if self._selector is not None:
             self._selector.close()
             self._selector = None
+        if self._lifeline is not None:  # every worker has ended: any left (a fork server's child) ends now
+            for sock in self._lifeline:
+                sock.close()
+            self._lifeline = None
 
     # --- the map ------------------------------------------------------------------------------
 
@@ -691,12 +1016,69 @@ class WorkerPool(Generic[I, R]):
 
         if self._selector is None:
             self._selector = selectors.DefaultSelector()
+        if self.method != "fork":  # pickled anew for each: a task may change (check drops engines that fail to load)
+            self._payload = _payload(self.task, self.method)  # before any slot is taken: it may raise
         slot = self._free_slots.pop()
         assert self._slots is not None
-        _SLOT.pack_into(self._slots, slot * _SLOT.size, _LOADING, 0, -1, time.monotonic())
+        state = _LOADING if self.method == "fork" else _STARTING  # a new interpreter's start is not its load
+        _SLOT.pack_into(self._slots, slot * _SLOT.size, state, 0, -1, time.monotonic())
+        worker = self._start_process(slot) if self.method != "fork" else self._fork(slot)
+        self.spawned += 1
+        self._workers[worker.pid] = worker
+        self._selector.register(worker.results, selectors.EVENT_READ, worker)
+        return worker
+
+    def _start_process(self, slot: int) -> _Worker[I]:
+        """A worker started by multiprocessing's ``spawn`` or ``forkserver``: sent the task by pickle, talked to
+        over sockets (which select on every platform), its slot in shared memory it maps."""
+        import multiprocessing
+        import socket
+
+        assert self._payload is not None and self._shared is not None
+        if self._lifeline is None:
+            self._lifeline = socket.socketpair()
+        commands, their_commands = socket.socketpair()
+        results, their_results = socket.socketpair()
+        direct = self.method == "spawn"  # a fork server's worker is the server's child, not ours
+        context = multiprocessing.get_context(self.method)
+        process = context.Process(  # type: ignore[attr-defined]
+            target=_process_main,
+            args=(
+                self._payload,
+                their_commands,
+                their_results,
+                self._shared,
+                slot,
+                os.getpid() if direct and sys.platform != "win32" else None,
+                self._lifeline[1],
+            ),
+            name=f"sudokit-worker-{slot}",
+        )
+        _flush_std()
+        try:
+            with _interrupts_held(), _main_unseen():
+                process.start()
+        except BaseException:
+            for sock in (commands, results):
+                sock.close()
+            self._free_slots.append(slot)
+            raise
+        finally:
+            their_commands.close()
+            their_results.close()
+        commands.setblocking(False)
+        results.setblocking(False)
+        worker: _Worker[I] = _Worker(process.pid, slot, commands.fileno(), results.fileno())
+        worker.process, worker.sockets, worker.child = process, (commands, results), direct
+        return worker
+
+    def _fork(self, slot: int) -> _Worker[I]:
+        """A worker forked from this process: the task runs in it as it is."""
         command_read, command_write = os.pipe()
         result_read, result_write = os.pipe()
         parent = os.getpid()
+        slots = self._slots
+        assert slots is not None
         others = [fd for w in self._workers.values() for fd in (w.commands, w.results)]
         _flush_std()  # else the worker's copy of a buffered line is written twice
         _libc()
@@ -707,7 +1089,9 @@ class WorkerPool(Generic[I, R]):
             try:
                 for fd in (command_write, result_read, *others):
                     os.close(fd)
-                _worker_main(self.task, command_read, result_write, self._slots, slot, parent)
+                _detach(parent)
+                receive, write = partial(os.read, command_read), partial(os.write, result_write)
+                _worker_main(self.task, receive, write, slots, slot)
             except BaseException:
                 status = 70
             finally:
@@ -718,11 +1102,7 @@ class WorkerPool(Generic[I, R]):
         os.close(result_write)
         os.set_blocking(command_write, False)
         os.set_blocking(result_read, False)
-        worker: _Worker[I] = _Worker(pid, slot, command_write, result_read, shared=shared)
-        self.spawned += 1
-        self._workers[pid] = worker
-        self._selector.register(result_read, selectors.EVENT_READ, worker)
-        return worker
+        return _Worker(pid, slot, command_write, result_read, shared=shared)
 
     def _flush(self, worker: _Worker[I]) -> None:
         """Write what fits of the worker's pending commands; watch its pipe for room for the rest."""
@@ -730,7 +1110,7 @@ class WorkerPool(Generic[I, R]):
 
         while worker.outgoing:
             try:
-                written = os.write(worker.commands, worker.outgoing)
+                written = worker.write(worker.outgoing)
             except BlockingIOError:
                 break
             except BrokenPipeError:  # it died: its result pipe will say so
@@ -745,8 +1125,8 @@ class WorkerPool(Generic[I, R]):
         except KeyError:
             pass  # already (or never) watched
 
-    def _end(self, worker: _Worker[I], *, kill: bool, exited: bool = False) -> int | None:
-        """Stop watching a worker, end it (kill, or let it finish its input) and reap it; its wait status.
+    def _end(self, worker: _Worker[I], *, kill: bool, exited: bool = False) -> str | None:
+        """Stop watching a worker, end it (kill, or let it finish its input) and reap it; how it ended (None: unknown).
 
         Whatever is left of its process group (a process it forked) is killed before it is reaped (so
         that the group's number cannot have gone to another process). ``exited``: it is known to have ended.
@@ -757,8 +1137,8 @@ class WorkerPool(Generic[I, R]):
                 with contextlib.suppress(KeyError, ValueError):
                     self._selector.unregister(fd)
         if kill:
-            _kill_group(worker.pid)
-        os.close(worker.commands)  # its end of input: an idle worker leaves
+            worker.kill()
+        worker.close_commands()  # its end of input: an idle worker leaves
         if not kill and not exited:  # a second to go: its end of the results pipe closes as it exits (seen at once)
             import select
 
@@ -767,14 +1147,14 @@ class WorkerPool(Generic[I, R]):
                 with contextlib.suppress(OSError, ValueError):
                     if select.select([worker.results], [], [], min(left, _CHECK))[0]:
                         break
-                if _exited(worker.pid):
+                if worker.exited():
                     break
-            _wait_exit(worker.pid, max(0.0, end - time.monotonic()))
-        _kill_group(worker.pid)  # still running after its second, or a process it forked
-        status = _reap(worker.pid, None)
-        os.close(worker.results)
+            worker.wait_exit(max(0.0, end - time.monotonic()))
+        worker.kill()  # still running after its second, or a process it forked
+        how = worker.reap()
+        worker.close_results()
         self._free_slots.append(worker.slot)
-        return status
+        return how
 
     # --- waiting ------------------------------------------------------------------------------
 
@@ -783,7 +1163,9 @@ class WorkerPool(Generic[I, R]):
         deadlines = []
         for worker in self._workers.values():
             state, number, since = self._slot(worker)
-            if state == _LOADING:
+            if state == _STARTING:
+                deadlines.append(since + START_TIMEOUT)
+            elif state == _LOADING:
                 deadlines.append(since + self._load_timeout(number))
                 if hasattr(self.task, "load_timeout_of"):  # its next phase may have a shorter timeout: look again
                     deadlines.append(time.monotonic() + _LOAD_POLL)
@@ -846,7 +1228,7 @@ class WorkerPool(Generic[I, R]):
         ended = False
         while True:
             try:
-                data = os.read(worker.results, _READ_SIZE)
+                data = worker.receive(_READ_SIZE)
             except BlockingIOError:
                 break
             if not data:
@@ -879,7 +1261,9 @@ class WorkerPool(Generic[I, R]):
             self._checked = now
         for worker in list(self._workers.values()):
             state, number, since = self._slot(worker)
-            if state == _LOADING and now - since > (allowed := self._load_timeout(number)):
+            if state == _STARTING and now - since > START_TIMEOUT:
+                self._lost(worker, f"did not start within {START_TIMEOUT:g} s", events)
+            elif state == _LOADING and now - since > (allowed := self._load_timeout(number)):
                 self._lost(worker, f"did not load within {allowed:g} s", events)
             elif state == _WORKING and (budget := self._budget(worker, number)) is not None and now - since > budget:
                 self._lost(worker, f"still running after {now - since:.1f} s", events)
@@ -913,7 +1297,7 @@ class WorkerPool(Generic[I, R]):
             if used is not None and used - worker.shared > self.memory:
                 self._lost(worker, f"used more than {describe_size(self.memory)}", events)
                 return
-        if _exited(worker.pid):
+        if worker.exited():
             self._read(worker, events, draining=True)  # what it wrote before it ended
             if worker.pid in self._workers:
                 self._lost(worker, None, events, exited=True)
@@ -928,11 +1312,13 @@ class WorkerPool(Generic[I, R]):
     ) -> None:
         """A worker that died, or that overran and is killed now: fail its item, give back the rest of its chunk."""
         state, number, part, _ = self._part(worker)
-        status = self._end(worker, kill=overrun is not None, exited=exited)
+        ended = self._end(worker, kill=overrun is not None, exited=exited)
         if overrun is not None:
             how = f"{overrun}: its worker process was killed"
         else:
-            how = f"its worker process ended ({describe_exit(status) if status is not None else 'status unknown'})"
+            how = f"its worker process ended ({ended or 'status unknown'})"
+        if state == _STARTING:  # no engine of the task is to blame: nothing can run
+            raise StrategyLoadError(f"a worker process could not start: {how}")
         if state == _LOADING:
             if not self.task.load_failed(number, how):
                 raise StrategyLoadError(how)
@@ -976,15 +1362,6 @@ def _exited(pid: int) -> bool:
     except (AttributeError, OSError):  # no waitid: its pipe's end tells
         return False
     return found is not None
-
-
-def _wait_exit(pid: int, timeout: float) -> None:
-    """Wait up to ``timeout`` seconds for child ``pid`` to end, without reaping it."""
-    end = time.monotonic() + timeout
-    delay = 0.0001
-    while not _exited(pid) and time.monotonic() < end:
-        time.sleep(delay)
-        delay = min(delay * 2, 0.02)
 
 
 def _reap(pid: int, timeout: float | None) -> int | None:

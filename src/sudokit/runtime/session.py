@@ -362,7 +362,8 @@ class OutputFile:
 
             parquet, self.fd = ParquetStream(self.fd, os.fspath(self.path)), -1
             return parquet  # type: ignore[return-value]
-        stream = open(self.fd, "w", encoding="utf-8", errors="surrogateescape", closefd=True)  # noqa: SIM115
+        # newline="\n": the same bytes on every system (Windows would write \r\n), as --resume reads them back.
+        stream = open(self.fd, "w", encoding="utf-8", errors="surrogateescape", newline="\n", closefd=True)  # noqa: SIM115
         self.fd = -1
         return stream
 
