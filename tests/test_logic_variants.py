@@ -153,6 +153,11 @@ def test_forcing_steps_are_stated_as_such_and_finish_what_the_rules_leave() -> N
     # Somewhere in the sample a forcing step is needed, and it is what lets explain finish.
     needed = [name for name in CORPUS_SAMPLE[:12] if any(s.technique.startswith("forcing") for s in explained(name))]
     assert needed
+    # Where no candidate leads to a contradiction, every candidate of one cell may lead to the same eliminations.
+    kropki7 = explained(next(name for name in shipped() if "Irregular 7x7 Kropki" in name))
+    both = [step for step in kropki7 if step.technique == "forcing (every candidate)"]
+    assert both and kropki7[-1].technique == "naked single"
+    assert all(step.explanation.startswith("whichever of ") for step in both)
 
 
 def test_variant_paths_leave_out_the_uniqueness_techniques_and_every_step_has_a_score() -> None:
@@ -161,7 +166,8 @@ def test_variant_paths_leave_out_the_uniqueness_techniques_and_every_step_has_a_
         used |= {step.technique for step in explained(name)}
     assert not {t for t in used if t.startswith("unique rectangle") or t == "BUG+1"}
     assert used & set(RULE_TECHNIQUES)
-    for technique in (*TECHNIQUES, *RULE_TECHNIQUES, "locked candidates (peers)", "forcing (contradiction)"):
+    forcing = ("forcing (contradiction)", "forcing (every candidate)")
+    for technique in (*TECHNIQUES, *RULE_TECHNIQUES, "locked candidates (peers)", *forcing):
         assert technique in BASE_SCORES or technique == "locked candidates", technique  # scored as (pointing) ...
 
 

@@ -117,7 +117,12 @@ def test_the_base_scores_and_levels_are_hodokus() -> None:
     from sudokit.features.rules import RULE_TECHNIQUES
 
     # Every other technique is sudokit's own, for variant puzzles (docs/logic.md scores them).
-    variant_steps = {*RULE_TECHNIQUES, "locked candidates (peers)", "forcing (contradiction)"}
+    variant_steps = {
+        *RULE_TECHNIQUES,
+        "locked candidates (peers)",
+        "forcing (contradiction)",
+        "forcing (every candidate)",
+    }
     assert set(ours_to_theirs) == set(BASE_SCORES) - variant_steps
     for ours, theirs in ours_to_theirs.items():
         config = scoring.STEP_CONFIG[theirs]

@@ -1378,10 +1378,16 @@ def _propagate(s: Candidates) -> str | None:
 
 
 def _forcing(s: Candidates) -> Step | None:
-    """A candidate that, placed, leads after singles and rule propagation to a contradiction: it is removed."""
+    """A candidate that, placed, leads after singles and rule propagation to a contradiction: it is removed.
+
+    When none does, a cell each of whose candidates, placed in turn, removes the same candidate elsewhere after
+    singles and rule propagation: whichever the cell holds, that candidate goes.
+    """
     n = s.geo.n
     blanks = sorted((m.bit_count(), i) for i, m in enumerate(s.masks) if m)
+    branches: list[tuple[int, list[Candidates]]] = []
     for _count, cell in blanks:
+        trials = []
         for d in _digits(s.masks[cell]):
             trial = s.copy()
             trial.place(cell, d)
@@ -1395,6 +1401,24 @@ def _forcing(s: Candidates) -> Step | None:
                     f"{_sym(d, n)} is removed from {_name(cell, n)}",
                     eliminations=((cell, d),),
                 )
+            trials.append(trial)
+        branches.append((cell, trials))
+    for cell, trials in branches:
+        left = [0] * len(s.masks)  # what some branch leaves possible in each cell
+        for trial in trials:
+            for i, m in enumerate(trial.masks):
+                left[i] |= m or (1 << (trial.values[i] - 1) if trial.values[i] else 0)
+        elims = [(i, d) for i, m in enumerate(s.masks) if i != cell for d in _digits(m & ~left[i])]
+        if elims:
+            return _step(
+                "forcing (every candidate)",
+                (cell,),
+                _digits(s.masks[cell]),
+                f"whichever of {_list(_sym(d, n) for d in _digits(s.masks[cell])).replace(' and ', ' or ')} "
+                f"{_name(cell, n)} holds, singles and rule propagation remove the same candidates, so "
+                f"{_removed(elims, n)}",
+                eliminations=elims,
+            )
     return None
 
 

@@ -126,6 +126,8 @@ _TABLE: dict[str, tuple[int, str]] = {
     "locked candidates (peers)": (50, "Medium"),  # LOCKED_CANDIDATES' score, across any two groups
     # A candidate that leads to a contradiction after singles and rule propagation: a short forcing argument.
     "forcing (contradiction)": (300, "Unfair"),
+    # Every candidate of one cell, each followed as above, removes the same candidates: a forcing net.
+    "forcing (every candidate)": (500, "Extreme"),
 }
 #: Each technique's base score (HoDoKu 2.2's, per application).
 BASE_SCORES: dict[str, int] = {name: score for name, (score, _) in _TABLE.items()}
