@@ -202,3 +202,18 @@ def test_hint_and_explain_take_a_variant_file(tmp_path: Path) -> None:
     assert whole.exit_code == 0, whole.stderr
     assert "needs search" not in whole.stdout
     assert len([line for line in whole.stdout.splitlines() if re.match(r"\d+\. ", line)]) == len(list(steps(grid)))
+
+
+def test_every_kind_of_rule_gives_the_step_solver_something() -> None:
+    """Each of the corpus's rules, alone on its board, is a house, peers or a rule the steps test (none is dropped)."""
+    from sudokit.features.rules import compile_rules
+    from sudokit.model.variants import KINDS
+
+    seen = set()
+    for _real, grid, _solution in shipped().values():
+        for rule in grid.constraints:
+            alone = Grid.empty(grid.shape).with_rules(regions=grid.regions if grid.jigsaw else None, constraints=[rule])
+            kit = compile_rules(alone)
+            assert kit.houses or kit.peer_pairs or kit.rules, rule
+            seen.add(rule.kind)
+    assert seen == set(KINDS)
