@@ -113,7 +113,7 @@ class _Geometry:
         if grid is None:
             self.peers = shape.peers
         else:
-            sets = [set() for _ in range(shape.size)]  # type: list[set[int]]
+            sets: list[set[int]] = [set() for _ in range(shape.size)]
             for unit in self.units:
                 for i in unit:
                     sets[i].update(unit)
