@@ -1142,7 +1142,7 @@ def _unique_rectangle_4(s: Candidates) -> Step | None:
 # --- variant rules ------------------------------------------------------------------------------------
 
 #: The most rule results a board's memo keeps before it starts afresh.
-_MEMO_SIZE = 200_000
+_MEMO_SIZE = 50_000
 
 
 def _pair_support(table: tuple[int, ...], ma: int, mb: int, va: int, vb: int) -> tuple[int, int, int]:
