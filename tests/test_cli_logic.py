@@ -14,11 +14,14 @@ from sudokit.features.logic import hint as next_step
 from sudokit.features.rating import CSV_EXTRA, LEVELS, rate, rated_steps
 from sudokit.model.variants import Diagonal, to_json
 
-from .conftest import puzzles, refused, sized, sudoku
+from .conftest import PUZZLES, puzzles, refused, sized, sudoku
 
 HARD = puzzles("hardest.txt")[2]  # needs search after a few chains
 EASY = puzzles("easy50.txt")[0]
 X4 = to_json(Grid.parse("1..." + "." * 12).with_rules(constraints=[Diagonal("main"), Diagonal("anti")]))
+#: A variant puzzle with one solution (puzzles/variants/corpus.txt's killer-6x6): rated as any puzzle is.
+_CORPUS = (PUZZLES / "variants" / "corpus.txt").read_text().splitlines()
+KILLER6 = next(line for line, above in zip(_CORPUS[1:], _CORPUS, strict=False) if above.startswith("# killer-6x6:"))
 
 
 def one_line_error(result) -> str:  # type: ignore[no-untyped-def]
@@ -71,9 +74,10 @@ def test_hint_reads_a_file_and_stdin_and_says_when_complete(tmp_path: Path) -> N
     assert done.exit_code == 0 and "already complete" in done.stdout
 
 
-def test_hint_and_explain_refuse_variants_bad_input_and_many_puzzles(tmp_path: Path) -> None:
+def test_hint_and_explain_refuse_several_solutions_bad_input_and_many_puzzles(tmp_path: Path) -> None:
     for command in ("hint", "explain"):
-        assert "classic" in one_line_error(sudoku(command, X4))
+        several = sudoku(command, X4)  # a variant, taken as any puzzle is: it has several solutions
+        assert several.exit_code == 1 and "more than one solution" in several.stderr
         one_line_error(sudoku(command, "12345"))
         one_line_error(sudoku(command, "no/such/file.txt"))
     many = tmp_path / "two.txt"
@@ -189,23 +193,23 @@ def test_explain_json_is_an_object_a_step_then_the_rating() -> None:
 def test_rate_writes_one_record_per_input_puzzle_in_order_invalid_included(tmp_path: Path) -> None:
     file = tmp_path / "mixed.txt"
     chosen = [EASY, HARD, puzzles("easy50.txt")[7]]
-    file.write_text(f"{chosen[0]}\n{chosen[1]}\nnot a puzzle at all\n{X4}\n{chosen[2]}\n")
+    file.write_text(f"{chosen[0]}\n{chosen[1]}\nnot a puzzle at all\n{KILLER6}\n{chosen[2]}\n")
     done = sudoku("rate", "-q", "-j", "1", str(file))
-    assert done.exit_code == 2  # an invalid and an unsupported record
+    assert done.exit_code == 2  # an invalid record
     lines = done.stdout.splitlines()
     assert len(lines) == 5
-    for line, puzzle in zip((lines[0], lines[1], lines[4]), chosen, strict=True):
+    for line, puzzle in zip((lines[0], lines[1], lines[3], lines[4]), [*chosen[:2], KILLER6, chosen[2]], strict=True):
         rating = rate(puzzle)
         assert line == f"{Grid.parse(puzzle).to_line()}:{rating.level}:{rating.score}"
-    assert lines[2].endswith(":invalid") and lines[3].endswith(":unsupported")
-    assert "mixed.txt:3" in done.stderr and "mixed.txt:4" in done.stderr
+    assert lines[2].endswith(":invalid")
+    assert "mixed.txt:3" in done.stderr
 
     as_json = [json.loads(x) for x in sudoku("rate", "-q", "-j", "1", "-f", "json", str(file)).stdout.splitlines()]
-    assert [r["status"] for r in as_json] == ["solved", "solved", "invalid", "unsupported", "solved"]
+    assert [r["status"] for r in as_json] == ["solved", "solved", "invalid", "solved", "solved"]
     assert [r["line"] for r in as_json] == [1, 2, 3, 4, 5]
     assert as_json[1]["level"] == rate(HARD).level and as_json[1]["guesses"] == rate(HARD).guesses
     assert as_json[1]["techniques"] == rate(HARD).techniques
-    assert as_json[2]["level"] is None and as_json[3]["level"] is None
+    assert as_json[2]["level"] is None and as_json[3]["level"] == rate(KILLER6).level
 
     as_csv = sudoku("rate", "-q", "-j", "1", "-f", "csv", str(file)).stdout.splitlines()
     header = as_csv[0].split(",")
@@ -224,10 +228,10 @@ def test_rate_pretty_shows_each_puzzle_grid_and_its_rating_and_failures_as_solve
     file = tmp_path / "mixed.txt"
     file.write_text(f"{EASY}\nnot a puzzle at all\n{X4}\n{HARD}\n")
     done = sudoku("rate", "-q", "-j", "1", "-f", "pretty", str(file))
-    assert done.exit_code == 2  # an invalid and an unsupported record
+    assert done.exit_code == 2  # an invalid record, and a variant with several solutions
     blocks = done.stdout.rstrip("\n").split("\n\n")
     assert [block.splitlines()[0] for block in blocks] == [f"# {file}:{k}" for k in range(1, 5)]
-    assert blocks[1].splitlines()[1].startswith("invalid: ") and blocks[2].splitlines()[1].startswith("unsupported: ")
+    assert blocks[1].splitlines()[1].startswith("invalid: ") and blocks[2].splitlines()[1].startswith("several: ")
     for block, puzzle in ((blocks[0], EASY), (blocks[3], HARD)):
         _, *grid, last = block.splitlines()
         cells = "".join(ch for line in grid for ch in line if ch.isdigit() or ch == ".")

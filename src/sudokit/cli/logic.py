@@ -77,7 +77,7 @@ CountingEngine = Annotated[
 
 
 def _one_puzzle(arg: str, box: Shape | None, line: int | None = None) -> Any:
-    """The one classic puzzle of ``arg`` (text, file or -), or the one on ``line`` of it, as a Grid.
+    """The one puzzle of ``arg`` (text, file or -), or the one on ``line`` of it, as a Grid.
 
     A one-line error otherwise: no puzzle, several without ``line``, or none on ``line``.
     """
@@ -105,8 +105,6 @@ def _one_puzzle(arg: str, box: Shape | None, line: int | None = None) -> Any:
         fail(str(err) if record is None else record.locate(str(err)))
     except OSError as err:
         fail(f"{err.filename or arg}: {err.strerror or err}")
-    if not grid.is_classic:
-        fail(f"logical solving handles classic puzzles only, not one with {', '.join(sorted(grid.kinds))} rules")
     return grid
 
 
@@ -168,9 +166,10 @@ def hint(
     """Show the next step a person would take: the easiest technique that makes progress.
 
     Prints the step's one-sentence explanation, then the grid with the cells involved in brackets
-    and their candidates. When no technique applies the step is "needs search". A classic puzzle of
-    any box shape, with exactly one solution (the engine of --strategy, backtrack unless told, counts
-    to 2 first, within --time-limit, as 'sudoku solve --unique' does): a step may assume there is one.
+    and their candidates. When no technique applies the step is "needs search". A puzzle of any box
+    shape, classic or variant (its rules give steps of their own), with exactly one solution (the
+    engine of --strategy, backtrack unless told, counts to 2 first, within --time-limit, as 'sudoku
+    solve --unique' does): a step may assume there is one.
 
     Exit status: 0 a step (or the puzzle is complete), 1 the puzzle has no solution or several, or
     timed out, 2 invalid input.

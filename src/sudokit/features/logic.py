@@ -3,7 +3,9 @@
 ``steps(puzzle)`` yields :class:`Step` values (technique, cells, digits, placements, eliminations and a
 one-sentence explanation naming cells as ``r1c1``) until the puzzle is solved or every technique stalls,
 when a last step says ``"needs search"``. ``hint(puzzle)`` is the first step. Classic puzzles of every
-box shape; the pencil marks are a :class:`Candidates` state, one bit mask per cell (bit d-1 for digit d).
+box shape, and variant ones: the classic techniques on every house (jigsaw regions, diagonals, extra
+regions), each rule's own eliminations, and forcing steps (see :func:`steps`). The pencil marks are a
+:class:`Candidates` state, one bit mask per cell (bit d-1 for digit d).
 
     >>> step = hint("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
     >>> step.technique, step.placements
@@ -19,6 +21,7 @@ from functools import cache
 from itertools import combinations
 from typing import Any
 
+from sudokit.features.rules import MAX_NODES, RULE_PROPAGATION, Rule, compile_rules, enumerate_rule, pair_table
 from sudokit.io.puzzles import parse_puzzle
 from sudokit.model.grid import Grid
 from sudokit.model.shape import ALPHABET, Shape
@@ -83,21 +86,61 @@ class Step:
 
 
 class _Geometry:
-    """Per-shape tables: units with names, peers as sets, the units of each cell."""
+    """Per-board tables: units with names, peers as sets, the units of each cell.
 
-    def __init__(self, shape: Shape) -> None:
+    A classic board's units are its rows, columns and boxes; a variant's add its houses (diagonals,
+    extra regions of n cells, disjoint groups) after them, its regions may be a jigsaw's, its peers
+    take in every pair of cells its rules keep apart, and ``rules`` are its clues
+    (:func:`sudokit.features.rules.compile_rules`).
+    """
+
+    def __init__(self, shape: Shape, grid: Grid | None = None) -> None:
         self.shape = shape
-        self.n = shape.n
-        self.units = shape.rows + shape.cols + shape.boxes
-        n = shape.n
-        self.unit_names = tuple(f"{('row', 'column', 'box')[k // n]} {k % n + 1}" for k in range(3 * n))
-        self.peers = shape.peers
-        self.peer_sets = tuple(frozenset(p) for p in shape.peers)
-        self.cell_units = tuple(
-            (shape.row_of[i], n + shape.col_of[i], 2 * n + shape.box_of[i]) for i in range(shape.size)
+        self.n = n = shape.n
+        regions = shape.boxes if grid is None else grid.regions
+        kit = None if grid is None or not grid.constraints else compile_rules(grid)
+        houses = () if kit is None else kit.houses
+        self.units = shape.rows + shape.cols + regions + tuple(cells for _, cells in houses)
+        region = "region" if grid is not None and grid.jigsaw else "box"
+        self.unit_names = tuple(f"{('row', 'column', region)[k // n]} {k % n + 1}" for k in range(3 * n)) + tuple(
+            name for name, _ in houses
         )
-        # Boxes, then rows, then columns: the order a person scans for hidden singles.
-        self.scan_order = tuple(range(2 * n, 3 * n)) + tuple(range(2 * n))
+        self.box_of = shape.box_of if grid is None else grid.region_of
+        #: True for a variant board: the uniqueness techniques (which assume classic units only) are left out.
+        self.variant = grid is not None
+        self.rules: tuple[Rule, ...] = () if kit is None else kit.rules
+        #: What each rule allows for given candidates of its cells (shared by every state of this board).
+        self.memo: dict[tuple[int, tuple[int, ...]], tuple[int, tuple[list[int], int] | None]] = {}
+        if grid is None:
+            self.peers = shape.peers
+        else:
+            sets: list[set[int]] = [set() for _ in range(shape.size)]
+            for unit in self.units:
+                for i in unit:
+                    sets[i].update(unit)
+            for a, b in () if kit is None else kit.peer_pairs:
+                sets[a].add(b)
+                sets[b].add(a)
+            self.peers = tuple(tuple(sorted(p - {i})) for i, p in enumerate(sets))
+        self.peer_sets = tuple(frozenset(p) for p in self.peers)
+        rules_of: list[list[int]] = [[] for _ in range(shape.size)]
+        for k, rule in enumerate(self.rules):
+            for i in rule.cells:
+                rules_of[i].append(k)
+        #: The indexes of the rules on each cell.
+        self.rules_of = tuple(tuple(ks) for ks in rules_of)
+        #: For each rule on two cells, the digits of the second each digit of the first allows (None: another rule).
+        self.pair_tables = tuple(
+            None if r.pair is None else pair_table(r.pair, n, r.cells[1] in self.peer_sets[r.cells[0]])
+            for r in self.rules
+        )
+        self.cell_units = (
+            tuple(tuple(k for k, unit in enumerate(self.units) if i in unit) for i in range(shape.size))
+            if grid is not None
+            else tuple((shape.row_of[i], n + shape.col_of[i], 2 * n + shape.box_of[i]) for i in range(shape.size))
+        )
+        # Boxes, then rows, then columns: the order a person scans for hidden singles; then the houses.
+        self.scan_order = tuple(range(2 * n, 3 * n)) + tuple(range(2 * n)) + tuple(range(3 * n, len(self.units)))
 
 
 @cache
@@ -105,8 +148,22 @@ def _geometry(shape: Shape) -> _Geometry:
     return _Geometry(shape)
 
 
+_VARIANT_GEOMETRY: dict[tuple[object, ...], _Geometry] = {}
+
+
+def _variant_geometry(grid: Grid) -> _Geometry:
+    """The geometry of a variant board (one per board and set of rules), kept for the last few boards."""
+    key = (grid.shape, grid.regions, grid.constraints)
+    geo = _VARIANT_GEOMETRY.get(key)
+    if geo is None:
+        if len(_VARIANT_GEOMETRY) >= 16:
+            _VARIANT_GEOMETRY.clear()
+        geo = _VARIANT_GEOMETRY[key] = _Geometry(grid.shape, grid)
+    return geo
+
+
 class Candidates:
-    """The pencil marks of a classic puzzle: each cell's value (0 blank) and candidate mask (0 once filled).
+    """The pencil marks of a puzzle: each cell's value (0 blank) and candidate mask (0 once filled).
 
     Starts from the digits not excluded by the givens' peers.
     """
@@ -116,7 +173,7 @@ class Candidates:
     def __init__(self, grid: Grid) -> None:
         """The candidates of ``grid``: for each blank, every digit no given among its peers holds."""
         self.shape = grid.shape
-        self.geo = _geometry(grid.shape)
+        self.geo = _geometry(grid.shape) if grid.is_classic else _variant_geometry(grid)
         self.values = list(grid.cells)
         full = grid.shape.full_mask
         self.masks = [0] * grid.shape.size
@@ -266,7 +323,12 @@ def _naked_single(s: Candidates) -> Step | None:
                 "naked single",
                 (i,),
                 (d,),
-                f"{_name(i, n)} can only be {_sym(d, n)}: every other digit is already in its row, column or box",
+                f"{_name(i, n)} can only be {_sym(d, n)}: "
+                + (
+                    "every other candidate has been removed"
+                    if s.geo.variant
+                    else "every other digit is already in its row, column or box"
+                ),
                 placements=((i, d),),
             )
     return None
@@ -342,7 +404,7 @@ def _locked_candidates(s: Candidates) -> Step | None:
                 lines = {line_of[i] for i in where}
                 if len(lines) == 1:
                     k = offset + lines.pop()
-                    elims = [(i, d) for i in geo.units[k] if masks[i] & bit and shape.box_of[i] != b]
+                    elims = [(i, d) for i in geo.units[k] if masks[i] & bit and geo.box_of[i] != b]
                     if elims:
                         return _step(
                             "locked candidates (pointing)",
@@ -360,7 +422,7 @@ def _locked_candidates(s: Candidates) -> Step | None:
             where = [i for i in line if masks[i] & bit]
             if len(where) < 2:
                 continue
-            boxes = {shape.box_of[i] for i in where}
+            boxes = {geo.box_of[i] for i in where}
             if len(boxes) == 1:
                 b = boxes.pop()
                 elims = [(i, d) for i in geo.units[2 * n + b] if masks[i] & bit and i not in where]
@@ -753,7 +815,7 @@ def _unique_rectangle_1(s: Candidates) -> Step | None:
     geo = s.geo
     n = geo.n
     masks = s.masks
-    box_of = s.shape.box_of
+    box_of = s.geo.box_of
     for r in range(n):
         row = [r * n + c for c in range(n) if masks[r * n + c].bit_count() == 2]
         for a, b in combinations(row, 2):
@@ -810,7 +872,7 @@ def _locked_subset(size: int) -> Callable[[Candidates], Step | None]:
                         continue
                     k = offset + lines.pop()
                     in_box = [(i, d) for i in box if i not in group for d in _digits(masks[i] & union)]
-                    in_line = [(i, d) for i in geo.units[k] if shape.box_of[i] != b for d in _digits(masks[i] & union)]
+                    in_line = [(i, d) for i in geo.units[k] if geo.box_of[i] != b for d in _digits(masks[i] & union)]
                     if in_box and in_line:
                         digits = _digits(union)
                         elims = in_box + in_line
@@ -915,7 +977,7 @@ def _two_links(s: Candidates) -> Step | None:
     geo = s.geo
     n = geo.n
     masks = s.masks
-    row_of, col_of, box_of = s.shape.row_of, s.shape.col_of, s.shape.box_of
+    row_of, col_of, box_of = s.shape.row_of, s.shape.col_of, s.geo.box_of
     found: dict[str, Step] = {}
     for d in range(1, n + 1):
         bit = 1 << (d - 1)
@@ -962,7 +1024,7 @@ def _empty_rectangle(s: Candidates) -> Step | None:
     n = geo.n
     masks = s.masks
     shape = s.shape
-    row_of, col_of, box_of = shape.row_of, shape.col_of, shape.box_of
+    row_of, col_of, box_of = shape.row_of, shape.col_of, geo.box_of
     for d in range(1, n + 1):
         bit = 1 << (d - 1)
         for b in range(n):
@@ -1009,7 +1071,7 @@ def _rectangles(s: Candidates) -> Iterator[tuple[int, int, int, int, int]]:
     opposite them across two boxes, both holding the pair and more."""
     n = s.shape.n
     masks = s.masks
-    box_of = s.shape.box_of
+    box_of = s.geo.box_of
     for a, m in enumerate(masks):
         if m.bit_count() != 2:
             continue
@@ -1078,6 +1140,289 @@ def _unique_rectangle_4(s: Candidates) -> Step | None:
     return None
 
 
+# --- variant rules ------------------------------------------------------------------------------------
+
+#: The most rule results a board's memo keeps before it starts afresh.
+_MEMO_SIZE = 50_000
+
+
+def _pair_support(table: tuple[int, ...], ma: int, mb: int, va: int, vb: int) -> tuple[int, int, int]:
+    """A two-cell rule (``table``: :func:`sudokit.features.rules.pair_table`) on cells of candidates ``ma``, ``mb``
+    (or values ``va``, ``vb`` once filled): the digits of each some filling allows, and the digits every one holds."""
+    ma = ma or (1 << (va - 1) if va else 0)
+    mb = mb or (1 << (vb - 1) if vb else 0)
+    sa = sb = 0
+    needed = -1
+    while ma:
+        low = ma & -ma
+        ma ^= low
+        fits = table[low.bit_length() - 1] & mb
+        if fits:
+            sa |= low
+            sb |= fits
+            # The digits every filling holds: x itself, or a y every fitting y shares (one fitting y).
+            needed &= low | (fits if not fits & (fits - 1) else 0)
+    return sa, sb, max(needed, 0)
+
+
+def _rule_result(s: Candidates, k: int, budget: int = MAX_NODES) -> tuple[list[int], int] | None:
+    """What the board's k-th rule allows with the current candidates (memoised by its cells' state); None when
+    that takes more than ``budget`` partial fillings (:func:`sudokit.features.rules.enumerate_rule`)."""
+    rule = s.geo.rules[k]
+    masks, values = s.masks, s.values
+    table = s.geo.pair_tables[k]
+    if table is not None:
+        a, b = rule.cells
+        sa, sb, needed = _pair_support(table, masks[a], masks[b], values[a], values[b])
+        return [sa, sb], needed
+    key = tuple(masks[i] or -values[i] for i in rule.cells)
+    memo = s.geo.memo
+    tried, got = memo.get((k, key), (0, None))
+    if got is None and tried < budget:  # not tried, or given up on within a smaller budget
+        domains = [masks[i] or (1 << (values[i] - 1) if values[i] else 0) for i in rule.cells]
+        got = enumerate_rule(rule, domains, s.geo.peer_sets, budget)
+        if len(memo) >= _MEMO_SIZE:
+            memo.clear()
+        memo[(k, key)] = (budget, got)
+    return got
+
+
+def _rule_eliminations(
+    s: Candidates, k: int, supported: list[int], needed: int
+) -> tuple[list[tuple[int, int]], list[tuple[int, int, tuple[int, ...]]]]:
+    """The candidates of the k-th rule's cells no filling allows, and (digit, cell, holders) for each cell outside
+    the rule that sees every cell that may hold a digit every filling places."""
+    rule = s.geo.rules[k]
+    masks = s.masks
+    own = [(i, d) for j, i in enumerate(rule.cells) for d in _digits(masks[i] & ~supported[j])]
+    seen: list[tuple[int, int, tuple[int, ...]]] = []
+    m = needed
+    while m:
+        low = m & -m
+        m ^= low
+        holders = tuple(i for j, i in enumerate(rule.cells) if supported[j] & low and not s.values[i])
+        if not holders or any(s.values[i] == _bit(low) for i in rule.cells):
+            continue
+        common = frozenset.intersection(*(s.geo.peer_sets[i] for i in holders)) - set(rule.cells)
+        seen += [(_bit(low), i, holders) for i in sorted(common) if masks[i] & low]
+    return own, seen
+
+
+def _cell_phrase(cell: int, before: int, after: int, n: int) -> str:
+    """ "r4c1 must be 7", "r4c1 is at most 5", "r4c1 is at least 3", "r4c2 is from 2 to 6" (every digit between
+    them left) or "r2c2 cannot be 5, 7 or 9"."""
+    name = _name(cell, n)
+    gone = before & ~after
+    if after and not after & (after - 1):
+        return f"{name} must be {_sym(_bit(after), n)}"
+    if after and not gone & ((1 << after.bit_length()) - 1):
+        return f"{name} is at most {_sym(after.bit_length(), n)}"
+    low, high = _bit(after & -after), after.bit_length()
+    if after and gone < (after & -after):
+        return f"{name} is at least {_sym(low, n)}"
+    if after and not gone & ((1 << high) - 1) & ~((1 << (low - 1)) - 1):
+        return f"{name} is from {_sym(low, n)} to {_sym(high, n)}"
+    return f"{name} cannot be {_list(_sym(d, n) for d in _digits(gone)).replace(' and ', ' or ')}"
+
+
+def _rule_step(s: Candidates) -> Step | None:
+    """The first rule (easiest kind first) some of whose cells' candidates no filling of its cells allows."""
+    geo = s.geo
+    n = geo.n
+    for k, rule in enumerate(geo.rules):
+        if not any(s.masks[i] for i in rule.cells):
+            continue
+        got = _rule_result(s, k)
+        if got is None:
+            continue
+        supported, needed = got
+        if not any(supported):
+            return _step(
+                "contradiction",
+                rule.cells,
+                (),
+                f"no filling of {_names(rule.cells, n)} keeps the {rule.label}, so the puzzle has no solution",
+            )
+        own, seen = _rule_eliminations(s, k, supported, needed)
+        if not own and not seen:
+            continue
+        phrases = []
+        for j, i in enumerate(rule.cells):
+            if s.masks[i] & ~supported[j]:
+                phrases.append(_cell_phrase(i, s.masks[i], s.masks[i] & supported[j], n))
+        if seen:
+            digits = sorted({d for d, _, _ in seen})
+            cells = sorted({i for _, i, _ in seen})
+            phrases.append(
+                f"it must hold {_list(_sym(d, n) for d in digits)}, so {_removed([(i, d) for d, i, _ in seen], n)}, "
+                f"which see{'s' if len(cells) == 1 else ''} every cell of it that may hold "
+                f"{'it' if len(digits) == 1 else 'them'}"
+            )
+        prefix = "no filling of its cells allows the rest: " if rule.technique == RULE_PROPAGATION else ""
+        return _step(
+            rule.technique,
+            rule.cells,
+            {d for _, d in own} | {d for d, _, _ in seen},
+            f"{rule.label}: {prefix}{'; '.join(phrases)}",
+            eliminations=own + [(i, d) for d, i, _ in seen],
+        )
+    return None
+
+
+def _peer_locked(s: Candidates) -> Step | None:
+    """In any house, a digit whose places all see one more cell leaves that cell (pointing across any two groups)."""
+    geo = s.geo
+    n = geo.n
+    masks = s.masks
+    for k, unit in enumerate(geo.units):
+        for d in range(1, n + 1):
+            bit = 1 << (d - 1)
+            where = [i for i in unit if masks[i] & bit]
+            if not where or any(s.values[i] == d for i in unit):
+                continue
+            common = frozenset.intersection(*(geo.peer_sets[i] for i in where))
+            elims = [(i, d) for i in sorted(common) if masks[i] & bit]
+            if elims:
+                return _step(
+                    "locked candidates (peers)",
+                    where,
+                    (d,),
+                    f"in {geo.unit_names[k]}, {_sym(d, n)} can only be in {_names(where, n)}, which all see "
+                    f"{_names([i for i, _ in elims], n)}, so {_removed(elims, n)}",
+                    eliminations=elims,
+                )
+    return None
+
+
+#: The most rounds of singles and rule propagation one forcing trial makes before it gives up.
+MAX_FORCING_ROUNDS = 400
+#: The most partial fillings of one rule a forcing trial tries (a rule that needs more tells it nothing).
+MAX_FORCING_NODES = 2_000
+
+
+def _propagate(s: Candidates) -> str | None:
+    """Singles and rule propagation on ``s`` (changed in place) until nothing changes; what breaks, if anything."""
+    geo = s.geo
+    n = geo.n
+    masks, values = s.masks, s.values
+    last = [-1] * len(masks)
+    dirty: set[int] = set()
+    for _ in range(MAX_FORCING_ROUNDS):
+        changed = False
+        for i, m in enumerate(masks):
+            if not m:
+                if not values[i]:
+                    return f"{_name(i, n)} without a candidate"
+            elif not m & (m - 1):
+                s.place(i, _bit(m))
+                changed = True
+        if changed:
+            continue
+        for k, unit in enumerate(geo.units):
+            once = twice = have = 0
+            for i in unit:
+                m = masks[i]
+                twice |= once & m
+                once |= m
+                if values[i]:
+                    have |= 1 << (values[i] - 1)
+            missing = s.shape.full_mask & ~(once | have)
+            if missing:
+                return f"no place for {_sym(_bit(missing & -missing), n)} in {geo.unit_names[k]}"
+            single = once & ~twice & ~have
+            while single:
+                low = single & -single
+                single ^= low
+                cell = next((i for i in unit if masks[i] & low), None)
+                if cell is not None:
+                    s.place(cell, _bit(low))
+                    changed = True
+        if changed:
+            continue
+        for i, m in enumerate(masks):
+            if m != last[i]:
+                dirty.update(geo.rules_of[i])
+                last[i] = m
+        tables = geo.pair_tables
+        for k in sorted(dirty):
+            dirty.discard(k)
+            rule = geo.rules[k]
+            table = tables[k]
+            if table is not None:  # a rule on two cells, inline: the common case, kept cheap
+                a, b = rule.cells
+                ma, mb = masks[a], masks[b]
+                if not ma and not mb:
+                    continue
+                sa, sb, _needed = _pair_support(table, ma, mb, values[a], values[b])
+                if not sa:
+                    return f"no filling of the {rule.label}"
+                if masks[a] & ~sa or masks[b] & ~sb:
+                    masks[a] &= sa
+                    masks[b] &= sb
+                    changed = True
+                continue
+            if not any(masks[i] for i in rule.cells):
+                continue
+            got = _rule_result(s, k, MAX_FORCING_NODES)
+            if got is None:
+                continue
+            supported, needed = got
+            if not any(supported):
+                return f"no filling of the {rule.label}"
+            own, seen = _rule_eliminations(s, k, supported, needed)
+            for i, d in own + [(i, d) for d, i, _ in seen]:
+                s.eliminate(i, d)
+                changed = True
+        if not changed:
+            return None
+    return None
+
+
+def _forcing(s: Candidates) -> Step | None:
+    """A candidate that, placed, leads after singles and rule propagation to a contradiction: it is removed.
+
+    When none does, a cell each of whose candidates, placed in turn, removes the same candidate elsewhere after
+    singles and rule propagation: whichever the cell holds, that candidate goes.
+    """
+    n = s.geo.n
+    blanks = sorted((m.bit_count(), i) for i, m in enumerate(s.masks) if m)
+    branches: list[tuple[int, list[Candidates]]] = []
+    for _count, cell in blanks:
+        trials = []
+        for d in _digits(s.masks[cell]):
+            trial = s.copy()
+            trial.place(cell, d)
+            why = _propagate(trial)
+            if why is not None:
+                return _step(
+                    "forcing (contradiction)",
+                    (cell,),
+                    (d,),
+                    f"if {_name(cell, n)} were {_sym(d, n)}, singles and rule propagation would leave {why}, so "
+                    f"{_sym(d, n)} is removed from {_name(cell, n)}",
+                    eliminations=((cell, d),),
+                )
+            trials.append(trial)
+        branches.append((cell, trials))
+    for cell, trials in branches:
+        left = [0] * len(s.masks)  # what some branch leaves possible in each cell
+        for trial in trials:
+            for i, m in enumerate(trial.masks):
+                left[i] |= m or (1 << (trial.values[i] - 1) if trial.values[i] else 0)
+        elims = [(i, d) for i, m in enumerate(s.masks) if i != cell for d in _digits(m & ~left[i])]
+        if elims:
+            return _step(
+                "forcing (every candidate)",
+                (cell,),
+                _digits(s.masks[cell]),
+                f"whichever of {_list(_sym(d, n) for d in _digits(s.masks[cell])).replace(' and ', ' or ')} "
+                f"{_name(cell, n)} holds, singles and rule propagation remove the same candidates, so "
+                f"{_removed(elims, n)}",
+                eliminations=elims,
+            )
+    return None
+
+
 _FINDERS: tuple[Callable[[Candidates], Step | None], ...] = (
     _naked_single,
     _hidden_single,
@@ -1129,22 +1474,30 @@ def step_dict(step: Step, n: int, number: int | None = None) -> dict[str, Any]:
     return data
 
 
+#: The finders of a variant board: singles, its rules, then the classic techniques that hold for any units
+#: (not the uniqueness ones, whose swapped solutions its rules may forbid), then forcing.
+_UNIQUENESS = (_bug_plus_1, _unique_rectangle_1, _unique_rectangle_2, _unique_rectangle_4)
+_VARIANT_FINDERS: tuple[Callable[[Candidates], Step | None], ...] = (
+    *_FINDERS[:2],  # singles
+    _rule_step,
+    *_FINDERS[2:5],  # locked pairs and triples, locked candidates
+    _peer_locked,
+    *(finder for finder in _FINDERS[5:] if finder not in _UNIQUENESS),
+    _forcing,
+)
+
+
 # --- the solver ---------------------------------------------------------------------------------------
 
 
-def classic_grid(puzzle: Grid | str) -> Grid:
-    """``puzzle`` (a Grid or any puzzle text) as a classic Grid, for the step solver and rating.
+def logic_grid(puzzle: Grid | str) -> Grid:
+    """``puzzle`` (a Grid or any puzzle text, classic or variant) as a Grid, for the step solver.
 
-    ``TypeError`` for another type, ``ValueError`` for a variant puzzle (logical solving handles
-    classic puzzles only).
+    ``TypeError`` for another type.
     """
     grid = parse_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
     if not isinstance(grid, Grid):
         raise TypeError(f"puzzle must be a Grid or a puzzle text, not {puzzle!r:.80}")
-    if not grid.is_classic:
-        raise ValueError(
-            f"logical solving handles classic puzzles only, not one with {', '.join(sorted(grid.kinds))} rules"
-        )
     return grid
 
 
@@ -1155,14 +1508,17 @@ def steps(puzzle: Grid | str | Candidates) -> Iterator[Step]:
     which is applied before the next is looked for. When none does, the last step is ``"needs search"``
     (no placements or eliminations); a puzzle found to have no solution ends with ``"contradiction"``.
     Unique rectangles and BUG+1 assume the puzzle has one solution. ``puzzle`` may also be a :class:`Candidates`
-    state (pencil marks already thinned), which is copied, not changed. Raises ``ValueError`` for a
-    variant puzzle.
+    state (pencil marks already thinned), which is copied, not changed. On a variant puzzle the
+    steps also use its rules (:mod:`sudokit.features.rules`): each clue's eliminations, named after its
+    kind, and last a forcing step (a candidate that leads to a contradiction after singles and rule
+    propagation); the uniqueness techniques are left out there.
     """
-    state = puzzle.copy() if isinstance(puzzle, Candidates) else Candidates(classic_grid(puzzle))
+    state = puzzle.copy() if isinstance(puzzle, Candidates) else Candidates(logic_grid(puzzle))
     n = state.shape.n
+    finders = _VARIANT_FINDERS if state.geo.variant else _FINDERS
     while not state.is_solved():
         step = None
-        for finder in _FINDERS:
+        for finder in finders:
             step = finder(state)
             if step is not None:
                 break

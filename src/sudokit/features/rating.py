@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sudokit.errors import SudokitError
-from sudokit.features.logic import Candidates, Step, classic_grid, steps
+from sudokit.features.logic import Candidates, Step, logic_grid, steps
 from sudokit.model.grid import Grid
 
 if TYPE_CHECKING:
@@ -97,6 +97,37 @@ _TABLE: dict[str, tuple[int, str]] = {
     "X-chain": (260, "Unfair"),  # X_CHAIN
     "XY-chain": (260, "Unfair"),  # XY_CHAIN
     NEEDS_SEARCH: (500, "Extreme"),  # FORCING_CHAIN_CONTRADICTION's score: see SEARCH_PENALTY
+    # sudokit's steps of variant puzzles (HoDoKu has none; docs/logic.md says why each scores what it does).
+    # A clue on one or two cells: read off the clue, as a naked single is read off a cell's peers.
+    "parity clue": (4, "Easy"),
+    "given pencil marks": (4, "Easy"),
+    "kropki dot": (4, "Easy"),
+    "XV clue": (4, "Easy"),
+    "kropki negative constraint": (4, "Easy"),
+    "XV negative constraint": (4, "Easy"),
+    "non-consecutive": (4, "Easy"),
+    "minimum/maximum cell": (4, "Easy"),
+    "clone": (4, "Easy"),
+    # A clue on a cage or a line: its combinations, as a person lists them.
+    "killer cage": (10, "Easy"),
+    "little killer": (10, "Easy"),
+    "thermometer": (10, "Easy"),
+    "slow thermometer": (10, "Easy"),
+    "arrow": (10, "Easy"),
+    "renban line": (10, "Easy"),
+    "whisper line": (10, "Easy"),
+    "palindrome line": (10, "Easy"),
+    "quadruple": (10, "Easy"),
+    # A clue on a whole row or column, and any other rule's cells: the placements of a whole line.
+    "sandwich": (20, "Medium"),
+    "X-sum": (20, "Medium"),
+    "skyscraper clue": (20, "Medium"),
+    "rule propagation": (20, "Medium"),
+    "locked candidates (peers)": (50, "Medium"),  # LOCKED_CANDIDATES' score, across any two groups
+    # A candidate that leads to a contradiction after singles and rule propagation: a short forcing argument.
+    "forcing (contradiction)": (300, "Unfair"),
+    # Every candidate of one cell, each followed as above, removes the same candidates: a forcing net.
+    "forcing (every candidate)": (500, "Extreme"),
 }
 #: Each technique's base score (HoDoKu 2.2's, per application).
 BASE_SCORES: dict[str, int] = {name: score for name, (score, _) in _TABLE.items()}
@@ -151,17 +182,17 @@ def level_of(score: int, hardest_level: str) -> str:
 
 
 def rate(puzzle: Grid | str, *, time_limit: float | None = None, engine: str | Strategy = "backtrack") -> Rating:
-    """The difficulty of a classic puzzle of any box shape, in HoDoKu's manner (see the module).
+    """The difficulty of a puzzle (classic of any box shape, or variant), in HoDoKu's manner (see the module).
 
     The puzzle is first proved to have exactly one solution (``engine``, a registered name or a
     Strategy, counts to 2, checked by :func:`sudokit.engines.api.run`): the uniqueness techniques
     assume one, and a rating of a puzzle with several would be a rating of a path that is not sound.
     ``time_limit`` (seconds, None: none) bounds the whole rating, the count included.
 
-    Raises ``ValueError`` for a variant puzzle and for one without a solution or with several,
+    Raises ``ValueError`` for a puzzle without a solution or with several,
     :class:`TimeLimitError` when the time limit runs out, ``StrategyError`` when the engine fails.
     """
-    return rate_grid(classic_grid(puzzle), deadline=_deadline(time_limit), engine=engine)[1]
+    return rate_grid(logic_grid(puzzle), deadline=_deadline(time_limit), engine=engine)[1]
 
 
 def rated_steps(
@@ -172,7 +203,7 @@ def rated_steps(
     The path is that of :func:`sudokit.features.logic.steps`, except that a stall is a ``"needs search"`` step
     placing the solution's digit in the middle blank cell, after which the logical steps go on.
     """
-    return rate_grid(classic_grid(puzzle), deadline=_deadline(time_limit), engine=engine)
+    return rate_grid(logic_grid(puzzle), deadline=_deadline(time_limit), engine=engine)
 
 
 def first_step(
@@ -183,7 +214,7 @@ def first_step(
     None when the puzzle is complete. Raises as :func:`rate` does: a puzzle without a solution or
     with several has no sound next step (a uniqueness step assumes one).
     """
-    grid = classic_grid(puzzle)
+    grid = logic_grid(puzzle)
     deadline = _deadline(time_limit)
     _unique_solution(grid, deadline, engine)
     step = next(steps(grid), None)
@@ -251,7 +282,7 @@ def _check_unique(solved: Result) -> None:
 def rate_grid(
     grid: Grid, solved: Result | None = None, *, deadline: float | None = None, engine: str | Strategy = "backtrack"
 ) -> tuple[list[Step], Rating]:
-    """:func:`rated_steps` of a parsed classic grid.
+    """:func:`rated_steps` of a parsed grid.
 
     ``solved`` is a count of its solutions to 2 or more (a checked engine's result, or a solution
     known unique), if at hand; else ``engine`` counts them. ``deadline`` is a ``time.monotonic()``
@@ -339,9 +370,8 @@ class RateFormat:
     solve's record plus ``level``, ``score``, ``hardest``, ``techniques``, ``solved_by_logic``,
     ``guesses`` (None when not rated, ``error`` saying why); ``csv``: solve's columns plus
     :data:`CSV_EXTRA`; ``pretty``: the puzzle's grid (after ``# source:line`` in a batch) and a line
-    with its level and score, a failure as ``sudoku solve`` shows one. A variant puzzle is
-    ``unsupported``. Duck-types :class:`sudokit.runtime.output.RecordFormat` for
-    :class:`sudokit.runtime.batch.SolveJob`.
+    with its level and score, a failure as ``sudoku solve`` shows one. Duck-types
+    :class:`sudokit.runtime.output.RecordFormat` for :class:`sudokit.runtime.batch.SolveJob`.
     """
 
     fmt: str = "line"
@@ -459,7 +489,7 @@ class RateFormat:
 
 
 def _rated(outcome: Outcome, time_limit: float | None = None) -> tuple[Rating | None, Outcome, tuple[str, str] | None]:
-    """A solved classic outcome's rating, the outcome (``unsupported`` or ``error`` when it cannot be rated), and
+    """A solved outcome's rating, the outcome (``unsupported`` or ``error`` when it cannot be rated), and
     ``(answer, why)`` when a puzzle that solved is not rated: ``several`` solutions, or a ``timeout`` rating it.
 
     ``time_limit`` covers the count and the rating: the rating gets what the count left.
@@ -471,9 +501,6 @@ def _rated(outcome: Outcome, time_limit: float | None = None) -> tuple[Rating | 
     result, grid = outcome.result, outcome.grid
     if result is None or grid is None:
         return None, outcome, None
-    if not grid.is_classic:
-        why = f"rating handles classic puzzles only, not one with {', '.join(sorted(grid.kinds))} rules"
-        return None, replace(outcome, result=replace(result, status=Status.UNSUPPORTED, error=why, solutions=())), None
     late = "no rating within the time limit" + ("" if time_limit is None else f" of {time_limit:g} s")
     if result.count >= 2:
         return None, outcome, ("several", f"{NOT_UNIQUE}: no rating")
@@ -494,7 +521,7 @@ def _rated(outcome: Outcome, time_limit: float | None = None) -> tuple[Rating | 
 
 
 class LogicTask:
-    """The checked hint or rated path of one classic Grid (an item) in a killable worker
+    """The checked hint or rated path of one Grid (an item) in a killable worker
     (:mod:`sudokit.engines.workers`).
 
     A result is ``("step", Step | None)`` (the hint), ``("path", (steps, rating))`` (``explain``), or

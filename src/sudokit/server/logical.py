@@ -12,18 +12,14 @@ __all__ = ["logical_answer"]
 def logical_answer(grid: Grid, marks: dict[int, list[int]], *, step: bool) -> dict[str, Any]:
     """The ``logical`` reply of f-puzzles' ``solvepath`` or ``step`` (``step``), for ``grid`` (the digits entered too).
 
-    Centre pencil marks (``marks``, by cell) narrow their cells first. ``step`` on marks that the
+    Centre pencil marks (``marks``, by cell) narrow their cells first. A variant puzzle's rules take part in the
+    steps (:mod:`sudokit.features.rules`), as in ``sudoku explain``. ``step`` on marks that the
     givens and digits narrow further answers with those candidates first ("Initial candidates."), as
     SudokuSolver does; then one step a request.
     """
     from sudokit.features.logic import Candidates, hint, steps
 
     n = grid.n
-    if not grid.is_classic:
-        cells = [{"value": v} if v else {"value": 0, "candidates": list(range(1, n + 1))} for v in grid.cells]
-        rules = ", ".join(sorted(grid.kinds))
-        message = f"sudokit's step solver handles classic puzzles only, not one with {rules} rules."
-        return {"type": "logical", "cells": cells, "message": message, "isValid": True}
     state = Candidates(grid)
     narrowed = False
     for cell in range(grid.shape.size):

@@ -1,0 +1,219 @@
+"""The step solver on variant puzzles: each rule's named steps, forcing, and every step sound on the shipped puzzles.
+
+benchmarks/bench_variant_logic.py checks every shipped variant puzzle; the suite checks a sample of them
+(the cheap ones, of many kinds) to keep its CPU cost down.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from sudokit import Grid
+from sudokit.features.logic import TECHNIQUES, Candidates, Step, hint, steps
+from sudokit.features.rating import BASE_SCORES, rate
+from sudokit.features.rules import RULE_TECHNIQUES
+from sudokit.model.variants import Arrow, Killer, Kropki, OddEven, Thermometer
+
+from .conftest import sudoku
+
+ROOT = Path(__file__).resolve().parent.parent
+CELL_NAME = re.compile(r"\br(\d+)c(\d+)\b")
+
+
+@cache
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_variant_logic", ROOT / "benchmarks" / "bench_variant_logic.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@cache
+def shipped() -> dict[str, tuple[bool, Grid, tuple[int, ...]]]:
+    return {name: (real, grid, solution) for name, real, grid, solution in bench().shipped()}
+
+
+#: A sample of corpus.txt, each under 0.3 s of CPU: most kinds, alone and combined, 9x9 and 6x6.
+CORPUS_SAMPLE = [
+    "killer",
+    "little-killer",
+    "thermometer",
+    "slow-thermometer",
+    "arrow",
+    "kropki",
+    "kropki-negative",
+    "xv",
+    "xv-negative",
+    "renban",
+    "whisper",
+    "palindrome",
+    "quadruple",
+    "pencil-marks",
+    "min-max",
+    "disjoint-groups",
+    "clone",
+    "between-line",
+    "modular-line",
+    "nabner-line",
+    "double-arrow",
+    "sudoku-x",
+    "windoku",
+    "anti-king",
+    "jigsaw",
+    "thermo-arrow-kropki",
+    "renban-whisper-palindrome",
+    "anti-knight-thermo",
+    "jigsaw-x-odd-even",
+    "killer-6x6",
+    "sandwich-6x6",
+    "non-consecutive-6x6",
+    "xv-odd-even-6x6",
+    "little-killer-renban-6x6",
+]
+
+
+@cache
+def explained(name: str) -> list[Step]:
+    """The checked path of a shipped puzzle, its explanations' form checked too."""
+    _real, grid, solution = shipped()[name]
+    path = bench().checked_path(grid, solution)
+    n = grid.n
+    for step in path:
+        assert step.explanation and "\n" not in step.explanation, step
+        named = {(int(r) - 1) * n + int(c) - 1 for r, c in CELL_NAME.findall(step.explanation)}
+        assert {cell for cell, _ in step.placements + step.eliminations} <= named, step
+    assert all(step.progress for step in path[:-1])
+    return path
+
+
+@pytest.mark.parametrize("name", CORPUS_SAMPLE)
+def test_every_step_is_sound_on_a_sample_of_the_variant_corpus(name: str) -> None:
+    path = explained(name)
+    assert path[-1].technique != "contradiction"
+
+
+def test_every_step_is_sound_on_the_real_links_and_most_are_solved_by_logic() -> None:
+    real = [name for name, (is_real, _, _) in shipped().items() if is_real]
+    assert len(real) >= 10
+    slow = ("Bird in a Storm", "Return of the Revenge", "Boxes", "Blitz")  # over 0.5 s each: the benchmark's
+    solved = checked = 0
+    for name in real:
+        if any(title in name for title in slow):
+            continue
+        path = explained(name)
+        checked += 1
+        solved += path[-1].technique not in ("needs search", "contradiction")
+    assert checked >= 10 and solved >= 0.8 * checked
+
+
+def test_the_rules_make_named_steps_a_person_can_follow() -> None:
+    """The issue's examples: a cage's combination, a thermometer's bounds, a dot's digits, an arrow's sum."""
+    empty = Grid.empty()
+    cage = hint(empty.with_rules(constraints=[Killer(["r1c1", "r1c2", "r1c3"], total=6)]))
+    assert cage is not None and cage.technique == "killer cage"
+    assert cage.explanation.startswith("killer cage r1c1-r1c3 (6): r1c1 is at most 3")
+    assert "it must hold 1, 2 and 3" in cage.explanation
+    row_and_box = {c for c in range(9)} | {r * 9 + c for r in range(3) for c in range(3)}
+    expected = {(c, d) for c in (0, 1, 2) for d in range(4, 10)} | {
+        (c, d) for c in row_and_box - {0, 1, 2} for d in (1, 2, 3)
+    }
+    assert set(cage.eliminations) == expected
+
+    thermo = hint(empty.with_rules(constraints=[Thermometer(["r4c1", "r4c2", "r4c3", "r4c4", "r4c5"])]))
+    assert thermo is not None and thermo.technique == "thermometer"
+    assert "r4c1 is at most 5" in thermo.explanation and "r4c5 is at least 5" in thermo.explanation
+    assert (27, 6) in thermo.eliminations and (27, 5) not in thermo.eliminations
+
+    dot = hint(empty.with_rules(constraints=[Kropki("black", ["r2c2", "r2c3"])]))
+    assert dot is not None and dot.technique == "kropki dot"
+    assert "r2c2 cannot be 5, 7 or 9" in dot.explanation
+    assert set(dot.eliminations) == {(c, d) for c in (10, 11) for d in (5, 7, 9)}
+
+    arrow = hint(empty.with_rules(constraints=[Arrow(["r5c5"], ["r5c6", "r5c7"])]))
+    assert arrow is not None and arrow.technique == "arrow"
+    assert arrow.explanation.startswith("arrow r5c5 <- r5c6 r5c7: r5c5 is at least 3")
+
+    odd = hint(empty.with_rules(constraints=[OddEven("r9c9", "odd")]))
+    assert odd is not None and odd.technique == "parity clue" and {d for _, d in odd.eliminations} == {2, 4, 6, 8}
+
+
+def test_forcing_steps_are_stated_as_such_and_finish_what_the_rules_leave() -> None:
+    path = explained("anti-knight-thermo")
+    forcing = [step for step in path if step.technique == "forcing (contradiction)"]
+    for step in forcing:
+        assert step.explanation.startswith("if r") and "singles and rule propagation would leave" in step.explanation
+        assert len(step.eliminations) == 1
+    # Somewhere in the sample a forcing step is needed, and it is what lets explain finish.
+    needed = [name for name in CORPUS_SAMPLE[:12] if any(s.technique.startswith("forcing") for s in explained(name))]
+    assert needed
+    # Where no candidate leads to a contradiction, every candidate of one cell may lead to the same eliminations.
+    kropki7 = explained(next(name for name in shipped() if "Irregular 7x7 Kropki" in name))
+    both = [step for step in kropki7 if step.technique == "forcing (every candidate)"]
+    assert both and kropki7[-1].technique == "naked single"
+    assert all(step.explanation.startswith("whichever of ") for step in both)
+
+
+def test_variant_paths_leave_out_the_uniqueness_techniques_and_every_step_has_a_score() -> None:
+    used: set[str] = set()
+    for name in ("killer", "kropki", "jigsaw-x-odd-even", "sandwich-6x6", "clone"):
+        used |= {step.technique for step in explained(name)}
+    assert not {t for t in used if t.startswith("unique rectangle") or t == "BUG+1"}
+    assert used & set(RULE_TECHNIQUES)
+    forcing = ("forcing (contradiction)", "forcing (every candidate)")
+    for technique in (*TECHNIQUES, *RULE_TECHNIQUES, "locked candidates (peers)", *forcing):
+        assert technique in BASE_SCORES or technique == "locked candidates", technique  # scored as (pointing) ...
+
+
+def test_a_jigsaw_and_a_diagonal_are_houses_for_hidden_singles() -> None:
+    _real, grid, _solution = shipped()["jigsaw-x-odd-even"]
+    state = Candidates(grid)
+    names = {state.geo.unit_names[k] for k in range(len(state.geo.units))}
+    assert "region 1" in names and "the main diagonal" in names and "box 1" not in names
+
+
+def test_rate_scores_a_variant_on_the_same_scale_and_refuses_several_solutions() -> None:
+    _real, grid, _solution = shipped()["killer-6x6"]
+    rating = rate(grid)
+    assert rating.level in ("Easy", "Medium", "Hard", "Unfair", "Extreme") and rating.score > 0
+    assert rating.techniques.get("killer cage", 0) > 0
+    several = Grid.empty("2x3").with_rules(constraints=[Killer(["r1c1", "r1c2"], total=3)])
+    with pytest.raises(ValueError, match="more than one solution"):
+        rate(several)
+
+
+def test_hint_and_explain_take_a_variant_file(tmp_path: Path) -> None:
+    _real, grid, _solution = shipped()["thermometer"]
+    from sudokit.model.variants import to_json
+
+    file = tmp_path / "thermo.json"
+    file.write_text(to_json(grid) + "\n")
+    first = sudoku("hint", str(file))
+    assert first.exit_code == 0, first.stderr
+    step = hint(grid)
+    assert step is not None and first.stdout.splitlines()[0] == f"{step.technique}: {step.explanation}"
+    whole = sudoku("explain", str(file))
+    assert whole.exit_code == 0, whole.stderr
+    assert "needs search" not in whole.stdout
+    assert len([line for line in whole.stdout.splitlines() if re.match(r"\d+\. ", line)]) == len(list(steps(grid)))
+
+
+def test_every_kind_of_rule_gives_the_step_solver_something() -> None:
+    """Each of the corpus's rules, alone on its board, is a house, peers or a rule the steps test (none is dropped)."""
+    from sudokit.features.rules import compile_rules
+    from sudokit.model.variants import KINDS
+
+    seen = set()
+    for _real, grid, _solution in shipped().values():
+        for rule in grid.constraints:
+            alone = Grid.empty(grid.shape).with_rules(regions=grid.regions if grid.jigsaw else None, constraints=[rule])
+            kit = compile_rules(alone)
+            assert kit.houses or kit.peer_pairs or kit.rules, rule
+            seen.add(rule.kind)
+    assert seen == set(KINDS)
