@@ -503,6 +503,10 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         (lambda: Clone(["r1c1"], []), "clone copy: needs at least 1 cell, got 0"),
         (lambda: MinMax("r1c1", "min"), "minimum/maximum cell: 'min' is not one of minimum, maximum"),
         (lambda: MinMax("r0c1", "minimum"), "minimum/maximum cell: 'r0c1' is not a cell like 'r1c1'"),
+        (
+            lambda: MinMax("r1c1", "maximum", ["r2c2"]),
+            "minimum/maximum cell: exempt cell r2c2 is not an orthogonal neighbour of r1c1",
+        ),
         (lambda: PencilMarks("r1c1", [3, 1, 3]), "given pencil marks at r1c1: digit 3 listed twice"),
         (lambda: PencilMarks("r1c1", [True]), "given pencil marks at r1c1: digit: True is not a whole number"),
         (lambda: PencilMarks("r1c1", 5), "given pencil marks at r1c1: digits must be a list of digits, not 5"),
@@ -510,7 +514,8 @@ def test_bad_regions_are_named(regions: object, message: str) -> None:
         (lambda: BetweenLine(["r1c1", "r1c2", "r1c4"]), "between line at r1c1..r1c4: r1c2 and r1c4 do not touch"),
         (lambda: BetweenLine(["r1c1", "r1c2", "r1c1"]), "between line: cell r1c1 appears twice"),
         (lambda: RegionSumLine(["r1c1"]), "region sum line: needs at least 2 cells, got 1"),
-        (lambda: EntropicLine(["r1c1", "r1c2"]), "entropic line: needs at least 3 cells, got 2"),
+        (lambda: EntropicLine(["r1c1"]), "entropic line: needs at least 2 cells, got 1"),
+        (lambda: ModularLine(["r1c1"]), "modular line: needs at least 2 cells, got 1"),
         (lambda: ZipperLine(["r1c1", "r1c2"]), "zipper line: needs at least 3 cells, got 2"),
         (lambda: DoubleArrow(["r1c1", "r1c2"]), "double arrow: needs at least 3 cells, got 2"),
         (lambda: LockoutLine(["r1c1", "r1c2"], difference=0), "difference: 0 is not a whole number of at least 1"),
@@ -567,6 +572,15 @@ def test_a_lockout_line_s_ends_must_be_far_apart() -> None:
     problem = solution_problem(EMPTY.with_rules(constraints=[close]), SOLVED)
     assert problem is not None and "its ends 4 and 1 differ by less than 4" in problem
     assert solution_problem(EMPTY.with_rules(constraints=[LockoutLine(close.cells, difference=3)]), SOLVED) is None
+
+
+def test_entropic_and_modular_lines_of_two_cells_hold_digits_of_two_different_groups() -> None:
+    pair = ModularLine([(0, 0), (0, 1)])
+    kept = [g for g in GRIDS if solution_problem(Grid.empty("2x2").with_rules(constraints=[pair]), Grid(g)) is None]
+    assert kept == [g for g in GRIDS if g[0] % 3 != g[1] % 3] and 0 < len(kept) < len(GRIDS)
+    assert solution_problem(EMPTY.with_rules(constraints=[EntropicLine([(0, 0), (0, 1)])]), SOLVED) is None  # 5 3
+    problem = solution_problem(EMPTY.with_rules(constraints=[EntropicLine([(0, 0), (1, 0)])]), SOLVED)  # 5 6
+    assert problem == "constraint 1 broken: entropic line at r1c1..r2c1: r1c1..r2c1 hold 5 6, not two different thirds"
 
 
 def test_an_entropic_line_needs_a_side_that_splits_into_thirds() -> None:
@@ -667,6 +681,25 @@ def test_a_minimum_or_maximum_cell_is_compared_with_its_neighbours_on_the_board_
     kept = [g for g in GRIDS if solution_problem(puzzle, Grid(g)) is None]
     assert kept == [g for g in GRIDS if g[0] < min(g[1], g[4]) and g[6] > max(g[2], g[5], g[7], g[10])]
     assert 0 < len(kept) < len(GRIDS)
+
+
+def test_a_minimum_or_maximum_cell_is_not_compared_with_its_exempt_neighbours() -> None:
+    # f-puzzles' rule: two maximum cells side by side are each compared only with their other neighbours
+    left, right = MinMax("r1c1", "maximum", ["r1c2"]), MinMax("r1c2", "maximum", [(0, 0)])
+    assert left.neighbours(4) == ((1, 0),) and right.exempt == ((0, 0),)
+    puzzle = Grid.empty("2x2").with_rules(constraints=[left, right])
+    kept = [g for g in GRIDS if solution_problem(puzzle, Grid(g)) is None]
+    assert kept == [g for g in GRIDS if g[0] > g[4] and g[1] > max(g[2], g[5])] and kept
+    assert json.loads(to_json(puzzle))["constraints"][0] == {
+        "kind": "min-max",
+        "cell": "r1c1",
+        "extreme": "maximum",
+        "exempt": ["r1c2"],
+    }
+    assert from_json(to_json(puzzle)) == puzzle
+    assert "exempt" not in MinMax("r1c1", "minimum").to_dict()
+    with pytest.raises(VariantError, match="exempt cell r1c5 is off the 4x4 board"):
+        Grid.empty("2x2").with_rules(constraints=[MinMax("r1c4", "maximum", ["r1c5"])])
 
 
 def test_disjoint_groups_follow_the_boxes_and_name_the_repeat() -> None:

@@ -370,6 +370,7 @@ _FPUZZLES_COSMETIC = frozenset(
         "line",
         "circle",
         "rectangle",
+        "successMessage",
     }
 )
 #: Drawings whose meaning is in the rules text (refused), and what each is called in the error.
@@ -457,6 +458,7 @@ class _FPuzzlesReader:
         n = self.n
         cells = [0] * (n * n)
         region_of = list(shape.box_of)
+        old_extremes: dict[str, list[tuple[str, Cell]]] = {"minimum": [], "maximum": []}
         for r, row in enumerate(grid):
             for c, cell in enumerate(row):
                 where = f"cell R{r + 1}C{c + 1}"
@@ -475,7 +477,7 @@ class _FPuzzlesReader:
                     elif key == "extreme":  # how old versions wrote minimum and maximum cells
                         if value not in ("Minimum", "Maximum"):
                             raise self.fail(f"{where}: extreme {value!r:.20} is not Minimum or Maximum")
-                        self.rules.append(MinMax((r, c), value.lower()))
+                        old_extremes[value.lower()].append((where, (r, c)))
                     elif value not in (None, False, [], ""):
                         raise self.fail(f"{where}: {key!r:.40} is not a cell property sudokit knows")
                 if cell.get("given"):
@@ -488,6 +490,8 @@ class _FPuzzlesReader:
                             f"{where}: region {shown} (every cell of a sudokit board is in one of {n} regions)"
                         )
                     region_of[r * n + c] = region
+        for key, marked in old_extremes.items():
+            self.extreme_cells(key, marked)
         return cells, region_of
 
     def pencil_marks(self, value: object, cell: Cell, where: str) -> None:
@@ -520,6 +524,21 @@ class _FPuzzlesReader:
             for line in entry["lines"]
             if isinstance(line, list) and all(isinstance(c, str) for c in line)
         }
+        diamonds = {  # the ends of the lockout lines
+            line[k]
+            for entry in self.listed("lockout")
+            if isinstance(entry, dict) and isinstance(entry.get("lines"), list)
+            for line in entry["lines"]
+            if isinstance(line, list) and line and all(isinstance(c, str) for c in line)
+            for k in (0, -1)
+        }
+        pictures = {"rectangle": diamonds | self.entry_cells("even"), "circle": self.entry_cells("odd")}
+        clones = {
+            _names_set(entry.get(side))
+            for entry in self.listed("clone")
+            if isinstance(entry, dict)
+            for side in ("cells", "cloneCells")
+        }
         for key, what in _DRAWINGS.items():
             drawings = self.data.get(key) or []
             if not isinstance(drawings, list):
@@ -539,10 +558,23 @@ class _FPuzzlesReader:
                     continue  # the plugin's drawing of a rule it also wrote as a rule
                 if key == "line" and isinstance(lines, list) and lines and all(_drawn(ln, ruled) for ln in lines):
                     continue  # a line drawn over a rule's line (older plugins drew renban and whispers so)
+                if key in pictures and isinstance(cells, list) and len(cells) == 1 and str(cells[0]) in pictures[key]:
+                    continue  # a lockout line's diamond (as its plugin draws it), an even cell's square, an odd's ring
+                if key == "cage" and not value and _names_set(cells) in clones:
+                    continue  # a cage drawn round one side of a clone (so setters show which cells are clones)
                 raise self.fail(
                     f"{key} {k} ({_cells_text(cells)}): {what} has its meaning in the rules text, which sudokit does "
                     "not read"
                 )
+
+    def listed(self, key: str) -> list[Any]:
+        """The data's list under ``key`` ([] for anything else: the rule reading ``key`` says what is wrong)."""
+        value = self.data.get(key)
+        return value if isinstance(value, list) else []
+
+    def entry_cells(self, key: str) -> set[str]:
+        """The cell names the entries of ``key`` give as ``cell`` (the well-formed ones: the rule reads them all)."""
+        return {e["cell"] for e in self.listed(key) if isinstance(e, dict) and isinstance(e.get("cell"), str)}
 
     # --- entries
 
@@ -661,9 +693,16 @@ class _FPuzzlesReader:
         self.parity("odd", value)
 
     def extremes(self, key: str, value: object) -> None:
-        for where, entry in self.entries(key, value):
-            cell = self.cell(entry.get("cell"), where)
-            self.add(where, partial(MinMax, cell, key))
+        self.extreme_cells(
+            key, [(where, self.cell(entry.get("cell"), where)) for where, entry in self.entries(key, value)]
+        )
+
+    def extreme_cells(self, key: str, cells: list[tuple[str, Cell]]) -> None:
+        """Minimum (maximum) cells, each compared only with the neighbours not of its kind (as f-puzzles does)."""
+        kin = {cell for _, cell in cells}
+        for where, (r, c) in cells:
+            exempt = tuple(cell for cell in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if cell in kin)
+            self.add(where, partial(MinMax, (r, c), key, exempt))
 
     def minimum(self, value: object) -> None:
         self.extremes("minimum", value)
@@ -921,6 +960,11 @@ class _FPuzzlesReader:
     }
 
 
+def _names_set(cells: object) -> frozenset[str]:
+    """The cell names of a drawing or an entry, as a set (empty for anything else)."""
+    return frozenset(c for c in cells if isinstance(c, str)) if isinstance(cells, list) else frozenset()
+
+
 def _drawn(line: object, ruled: set[tuple[str, ...]]) -> bool:
     """Whether ``line`` (cell names) is one of the ``ruled`` lines, either way round."""
     if not isinstance(line, list):
@@ -1046,6 +1090,12 @@ def to_fpuzzles(grid: Grid, solution: Grid | None = None) -> dict[str, Any]:
         elif isinstance(rule, OddEven):
             add(rule.parity, {"cell": _name(rule.cell)})
         elif isinstance(rule, MinMax):
+            kin = {c.cell for c in grid.constraints if isinstance(c, MinMax) and c.extreme == rule.extreme}
+            if set(rule.exempt) != {cell for cell in rule.neighbours(n) + rule.exempt if cell in kin}:
+                raise VariantError(
+                    f"f-puzzles: {rule.extreme} cell {_name(rule.cell)}: f-puzzles compares it with every neighbour "
+                    f"that is not a {rule.extreme} cell, which its exempt cells do not match"
+                )
             add(rule.extreme, {"cell": _name(rule.cell)})
         elif isinstance(rule, Thermometer):
             add("thermometer", {"lines": [_names(rule.cells)]})

@@ -756,21 +756,49 @@ class PencilMarks(Constraint):
 
 @dataclass(frozen=True, slots=True)
 class MinMax(Constraint):
-    """A minimum (maximum) cell: its digit is less (greater) than each orthogonal neighbour's."""
+    """A minimum (maximum) cell: its digit is less (greater) than each orthogonal neighbour's.
+
+    The neighbours in ``exempt`` are not compared: f-puzzles compares a minimum (maximum) cell only with
+    the neighbours that are not minimum (maximum) cells too, and its import names those here.
+    """
 
     kind: ClassVar[str] = "min-max"
     label: ClassVar[str] = "minimum/maximum cell"
     cell: Cell
     extreme: str
+    exempt: tuple[Cell, ...] = ()
 
     def _normalise(self) -> None:
         self._set("cell", _cell(self.cell, self.label))
         _choice(self.extreme, ("minimum", "maximum"), self.label)
+        exempt = tuple(sorted(_cells(self.exempt, self.label, at_least=0)))
+        for other in exempt:
+            if not _adjacent(self.cell, other):
+                where = f"{cell_name(other)} is not an orthogonal neighbour of {cell_name(self.cell)}"
+                raise VariantError(f"{self.label}: exempt cell {where}")
+        self._set("exempt", exempt)
+
+    def _fits(self, n: int) -> None:
+        for r, c in self.exempt:
+            if r >= n or c >= n:
+                raise VariantError(f"{self.label}: exempt cell {cell_name((r, c))} is off the {n}x{n} board")
 
     def neighbours(self, n: int) -> tuple[Cell, ...]:
-        """The orthogonal neighbours of the cell on a board of side ``n``."""
+        """The orthogonal neighbours of the cell on a board of side ``n`` that it is compared with (not exempt)."""
         r, c = self.cell
-        return tuple((a, b) for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= a < n and 0 <= b < n)
+        return tuple(
+            (a, b)
+            for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+            if 0 <= a < n and 0 <= b < n and (a, b) not in self.exempt
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        out = Constraint.to_dict(self)
+        if self.exempt:
+            out["exempt"] = [cell_name(c) for c in self.exempt]
+        else:
+            del out["exempt"]
+        return out
 
     def holds(self, mine: int, theirs: int) -> bool:
         """Whether the cell's digit ``mine`` fits beside a neighbour's ``theirs``."""
@@ -927,14 +955,14 @@ class RegionSumLine(Constraint):
 @dataclass(frozen=True, slots=True)
 class EntropicLine(Constraint):
     """An entropic line: every three cells in a row along it hold a low, a middle and a high digit (the thirds of
-    1..n: 1-3, 4-6 and 7-9 on 9x9)."""
+    1..n: 1-3, 4-6 and 7-9 on 9x9); a line of two cells, digits of two different thirds."""
 
     kind: ClassVar[str] = "entropic-line"
     label: ClassVar[str] = "entropic line"
     cells: tuple[Cell, ...]
 
     def _normalise(self) -> None:
-        self._set("cells", _cells(self.cells, self.label, at_least=3))
+        self._set("cells", _cells(self.cells, self.label, at_least=2))
         _line(self)
 
     def _fits(self, n: int) -> None:
@@ -943,23 +971,27 @@ class EntropicLine(Constraint):
 
     def violation(self, values: Sequence[int], grid: Grid) -> str | None:
         third = grid.n // 3
-        return _runs_of_three(self, values, grid, lambda d: (d - 1) // third, "a low, a middle and a high digit")
+        low_middle_high = "a low, a middle and a high digit"
+        return _runs_of_three(self, values, grid, lambda d: (d - 1) // third, low_middle_high, "two different thirds")
 
 
 @dataclass(frozen=True, slots=True)
 class ModularLine(Constraint):
-    """A modular line: every three cells in a row along it hold digits of three different residues mod 3."""
+    """A modular line: every three cells in a row along it hold digits of three different residues mod 3; a line
+    of two cells, digits of two different residues."""
 
     kind: ClassVar[str] = "modular-line"
     label: ClassVar[str] = "modular line"
     cells: tuple[Cell, ...]
 
     def _normalise(self) -> None:
-        self._set("cells", _cells(self.cells, self.label, at_least=3))
+        self._set("cells", _cells(self.cells, self.label, at_least=2))
         _line(self)
 
     def violation(self, values: Sequence[int], grid: Grid) -> str | None:
-        return _runs_of_three(self, values, grid, lambda d: d % 3, "three different residues mod 3")
+        return _runs_of_three(
+            self, values, grid, lambda d: d % 3, "three different residues mod 3", "two different residues mod 3"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -1260,14 +1292,19 @@ def _line(rule: Constraint) -> None:
             raise VariantError(f"{rule._where()}: {cell_name(a)} and {cell_name(b)} do not touch")
 
 
-def _runs_of_three(rule: Constraint, values: Sequence[int], grid: Grid, group: Any, what: str) -> str | None:
-    """None when every three cells in a row along ``rule``'s line hold digits of three different ``group``s."""
+def _runs_of_three(
+    rule: Constraint, values: Sequence[int], grid: Grid, group: Any, what: str, what_two: str
+) -> str | None:
+    """None when every three cells in a row along ``rule``'s line (both, on a line of two) hold digits of different
+    ``group``s."""
     cells = rule.cells  # type: ignore[attr-defined]
     digits = rule._values(values, grid.n)
-    for k in range(len(cells) - 2):
-        if len({group(d) for d in digits[k : k + 3]}) < 3:
-            shown = _shown(digits[k : k + 3])
-            return f"{rule._where()}: {cell_name(cells[k])}..{cell_name(cells[k + 2])} hold {shown}, not {what}"
+    run = min(3, len(cells))
+    for k in range(len(cells) - run + 1):
+        if len({group(d) for d in digits[k : k + run]}) < run:
+            shown = _shown(digits[k : k + run])
+            said = what if run == 3 else what_two
+            return f"{rule._where()}: {cell_name(cells[k])}..{cell_name(cells[k + run - 1])} hold {shown}, not {said}"
     return None
 
 
