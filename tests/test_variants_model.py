@@ -702,6 +702,15 @@ def test_a_minimum_or_maximum_cell_is_not_compared_with_its_exempt_neighbours() 
         Grid.empty("2x2").with_rules(constraints=[MinMax("r1c4", "maximum", ["r1c5"])])
 
 
+@pytest.mark.parametrize("engine", ["backtrack", "cp-sat", "sat", "python-constraint"])
+def test_every_variant_engine_leaves_exempt_neighbours_uncompared(engine: str) -> None:
+    rules = [MinMax("r2c2", "maximum", ["r2c3"]), MinMax("r2c3", "maximum", ["r2c2"]), MinMax("r4c1", "minimum")]
+    puzzle = Grid.empty("2x2").with_rules(constraints=rules)
+    kept = [g for g in GRIDS if solution_problem(puzzle, Grid(g)) is None]
+    result = solve(puzzle, engine, limit=len(GRIDS) + 1)
+    assert (result.count, result.exact) == (len(kept), True) and len(kept) > 0
+
+
 def test_disjoint_groups_follow_the_boxes_and_name_the_repeat() -> None:
     groups = DisjointGroups.groups(Grid.empty("2x3").shape)  # 6x6: boxes of 2 rows by 3 columns
     assert groups[0] == (0, 3, 12, 15, 24, 27) and groups[5] == (8, 11, 20, 23, 32, 35)
