@@ -566,7 +566,7 @@ HOSTILE_KEYS = [
     "xsum", "skyscraper", "rowindexer", "columnindexer", "boxindexer",
     "nonconsecutive", "cage", "line", "circle", "lines", "global", "cages", "regions", "box", "constraints",
     "quadruple", "values", "digits", "givenPencilMarks", "minimum", "maximum", "extreme",
-    "disjointgroups", "clone", "cloneCells",
+    "disjointgroups", "clone", "cloneCells", "rectangle", "successMessage",
 ]  # fmt: skip
 
 

@@ -78,6 +78,11 @@ from .conftest import PUZZLES
 
 LINKS = PUZZLES / "variants" / "links.txt"
 REFUSED = PUZZLES / "variants" / "links-refused.txt"
+#: Every file of real links sudokit accepts: links.txt and those of other sources (each under its own licence).
+ACCEPTED = [
+    LINKS,
+    *(PUZZLES / "variants" / f"links-{name}.txt" for name in ("sudokusolver", "variantsolverjs", "kaji")),
+]
 
 
 def linked(path: Path) -> list[tuple[str, dict[str, str], str]]:
@@ -107,7 +112,10 @@ def decoded(link: str) -> dict[str, object]:
 # --- real links -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("title", "fields", "link"), linked(LINKS), ids=[t[:30] for t, _, _ in linked(LINKS)])
+REAL = [item for path in ACCEPTED for item in linked(path)]
+
+
+@pytest.mark.parametrize(("title", "fields", "link"), REAL, ids=[t[:30] for t, _, _ in REAL])
 def test_real_links_decode_to_puzzles_their_solutions_solve(title: str, fields: dict[str, str], link: str) -> None:
     assert is_link(link)
     puzzle = parse_link(link)
@@ -126,6 +134,26 @@ def test_the_links_file_holds_puzzles_of_many_kinds() -> None:
     assert len(linked(LINKS)) >= 10
     assert {"jigsaw", "killer", "little-killer", "arrow", "kropki", "kropki-negative", "xv-negative"} <= kinds
     assert {"renban", "sandwich", "palindrome", "thermometer", "odd-even", "anti-king"} <= kinds
+
+
+@pytest.mark.parametrize(("title", "fields", "link"), REAL, ids=[t[:30] for t, _, _ in REAL])
+def test_real_puzzles_are_proved_unique_by_sat_with_their_published_solution(
+    title: str, fields: dict[str, str], link: str
+) -> None:
+    puzzle = parse_link(link)
+    result = solve(puzzle, "sat", limit=2, time_limit=60)
+    assert (result.status, result.count, result.exact) == (Status.SOLVED, 1, True), result.error
+    assert result.solution is not None and "".join(map(str, result.solution.cells)) == fields["solution"]
+
+
+def test_the_real_puzzles_use_every_kind_issue_24_added() -> None:
+    added = {"quadruple", "pencil-marks", "min-max", "disjoint-groups", "clone", "between-line", "region-sum-line"}
+    added |= {"entropic-line", "modular-line", "zipper-line", "lockout-line", "nabner-line", "double-arrow", "x-sum"}
+    added |= {"skyscraper", "indexer"}
+    kinds = [set(fields["kinds"].split(", ")) for _, fields, _ in REAL]
+    assert {kind: sum(kind in k for k in kinds) for kind in added if not any(kind in k for k in kinds)} == {}
+    assert sum(bool(k & added) for k in kinds) >= 60  # puzzles using one of them (more use dots of other values)
+    assert len(REAL) >= 150 and len({link for _, _, link in REAL}) == len(REAL)
 
 
 def test_real_sudokupad_links_are_read_like_f_puzzles_ones() -> None:
@@ -703,6 +731,28 @@ def test_an_entropic_line_is_read_as_f_puzzles_writes_it_and_written_back() -> N
     assert parse_link(fpuzzles_link(grid)) == grid
 
 
+def test_entropic_and_modular_lines_of_two_cells_are_read_as_f_puzzles_rule_for_them() -> None:
+    # f-puzzles' rules text: "An entropic line of length 2 may not contain two digits from the same rank"
+    grid = parse_fpuzzles(
+        fpuzzles(entropicline=[{"lines": [["R4C2", "R4C1"]]}], modularline=[{"lines": [["R9C9", "R9C8"]]}])
+    )
+    assert grid.constraints == (EntropicLine([(3, 1), (3, 0)]), ModularLine([(8, 8), (8, 7)]))
+    assert parse_link(fpuzzles_link(grid)) == grid
+
+
+def test_a_lockout_lines_diamonds_drawn_as_rectangles_are_its_picture_other_rectangles_are_refused() -> None:
+    line = {"lines": [["R3C4", "R4C4", "R5C4"]]}
+    diamond = {"cells": ["R3C4"], "width": 0.55, "height": 0.55, "angle": 45, "outlineC": "#0000FF"}
+    marked = {"cells": ["R5C4"], "width": 0.55, "height": 0.55, "angle": 45, "isLLConstraint": True}
+    grid = parse_fpuzzles(fpuzzles(lockout=[line], rectangle=[diamond, marked], successMessage="Well done!"))
+    assert grid.constraints == (LockoutLine([(2, 3), (3, 3), (4, 3)], difference=4),)
+    for cells in (["R4C4"], ["R3C4", "R5C4"], ["R1C1"]):  # the middle of the line, two cells, off the line
+        with pytest.raises(InvalidPuzzleError, match=r"rectangle 1 \(R.*: a rectangle drawn has its meaning"):
+            parse_fpuzzles(fpuzzles(lockout=[line], rectangle=[{**diamond, "cells": cells}]))
+    with pytest.raises(InvalidPuzzleError, match=r"rectangle 1 \(R3C4\): a rectangle drawn"):
+        parse_fpuzzles(fpuzzles(rectangle=[diamond]))  # no lockout line ends there
+
+
 def test_a_modular_line_is_read_as_f_puzzles_writes_it_and_written_back() -> None:
     entry = {"lines": [["R9C1", "R8C2", "R7C2", "R7C3"]], "outlineC": "#C54B8B", "width": 0.4}
     grid = parse_fpuzzles(fpuzzles(modularline=[entry]))
@@ -1125,6 +1175,27 @@ def test_minimum_and_maximum_cells_are_read_from_their_keys_and_the_old_cell_pro
     assert written["minimum"] == [{"cell": "R2C2"}]
     assert written["maximum"] == [{"cell": "R1C9"}, {"cell": "R5C5"}, {"cell": "R9C1"}]
     assert list(written).index("minimum") < list(written).index("maximum")
+
+
+def test_minimum_and_maximum_cells_side_by_side_are_not_compared_with_each_other_as_in_f_puzzles() -> None:
+    data = fpuzzles(maximum=[{"cell": "R1C1"}, {"cell": "R1C2"}, {"cell": "R2C2"}], minimum=[{"cell": "R2C1"}])
+    puzzle = parse_fpuzzles(data)
+    assert set(puzzle.constraints) == {
+        MinMax((0, 0), "maximum", [(0, 1)]),
+        MinMax((0, 1), "maximum", [(0, 0), (1, 1)]),
+        MinMax((1, 1), "maximum", [(0, 1)]),
+        MinMax((1, 0), "minimum"),  # a minimum cell is compared with the maximum ones beside it
+    }
+    assert to_fpuzzles(puzzle)["maximum"] == data["maximum"]
+    old = fpuzzles()
+    old["grid"][4][4], old["grid"][4][5] = {"extreme": "Minimum"}, {"extreme": "Minimum"}  # type: ignore[index]
+    assert set(parse_fpuzzles(old).constraints) == {
+        MinMax((4, 4), "minimum", [(4, 5)]),
+        MinMax((4, 5), "minimum", [(4, 4)]),
+    }
+    unlike = Grid.empty().with_rules(constraints=[MinMax((0, 0), "maximum"), MinMax((0, 1), "maximum")])
+    with pytest.raises(VariantError, match="maximum cell R1C1: f-puzzles compares it with every neighbour that is not"):
+        to_fpuzzles(unlike)
 
 
 def test_disjoint_groups_are_f_puzzles_flag_both_ways() -> None:

@@ -611,6 +611,15 @@ def test_a_lockout_line_s_ends_must_be_far_apart() -> None:
     assert solution_problem(EMPTY.with_rules(constraints=[LockoutLine(close.cells, difference=3)]), SOLVED) is None
 
 
+def test_entropic_and_modular_lines_of_two_cells_hold_digits_of_two_different_groups() -> None:
+    pair = ModularLine([(0, 0), (0, 1)])
+    kept = [g for g in GRIDS if solution_problem(Grid.empty("2x2").with_rules(constraints=[pair]), Grid(g)) is None]
+    assert kept == [g for g in GRIDS if g[0] % 3 != g[1] % 3] and 0 < len(kept) < len(GRIDS)
+    assert solution_problem(EMPTY.with_rules(constraints=[EntropicLine([(0, 0), (0, 1)])]), SOLVED) is None  # 5 3
+    problem = solution_problem(EMPTY.with_rules(constraints=[EntropicLine([(0, 0), (1, 0)])]), SOLVED)  # 5 6
+    assert problem == "constraint 1 broken: entropic line at r1c1..r2c1: r1c1..r2c1 hold 5 6, not two different thirds"
+
+
 def test_an_entropic_line_needs_a_side_that_splits_into_thirds() -> None:
     line = EntropicLine(["r1c1", "r1c2", "r1c3"])
     with pytest.raises(VariantError, match=re.escape("constraint 1: entropic line at r1c1..r1c3: the digits 1..4 do")):

@@ -461,6 +461,7 @@ class _FPuzzlesReader:
         n = self.n
         cells = [0] * (n * n)
         region_of = list(shape.box_of)
+        old_extremes: dict[str, list[tuple[str, Cell]]] = {"minimum": [], "maximum": []}
         for r, row in enumerate(grid):
             for c, cell in enumerate(row):
                 where = f"cell R{r + 1}C{c + 1}"
@@ -479,7 +480,7 @@ class _FPuzzlesReader:
                     elif key == "extreme":  # how old versions wrote minimum and maximum cells
                         if value not in ("Minimum", "Maximum"):
                             raise self.fail(f"{where}: extreme {value!r:.20} is not Minimum or Maximum")
-                        self.rules.append(MinMax((r, c), value.lower()))
+                        old_extremes[value.lower()].append((where, (r, c)))
                     elif value not in (None, False, [], ""):
                         raise self.fail(f"{where}: {key!r:.40} is not a cell property sudokit knows")
                 if cell.get("given"):
@@ -492,6 +493,8 @@ class _FPuzzlesReader:
                             f"{where}: region {shown} (every cell of a sudokit board is in one of {n} regions)"
                         )
                     region_of[r * n + c] = region
+        for key, marked in old_extremes.items():
+            self.extreme_cells(key, marked)
         return cells, region_of
 
     def pencil_marks(self, value: object, cell: Cell, where: str) -> None:
@@ -525,6 +528,13 @@ class _FPuzzlesReader:
             if isinstance(line, list) and all(isinstance(c, str) for c in line)
         }
         ends = _lockout_ends(self.data.get("lockout"))
+        pictures = {"rectangle": ends | self.entry_cells("even"), "circle": self.entry_cells("odd")}
+        clones = {
+            _names_set(entry.get(side))
+            for entry in self.listed("clone")
+            if isinstance(entry, dict)
+            for side in ("cells", "cloneCells")
+        }
         for key, what in _DRAWINGS.items():
             drawings = self.data.get(key) or []
             if not isinstance(drawings, list):
@@ -548,10 +558,23 @@ class _FPuzzlesReader:
                     continue  # a diamond (a square turned 45 degrees) drawn on an end of a lockout line
                 if key == "line" and isinstance(lines, list) and lines and all(_drawn(ln, ruled) for ln in lines):
                     continue  # a line drawn over a rule's line (older plugins drew renban and whispers so)
+                if key in pictures and isinstance(cells, list) and len(cells) == 1 and str(cells[0]) in pictures[key]:
+                    continue  # a lockout line's diamond (as its plugin draws it), an even cell's square, an odd's ring
+                if key == "cage" and not value and _names_set(cells) in clones:
+                    continue  # a cage drawn round one side of a clone (so setters show which cells are clones)
                 raise self.fail(
                     f"{key} {k} ({_cells_text(cells)}): {what} has its meaning in the rules text, which sudokit does "
                     "not read"
                 )
+
+    def listed(self, key: str) -> list[Any]:
+        """The data's list under ``key`` ([] for anything else: the rule reading ``key`` says what is wrong)."""
+        value = self.data.get(key)
+        return value if isinstance(value, list) else []
+
+    def entry_cells(self, key: str) -> set[str]:
+        """The cell names the entries of ``key`` give as ``cell`` (the well-formed ones: the rule reads them all)."""
+        return {e["cell"] for e in self.listed(key) if isinstance(e, dict) and isinstance(e.get("cell"), str)}
 
     # --- entries
 
@@ -678,8 +701,13 @@ class _FPuzzlesReader:
         self.parity("odd", value)
 
     def extremes(self, key: str, value: object) -> None:
-        for where, entry in self.entries(key, value):
-            cell = self.cell(entry.get("cell"), where)
+        self.extreme_cells(
+            key, [(where, self.cell(entry.get("cell"), where)) for where, entry in self.entries(key, value)]
+        )
+
+    def extreme_cells(self, key: str, cells: list[tuple[str, Cell]]) -> None:
+        """Minimum (maximum) cells (each compared only with the neighbours not of its kind: ``MinMax.compared``)."""
+        for where, cell in cells:
             self.add(where, partial(MinMax, cell, key))
 
     def minimum(self, value: object) -> None:
@@ -967,6 +995,11 @@ def _lockout_ends(lockout: object) -> set[str]:
 def _all_in(cells: object, names: set[str]) -> bool:
     """Whether ``cells`` is a list of cell names, every one of them in ``names``."""
     return isinstance(cells, list) and bool(cells) and all(isinstance(c, str) and c in names for c in cells)
+
+
+def _names_set(cells: object) -> frozenset[str]:
+    """The cell names of a drawing or an entry, as a set (empty for anything else)."""
+    return frozenset(c for c in cells if isinstance(c, str)) if isinstance(cells, list) else frozenset()
 
 
 def _drawn(line: object, ruled: set[tuple[str, ...]]) -> bool:
