@@ -398,7 +398,7 @@ def _compile(rule: v.Constraint, grid: Grid, out: list[Rule]) -> None:
             out.append(_pair_rule(tech, f"clone {_span((a,), n)} = {_span((b,), n)}", a, b, lambda x, y: x == y))
     elif isinstance(rule, v.MinMax):
         i = rule.cell[0] * n + rule.cell[1]
-        for j in _idx(rule.neighbours(n), n):
+        for j in _idx(rule.compared(grid), n):
             label = f"{rule.extreme} cell {_span((i,), n)} beside {_span((j,), n)}"
             out.append(_pair_rule(tech, label, i, j, rule.holds))
     elif isinstance(rule, v.Sandwich):

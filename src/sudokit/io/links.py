@@ -528,7 +528,7 @@ class _FPuzzlesReader:
             if isinstance(line, list) and all(isinstance(c, str) for c in line)
         }
         ends = _lockout_ends(self.data.get("lockout"))
-        pictures = {"rectangle": ends | self.entry_cells("even"), "circle": self.entry_cells("odd")}
+        pictures = {"rectangle": self.entry_cells("even"), "circle": self.entry_cells("odd")}
         clones = {
             _names_set(entry.get(side))
             for entry in self.listed("clone")
@@ -554,12 +554,12 @@ class _FPuzzlesReader:
                     continue  # the plugin's drawing of a rule it also wrote as a rule
                 if drawing.get("isLLConstraint") is True and ends:
                     continue  # how the lockout plugin's first versions marked their drawings of its lines and diamonds
-                if key == "rectangle" and drawing.get("angle") == 45 and _all_in(cells, ends):
+                if key == "rectangle" and drawing.get("angle") == 45 and _one_of(cells, ends):
                     continue  # a diamond (a square turned 45 degrees) drawn on an end of a lockout line
                 if key == "line" and isinstance(lines, list) and lines and all(_drawn(ln, ruled) for ln in lines):
                     continue  # a line drawn over a rule's line (older plugins drew renban and whispers so)
-                if key in pictures and isinstance(cells, list) and len(cells) == 1 and str(cells[0]) in pictures[key]:
-                    continue  # a lockout line's diamond (as its plugin draws it), an even cell's square, an odd's ring
+                if key in pictures and _one_of(cells, pictures[key]):
+                    continue  # an even cell's square, an odd cell's ring
                 if key == "cage" and not value and _names_set(cells) in clones:
                     continue  # a cage drawn round one side of a clone (so setters show which cells are clones)
                 raise self.fail(
@@ -992,9 +992,9 @@ def _lockout_ends(lockout: object) -> set[str]:
     return {str(line[k]) for line in lines if isinstance(line, list) and line for k in (0, -1)}
 
 
-def _all_in(cells: object, names: set[str]) -> bool:
-    """Whether ``cells`` is a list of cell names, every one of them in ``names``."""
-    return isinstance(cells, list) and bool(cells) and all(isinstance(c, str) and c in names for c in cells)
+def _one_of(cells: object, names: set[str]) -> bool:
+    """Whether ``cells`` is a list of one cell name, one of ``names``."""
+    return isinstance(cells, list) and len(cells) == 1 and isinstance(cells[0], str) and cells[0] in names
 
 
 def _names_set(cells: object) -> frozenset[str]:
