@@ -389,9 +389,10 @@ class Service:
     def engine_for(self, grid: Grid | None, asked: str | None = None, *, candidates: bool = False) -> str:
         """The engine of a job: ``asked``, else the server's ``--strategy``, else the first of PREFERENCE that takes it.
 
-        True candidates of a variant puzzle (``candidates``) go to cp-sat first: most of their solves
-        prove that no solution is left, where the backtracker's variant search can take a hundred times
-        longer than its first solution (seconds against tens of seconds on the variant corpus).
+        True candidates (``candidates``) go to sat first, whose own method answers them by incremental
+        solving (2-10 ms a classic 9x9, 0.25 s at most on the variant corpus: benchmarks/bench_candidates.py),
+        and without it a variant puzzle's to cp-sat: most of their solves prove that no solution is left,
+        where the backtracker's variant search can take a hundred times longer than its first solution.
         Raises ``StrategyError`` for an engine the server has not loaded.
         """
         name = asked or self.config.strategy
@@ -400,9 +401,9 @@ class Service:
                 raise StrategyError(f"unknown strategy {name!r}: this server runs {', '.join(self.engines)}")
             return name
         order = [e for e in PREFERENCE if e in self.engines] + [e for e in self.engines if e not in PREFERENCE]
-        if candidates and grid is not None and not grid.is_classic and "cp-sat" in order:
-            order.remove("cp-sat")
-            order.insert(0, "cp-sat")
+        if candidates and grid is not None:
+            first = [e for e in ("sat", "cp-sat") if e in order and (e == "sat" or not grid.is_classic)]
+            order = first + [e for e in order if e not in first]
         if grid is not None:
             for candidate in order:
                 if self.takes(candidate, grid) is None:
