@@ -195,25 +195,23 @@ class SatStrategy:
                 if limit == 1 and probe.count:  # the one solution asked for came before the time ran out
                     return replace(probe, status=Status.SOLVED, exact=False)
                 return probe
-        solver_name, cnf = self._formula(puzzle, time_limit, deadline)
         search = _Search(limit, keep, deadline)
-        try:
-            # A big board's formula takes a while to build and load (750,000 clauses on an empty 25x25):
-            # the time limit holds there too.
-            cnf.build(puzzle)
-            if not cnf.unsat:
-                with Solver(name=solver_name) as solver:
-                    cnf.load(solver)
-                    before = solver.accum_stats()
-                    search.run(solver, [], cnf.cell_vars, list(puzzle.cells), cnf.digit_of, None)
-                    search.stats(before, solver.accum_stats())
-        except _OutOfTime:
-            search.stopped = True
+
+        def run(solver: Solver, cnf: _Cnf) -> None:
+            search.run(solver, [], cnf.cell_vars, list(puzzle.cells), cnf.digit_of, None)
+
+        solver_name, cnf = self._fresh(puzzle, search, time_limit, run)
         extra = {"variables": cnf.top, "clauses": len(cnf.clauses), "reused": 0}
         return self._result(puzzle, search, extra, start, time_limit, solver_name)
 
-    def _formula(self, puzzle: Grid, time_limit: float | None, deadline: float) -> tuple[str, _Cnf]:
-        """The solver's name and an empty formula in the encoding for ``puzzle``'s board (see the module's notes)."""
+    def _fresh(
+        self, puzzle: Grid, search: _Search, time_limit: float | None, run: Callable[[Solver, _Cnf], None]
+    ) -> tuple[str, _Cnf]:
+        """``run`` the search on a solver of its own holding the puzzle's formula; the solver's name, the formula.
+
+        The solver and encoding are the board's (see the module's notes). A big board's formula takes a while
+        to build and load (750,000 clauses on an empty 25x25): the time limit holds there too.
+        """
         solver_name, encoding = self.solver, self.encoding
         if puzzle.shape.n > BIG_SIDE:
             solver_name, encoding = self.big_solver, self.big_encoding
@@ -224,7 +222,17 @@ class SatStrategy:
                     f"(it looks at the clock only when it restarts): choose one of {stops}, or no time limit"
                 )
         cnf = _Cnf(encoding)
-        cnf.deadline = deadline
+        cnf.deadline = search.deadline
+        try:
+            cnf.build(puzzle)
+            if not cnf.unsat:
+                with Solver(name=solver_name) as solver:
+                    cnf.load(solver)
+                    before = solver.accum_stats()
+                    run(solver, cnf)
+                    search.stats(before, solver.accum_stats())
+        except _OutOfTime:
+            search.stopped = True
         return solver_name, cnf
 
     def candidates(self, puzzle: Grid, *, cap: int = 1, time_limit: float | None = None) -> Result:
@@ -234,24 +242,18 @@ class SatStrategy:
         it places; each next solve asks, under an assumption, for a solution holding some cell variable
         with fewer than ``cap`` witnesses (and, when ``cap`` > 1, none found before): no model settles them
         all at once, so a puzzle with one solution takes two solves. A variable the givens exclude from
-        the formula is a pair no solution has. The result's solutions are the
-        witnesses (distinct), ``solved``, ``unsolvable`` or ``timeout`` with those found so far.
+        the formula is a pair no solution has. The result's solutions are the witnesses (distinct),
+        ``solved``, ``unsolvable`` or ``timeout`` with those found so far.
         """
         start = time.perf_counter()
         deadline = math.inf if time_limit is None else start + time_limit
-        solver_name, cnf = self._formula(puzzle, time_limit, deadline)
         most = cap * puzzle.shape.size * puzzle.shape.n  # a witness for each pair and count up to the cap
         search = _Search(most + 1, most, deadline)
-        try:
-            cnf.build(puzzle)
-            if not cnf.unsat:
-                with Solver(name=solver_name) as solver:
-                    cnf.load(solver)
-                    before = solver.accum_stats()
-                    search.witnesses(solver, cnf.cell_vars, cnf.top, list(puzzle.cells), cnf.digit_of, cap)
-                    search.stats(before, solver.accum_stats())
-        except _OutOfTime:
-            search.stopped = True
+
+        def run(solver: Solver, cnf: _Cnf) -> None:
+            search.witnesses(solver, cnf.cell_vars, cnf.top, list(puzzle.cells), cnf.digit_of, cap)
+
+        solver_name, cnf = self._fresh(puzzle, search, time_limit, run)
         extra = {"variables": cnf.top, "clauses": len(cnf.clauses), "reused": 0, "solves": search.solves}
         result = self._result(puzzle, search, extra, start, time_limit, solver_name)
         return replace(result, exact=False) if result.status is Status.SOLVED else result
