@@ -484,6 +484,25 @@ def test_check_cross_checks_every_answer_with_a_second_engine(tmp_path: Path) ->
     assert unique["type"] == "invalid" and "disagree" in unique["message"]
 
 
+def test_check_cross_checks_true_candidates_too(tmp_path: Path) -> None:
+    """A fast candidates method that hides every solution but its first: --check's second engine catches it."""
+    env = installing(tmp_path, **{"one-witness": "tests.plugins.candidates:OneWitness"})
+    checking, url, _ = start_server(
+        "--engines", "one-witness,backtrack", "--strategy", "one-witness", "--check", env=env
+    )
+    try:
+        caught = post(url, "/candidates", {"puzzle": MANY}).json()
+        agreed = post(url, "/candidates", {"puzzle": EASY}).json()
+        with socket(url) as ws:
+            marks = ask(ws, 41, "truecandidates", fpuzzles_data(MANY))
+    finally:
+        stop_server(checking)
+    assert (caught["status"], caught["strategy"], caught["checked"]) == ("error", "one-witness", None)
+    assert "one-witness and backtrack disagree on digit" in caught["error"]
+    assert (agreed["status"], agreed["checked"], agreed["fast"]) == ("solved", "backtrack", True)
+    assert marks["type"] == "invalid" and "disagree" in marks["message"]
+
+
 def test_an_engine_that_crashes_or_hangs_costs_its_request_never_the_server(tmp_path: Path) -> None:
     """Test doubles that segfault, or sit in C code past their limit, on a puzzle whose first cell is blank."""
     killers = {"segfaults": "tests.plugins.killers:Segfaults", "long-c-call": "tests.plugins.killers:LongCCall"}

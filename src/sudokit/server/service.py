@@ -234,10 +234,17 @@ def _answer(job: Job, engine_of: Callable[[str], Strategy]) -> Any:
         report = cross_check(grid, list(job.options["engines"]), count=limit > 2, limit=limit, time_limit=time_limit)
         return report.to_dict()
     if job.kind == "candidates":
-        from sudokit.features.candidates import true_candidates
+        from sudokit.features.candidates import candidates
 
-        found = true_candidates(grid, engine_of(job.strategy), cap=job.options.get("cap", 1), time_limit=time_limit)
-        return {**found.to_dict(), "strategy": job.strategy}
+        second = job.options.get("check")
+        found = candidates(
+            grid,
+            strategy=engine_of(job.strategy),
+            cap=job.options.get("cap", 1),
+            time_limit=time_limit,
+            check=engine_of(second) if second else None,
+        )
+        return {**found.to_dict(), "strategy": job.strategy, "checked": second if found.checked else None}
     if job.kind in ("hint", "explain"):
         engine_of(job.strategy)  # loaded here: an engine the server has not is refused as for the other jobs
         return _logic(job)
@@ -411,7 +418,9 @@ class Service:
         return order[0]
 
     def checker_for(self, grid: Grid, first: str) -> str | None:
-        """The second engine of ``--check``: the first other loaded engine that takes ``grid``."""
+        """The second engine of ``--check`` (None without it): the first other loaded engine that takes ``grid``."""
+        if not self.config.check:
+            return None
         order = [e for e in PREFERENCE if e in self.engines] + [e for e in self.engines if e not in PREFERENCE]
         for candidate in order:
             if candidate != first and self.takes(candidate, grid) is None:
