@@ -165,7 +165,7 @@ def test_true_candidates_go_to_sat_and_its_fast_method_unless_told(server: str) 
     assert (told["status"], told["strategy"], told["fast"], told["candidates"]) == (
         "solved",
         "cp-sat",
-        False,
+        True,
         chosen["candidates"],
     )
     assert post(server, "/solve", {"puzzle": killer}).json()["strategy"] == "backtrack"  # its first solution
