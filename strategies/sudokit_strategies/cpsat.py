@@ -138,11 +138,7 @@ class CpSatStrategy:
             if decode is None:  # the givens leave a cell, or a digit of a unit, without a place
                 return Result(Status.UNSOLVABLE, puzzle, self.name, exact=True, elapsed=time.perf_counter() - start)
         elif puzzle.is_classic:
-            new_var = model.new_int_var
-            cells = [new_var(v, v, "") if v else new_var(1, n, "") for v in puzzle.cells]
-            for units in (shape.rows, shape.cols, shape.boxes):
-                for unit in units:
-                    model.add_all_different([cells[i] for i in unit])
+            _classic_model(model, puzzle)
         else:
             _variant_model(model, puzzle)
 
@@ -212,11 +208,7 @@ class CpSatStrategy:
         n, size = shape.n, shape.size
         model = cp_model.CpModel()
         if puzzle.is_classic:
-            new_var = model.new_int_var
-            cells = [new_var(v, v, "") if v else new_var(1, n, "") for v in puzzle.cells]
-            for units in (shape.rows, shape.cols, shape.boxes):
-                for unit in units:
-                    model.add_all_different([cells[i] for i in unit])
+            cells = _classic_model(model, puzzle)
         else:
             _variant_model(model, puzzle)
             cells = [model.get_int_var_from_proto_index(i) for i in range(size)]
@@ -285,6 +277,17 @@ class CpSatStrategy:
             stats={"solves": solves, "booleans": len(holds)},
             elapsed=time.perf_counter() - start,
         )
+
+
+def _classic_model(model: cp_model.CpModel, puzzle: Grid) -> list[cp_model.IntVar]:
+    """The textbook model of a classic puzzle in ``model``: its cell variables (0..size-1), one AllDifferent a unit."""
+    shape, n = puzzle.shape, puzzle.shape.n
+    new_var = model.new_int_var
+    cells = [new_var(v, v, "") if v else new_var(1, n, "") for v in puzzle.cells]
+    for units in (shape.rows, shape.cols, shape.boxes):
+        for unit in units:
+            model.add_all_different([cells[i] for i in unit])
+    return cells
 
 
 # --- big boards -----------------------------------------------------------------------------------------
