@@ -471,11 +471,11 @@ def test_a_command_built_alone_behaves_as_in_the_whole_app() -> None:
     """main() builds only the command named first (start-up); its help and errors are the whole app's."""
     from typer.main import get_command
 
-    from sudokit.cli import _app_for, _command_name, app
+    from sudokit.cli import COMMANDS, _app_for, _command_name, app
     from tests.conftest import cli_runner
 
     names = [_command_name(info) for info in app.registered_commands]
-    assert len(names) == 9
+    assert len(names) == len(COMMANDS) == 10
     for name in names:
         assert name is not None
         alone = _app_for([name, "--help"])
@@ -484,7 +484,7 @@ def test_a_command_built_alone_behaves_as_in_the_whole_app() -> None:
         for args in ([name, "--help"], [name, "--no-such-option"]):
             whole, single = cli_runner().invoke(app, args), cli_runner().invoke(alone, args)
             assert (single.exit_code, single.stdout, single.stderr) == (whole.exit_code, whole.stdout, whole.stderr)
-    assert len(app.registered_commands) == 9  # the copies left the app whole
+    assert len(app.registered_commands) == 10  # the copies left the app whole
     for args in ([], ["--help"], ["-V", "solve"], ["solv"], ["--", "solve"]):
         assert _app_for(args) is app
 

@@ -90,7 +90,7 @@ def serving(engines: str) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    yield from serving("backtrack,cp-sat")
+    yield from serving("backtrack,cp-sat,sat")
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +132,7 @@ def test_solve_and_count_answer_the_records_of_sudoku_solve_f_json(server: str) 
 def test_check_runs_every_engine_and_gives_the_verdict(server: str) -> None:
     report = post(server, "/check", {"puzzle": MANY}).json()
     assert report["verdict"] == "agree"
-    assert [e["strategy"] for e in report["engines"]] == ["backtrack", "cp-sat"]
+    assert [e["strategy"] for e in report["engines"]] == ["backtrack", "cp-sat", "sat"]
     assert (report["count"], report["exact"]) == (2, False)  # counted to 2: several
 
 
@@ -148,7 +148,7 @@ def test_candidates_are_the_digits_of_the_solutions_counted_up_to_the_cap(server
         assert answer["candidates"][cell] == sorted({s.cells[cell] for s in every.solutions})
 
 
-def test_true_candidates_of_a_variant_puzzle_go_to_cp_sat_unless_told(server: str) -> None:
+def test_true_candidates_go_to_sat_and_its_fast_method_unless_told(server: str) -> None:
     killer = next(
         line
         for line in (ROOT / "puzzles" / "variants" / "corpus.txt").read_text().splitlines()
@@ -157,8 +157,17 @@ def test_true_candidates_of_a_variant_puzzle_go_to_cp_sat_unless_told(server: st
     solution = count_solutions(killer, "cp-sat", limit=2)
     assert solution.exact and solution.count == 1 and solution.solution is not None
     chosen = post(server, "/candidates", {"puzzle": killer}).json()
-    assert (chosen["status"], chosen["strategy"]) == ("solved", "cp-sat")
+    assert (chosen["status"], chosen["strategy"], chosen["fast"]) == ("solved", "sat", True)
     assert chosen["candidates"] == [[d] for d in solution.solution.cells]
+    classic = post(server, "/candidates", {"puzzle": MANY}).json()
+    assert (classic["status"], classic["strategy"], classic["fast"]) == ("solved", "sat", True)
+    told = post(server, "/candidates", {"puzzle": killer, "strategy": "cp-sat"}).json()
+    assert (told["status"], told["strategy"], told["fast"], told["candidates"]) == (
+        "solved",
+        "cp-sat",
+        True,
+        chosen["candidates"],
+    )
     assert post(server, "/solve", {"puzzle": killer}).json()["strategy"] == "backtrack"  # its first solution
 
 
@@ -247,9 +256,9 @@ def test_a_job_beyond_the_queue_is_refused_with_429(light: str) -> None:
 
 def test_health_strategies_and_openapi_describe_the_server(server: str) -> None:
     health = httpx.get(server + "/health", timeout=30).json()
-    assert health["status"] == "ok" and health["engines"] == ["backtrack", "cp-sat"]
+    assert health["status"] == "ok" and health["engines"] == ["backtrack", "cp-sat", "sat"]
     engines = httpx.get(server + "/strategies", timeout=30).json()
-    assert [e["name"] for e in engines] == ["backtrack", "cp-sat"]
+    assert [e["name"] for e in engines] == ["backtrack", "cp-sat", "sat"]
     assert all(e["loaded"] and "killer" in e["kinds"] for e in engines)
     spec = httpx.get(server + "/openapi.json", timeout=30).json()
     assert spec["openapi"].startswith("3.")
@@ -473,6 +482,25 @@ def test_check_cross_checks_every_answer_with_a_second_engine(tmp_path: Path) ->
     assert "'backtrack' found 357" in caught["error"] and "disagree" in caught["error"]
     assert (agreed["status"], agreed["count"]) == ("solved", 1)
     assert unique["type"] == "invalid" and "disagree" in unique["message"]
+
+
+def test_check_cross_checks_true_candidates_too(tmp_path: Path) -> None:
+    """A fast candidates method that hides every solution but its first: --check's second engine catches it."""
+    env = installing(tmp_path, **{"one-witness": "tests.plugins.candidates:OneWitness"})
+    checking, url, _ = start_server(
+        "--engines", "one-witness,backtrack", "--strategy", "one-witness", "--check", env=env
+    )
+    try:
+        caught = post(url, "/candidates", {"puzzle": MANY}).json()
+        agreed = post(url, "/candidates", {"puzzle": EASY}).json()
+        with socket(url) as ws:
+            marks = ask(ws, 41, "truecandidates", fpuzzles_data(MANY))
+    finally:
+        stop_server(checking)
+    assert (caught["status"], caught["strategy"], caught["checked"]) == ("error", "one-witness", None)
+    assert "one-witness and backtrack disagree on digit" in caught["error"]
+    assert (agreed["status"], agreed["checked"], agreed["fast"]) == ("solved", "backtrack", True)
+    assert marks["type"] == "invalid" and "disagree" in marks["message"]
 
 
 def test_an_engine_that_crashes_or_hangs_costs_its_request_never_the_server(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ from sudokit.engines.strategy import (
     Status,
     Strategy,
     capabilities_of,
+    offers_candidates,
     offers_many,
 )
 from sudokit.engines.verify import is_solution, result_problem, solution_problem
@@ -34,6 +35,7 @@ from sudokit.model.grid import Grid
 from sudokit.model.shape import Shape
 
 if TYPE_CHECKING:  # imported on first use at run time (see __getattr__): ``sudoku solve`` does not pay for them
+    from sudokit.features.candidates import TrueCandidates, candidates
     from sudokit.features.crosscheck import CrossCheckReport, Verdict, cross_check
     from sudokit.features.generation import generate
     from sudokit.features.logic import Step, hint, steps
@@ -70,8 +72,10 @@ __all__ = [
     "StrategyError",
     "StrategyInfo",
     "SudokitError",
+    "TrueCandidates",
     "Verdict",
     "available_strategies",
+    "candidates",
     "capabilities_of",
     "count_solutions",
     "cross_check",
@@ -84,6 +88,7 @@ __all__ = [
     "king_pairs",
     "knight_pairs",
     "normalize_time_limit",
+    "offers_candidates",
     "offers_many",
     "orthogonal_pairs",
     "parse_puzzle",
@@ -102,6 +107,8 @@ __version__ = "0.1.0"
 
 #: The names imported on first use, and the module of each.
 _LAZY = {
+    "candidates": "sudokit.features.candidates",
+    "TrueCandidates": "sudokit.features.candidates",
     "cross_check": "sudokit.features.crosscheck",
     "CrossCheckReport": "sudokit.features.crosscheck",
     "Verdict": "sudokit.features.crosscheck",

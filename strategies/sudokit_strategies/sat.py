@@ -195,6 +195,23 @@ class SatStrategy:
                 if limit == 1 and probe.count:  # the one solution asked for came before the time ran out
                     return replace(probe, status=Status.SOLVED, exact=False)
                 return probe
+        search = _Search(limit, keep, deadline)
+
+        def run(solver: Solver, cnf: _Cnf) -> None:
+            search.run(solver, [], cnf.cell_vars, list(puzzle.cells), cnf.digit_of, None)
+
+        solver_name, cnf = self._fresh(puzzle, search, time_limit, run)
+        extra = {"variables": cnf.top, "clauses": len(cnf.clauses), "reused": 0}
+        return self._result(puzzle, search, extra, start, time_limit, solver_name)
+
+    def _fresh(
+        self, puzzle: Grid, search: _Search, time_limit: float | None, run: Callable[[Solver, _Cnf], None]
+    ) -> tuple[str, _Cnf]:
+        """``run`` the search on a solver of its own holding the puzzle's formula; the solver's name, the formula.
+
+        The solver and encoding are the board's (see the module's notes). A big board's formula takes a while
+        to build and load (750,000 clauses on an empty 25x25): the time limit holds there too.
+        """
         solver_name, encoding = self.solver, self.encoding
         if puzzle.shape.n > BIG_SIDE:
             solver_name, encoding = self.big_solver, self.big_encoding
@@ -205,28 +222,41 @@ class SatStrategy:
                     f"(it looks at the clock only when it restarts): choose one of {stops}, or no time limit"
                 )
         cnf = _Cnf(encoding)
-        search = _Search(limit, keep, deadline)
+        cnf.deadline = search.deadline
         try:
-            # A big board's formula takes a while to build and load (750,000 clauses on an empty 25x25):
-            # the time limit holds there too.
-            cnf.deadline = deadline
-            if puzzle.is_classic:
-                cnf.classic(puzzle)
-            else:
-                cnf.variant(puzzle)
+            cnf.build(puzzle)
             if not cnf.unsat:
                 with Solver(name=solver_name) as solver:
-                    clauses = cnf.clauses
-                    for k in range(0, len(clauses), _LOAD_CHUNK):
-                        cnf.check_time()
-                        solver.append_formula(clauses[k : k + _LOAD_CHUNK])
+                    cnf.load(solver)
                     before = solver.accum_stats()
-                    search.run(solver, [], cnf.cell_vars, list(puzzle.cells), cnf.digit_of, None)
+                    run(solver, cnf)
                     search.stats(before, solver.accum_stats())
         except _OutOfTime:
             search.stopped = True
-        extra = {"variables": cnf.top, "clauses": len(cnf.clauses), "reused": 0}
-        return self._result(puzzle, search, extra, start, time_limit, solver_name)
+        return solver_name, cnf
+
+    def candidates(self, puzzle: Grid, *, cap: int = 1, time_limit: float | None = None) -> Result:
+        """True candidates by incremental solving under assumptions: the witnesses of every (cell, digit) pair.
+
+        One solver on the puzzle's formula. Each model found is a solution and a witness of every digit
+        it places; each next solve asks, under an assumption, for a solution holding some cell variable
+        with fewer than ``cap`` witnesses (and, when ``cap`` > 1, none found before): no model settles them
+        all at once, so a puzzle with one solution takes two solves. A variable the givens exclude from
+        the formula is a pair no solution has. The result's solutions are the witnesses (distinct),
+        ``solved``, ``unsolvable`` or ``timeout`` with those found so far.
+        """
+        start = time.perf_counter()
+        deadline = math.inf if time_limit is None else start + time_limit
+        most = cap * puzzle.shape.size * puzzle.shape.n  # a witness for each pair and count up to the cap
+        search = _Search(most + 1, most, deadline)
+
+        def run(solver: Solver, cnf: _Cnf) -> None:
+            search.witnesses(solver, cnf.cell_vars, cnf.top, list(puzzle.cells), cnf.digit_of, cap)
+
+        solver_name, cnf = self._fresh(puzzle, search, time_limit, run)
+        extra = {"variables": cnf.top, "clauses": len(cnf.clauses), "reused": 0, "solves": search.solves}
+        result = self._result(puzzle, search, extra, start, time_limit, solver_name)
+        return replace(result, exact=False) if result.status is Status.SOLVED else result
 
     def _solve_reused(self, puzzle: Grid, limit: int, keep: int, deadline: float, start: float) -> Result:
         shape = puzzle.shape
@@ -293,6 +323,7 @@ class _Search:
         self.count = 0
         self.found: list[tuple[int, ...]] = []
         self.stopped = False
+        self.solves = 0
         self.counters: dict[str, int] = {"conflicts": 0, "decisions": 0, "propagations": 0, "restarts": 0}
 
     def run(
@@ -347,6 +378,57 @@ class _Search:
             solver.clear_interrupt()
             if act:
                 solver.add_clause([-act])  # retire this puzzle's blocking clauses for good
+
+    def witnesses(
+        self, solver: Solver, cell_vars: int, top: int, values: list[int], digit_of: Sequence[tuple[int, int]], cap: int
+    ) -> None:
+        """Solutions until no other solution holds a cell variable with fewer than ``cap`` of them (``candidates``).
+
+        After the first solve, each solve asks for a solution holding one of those variables: a clause of them
+        all, guarded by a fresh activation literal (assumed for that solve, then set false for good). With
+        ``cap`` > 1 each solution found is blocked, so that the next is another one.
+        """
+        if time.perf_counter() >= self.deadline:
+            self.stopped = True
+            return
+        held = [0] * (cell_vars + 1)
+        alarm = _alarm()
+        alarm.arm(solver, self.deadline)
+        act = 0
+        try:
+            while True:
+                if alarm.fired:
+                    self.stopped = True
+                    return
+                assumptions = []
+                if self.solves:
+                    wanted = [v for v in range(1, cell_vars + 1) if held[v] < cap]
+                    if not wanted:
+                        return
+                    top += 1
+                    act = top
+                    solver.add_clause([-act, *wanted])
+                    assumptions = [act]
+                self.solves += 1
+                answer = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+                if act:
+                    solver.add_clause([-act])
+                if not answer:  # None: interrupted; False: no solution (left)
+                    self.stopped = answer is None
+                    return
+                chosen = [v for v in solver.get_model()[:cell_vars] if v > 0]
+                solution = values[:]
+                for v in chosen:
+                    i, d = digit_of[v]
+                    solution[i] = d
+                    held[v] += 1
+                self.count += 1
+                self.found.append(tuple(solution))
+                if cap > 1:
+                    solver.add_clause([-v for v in chosen])
+        finally:
+            alarm.disarm()
+            solver.clear_interrupt()
 
     def stats(self, before: dict[str, int], after: dict[str, int]) -> None:
         """The solver's counters for this search: ``after`` less ``before``."""
@@ -488,6 +570,20 @@ class _Cnf:
         """Raise ``_OutOfTime`` past the deadline."""
         if time.perf_counter() >= self.deadline:
             raise _OutOfTime
+
+    def build(self, puzzle: Grid) -> None:
+        """The puzzle's formula: the classic rules simplified by the givens, or the variant's cells, units and rules."""
+        if puzzle.is_classic:
+            self.classic(puzzle)
+        else:
+            self.variant(puzzle)
+
+    def load(self, solver: Solver) -> None:
+        """Load the clauses into ``solver`` a chunk at a time, looking at the clock between chunks."""
+        clauses = self.clauses
+        for k in range(0, len(clauses), _LOAD_CHUNK):
+            self.check_time()
+            solver.append_formula(clauses[k : k + _LOAD_CHUNK])
 
     def exactly_one(self, lits: Sequence[int]) -> None:
         """At least one and at most one of ``lits``."""

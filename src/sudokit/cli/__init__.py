@@ -3,7 +3,7 @@
 Batches (``solve``, ``check``) run through :class:`sudokit.runtime.session.Session`, benchmarks through
 :func:`sudokit.features.bench.benchmark`; engines always run in killable worker processes.
 
-The commands live in one module each (``solve``, ``check``, ``bench``, ``strategies``, ``logic``,
+The commands live in one module each (``solve``, ``check``, ``candidates``, ``bench``, ``strategies``, ``logic``,
 ``generate``, ``serve``; what they share in ``common``), each registering its commands on the Typer app when
 imported. ``sudoku CMD`` imports only the module of ``CMD`` (:func:`load_commands`); ``app`` (this
 package's attribute) is the app with every command.
@@ -32,6 +32,7 @@ __all__ = ["COMMANDS", "app", "load_commands", "main"]
 COMMANDS = {
     "solve": "solve",
     "check": "check",
+    "candidates": "candidates",
     "bench": "bench",
     "strategies": "strategies",
     "hint": "logic",
@@ -98,7 +99,7 @@ def _reopen_closed_std_fds() -> None:
 def _app_for(args: list[str]) -> typer.Typer:
     """``app``, or a copy of it holding only the command ``args`` start with (``sudoku solve ...``).
 
-    Typer makes the click options of every command it holds before it parses anything: all nine
+    Typer makes the click options of every command it holds before it parses anything: all ten
     commands take 3 ms, a sixth of sudokit's own start-up, and one 1 ms. Anything else (no command,
     an option first, a misspelled command, shell completion) gets the whole app.
     """

@@ -19,6 +19,7 @@ __all__ = [
     "Status",
     "Strategy",
     "capabilities_of",
+    "offers_candidates",
     "offers_many",
 ]
 
@@ -124,9 +125,10 @@ class Strategy(Protocol):
     ``solve`` may also take ``keep: int | None = None``, how many of the solutions found to return
     (None: all, up to ``limit``), so that counting to a large limit need not hold every solution;
     sudokit passes ``keep`` only to an engine whose ``solve`` takes it (or ``**kwargs``), and trims
-    the solutions of the others. sudokit checks every result (``sudokit.engines.verify.result_problem``):
-    an answer that is not consistent, or that arrives long after ``time_limit``, becomes an
-    ``error`` result naming the engine.
+    the solutions of the others. An engine may also offer ``candidates(puzzle, *, cap, time_limit)``,
+    a fast way to the true candidates (:func:`offers_candidates`). sudokit checks every result
+    (``sudokit.engines.verify.result_problem``): an answer that is not consistent, or that arrives
+    long after ``time_limit``, becomes an ``error`` result naming the engine.
     """
 
     name: str
@@ -175,6 +177,19 @@ class ManyResults:
     solutions: Any
     elapsed: Any
     stats: Mapping[str, Any] = field(default_factory=dict)
+
+
+def offers_candidates(strategy: object) -> bool:
+    """True when ``strategy`` has the optional fast method ``candidates(puzzle, *, cap, time_limit)``.
+
+    It returns a :class:`sudokit.Result` whose ``solutions`` are witnesses: distinct solutions such that
+    every (cell, digit) pair some solution holds is held by at least ``min(cap, solutions with it)``
+    of them (so a pair no witness holds is one no solution has). Status ``solved``, ``unsolvable``
+    (none), or ``timeout`` with the witnesses found so far. sudokit checks each witness as it checks a
+    solve's solutions; that no other solution holds a pair is the engine's word
+    (``sudokit.candidates(..., check=...)`` asks a second engine).
+    """
+    return callable(getattr(strategy, "candidates", None))
 
 
 def offers_many(strategy: object) -> bool:

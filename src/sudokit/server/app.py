@@ -306,7 +306,8 @@ async def candidates(service: Service, body: dict[str, Any]) -> Any:
     strategy = service.engine_for(grid, _text(body, "strategy"), candidates=True)
     time_limit = service.time_limit(body.get("time_limit"))
     cap = _whole(body, "cap", 1, MAX_CAP)
-    answer = await service.run(Job("candidates", grid, strategy, 1, time_limit, {"cap": cap}))
+    checker = service.checker_for(grid, strategy)
+    answer = await service.run(Job("candidates", grid, strategy, 1, time_limit, {"cap": cap, "check": checker}))
     if type(answer) is tuple:
         return {"puzzle": grid.to_line(), "strategy": strategy, "status": "error", "error": answer[1]}
     return answer

@@ -233,7 +233,8 @@ class Session:
         grid = puzzle.grid
         strategy = service.engine_for(grid, candidates=True)
         limit = service.config.time_limit
-        answer = await service.run(Job("candidates", grid, strategy, 1, limit, {"cap": puzzle.cap}))
+        checker = service.checker_for(grid, strategy)
+        answer = await service.run(Job("candidates", grid, strategy, 1, limit, {"cap": puzzle.cap, "check": checker}))
         if type(answer) is tuple:  # ("failed", why): the worker was killed past the time limit, or died
             return {"type": "invalid", "message": f"true candidates failed: {answer[1]}"}
         if answer["status"] == "solved":

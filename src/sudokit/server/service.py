@@ -234,10 +234,17 @@ def _answer(job: Job, engine_of: Callable[[str], Strategy]) -> Any:
         report = cross_check(grid, list(job.options["engines"]), count=limit > 2, limit=limit, time_limit=time_limit)
         return report.to_dict()
     if job.kind == "candidates":
-        from sudokit.features.candidates import true_candidates
+        from sudokit.features.candidates import candidates
 
-        found = true_candidates(grid, engine_of(job.strategy), cap=job.options.get("cap", 1), time_limit=time_limit)
-        return {**found.to_dict(), "strategy": job.strategy}
+        second = job.options.get("check")
+        found = candidates(
+            grid,
+            strategy=engine_of(job.strategy),
+            cap=job.options.get("cap", 1),
+            time_limit=time_limit,
+            check=engine_of(second) if second else None,
+        )
+        return {**found.to_dict(), "strategy": job.strategy, "checked": second if found.checked else None}
     if job.kind in ("hint", "explain"):
         engine_of(job.strategy)  # loaded here: an engine the server has not is refused as for the other jobs
         return _logic(job)
@@ -389,9 +396,10 @@ class Service:
     def engine_for(self, grid: Grid | None, asked: str | None = None, *, candidates: bool = False) -> str:
         """The engine of a job: ``asked``, else the server's ``--strategy``, else the first of PREFERENCE that takes it.
 
-        True candidates of a variant puzzle (``candidates``) go to cp-sat first: most of their solves
-        prove that no solution is left, where the backtracker's variant search can take a hundred times
-        longer than its first solution (seconds against tens of seconds on the variant corpus).
+        True candidates (``candidates``) go to sat first, whose own method answers them by incremental
+        solving (2-10 ms a classic 9x9, 0.25 s at most on the variant corpus: benchmarks/bench_candidates.py),
+        and without it a variant puzzle's to cp-sat: most of their solves prove that no solution is left,
+        where the backtracker's variant search can take a hundred times longer than its first solution.
         Raises ``StrategyError`` for an engine the server has not loaded.
         """
         name = asked or self.config.strategy
@@ -400,9 +408,9 @@ class Service:
                 raise StrategyError(f"unknown strategy {name!r}: this server runs {', '.join(self.engines)}")
             return name
         order = [e for e in PREFERENCE if e in self.engines] + [e for e in self.engines if e not in PREFERENCE]
-        if candidates and grid is not None and not grid.is_classic and "cp-sat" in order:
-            order.remove("cp-sat")
-            order.insert(0, "cp-sat")
+        if candidates and grid is not None:
+            first = [e for e in ("sat", "cp-sat") if e in order and (e == "sat" or not grid.is_classic)]
+            order = first + [e for e in order if e not in first]
         if grid is not None:
             for candidate in order:
                 if self.takes(candidate, grid) is None:
@@ -410,7 +418,9 @@ class Service:
         return order[0]
 
     def checker_for(self, grid: Grid, first: str) -> str | None:
-        """The second engine of ``--check``: the first other loaded engine that takes ``grid``."""
+        """The second engine of ``--check`` (None without it): the first other loaded engine that takes ``grid``."""
+        if not self.config.check:
+            return None
         order = [e for e in PREFERENCE if e in self.engines] + [e for e in self.engines if e not in PREFERENCE]
         for candidate in order:
             if candidate != first and self.takes(candidate, grid) is None:
