@@ -26,7 +26,7 @@ BLANK_16 = "." * 256
 def test_float_counters_are_shown_in_a_unit_with_a_few_digits() -> None:
     """--stats printed timings as raw floats: 'wall_time 0.0032499820000000002', 'search_time 0.00049489199'."""
     pytest.importorskip("constraint")
-    timing = r"search_time \d+(\.\d{1,4})? (ms|s)\b"
+    timing = r"search_time \d+(\.\d{1,4})? (us|ms|s)\b"
     line = sudoku("solve", "-s", "python-constraint", "--stats", "-f", "line", EASY[0])
     assert line.exit_code == 0, line.stderr
     [note] = line.stderr.splitlines()
@@ -36,6 +36,14 @@ def test_float_counters_are_shown_in_a_unit_with_a_few_digits() -> None:
     assert re.search(timing, check.stdout) and not re.search(r"\d\.\d{5,}", check.stdout), check.stdout
     data = json.loads(sudoku("solve", "-s", "python-constraint", "-f", "json", EASY[0]).stdout)
     assert isinstance(data["stats"]["search_time"], float)  # json keeps the full value
+
+
+def test_a_time_counter_reads_in_the_unit_that_keeps_it_short() -> None:
+    # a search of 9 us printed as 'search_time 0.00899 ms' (a whole-suite run found it): a few digits in every unit
+    from sudokit.runtime.output import counters_text
+
+    shown = counters_text({"search_time": 0.00000899, "wall_time": 0.0032, "load_time": 2.5, "start": 0.0, "r": 1 / 3})
+    assert shown == "search_time 8.99 us, wall_time 3.2 ms, load_time 2.5 s, start 0 ms, r 0.3333"
 
 
 def test_counts_of_one_are_singular() -> None:

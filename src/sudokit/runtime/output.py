@@ -113,12 +113,17 @@ def counters_text(stats: Mapping[str, object]) -> str:
     """An engine's counters for people: ``nodes 12, wall_time 4.54 ms, ratio 0.3333``.
 
     Whole numbers as they are; a float counter of time (its name holds ``time`` or ``start``: seconds)
-    in ms or s to three significant digits, any other float to four. JSON records keep the full values.
+    in us, ms or s to three significant digits, any other float to four. JSON records keep the full values.
     """
     parts = []
     for key, value in stats.items():
         if isinstance(value, float) and ("time" in key or "start" in key):
-            text = f"{value * 1000:.3g} ms" if abs(value) < 1 else f"{value:.3g} s"
+            if abs(value) >= 1:
+                text = f"{value:.3g} s"
+            elif abs(value) >= 0.001 or not value:
+                text = f"{value * 1000:.3g} ms"
+            else:  # under a millisecond: 0.00899 ms reads as 8.99 us
+                text = f"{value * 1e6:.3g} us"
         elif isinstance(value, float):
             text = f"{value:.4g}"
         else:
