@@ -813,3 +813,44 @@ def test_dots_and_xv_clues_of_any_value_count_as_brute_force_does() -> None:
         expected = counted(puzzle)
         result = solve(puzzle, ENGINE, limit=len(expected) + 1)
         assert (result.count, result.exact) == (len(expected), True), puzzle
+
+
+def test_skyscraper_propagation_keeps_every_solution_digit_and_makes_the_classic_deductions() -> None:
+    """Sound (never removes a digit of a line that reads ``count``, shipped clues included) and strong enough."""
+    from sudokit.io.links import parse_link
+    from sudokit_strategies.backtrack.rules import SkyscraperRule
+
+    from .test_links import REAL
+
+    rng = random.Random(24)
+    lines: list[tuple[int, list[int]]] = []  # (count, the line's digits from the clue)
+    for _, fields, link in REAL:
+        puzzle = parse_link(link)
+        digits = [int(d) for d in fields["solution"]]
+        for rule in puzzle.constraints:
+            if isinstance(rule, v.Skyscraper) and len(digits) == puzzle.n * puzzle.n:
+                lines.append((rule.count, [digits[r * puzzle.n + c] for r, c in rule.line_cells(puzzle.n)]))
+    assert len(lines) >= 20  # the shipped skyscraper puzzles' clues
+    for n in (4, 6, 9):
+        lines += [(0, rng.sample(range(1, n + 1), n)) for _ in range(300)]
+    for count, line in lines:
+        n = len(line)
+        count = count or sum(d > max(line[:k], default=0) for k, d in enumerate(line))
+        rule = SkyscraperRule(range(n), count, n)
+        for _ in range(5):  # candidates: the line's digit and some others; a few cells placed
+            cand = [1 << (d - 1) | rng.getrandbits(n) for d in line]
+            values = [1 << (d - 1) if rng.random() < 0.2 else 0 for d in line]
+            out = rule.propagate(cand, values)
+            assert out is not None, (count, line)
+            for c, m in out:
+                assert m >> (line[c] - 1) & 1, (count, line, c)
+    full = (1 << 9) - 1
+
+    def narrowed(count: int) -> list[int]:
+        out = dict(SkyscraperRule(range(9), count, 9).propagate([full] * 9, [0] * 9) or [])
+        return [out.get(c, full) for c in range(9)]
+
+    three = narrowed(3)  # 3 seen: the first cell is at most 7, the second at most 8, 9 not in the first two
+    assert [three[c].bit_length() for c in range(3)] == [7, 8, 9]
+    assert narrowed(1)[0] == 1 << 8  # 1 seen: 9 comes first
+    assert narrowed(9) == [1 << d for d in range(9)]  # 9 seen: 1 to 9 in order

@@ -520,21 +520,32 @@ class SkyscraperRule:
         self.n = n
 
     def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
-        """Narrow each cell to the digits some reading from the clue with ``count`` seen still allows."""
-        count = self.count
+        """Narrow each cell to the digits some reading from the clue with ``count`` seen still allows.
+
+        The line's digits differ, so a state is only kept where it can still be completed: after ``j`` cells
+        the tallest is at least ``j``, a digit equal to the tallest cannot follow it, the ``count - seen``
+        digits still to be seen are taller than the tallest (so at most ``n - tallest`` of them) and have
+        cells left to stand in; a line of ``n`` cells ends with ``n`` the tallest.
+        """
+        count, n = self.count, self.n
+        size = len(self.cells)
         dom = [values[c] or cand[c] for c in self.cells]
-        digits = [[(1 << (d - 1), d) for d in range(1, self.n + 1) if m >> (d - 1) & 1] for m in dom]
+        digits = [[(1 << (d - 1), d) for d in range(1, n + 1) if m >> (d - 1) & 1] for m in dom]
         layers: list[set[tuple[int, int]]] = [{(0, 0)}]
-        for options in digits:
+        for j, options in enumerate(digits, 1):
             nxt = set()
+            left = size - j
             for tallest, seen in layers[-1]:
                 for _, d in options:
                     if d < tallest:
-                        nxt.add((tallest, seen))
-                    elif seen < count:
-                        nxt.add((d, seen + 1))
+                        if tallest >= j and count - seen <= left:
+                            nxt.add((tallest, seen))
+                    elif d > tallest and seen < count:
+                        need = count - seen - 1
+                        if d >= j and need <= n - d and need <= left:
+                            nxt.add((d, seen + 1))
             layers.append(nxt)
-        good = {state for state in layers[-1] if state[1] == count}
+        good = {state for state in layers[-1] if state[1] == count and (size < n or state[0] == n)}
         if not good:
             return None
         allowed = [0] * len(dom)
@@ -543,6 +554,8 @@ class SkyscraperRule:
             for state in layers[j]:
                 tallest, seen = state
                 for bit, d in digits[j]:
+                    if d == tallest:
+                        continue
                     after = (tallest, seen) if d < tallest else (d, seen + 1)
                     if after in good:
                         allowed[j] |= bit
