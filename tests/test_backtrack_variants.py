@@ -854,3 +854,33 @@ def test_skyscraper_propagation_keeps_every_solution_digit_and_makes_the_classic
     assert [three[c].bit_length() for c in range(3)] == [7, 8, 9]
     assert narrowed(1)[0] == 1 << 8  # 1 seen: 9 comes first
     assert narrowed(9) == [1 << d for d in range(9)]  # 9 seen: 1 to 9 in order
+
+
+def test_skyscraper_propagation_keeps_exactly_the_digits_of_the_lines_readings() -> None:
+    """On a line of at most 7 undecided cells, a digit stays iff some line of different digits reads ``count``."""
+    from itertools import permutations
+
+    from sudokit_strategies.backtrack.rules import SkyscraperRule
+
+    rng = random.Random(7)
+    pruned = 0
+    for _ in range(1500):
+        n = rng.choice((4, 5, 6))
+        count = rng.randint(1, n)
+        cand = [rng.getrandbits(n) | 1 << rng.randrange(n) for _ in range(n)]
+        exact = [0] * n
+        for line in permutations(range(1, n + 1)):
+            seen = sum(d > max(line[:k], default=0) for k, d in enumerate(line))
+            if seen == count and all(cand[c] >> (d - 1) & 1 for c, d in enumerate(line)):
+                exact = [m | 1 << (d - 1) for m, d in zip(exact, line, strict=True)]
+        out = SkyscraperRule(range(n), count, n).propagate(cand, [0] * n)
+        if not any(exact):
+            assert out is None
+            continue
+        assert out is not None
+        got = cand[:]
+        for c, m in out:
+            got[c] = m
+        assert got == exact, (n, count, cand)
+        pruned += got != cand
+    assert pruned > 300
