@@ -884,3 +884,36 @@ def test_skyscraper_propagation_keeps_exactly_the_digits_of_the_lines_readings()
         assert got == exact, (n, count, cand)
         pruned += got != cand
     assert pruned > 300
+
+
+def test_short_arrows_become_tables_that_keep_every_solution_digit_and_know_peers_differ() -> None:
+    """A short arrow's table never removes a digit of a shipped puzzle's solution; peers on it take different digits."""
+    from sudokit.io.links import parse_link
+    from sudokit_strategies.backtrack.rules import TableRule
+    from sudokit_strategies.backtrack.variants import VariantSearch
+
+    from .test_links import REAL
+
+    rng = random.Random(24)
+    tables = 0
+    for _, fields, link in REAL:
+        puzzle = parse_link(link)
+        if "arrow" not in puzzle.kinds or len(fields["solution"]) != puzzle.n * puzzle.n:
+            continue
+        n, digits = puzzle.n, [int(d) for d in fields["solution"]]
+        for rule in VariantSearch(puzzle, 2, None, 1).rules:
+            if not isinstance(rule, TableRule):
+                continue
+            tables += 1
+            for _ in range(20):
+                cand = [1 << (digits[c] - 1) | rng.getrandbits(n) for c in range(n * n)]
+                out = rule.propagate(cand, [0] * (n * n))
+                assert out is not None
+                assert all(m >> (digits[c] - 1) & 1 for c, m in out), (link, rule.cells)
+    assert tables >= 20
+    # A circle of 4 over two cells of one box: 1 and 3 (2 + 2 would repeat), the circle not in the box's row.
+    puzzle = Grid([0] * 81, Shape.for_side(9), constraints=[v.Arrow(((4, 4),), ((0, 0), (0, 1)))])
+    [rule] = [r for r in VariantSearch(puzzle, 2, None, 1).rules if isinstance(r, TableRule)]
+    cand = [(1 << 9) - 1] * 81
+    cand[40] = 1 << 3
+    assert dict(rule.propagate(cand, [0] * 81) or []) == {0: 0b101, 1: 0b101}

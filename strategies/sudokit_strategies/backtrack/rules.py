@@ -23,6 +23,7 @@ __all__ = [
     "SandwichRule",
     "SetRule",
     "SkyscraperRule",
+    "TableRule",
     "XSumRule",
     "digit_sets",
     "pair_table",
@@ -651,7 +652,48 @@ def skyscraper_readings(dom: tuple[int, ...], count: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-Rule = SetRule | LinearRule | SandwichRule | QuadrupleRule | BetweenRule | XSumRule | SkyscraperRule
+class TableRule:
+    """The digits of ``cells`` form one of the rows ``rows`` (each a digit bit per cell): a short arrow, listed.
+
+    Each cell keeps the digits of the rows that every cell's candidates still allow: exact for the rule,
+    which a sum's reachable totals are not when two of its cells must differ.
+    """
+
+    __slots__ = ("cells", "memo", "rows")
+
+    def __init__(self, cells: Sequence[int], rows: Sequence[tuple[int, ...]]) -> None:
+        self.cells = tuple(cells)
+        self.rows = tuple(rows)
+        #: What the rows keep of each candidate tuple seen (a search meets the same ones again and again).
+        self.memo: dict[tuple[int, ...], list[int]] = {}
+
+    def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
+        """Narrow each cell to its digits in the rows that fit every cell's candidates."""
+        dom = tuple([values[c] or cand[c] for c in self.cells])
+        kept = self.memo.get(dom)
+        if kept is None:
+            kept = [0] * len(dom)
+            for row in self.rows:
+                for m, bit in zip(dom, row, strict=True):
+                    if not m & bit:
+                        break
+                else:
+                    kept = [k | bit for k, bit in zip(kept, row, strict=True)]
+            if len(self.memo) >= 1 << 14:
+                self.memo.clear()
+            self.memo[dom] = kept
+        if not kept[0]:
+            return None
+        out = []
+        for c, m, k in zip(self.cells, dom, kept, strict=True):
+            if m & ~k:
+                if values[c]:
+                    return None
+                out.append((c, m & k))
+        return out
+
+
+Rule = SetRule | LinearRule | SandwichRule | QuadrupleRule | BetweenRule | XSumRule | SkyscraperRule | TableRule
 
 
 @cache
