@@ -26,6 +26,7 @@ __all__ = [
     "TableRule",
     "XSumRule",
     "digit_sets",
+    "kept_digits",
     "pair_table",
     "skyscraper_bounds",
     "skyscraper_readings",
@@ -538,15 +539,7 @@ class SkyscraperRule:
             narrowed = tuple([m & a for m, a in zip(dom, allowed, strict=True)])
             if sum(m & (m - 1) != 0 for m in narrowed) <= READINGS_FREE:
                 allowed = skyscraper_readings(narrowed, self.count)
-        if not allowed:
-            return None
-        out = []
-        for c, m, a in zip(self.cells, dom, allowed, strict=True):
-            if m & ~a:
-                if values[c]:
-                    return None
-                out.append((c, m & a))
-        return out
+        return kept_digits(self.cells, dom, allowed, values) if allowed else None
 
 
 @lru_cache(maxsize=1 << 14)
@@ -682,15 +675,18 @@ class TableRule:
             if len(self.memo) >= 1 << 14:
                 self.memo.clear()
             self.memo[dom] = kept
-        if not kept[0]:
-            return None
-        out = []
-        for c, m, k in zip(self.cells, dom, kept, strict=True):
-            if m & ~k:
-                if values[c]:
-                    return None
-                out.append((c, m & k))
-        return out
+        return kept_digits(self.cells, dom, kept, values) if kept[0] else None
+
+
+def kept_digits(cells: Sequence[int], dom: Sequence[int], kept: Sequence[int], values: list[int]) -> Narrowing:
+    """The narrowing of ``cells`` (candidates ``dom``) to the digits ``kept``; None if a placed digit is not kept."""
+    out = []
+    for c, m, k in zip(cells, dom, kept, strict=True):
+        if m & ~k:
+            if values[c]:
+                return None
+            out.append((c, m & k))
+    return out
 
 
 Rule = SetRule | LinearRule | SandwichRule | QuadrupleRule | BetweenRule | XSumRule | SkyscraperRule | TableRule
