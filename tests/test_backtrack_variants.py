@@ -813,3 +813,107 @@ def test_dots_and_xv_clues_of_any_value_count_as_brute_force_does() -> None:
         expected = counted(puzzle)
         result = solve(puzzle, ENGINE, limit=len(expected) + 1)
         assert (result.count, result.exact) == (len(expected), True), puzzle
+
+
+def test_skyscraper_propagation_keeps_every_solution_digit_and_makes_the_classic_deductions() -> None:
+    """Sound (never removes a digit of a line that reads ``count``, shipped clues included) and strong enough."""
+    from sudokit.io.links import parse_link
+    from sudokit_strategies.backtrack.rules import SkyscraperRule
+
+    from .test_links import REAL
+
+    rng = random.Random(24)
+    lines: list[tuple[int, list[int]]] = []  # (count, the line's digits from the clue)
+    for _, fields, link in REAL:
+        puzzle = parse_link(link)
+        digits = [int(d) for d in fields["solution"]]
+        for rule in puzzle.constraints:
+            if isinstance(rule, v.Skyscraper) and len(digits) == puzzle.n * puzzle.n:
+                lines.append((rule.count, [digits[r * puzzle.n + c] for r, c in rule.line_cells(puzzle.n)]))
+    assert len(lines) >= 20  # the shipped skyscraper puzzles' clues
+    for n in (4, 6, 9):
+        lines += [(0, rng.sample(range(1, n + 1), n)) for _ in range(300)]
+    for count, line in lines:
+        n = len(line)
+        count = count or sum(d > max(line[:k], default=0) for k, d in enumerate(line))
+        rule = SkyscraperRule(range(n), count, n)
+        for _ in range(5):  # candidates: the line's digit and some others; a few cells placed
+            cand = [1 << (d - 1) | rng.getrandbits(n) for d in line]
+            values = [1 << (d - 1) if rng.random() < 0.2 else 0 for d in line]
+            out = rule.propagate(cand, values)
+            assert out is not None, (count, line)
+            for c, m in out:
+                assert m >> (line[c] - 1) & 1, (count, line, c)
+    full = (1 << 9) - 1
+
+    def narrowed(count: int) -> list[int]:
+        out = dict(SkyscraperRule(range(9), count, 9).propagate([full] * 9, [0] * 9) or [])
+        return [out.get(c, full) for c in range(9)]
+
+    three = narrowed(3)  # 3 seen: the first cell is at most 7, the second at most 8, 9 not in the first two
+    assert [three[c].bit_length() for c in range(3)] == [7, 8, 9]
+    assert narrowed(1)[0] == 1 << 8  # 1 seen: 9 comes first
+    assert narrowed(9) == [1 << d for d in range(9)]  # 9 seen: 1 to 9 in order
+
+
+def test_skyscraper_propagation_keeps_exactly_the_digits_of_the_lines_readings() -> None:
+    """On a line of at most 7 undecided cells, a digit stays iff some line of different digits reads ``count``."""
+    from itertools import permutations
+
+    from sudokit_strategies.backtrack.rules import SkyscraperRule
+
+    rng = random.Random(7)
+    pruned = 0
+    for _ in range(1500):
+        n = rng.choice((4, 5, 6))
+        count = rng.randint(1, n)
+        cand = [rng.getrandbits(n) | 1 << rng.randrange(n) for _ in range(n)]
+        exact = [0] * n
+        for line in permutations(range(1, n + 1)):
+            seen = sum(d > max(line[:k], default=0) for k, d in enumerate(line))
+            if seen == count and all(cand[c] >> (d - 1) & 1 for c, d in enumerate(line)):
+                exact = [m | 1 << (d - 1) for m, d in zip(exact, line, strict=True)]
+        out = SkyscraperRule(range(n), count, n).propagate(cand, [0] * n)
+        if not any(exact):
+            assert out is None
+            continue
+        assert out is not None
+        got = cand[:]
+        for c, m in out:
+            got[c] = m
+        assert got == exact, (n, count, cand)
+        pruned += got != cand
+    assert pruned > 300
+
+
+def test_short_arrows_become_tables_that_keep_every_solution_digit_and_know_peers_differ() -> None:
+    """A short arrow's table never removes a digit of a shipped puzzle's solution; peers on it take different digits."""
+    from sudokit.io.links import parse_link
+    from sudokit_strategies.backtrack.rules import TableRule
+    from sudokit_strategies.backtrack.variants import VariantSearch
+
+    from .test_links import REAL
+
+    rng = random.Random(24)
+    tables = 0
+    for _, fields, link in REAL:
+        puzzle = parse_link(link)
+        if "arrow" not in puzzle.kinds or len(fields["solution"]) != puzzle.n * puzzle.n:
+            continue
+        n, digits = puzzle.n, [int(d) for d in fields["solution"]]
+        for rule in VariantSearch(puzzle, 2, None, 1).rules:
+            if not isinstance(rule, TableRule):
+                continue
+            tables += 1
+            for _ in range(20):
+                cand = [1 << (digits[c] - 1) | rng.getrandbits(n) for c in range(n * n)]
+                out = rule.propagate(cand, [0] * (n * n))
+                assert out is not None
+                assert all(m >> (digits[c] - 1) & 1 for c, m in out), (link, rule.cells)
+    assert tables >= 20
+    # A circle of 4 over two cells of one box: 1 and 3 (2 + 2 would repeat), the circle not in the box's row.
+    puzzle = Grid([0] * 81, Shape.for_side(9), constraints=[v.Arrow(((4, 4),), ((0, 0), (0, 1)))])
+    [rule] = [r for r in VariantSearch(puzzle, 2, None, 1).rules if isinstance(r, TableRule)]
+    cand = [(1 << 9) - 1] * 81
+    cand[40] = 1 << 3
+    assert dict(rule.propagate(cand, [0] * 81) or []) == {0: 0b101, 1: 0b101}

@@ -40,7 +40,9 @@ irregular or not) is an AllDifferent. Each rule then adds:
 
 * AllDifferent for extra regions, diagonals, disjoint groups, killer cages and renban lines;
 * linear sums for killer and little killer totals and arrows (a two-cell circle is ``10*a + b``),
-  each killer cell kept to the digits of the sets of different digits that make its total;
+  each killer cell kept to the digits of the sets of different digits that make its total; with a killer
+  total, every unit of n cells also sums to ``n(n+1)/2`` (redundant: the linear relaxation then finds
+  the set-equivalence deductions, so "Solver needs SET" takes 0.6-1.0 s of CPU, not 4-5 s);
 * ``<`` / ``<=`` chains for thermometers, ``<`` or ``>`` around minimum and maximum cells, ``==`` for
   palindromes and clones, ``!=`` on the anti-knight and anti-king pairs that a region does not already keep apart;
 * the difference ``a - b`` in a domain for white dots, non-consecutive pairs and whisper neighbours
@@ -393,8 +395,11 @@ def _variant_model(model: cp_model.CpModel, puzzle: Grid) -> None:
         domains[i] = allowed or domains[i]
     new_var, from_values = model.new_int_var_from_domain, cp_model.Domain.from_values
     cells = [new_var(from_values(d), "") for d in domains]
+    sums = any(rule.kind == "killer" and rule.total is not None for rule in puzzle.constraints)  # type: ignore[attr-defined]
     for unit in puzzle.units:
         model.add_all_different([cells[i] for i in unit])
+        if sums and len(unit) == n:
+            model.add(cp_model.LinearExpr.sum([cells[i] for i in unit]) == n * (n + 1) // 2)
     for rule in puzzle.constraints:
         _RULES[rule.kind](model, cells, rule, puzzle)
 

@@ -9,7 +9,7 @@ method: :class:`SetRule` (killer totals, renban runs), :class:`LinearRule` (litt
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, permutations
 
 __all__ = [
@@ -23,9 +23,13 @@ __all__ = [
     "SandwichRule",
     "SetRule",
     "SkyscraperRule",
+    "TableRule",
     "XSumRule",
     "digit_sets",
+    "kept_digits",
     "pair_table",
+    "skyscraper_bounds",
+    "skyscraper_readings",
 ]
 
 #: What a rule over many cells answers: the narrowed candidates ``(cell, mask)``, or None for a contradiction.
@@ -504,12 +508,20 @@ class XSumRule:
         return out
 
 
+#: The most undecided cells a line may have for :func:`skyscraper_readings` to run on it: its states grow with
+#: the subsets of digits, and on wider lines the bounds alone cost less than what the readings save (Crawfish).
+READINGS_FREE = 7
+
+
 class SkyscraperRule:
     """``count`` digits of a line are seen from its start, each above every digit before it.
 
-    The propagator walks the line's candidates with states (the tallest digit so far, how many seen),
-    forwards to the states that can be reached and backwards to those that still end at ``count``:
-    a digit stays where some such state takes it on. Digits that differ are left to the line's unit.
+    The propagator walks the line's candidates twice, forwards to the states that can be reached and
+    backwards to those that still end at ``count``, keeping a digit where some such state takes it on:
+    first with states (the tallest digit so far, how many seen) (:func:`skyscraper_bounds`, the classic
+    bounds), then, on what that leaves, with states (the digits used so far, how many seen)
+    (:func:`skyscraper_readings`: only the readings of different digits, so a digit that only a repeat
+    would allow goes too) once at most :data:`READINGS_FREE` cells are undecided.
     """
 
     __slots__ = ("cells", "count", "n")
@@ -520,45 +532,164 @@ class SkyscraperRule:
         self.n = n
 
     def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
-        """Narrow each cell to the digits some reading from the clue with ``count`` seen still allows."""
-        count = self.count
-        dom = [values[c] or cand[c] for c in self.cells]
-        digits = [[(1 << (d - 1), d) for d in range(1, self.n + 1) if m >> (d - 1) & 1] for m in dom]
-        layers: list[set[tuple[int, int]]] = [{(0, 0)}]
-        for options in digits:
-            nxt = set()
-            for tallest, seen in layers[-1]:
-                for _, d in options:
-                    if d < tallest:
-                        nxt.add((tallest, seen))
-                    elif seen < count:
-                        nxt.add((d, seen + 1))
-            layers.append(nxt)
-        good = {state for state in layers[-1] if state[1] == count}
-        if not good:
-            return None
-        allowed = [0] * len(dom)
-        for j in range(len(dom) - 1, -1, -1):
-            before = set()
-            for state in layers[j]:
-                tallest, seen = state
-                for bit, d in digits[j]:
-                    after = (tallest, seen) if d < tallest else (d, seen + 1)
-                    if after in good:
-                        allowed[j] |= bit
-                        before.add(state)
-            good = before
-        out = []
-        for j, c in enumerate(self.cells):
-            m = dom[j]
-            if m & ~allowed[j]:
-                if values[c]:
-                    return None
-                out.append((c, m & allowed[j]))
-        return out
+        """Narrow each cell to the digits some reading of different digits with ``count`` seen still allows."""
+        dom = tuple([values[c] or cand[c] for c in self.cells])
+        allowed = skyscraper_bounds(dom, self.count, self.n)
+        if allowed:
+            narrowed = tuple([m & a for m, a in zip(dom, allowed, strict=True)])
+            if sum(m & (m - 1) != 0 for m in narrowed) <= READINGS_FREE:
+                allowed = skyscraper_readings(narrowed, self.count)
+        return kept_digits(self.cells, dom, allowed, values) if allowed else None
 
 
-Rule = SetRule | LinearRule | SandwichRule | QuadrupleRule | BetweenRule | XSumRule | SkyscraperRule
+@lru_cache(maxsize=1 << 14)
+def skyscraper_bounds(dom: tuple[int, ...], count: int, n: int) -> tuple[int, ...]:
+    """The digits of each cell of a line (candidates ``dom``) that a reading with ``count`` seen allows; () if none.
+
+    States are (the tallest digit so far, how many seen). The line's digits differ, so a state is only kept
+    where it can still be completed: after ``j`` cells the tallest is at least ``j``, a digit equal to the
+    tallest cannot follow it, the ``count - seen`` digits still to be seen are taller than the tallest (so
+    at most ``n - tallest`` of them) and have cells left to stand in; a line of ``n`` cells ends with ``n``
+    the tallest.
+    """
+    size = len(dom)
+    # A layer is, for each number seen (0..count), the bits t of the tallest digits a state can have
+    # (bit 0: none yet); a cell's digits d are bits d (its mask shifted once).
+    layers = [[1] + [0] * count]
+    for j, m in enumerate(dom, 1):
+        m <<= 1
+        low = (m & -m).bit_length() - 1
+        left = size - j
+        prev = layers[-1]
+        nxt = [0] * (count + 1)
+        for seen, tallest in enumerate(prev):
+            if not tallest:
+                continue
+            if count - seen <= left:  # stay: a digit below the tallest
+                nxt[seen] |= tallest & -(2 << low) & -(1 << j)
+            need = count - seen - 1
+            if 0 <= need <= left:  # rise: a digit above the lowest tallest, leaving room for the rest
+                first = (tallest & -tallest).bit_length()
+                nxt[seen + 1] |= m & -(1 << max(first, j)) & ((2 << (n - need)) - 1)
+        layers.append(nxt)
+    good = [0] * (count + 1)
+    good[count] = layers[-1][count] & (1 << n if size == n else -1)
+    if not good[count]:
+        return ()
+    out = [0] * size
+    for j in range(size - 1, -1, -1):
+        m = dom[j] << 1
+        low = (m & -m).bit_length() - 1
+        here = layers[j]
+        before = [0] * (count + 1)
+        allowed = 0
+        for seen, tallest in enumerate(here):
+            if not tallest:
+                continue
+            stay = tallest & good[seen] & -(2 << low)
+            if stay:
+                before[seen] |= stay
+                allowed |= m & ((1 << (stay.bit_length() - 1)) - 1)
+            if seen < count:
+                rise = m & good[seen + 1] & -(2 << ((tallest & -tallest).bit_length() - 1))
+                if rise:
+                    before[seen] |= tallest & ((1 << (rise.bit_length() - 1)) - 1)
+                    allowed |= rise
+        good = before
+        out[j] = allowed >> 1
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 14)
+def skyscraper_readings(dom: tuple[int, ...], count: int) -> tuple[int, ...]:
+    """The digits of each cell that some reading of different digits, ``count`` seen, allows; () if none.
+
+    A state is (the digits used so far, how many seen): the tallest is the highest digit used.
+    """
+    limit = (2 << count) - 1
+    layers: list[dict[int, int]] = [{0: 1}]  # digits used -> the bits of the numbers seen
+    for m in dom:
+        nxt: dict[int, int] = {}
+        for used, seen in layers[-1].items():
+            tallest = used.bit_length()
+            free = m & ~used
+            while free:
+                bit = free & -free
+                free ^= bit
+                s = (seen << 1) & limit if bit.bit_length() > tallest else seen
+                if s:
+                    nxt[used | bit] = nxt.get(used | bit, 0) | s
+        if not nxt:
+            return ()
+        layers.append(nxt)
+    good = {used: 1 << count for used, seen in layers[-1].items() if seen >> count & 1}
+    if not good:
+        return ()
+    out = [0] * len(dom)
+    for j in range(len(dom) - 1, -1, -1):
+        m = dom[j]
+        before: dict[int, int] = {}
+        for used, seen in layers[j].items():
+            tallest = used.bit_length()
+            free = m & ~used
+            while free:
+                bit = free & -free
+                free ^= bit
+                after = good.get(used | bit)
+                if after:
+                    match = seen & (after >> 1) if bit.bit_length() > tallest else seen & after
+                    if match:
+                        out[j] |= bit
+                        before[used] = before.get(used, 0) | match
+        good = before
+    return tuple(out)
+
+
+class TableRule:
+    """The digits of ``cells`` form one of the rows ``rows`` (each a digit bit per cell): a short arrow, listed.
+
+    Each cell keeps the digits of the rows that every cell's candidates still allow: exact for the rule,
+    which a sum's reachable totals are not when two of its cells must differ.
+    """
+
+    __slots__ = ("cells", "memo", "rows")
+
+    def __init__(self, cells: Sequence[int], rows: Sequence[tuple[int, ...]]) -> None:
+        self.cells = tuple(cells)
+        self.rows = tuple(rows)
+        #: What the rows keep of each candidate tuple seen (a search meets the same ones again and again).
+        self.memo: dict[tuple[int, ...], list[int]] = {}
+
+    def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
+        """Narrow each cell to its digits in the rows that fit every cell's candidates."""
+        dom = tuple([values[c] or cand[c] for c in self.cells])
+        kept = self.memo.get(dom)
+        if kept is None:
+            kept = [0] * len(dom)
+            for row in self.rows:
+                for m, bit in zip(dom, row, strict=True):
+                    if not m & bit:
+                        break
+                else:
+                    kept = [k | bit for k, bit in zip(kept, row, strict=True)]
+            if len(self.memo) >= 1 << 14:
+                self.memo.clear()
+            self.memo[dom] = kept
+        return kept_digits(self.cells, dom, kept, values) if kept[0] else None
+
+
+def kept_digits(cells: Sequence[int], dom: Sequence[int], kept: Sequence[int], values: list[int]) -> Narrowing:
+    """The narrowing of ``cells`` (candidates ``dom``) to the digits ``kept``; None if a placed digit is not kept."""
+    out = []
+    for c, m, k in zip(cells, dom, kept, strict=True):
+        if m & ~k:
+            if values[c]:
+                return None
+            out.append((c, m & k))
+    return out
+
+
+Rule = SetRule | LinearRule | SandwichRule | QuadrupleRule | BetweenRule | XSumRule | SkyscraperRule | TableRule
 
 
 @cache

@@ -9,8 +9,8 @@ cover a rule for the cells they leave (the "45 rule"). Classic puzzles never com
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
-from itertools import combinations, pairwise
+from collections.abc import Callable, Iterable, Sequence
+from itertools import combinations, pairwise, product
 from operator import itemgetter
 
 from sudokit import Grid
@@ -24,6 +24,7 @@ from sudokit_strategies.backtrack.rules import (
     SandwichRule,
     SetRule,
     SkyscraperRule,
+    TableRule,
     XSumRule,
     digit_sets,
     pair_table,
@@ -31,6 +32,25 @@ from sudokit_strategies.backtrack.rules import (
 from sudokit_strategies.backtrack.search import Search
 
 __all__ = ["VariantSearch"]
+
+
+#: The most cells (the circle's one included) of an arrow that becomes a :class:`TableRule`.
+ARROW_TABLE_CELLS = 4
+
+
+def arrow_table(cells: Sequence[int], n: int, peers: list[set[int]]) -> TableRule:
+    """An arrow of one circle cell as the rows of its digits: the circle the sum, peers on it different."""
+    circle, line = cells[0], cells[1:]
+    apart = [(i, j) for i, j in combinations(range(len(line)), 2) if line[j] in peers[line[i]]]
+    rows = []
+    for digits in product(range(1, n + 1), repeat=len(line)):
+        total = sum(digits)
+        if total > n or any(digits[i] == digits[j] for i, j in apart):
+            continue
+        if any(total == d and circle in peers[c] for c, d in zip(line, digits, strict=True)):
+            continue
+        rows.append(tuple(1 << (d - 1) for d in (total, *digits)))
+    return TableRule(cells, rows)
 
 
 class _Model:
@@ -46,6 +66,7 @@ class _Model:
         self.tables: dict[tuple[int, int], list[int]] = {}
         self.rules: list[Rule] = []
         self.cages: list[tuple[tuple[int, ...], int]] = []  # killer cages with a total
+        self.arrows: list[tuple[int, tuple[int, ...]]] = []  # (index in rules, cells) of the short arrows
         odd = sum(1 << d for d in range(0, n, 2))
         for constraint in puzzle.constraints:
             self._lower(constraint, puzzle, groups, pairs, odd)
@@ -58,6 +79,8 @@ class _Model:
         for i in range(size):
             peers[i].discard(i)
         self.peers = [tuple(sorted(p)) for p in peers]
+        for k, cells in self.arrows:
+            self.rules[k] = arrow_table(cells, n, peers)
         # Hidden singles: every all-different group of exactly n cells, once.
         seen: set[frozenset[int]] = set()
         self.units: list[tuple[int, ...]] = []
@@ -184,6 +207,8 @@ class _Model:
             circle = rule.circle  # type: ignore[attr-defined]
             weights = (-1,) if len(circle) == 1 else (-10, -1)
             terms = [(c, w) for c, w in zip(cells, weights, strict=False)] + [(c, 1) for c in cells[len(circle) :]]
+            if len(circle) == 1 and len(set(cells)) == len(cells) <= ARROW_TABLE_CELLS and n <= 16:
+                self.arrows.append((len(self.rules), cells))  # a table once the peers are known
             self.rules.append(LinearRule(terms, 0, n))
         elif kind == "sandwich":
             line = tuple(r * n + c for r, c in rule.line_cells(n))  # type: ignore[attr-defined]
