@@ -334,14 +334,7 @@ class SandwichRule:
                                     allowed[j] |= digits
         if not found:
             return None
-        out = []
-        for j, c in enumerate(self.cells):
-            m = dom[j]
-            if m & ~allowed[j]:
-                if values[c]:
-                    return None
-                out.append((c, m & allowed[j]))
-        return out
+        return kept_digits(self.cells, dom, allowed, values)
 
 
 class QuadrupleRule:
@@ -379,13 +372,9 @@ class QuadrupleRule:
                     allowed[k] |= bit or dom[k]
         if not allowed[0]:
             return None  # no placing fits
-        out = []
-        for k, c in enumerate(self.cells):
-            m = dom[k]
-            if m & ~allowed[k]:
-                if values[c]:
-                    return None
-                out.append((c, m & allowed[k]))
+        out = kept_digits(self.cells, dom, allowed, values)
+        if out is None:
+            return None
         lost: dict[int, int] = {}  # the cells outside the square that see every place of a listed digit
         for bit in self.digits:
             seen: frozenset[int] | None = None
@@ -498,14 +487,7 @@ class XSumRule:
                         allowed[j] |= inside if j < x else rest
         if not found:
             return None
-        out = []
-        for j, c in enumerate(self.cells):
-            m = dom[j]
-            if m & ~allowed[j]:
-                if values[c]:
-                    return None
-                out.append((c, m & allowed[j]))
-        return out
+        return kept_digits(self.cells, dom, allowed, values)
 
 
 #: The most undecided cells a line may have for :func:`skyscraper_readings` to run on it: its states grow with
