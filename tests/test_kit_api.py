@@ -48,6 +48,7 @@ EXPECTED = {
     "no_state_between_puzzles": "solve 3 of 4 (a puzzle with 3 solutions, after an unsolvable one",
     "no_time_limit_works": "solve(limit=1, time_limit=None) raised TypeError",
     "huge_time_limit_works": "time_limit=10000000000.0) raised OverflowError",
+    "candidates_method_is_true": "in 0 of its witnesses: the true candidates would miss it",
 }
 
 #: The checks about the engine object itself, whose failures (by these mutants) name no puzzle.

@@ -27,3 +27,9 @@ class Reference:
     ) -> Result:
         """backtrack's answer for ``puzzle``, under this engine's name."""
         return replace(self.inner.solve(puzzle, limit=limit, time_limit=time_limit, keep=keep), strategy=self.name)
+
+    def candidates(self, puzzle: Grid, *, cap: int = 1, time_limit: float | None = None) -> Result:
+        """The optional fast true-candidates method, the plain way: every solution (up to a bound) is a witness."""
+        most = cap * puzzle.shape.size * puzzle.n + 1
+        result = self.inner.solve(puzzle, limit=most, time_limit=time_limit, keep=most)
+        return replace(result, strategy=self.name)

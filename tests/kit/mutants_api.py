@@ -342,6 +342,15 @@ class TimedWait(Reference):
 
 
 #: For every check of group api, an engine broken in exactly the way it looks for.
+class FirstWitnessOnly(Reference):
+    """Its candidates method returns the first solution alone, as if no other existed: the others' digits hidden."""
+
+    name = "first-witness-only"
+
+    def candidates(self, puzzle: Grid, *, cap: int = 1, time_limit: float | None = None) -> Result:
+        return replace(self.inner.solve(puzzle, time_limit=time_limit), strategy=self.name)
+
+
 MUTANTS: dict[str, object] = {
     "has_name_and_description": BadDescription(),
     "declares_valid_capabilities": BadCapabilities(),
@@ -371,4 +380,5 @@ MUTANTS: dict[str, object] = {
     "no_state_between_puzzles": LeaksDeadEnd(),
     "no_time_limit_works": NoneDeadline(),
     "huge_time_limit_works": TimedWait(),
+    "candidates_method_is_true": FirstWitnessOnly(),
 }

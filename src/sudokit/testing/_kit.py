@@ -130,13 +130,27 @@ class Subject:
         kwargs: dict[str, Any] = {"limit": limit, "time_limit": time_limit}
         if keep is not None and self.takes_keep:
             kwargs["keep"] = keep
+        call = f"solve(limit={limit}, time_limit={time_limit})"
+        return self._guarded(call, puzzle, time_limit, lambda: self.strategy.solve(puzzle, **kwargs))
+
+    def candidates(self, puzzle: Grid, *, cap: int) -> Result:
+        """The engine's optional ``candidates`` method's answer for ``puzzle``, unchecked, guarded as ``solve``."""
+        __tracebackhide__ = True
+        time_limit = self.patience if self.capabilities.time_limit else None
+        method = self.strategy.candidates  # type: ignore[attr-defined]
+        call = f"candidates(cap={cap}, time_limit={time_limit})"
+        return self._guarded(call, puzzle, time_limit, lambda: method(puzzle, cap=cap, time_limit=time_limit))
+
+    def _guarded(self, call: str, puzzle: Grid, time_limit: float | str | None, run: Callable[[], object]) -> Result:
+        """``run()``'s Result; a crash, a hang (past the limit or patience) or a non-Result fails the check."""
+        __tracebackhide__ = True
         allowed = self.patience if time_limit is None else min(float(time_limit), self.patience)
         guard = Guard(allowed)
         start = time.perf_counter()
         try:
             guard.arm()
             try:
-                result = self.strategy.solve(puzzle, **kwargs)
+                result = run()
             finally:
                 guard.disarm()
         except EngineOverranError:
@@ -146,11 +160,11 @@ class Subject:
         except BaseException as err:
             if guard.interrupted:
                 raise KeyboardInterrupt from err
-            self.fail(f"solve(limit={limit}, time_limit={time_limit}) raised {described(err)}", puzzle)
+            self.fail(f"{call} raised {described(err)}", puzzle)
         if guard.interrupted:
             raise KeyboardInterrupt
         if not isinstance(result, Result):
-            self.fail(f"solve returned {shown(result)}, not a sudokit.Result", puzzle)
+            self.fail(f"{call.partition('(')[0]} returned {shown(result)}, not a sudokit.Result", puzzle)
         return result
 
     def answer(

@@ -19,12 +19,13 @@ import time
 from collections.abc import Mapping
 
 from sudokit.engines.api import described
-from sudokit.engines.strategy import Result, Status, capabilities_of
+from sudokit.engines.strategy import Result, Status, capabilities_of, offers_candidates
 from sudokit.engines.verify import shown, solution_problem
 from sudokit.model.grid import Grid
 from sudokit.model.shape import Shape
 from sudokit.testing import corpus
 from sudokit.testing._kit import Subject, check, shown_status
+from sudokit.testing.reference import count_solutions
 
 #: The classic board, the one most api checks ask about.
 NINE = Shape.of(3, 3)
@@ -239,6 +240,59 @@ def unsolvable_means_proved_none(subject: Subject) -> None:
                 "(count 0, exact True, no solutions)",
                 known.puzzle,
             )
+
+
+@check("api")
+def candidates_method_is_true(subject: Subject) -> None:
+    """An engine offering the optional ``candidates(puzzle, *, cap, time_limit)`` method answers it truly.
+
+    Its result's solutions are the witnesses: distinct solutions of the puzzle, together showing every
+    digit that some solution has in each blank cell, ``cap`` times where that many solutions have it
+    (fewer only where fewer exist), so that sudokit's true candidates from them are the puzzle's.
+    Checked with caps 1 and 2 on a 9x9 puzzle with four solutions, against the kit's own reference
+    counter; a puzzle with no solution gets ``unsolvable`` and no witness. Skipped for an engine
+    without the method (it is optional: sudokit then asks ``solve``, a cell and digit at a time).
+    """
+    if not offers_candidates(subject.strategy):
+        subject.skip("it offers no candidates method (optional)")
+    _classic(subject)
+    known = _multi(4)
+    puzzle = known.puzzle
+    everyone = [bytes(s.cells) for s in count_solutions(puzzle).solutions]
+    n = puzzle.n
+    blanks = [cell for cell, digit in enumerate(puzzle.cells) if not digit]
+    for cap in (1, 2):
+        result = subject.candidates(_fresh(puzzle), cap=cap)
+        if result.status is not Status.SOLVED:
+            subject.fail(f"candidates(cap={cap}) gave {_said(result)}; expected solved", puzzle)
+        witnesses: set[bytes] = set()
+        for k, grid in enumerate(result.solutions, 1):
+            problem = solution_problem(puzzle, grid) if isinstance(grid, Grid) else f"{shown(grid)} is not a Grid"
+            if problem is not None:
+                subject.fail(f"candidates(cap={cap}): witness {k} is no solution: {problem}", puzzle)
+            if bytes(grid.cells) in witnesses:
+                subject.fail(f"candidates(cap={cap}): witness {k} repeats an earlier one", puzzle)
+            witnesses.add(bytes(grid.cells))
+        for cell in blanks:
+            for digit in range(1, n + 1):
+                have = sum(1 for w in everyone if w[cell] == digit)
+                shown_ = sum(1 for w in witnesses if w[cell] == digit)
+                if min(cap, shown_) < min(cap, have):
+                    row, col = divmod(cell, n)
+                    subject.fail(
+                        f"candidates(cap={cap}): digit {digit} at r{row + 1}c{col + 1} is in {have} of the "
+                        f"puzzle's {len(everyone)} solutions, in {shown_} of its witnesses: "
+                        f"the true candidates would miss it",
+                        puzzle,
+                    )
+    none = _unsolvable()
+    result = subject.candidates(_fresh(none.puzzle), cap=1)
+    if result.status is not Status.UNSOLVABLE or result.solutions:
+        subject.fail(
+            f"candidates(cap=1) gave {_said(result)} with {_solutions_text(len(result.solutions))} "
+            "for a puzzle with no solution; expected unsolvable and no witness",
+            none.puzzle,
+        )
 
 
 # --- elapsed and stats ---------------------------------------------------------------------------
