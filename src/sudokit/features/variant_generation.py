@@ -133,45 +133,15 @@ def default_variant_engine() -> str:
     return "backtrack"
 
 
-def generate_variants(
-    box: str | Shape = "3x3",
-    *,
-    rules: str | Iterable[str] | None = None,
-    template: Grid | None = None,
-    count: int | None = None,
-    seed: int | None = None,
-    symmetry: str = "none",
-    minimal: bool = False,
-    level: str | None = None,
-    engine: str | Strategy | None = None,
-    time_limit: float | None = None,
-    no_givens: bool = False,
-) -> VariantStream:
-    """Stream variant puzzles with exactly one solution: the rules of the kinds ``rules`` drawn for each, or
+class VariantStream(PuzzleStream):
+    """Variant puzzles with exactly one solution, streamed: the rules of the kinds ``rules`` drawn for each, or
     ``template``'s rules (a Grid; its board too, ``box`` is then not read).
 
     The other arguments are :func:`sudokit.features.generation.generate`'s; ``no_givens`` makes puzzles
-    with no given at all (``rules`` must hold killer: the cages are drawn again until unique).
-    Raises ``ValueError`` for a bad argument (before any work).
+    with no given at all (``rules`` must hold killer: the cages are drawn again until unique). Raises
+    ``ValueError`` for a bad argument (before any work). The counters are :class:`PuzzleStream`'s, and
+    ``redraws``: the killer areas drawn again with ``no_givens``.
     """
-    return VariantStream(
-        box,
-        rules=rules,
-        template=template,
-        count=count,
-        seed=seed,
-        symmetry=symmetry,
-        minimal=minimal,
-        level=level,
-        engine=engine,
-        time_limit=time_limit,
-        no_givens=no_givens,
-    )
-
-
-class VariantStream(PuzzleStream):
-    """The iterator ``generate_variants`` returns (the counters of :class:`PuzzleStream`; ``redraws``: killer
-    areas drawn again with ``no_givens``)."""
 
     def __init__(
         self,
@@ -380,6 +350,10 @@ class VariantStream(PuzzleStream):
             area |= grown
 
 
+#: ``generate_variants(box, rules=..., template=..., ...)``: a :class:`VariantStream`.
+generate_variants = VariantStream
+
+
 def _filler() -> str:
     """The engine that completes a solution under global rules: sat (deterministic, fast on them), else backtrack."""
     try:
@@ -499,6 +473,13 @@ class _Drawer:
             out.append(Sandwich(axis, k, sum(line[a + 1 : b])))
         return out
 
+    def _steps(self, path: list[int]) -> list[int]:
+        """The cells touching the end of ``path`` (orthogonally or diagonally) that no line nor the path holds."""
+        n = self.n
+        r, c = divmod(path[-1], n)
+        near = (a * n + b for a in (r - 1, r, r + 1) for b in (c - 1, c, c + 1) if 0 <= a < n and 0 <= b < n)
+        return [j for j in near if j not in self.used and j not in path]
+
     def _paths(self, count: int, shortest: int, longest: int, ok: Callable[[list[int], int], bool]) -> list[list[int]]:
         """Up to ``count`` paths of orthogonal or diagonal steps on cells no line holds, each step allowed by ``ok``."""
         n, rng = self.n, self.rng
@@ -512,14 +493,7 @@ class _Drawer:
             path = [rng.choice(free)]
             goal = rng.randint(shortest, longest)
             while len(path) < goal:
-                r, c = divmod(path[-1], n)
-                options = [
-                    a * n + b
-                    for a in (r - 1, r, r + 1)
-                    for b in (c - 1, c, c + 1)
-                    if 0 <= a < n and 0 <= b < n and a * n + b not in self.used and a * n + b not in path
-                ]
-                options = [j for j in options if ok(path, j)]
+                options = [j for j in self._steps(path) if ok(path, j)]
                 if not options:
                     break
                 path.append(rng.choice(options))
@@ -568,20 +542,12 @@ class _Drawer:
 
     def _arrow_from(self, circle: int, length: int) -> Arrow | None:
         """An arrow of ``length`` cells leaving ``circle`` whose digits sum to its digit, or None."""
-        n, s, rng = self.n, self.s, self.rng
-        path = [circle]
+        s, rng = self.s, self.rng
         for _ in range(30):
             path = [circle]
             while len(path) <= length:
-                r, c = divmod(path[-1], n)
-                options = [
-                    a * n + b
-                    for a in (r - 1, r, r + 1)
-                    for b in (c - 1, c, c + 1)
-                    if 0 <= a < n and 0 <= b < n and a * n + b not in self.used and a * n + b not in path
-                ]
                 room = s[circle] - sum(s[i] for i in path[1:])
-                options = [j for j in options if s[j] <= room]
+                options = [j for j in self._steps(path) if s[j] <= room]
                 if not options:
                     break
                 path.append(rng.choice(options))
