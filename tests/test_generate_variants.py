@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,8 @@ from sudokit.io.links import parse_link
 from sudokit.model.grid import from_dict
 from sudokit.model.variants import Killer
 from tests.conftest import sudoku
+
+ROOT = Path(__file__).resolve().parent.parent
 
 pytest.importorskip("ortools")  # cp-sat counts while generating
 pytest.importorskip("pysat")  # sat counts again
@@ -121,6 +124,10 @@ def test_the_time_limit_ends_the_stream_without_a_puzzle() -> None:
         ({}, "one of them"),
         ({"template": Grid.empty("2x3")}, "no variant rule"),
         ({"rules": "diagonal,anti-king"}, "no 6x6 grid keeps diagonal, anti-king all at once"),
+        (
+            {"template": Grid.empty("2x3").with_rules(constraints=[Killer(["r1c1", "r1c2"], total=12)])},
+            "the template's rules have no solution",
+        ),
     ],
 )
 def test_bad_arguments_are_refused_before_any_work(options: dict[str, object], says: str) -> None:
@@ -158,6 +165,27 @@ def test_the_command_writes_fpuzzles_links() -> None:
     assert {"thermometer", "kropki"} <= puzzle.kinds
 
 
+def test_the_command_makes_puzzles_on_a_template_files_rules(tmp_path: Path) -> None:
+    corpus = (ROOT / "puzzles" / "variants" / "corpus.txt").read_text().splitlines()
+    line = corpus[corpus.index("# killer-6x6: killer") + 1]
+    template = from_dict(json.loads(line))
+    path = tmp_path / "template.txt"
+    path.write_text(f"# a 6x6 killer\n{line}\n")
+    done = sudoku("generate", "--template", str(path), "--seed", "2", "-n", "2", "-f", "fpuzzles", "-q")
+    assert done.exit_code == 0, done.stderr
+    puzzles = [parse_link(link) for link in done.stdout.split()]
+    assert len(puzzles) == 2
+    for puzzle in puzzles:
+        assert set(puzzle.constraints) == set(template.constraints) and puzzle.cells != template.cells
+
+
+def test_fpuzzles_links_of_classic_puzzles_hold_the_puzzles_of_the_line_format() -> None:
+    lines = sudoku("generate", "--box", "2x2", "--seed", "4", "-n", "2", "-q")
+    links = sudoku("generate", "--box", "2x2", "--seed", "4", "-n", "2", "-q", "-f", "fpuzzles")
+    assert lines.exit_code == links.exit_code == 0
+    assert [parse_link(link).to_line() for link in links.stdout.split()] == lines.stdout.split()
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [
@@ -179,10 +207,8 @@ def test_bad_variant_options_are_one_line_usage_errors(args: list[str], says: st
     assert says in done.stderr
 
 
-def test_resume_refuses_a_file_of_other_rules(tmp_path: object) -> None:
-    from pathlib import Path
-
-    out = Path(str(tmp_path)) / "made.json"
+def test_resume_refuses_a_file_of_other_rules(tmp_path: Path) -> None:
+    out = tmp_path / "made.json"
     first = sudoku("generate", "--rules", "killer", "--box", "2x3", "--seed", "5", "-O", str(out), "-q")
     assert first.exit_code == 0, first.stderr
     again = sudoku(

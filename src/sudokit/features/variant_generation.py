@@ -197,9 +197,11 @@ class VariantStream(PuzzleStream):
             lacking = unsupported_kinds(strategy, probe)
             if lacking:
                 raise ValueError(f"engine {strategy.name!r} does not take {', '.join(lacking)}")
-        if self._global and self.template is None:  # a board no solution fits: refused now, not a run that spins
-            empty = Grid([0] * self.shape.size, self.shape, constraints=self._global)
+        if self._global or self._regions is not None:  # rules no grid fits: refused now, not a run that spins
+            empty = Grid([0] * self.shape.size, self.shape, regions=self._regions, constraints=self._global)
             found = _checked(self._filler, empty, limit=1, time_limit=self.time_limit)
+            if found.status is Status.UNSOLVABLE and template is not None:
+                raise ValueError("the template's rules have no solution, even without its givens")
             if found.status is Status.UNSOLVABLE:
                 names = ", ".join(k for k in self.kinds if k in GLOBAL_RULES)
                 raise ValueError(f"no {self.shape.n}x{self.shape.n} grid keeps {names} all at once")
