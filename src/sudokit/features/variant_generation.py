@@ -258,12 +258,19 @@ class VariantStream(PuzzleStream):
     # --- one puzzle -----------------------------------------------------------------------------
 
     def _make(self) -> tuple[Grid, Grid]:
-        """One unique variant puzzle from the next random solution, and that solution."""
-        solution = self._solution()
-        if self.template is not None:
-            self._rules = self.template.constraints
-        else:
+        """One unique variant puzzle from the next random solution, and that solution.
+
+        A solution on which some kind asked for finds no clue (no whisper line of the board's gap, say) is
+        drawn again, so that every puzzle carries every kind.
+        """
+        while True:
+            solution = self._solution()
+            if self.template is not None:
+                self._rules = self.template.constraints
+                break
             self._rules = (*self._global, *_Drawer(solution, self.shape.n, self._random).draw(self.kinds))
+            if {rule.kind for rule in self._rules} >= set(self.kinds):
+                break
         solved = Grid(solution, self.shape, validate=False)
         from sudokit.engines.verify import solution_problem
 
