@@ -304,16 +304,10 @@ class VariantStream(PuzzleStream):
 
     def _fill(self, cells: list[int]) -> tuple[int, ...] | None:
         """The filler's solution of ``cells`` under the rules drawn so far, None when there is none."""
-        puzzle = self._puzzle(cells)
-        if puzzle.cells != tuple(cells):
-            return None
-        grid = Grid(cells, self.shape, validate=False, regions=self._regions)
-        units = grid.units
-        for unit in units:  # a repeated digit: no solution, without asking the engine
-            seen = [cells[i] for i in unit if cells[i]]
-            if len(seen) != len(set(seen)):
+        for i, v in enumerate(cells):  # a digit repeated in a row, column or region: no solution, no engine asked
+            if v and any(cells[j] == v for j in self._peers[i]):
                 return None
-        result = _checked(self._filler, puzzle, limit=1, time_limit=self._remaining())
+        result = _checked(self._filler, self._puzzle(cells), limit=1, time_limit=self._remaining())
         if result.status is Status.TIMEOUT:
             raise _OutOfTime
         if result.status is Status.ERROR:
@@ -344,7 +338,7 @@ class VariantStream(PuzzleStream):
         n, rng = self.shape.n, self._random
         owner = {i: k for k, cage in enumerate(cages) for i in cage}
         area = {owner[i] for i in range(self.shape.size) if solution[i] != other[i]}
-        while True:
+        while True:  # ends: a random partition of the whole board breaks some cage of ``other`` (or time runs out)
             for _ in range(_REDRAWS):
                 self._remaining()
                 self.redraws += 1
@@ -353,10 +347,7 @@ class VariantStream(PuzzleStream):
                 new = _partition(cells, solution, n, rng, (2, 2, 3, 3, 4), kept)
                 if new is not None and any(_breaks(cage, solution, other) for cage in new):
                     return kept + new
-            if len(area) == len(cages):
-                return cages  # nothing rules it out: the engine's next count finds another second solution
-            grown = {owner[j] for k in area for i in cages[k] for j in _orthogonal(i, n)}
-            area |= grown
+            area |= {owner[j] for k in area for i in cages[k] for j in _orthogonal(i, n)}
 
 
 #: ``generate_variants(box, rules=..., template=..., ...)``: a :class:`VariantStream`.
