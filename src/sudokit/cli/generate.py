@@ -160,7 +160,7 @@ class _GenerateTask:
                 from sudokit.io.links import fpuzzles_link
                 from sudokit.model.variants import to_dict
 
-                done["rules"] = to_dict(puzzle)
+                done["puzzle_json"] = to_dict(puzzle)
                 done["link"] = fpuzzles_link(puzzle, solution)
             return {
                 **done,
@@ -220,7 +220,7 @@ def _generated_text(made: dict[str, Any], fmt: GenerateFormat, seed: int, shape:
         "minimal": task.minimal,
     }
     if task.variant:  # the puzzle as our JSON object, with the kinds and the options that made it
-        fields["puzzle"] = made["rules"]
+        fields["puzzle"] = made["puzzle_json"]
         fields["rules"] = task.kinds
         fields["no_givens"] = task.no_givens
     if fmt is GenerateFormat.line:
