@@ -14,11 +14,16 @@ Sections:
   symmetry   median ms and givens of a minimal 9x9 for each symmetry.
   levels     how often a random (minimal and not) 9x9 lands at each level of ``sudokit.features.rating.rate``: the
              hit rate of ``level=`` (expected attempts = 1 / rate); skipped while sudokit.features.rating is missing.
+  killer     a unique killer 9x9 with no givens (``generate --rules killer --no-givens``; target: median < 5 s),
+             wall and CPU seconds a puzzle over ``2 * --puzzles + 2`` seeds (20 by default) for cp-sat (the default)
+             and sat counting, with the load average; the engines are loaded before the clock starts.
+  variants   median wall and CPU seconds and givens of a 9x9 (not minimal, and minimal) for a few rule sets.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -144,11 +149,60 @@ def section_levels(puzzles: int) -> bool:
     return True
 
 
+def _variant_run(seed: int, **options: object) -> tuple[float, float, int, int]:
+    """Wall and CPU seconds to make the first variant puzzle of ``seed`` (engines already loaded), its givens and
+    its engine counts."""
+    from sudokit.features.variant_generation import generate_variants
+
+    stream = generate_variants("3x3", seed=seed, count=1, time_limit=120, **options)  # type: ignore[arg-type]
+    wall, cpu = time.perf_counter(), time.process_time()
+    puzzle = next(stream)
+    return time.perf_counter() - wall, time.process_time() - cpu, puzzle.count_givens(), stream.checks
+
+
+def section_killer(puzzles: int) -> bool:
+    ok = True
+    seeds = range(2 * puzzles + 2)
+    for engine in ("cp-sat", "sat"):
+        try:
+            get_strategy(engine)
+        except StrategyError as err:
+            print(f"{engine}: not available ({err})")
+            continue
+        load = os.getloadavg()[0]
+        runs = [_variant_run(seed, rules="killer", no_givens=True, engine=engine) for seed in seeds]
+        wall = statistics.median(r[0] for r in runs)
+        hit = wall < 5.0
+        if engine == "cp-sat":
+            ok &= hit
+        print(
+            f"killer 9x9, no givens ({engine}, {len(runs)} seeds, load {load:.1f} -> {os.getloadavg()[0]:.1f}): "
+            f"median {wall:.2f} s wall, {statistics.median(r[1] for r in runs):.2f} s CPU "
+            f"(max {max(r[0] for r in runs):.2f} s wall), {statistics.median(r[3] for r in runs):g} counts"
+            + (f"  target < 5 s: {verdict(hit)}" if engine == "cp-sat" else "")
+        )
+    return ok
+
+
+def section_variants(puzzles: int) -> bool:
+    for rules in ("killer", "thermometer,arrow,kropki", "xv,xv-negative,odd-even", "sandwich,little-killer"):
+        for minimal in (False, True):
+            runs = [_variant_run(seed, rules=rules, minimal=minimal) for seed in range(puzzles)]
+            wall, cpu, givens, counts = (statistics.median(r[k] for r in runs) for k in range(4))
+            print(
+                f"9x9 {rules:26} {'minimal' if minimal else 'unique '}: median {wall:.2f} s wall, {cpu:.2f} s CPU, "
+                f"{givens:g} givens, {counts:g} counts"
+            )
+    return True
+
+
 SECTIONS = {
     "targets": section_targets,
     "engines": section_engines,
     "symmetry": section_symmetry,
     "levels": section_levels,
+    "killer": section_killer,
+    "variants": section_variants,
 }
 
 

@@ -182,7 +182,7 @@ def test_a_level_no_puzzle_of_the_board_reaches_is_refused_at_once(box: str) -> 
         (["--strategy", "nope"], "'nope'"),
         (["--resume", "-O", "x.txt"], "--resume"),
         (["--force"], "--force"),
-        (["-f", "fpuzzles"], "--format"),
+        (["-f", "xml"], "--format"),
     ],
 )
 def test_bad_options_are_one_line_usage_errors(args: list[str], says: str) -> None:

@@ -37,6 +37,8 @@ from sudokit.errors import StrategyError, SudokitError
 from sudokit.model.shape import Shape
 
 if TYPE_CHECKING:
+    from sudokit.features.generation import PuzzleStream
+    from sudokit.model.grid import Grid
     from sudokit.runtime.output import Rendered
 
 # --- generate ----------------------------------------------------------------------------------------
@@ -47,6 +49,7 @@ class GenerateFormat(StrEnum):
     json = "json"
     csv = "csv"
     pretty = "pretty"
+    fpuzzles = "fpuzzles"
 
 
 class Symmetry(StrEnum):
@@ -95,9 +98,16 @@ class _GenerateTask:
         level: str | None,
         engine: str,
         time_limit: float | None,
+        rules: tuple[str, ...] | None = None,
+        template: "Grid | None" = None,
+        no_givens: bool = False,
+        fmt: str = "line",
     ) -> None:
+        self.format = fmt
         self.shape, self.symmetry, self.minimal, self.level = shape, symmetry, minimal, level
         self.engine = engine
+        #: Variant puzzles: the kinds drawn (``--rules``) or the template whose rules are kept; None and None: classic.
+        self.rules, self.template, self.no_givens = rules, template, no_givens
         self.time_limit = time_limit
         self.budget = None if time_limit is None else time_limit + _GENERATE_GRACE
 
@@ -115,24 +125,43 @@ class _GenerateTask:
             from sudokit.model.formats import format_line
 
             index, seed = item
-            stream = generate(
-                self.shape,
-                count=1,
-                seed=seed,
-                symmetry=self.symmetry,
-                minimal=self.minimal,
-                level=self.level,
-                engine=strategy,
-                time_limit=self.time_limit,
-            )
+            options: dict[str, Any] = {
+                "count": 1,
+                "seed": seed,
+                "symmetry": self.symmetry,
+                "minimal": self.minimal,
+                "level": self.level,
+                "engine": strategy,
+                "time_limit": self.time_limit,
+            }
+            stream: PuzzleStream
+            if self.variant:
+                from sudokit.features.variant_generation import generate_variants
+
+                stream = generate_variants(
+                    self.shape, rules=self.rules, template=self.template, no_givens=self.no_givens, **options
+                )
+            else:
+                stream = generate(self.shape, **options)
             try:
                 puzzle = next(stream, None)
             except SudokitError as err:
                 return {"index": index, "puzzle_seed": seed, "status": "error", "error": str(err)}
-            done = {"index": index, "puzzle_seed": seed, "attempts": stream.attempts, "checks": stream.checks}
+            done: dict[str, Any] = {
+                "index": index,
+                "puzzle_seed": seed,
+                "attempts": stream.attempts,
+                "checks": stream.checks,
+            }
             if puzzle is None:
                 return {**done, "status": "timeout", "seconds": stream.elapsed, "levels": dict(stream.levels)}
             solution, rating = stream.solution, stream.rating  # proved by the stream's checked counts
+            if self.variant or self.format == "fpuzzles":
+                from sudokit.io.links import fpuzzles_link
+                from sudokit.model.variants import to_dict
+
+                done["puzzle_json"] = to_dict(puzzle)
+                done["link"] = fpuzzles_link(puzzle, solution)
             return {
                 **done,
                 "status": "made",
@@ -146,6 +175,18 @@ class _GenerateTask:
             }
 
         return make
+
+    @property
+    def variant(self) -> bool:
+        """Whether the puzzles carry variant rules (``--rules`` or ``--template``)."""
+        return self.rules is not None or self.template is not None
+
+    @property
+    def kinds(self) -> list[str] | None:
+        """The variant kinds of the puzzles (sorted), None for classic ones."""
+        if self.template is not None:
+            return sorted(self.template.kinds)
+        return None if self.rules is None else sorted(self.rules)
 
     def failed(self, item: tuple[int, int], problem: str) -> dict[str, Any]:
         """The result of a puzzle whose worker died or was killed."""
@@ -178,8 +219,14 @@ def _generated_text(made: dict[str, Any], fmt: GenerateFormat, seed: int, shape:
         "symmetry": task.symmetry,
         "minimal": task.minimal,
     }
+    if task.variant:  # the puzzle as our JSON object, with the kinds and the options that made it
+        fields["puzzle"] = made["puzzle_json"]
+        fields["rules"] = task.kinds
+        fields["no_givens"] = task.no_givens
     if fmt is GenerateFormat.line:
         return str(made["puzzle"])
+    if fmt is GenerateFormat.fpuzzles:
+        return str(made["link"])
     if fmt is GenerateFormat.json:
         return json.dumps(fields, allow_nan=False)
     if fmt is GenerateFormat.csv:
@@ -222,9 +269,34 @@ def generate(
             autocompletion=complete_engines(several=False, all_too=False),
         ),
     ] = None,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            metavar="KINDS",
+            help="Variant puzzles: the kinds to draw for each, e.g. killer or thermometer,arrow,kropki.",
+        ),
+    ] = None,
+    template: Annotated[
+        str | None,
+        typer.Option(
+            "--template",
+            metavar="PUZZLE",
+            help="Variant puzzles on a puzzle's rules (a file, JSON or a link): its rules kept, the givens made.",
+        ),
+    ] = None,
+    no_givens: Annotated[
+        bool,
+        typer.Option("--no-givens", help="With --rules killer...: no given at all, the cages alone make it unique."),
+    ] = False,
     fmt: Annotated[
-        GenerateFormat, typer.Option("--format", "-f", help="line (the puzzle), json, csv or pretty (grids).")
-    ] = GenerateFormat.line,
+        GenerateFormat | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help="line (the puzzle; classic only), json (variants' default), csv, pretty (grids) or fpuzzles (links).",
+        ),
+    ] = None,
     time_limit: Annotated[Any, time_limit_option("per puzzle")] = "60",
     jobs: Jobs = None,
     output: Output = None,
@@ -246,10 +318,29 @@ def generate(
     --resume continues an interrupted run's json or csv --output FILE after its last complete record
     (a torn last line is made again), with the same --seed and options: the file ends as one run's.
 
+    With --rules (or --template) the puzzles carry variant rules drawn true of each one's solution
+    (killer cages, thermometers, arrows, kropki dots...; see docs/logic.md), written as json records or
+    f-puzzles links; --no-givens (with killer) leaves no given at all.
+
     Exit status: 0 all made, 1 some puzzle not made in time, 2 usage or an engine failed.
     """
     from sudokit.features.generation import default_engine
     from sudokit.features.generation import generate as make_stream
+
+    shape = box_shape(box)
+    assert shape is not None
+    variant = _variant_options(rules, template, no_givens)
+    if variant is not None:
+        grid = variant[1]
+        shape = shape if grid is None else grid.shape
+        if fmt is None:
+            fmt = GenerateFormat.json
+        elif fmt not in (GenerateFormat.json, GenerateFormat.fpuzzles):
+            fail(
+                f"--format {fmt.value} cannot carry a variant puzzle's rules: use --format json or fpuzzles "
+                "with --rules or --template"
+            )
+    fmt = GenerateFormat.line if fmt is None else fmt
 
     if old_count is not None:  # the name before --number: --count counts solutions in solve and check
         if count is not None:
@@ -264,23 +355,26 @@ def generate(
     elif seed is None:
         refusal = "--resume needs the --seed of the run it continues (the same seed, the same puzzles)"
     check_output_flags(output, force, resume, refusal)
-    shape = box_shape(box)
-    assert shape is not None
-    name = engine or default_engine(shape)
     if engine is not None:
         one_engine("generate", engine)
         check_known(engine)
+    options: dict[str, Any] = {
+        "count": count,
+        "seed": 0,
+        "symmetry": symmetry.value,
+        "minimal": minimal,
+        "level": None if level is None else level.value,
+        "time_limit": time_limit,
+    }
     try:  # every option checked (and the engine loaded once) before any work
-        make_stream(
-            shape,
-            count=count,
-            seed=0,
-            symmetry=symmetry.value,
-            minimal=minimal,
-            level=None if level is None else level.value,
-            engine=name,
-            time_limit=time_limit,
-        )
+        if variant is not None:
+            from sudokit.features.variant_generation import default_variant_engine, generate_variants
+
+            name = engine or default_variant_engine()
+            generate_variants(shape, rules=variant[0], template=variant[1], no_givens=no_givens, engine=name, **options)
+        else:
+            name = engine or default_engine(shape)
+            make_stream(shape, engine=name, **options)
     except (ValueError, ImportError) as err:
         fail(str(err))
     drawn = seed is None
@@ -290,10 +384,62 @@ def generate(
         seed = random.SystemRandom().randrange(2**63)
     if drawn:
         say(f"sudoku: seed {seed} (replay with --seed {seed})")
-    task = _GenerateTask(shape, symmetry.value, minimal, None if level is None else level.value, name, time_limit)
+    task = _GenerateTask(
+        shape,
+        symmetry.value,
+        minimal,
+        None if level is None else level.value,
+        name,
+        time_limit,
+        *(variant or (None, None)),
+        no_givens=no_givens,
+        fmt=fmt.value,
+    )
     _generate_run(
         _GenerateJob(task, count, seed, shape, fmt), worker_count(jobs, count > 1), output, force, quiet, resume
     )
+
+
+def _variant_options(
+    rules: str | None, template: str | None, no_givens: bool
+) -> "tuple[tuple[str, ...] | None, Grid | None] | None":
+    """The kinds to draw or the template puzzle of a variant run, None for a classic one; one line, exit 2, if bad."""
+    if rules is not None and template is not None:
+        fail("--rules and --template both say the puzzles' rules: give one of them")
+    if rules is None and template is None:
+        if no_givens:
+            fail("--no-givens needs --rules with killer: the cages are drawn again until they alone make it unique")
+        return None
+    if rules is not None:
+        from sudokit.features.variant_generation import parse_rules
+
+        try:
+            return parse_rules(rules), None
+        except ValueError as err:
+            fail(f"--rules: {err}")
+    assert template is not None
+    return None, _template(template)
+
+
+def _template(text: str) -> "Grid":
+    """The puzzle of ``--template``: a file's first puzzle, or the text itself (JSON or a link)."""
+    from sudokit.io.puzzles import parse_puzzle
+
+    path = Path(text)
+    try:
+        if len(text) < 4096 and path.is_file():
+            from sudokit.io.reader import read_puzzles
+
+            for grid in read_puzzles(path):
+                return grid
+            fail(f"--template {text}: the file holds no puzzle")
+        return parse_puzzle(text)
+    except SudokitError as err:
+        if not path.suffix or text.lstrip()[:1] in ("{", "h"):
+            fail(f"--template: {err}")
+        fail(f"--template {text}: no such file (nor a puzzle: {err})")
+    except OSError as err:
+        fail(f"--template {text}: {err.strerror or err}")
 
 
 def _generate_run(
@@ -491,6 +637,13 @@ def _generate_resume_point(
             was = "no --level" if its_level is None else f"--level {str(its_level).lower()}"
             now = "no --level" if level is None else f"--level {level}"
             raise ResumeError(f"cannot resume {name}: line {number} was made with {was}, not {now}")
+        its_rules, its_no_givens = data.get("rules"), data.get("no_givens") in (True, "true")
+        if its_rules != task.kinds or its_no_givens != task.no_givens:
+            was = "classic puzzles" if its_rules is None else f"rules {','.join(map(str, its_rules))}"
+            now = "classic puzzles" if task.kinds is None else f"rules {','.join(task.kinds)}"
+            was += " without givens" if its_no_givens else ""
+            now += " without givens" if task.no_givens else ""
+            raise ResumeError(f"cannot resume {name}: line {number} holds {was}, not {now}")
         if index > count:
             raise ResumeError(f"cannot resume {name}: line {number} is puzzle {index}, beyond --number {count}")
         from sudokit.features.generation import puzzle_seed

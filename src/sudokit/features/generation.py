@@ -242,12 +242,15 @@ class PuzzleStream(Iterator[Grid]):
 
     def _make(self) -> tuple[Grid, Grid]:
         """One unique puzzle (minimal when asked) from the next random full grid, and its solution."""
-        rng = self._random
         solution = self._full_grid()
+        cells = self._thinned(solution, self.shape.peers)
+        return Grid(cells, self.shape, validate=False), Grid(solution, self.shape, validate=False)
+
+    def _thinned(self, solution: tuple[int, ...], peers: tuple[tuple[int, ...], ...]) -> list[int]:
+        """The givens left of ``solution`` once orbits are removed while :meth:`_unique` holds (step 2 and 3)."""
         orbits = list(self.orbits)
-        rng.shuffle(orbits)
+        self._random.shuffle(orbits)
         cells = list(solution)
-        peers = self.shape.peers
         full = self.shape.full_mask
         refused = 0
         stop_after = None if self.minimal else self.shape.n
@@ -261,7 +264,7 @@ class PuzzleStream(Iterator[Grid]):
             refused += 1
             if stop_after is not None and refused >= stop_after:
                 break
-        return Grid(cells, self.shape, validate=False), Grid(solution, self.shape, validate=False)
+        return cells
 
     def _forced(self, cells: list[int], orbit: tuple[int, ...], peers: tuple[tuple[int, ...], ...], full: int) -> bool:
         """True when every cell of ``orbit`` (just blanked) has one digit left by its peers' givens: a naked single."""
@@ -280,14 +283,16 @@ class PuzzleStream(Iterator[Grid]):
     def _unique(self, cells: list[int]) -> bool:
         """True when the puzzle of ``cells`` has exactly one solution, counted by the engine to 2."""
         self.checks += 1
-        result = _checked(
-            self.strategy, Grid(cells, self.shape, validate=False), limit=2, keep=1, time_limit=self._remaining()
-        )
+        result = _checked(self.strategy, self._puzzle(cells), limit=2, keep=1, time_limit=self._remaining())
         if result.status is Status.TIMEOUT:
             raise _OutOfTime
         if result.status not in (Status.SOLVED, Status.UNSOLVABLE):
             raise StrategyError(f"engine {self.strategy.name!r} failed while generating: {result.error}")
         return result.exact and result.count == 1
+
+    def _puzzle(self, cells: list[int]) -> Grid:
+        """The puzzle of ``cells`` (its rules too, in a variant stream)."""
+        return Grid(cells, self.shape, validate=False)
 
     def _full_grid(self) -> tuple[int, ...]:
         """A random full grid: random diagonal boxes completed by backtrack, then rows, columns, bands shuffled."""
