@@ -450,6 +450,39 @@ def test_serve_refuses_an_unknown_engine_and_warns_of_an_open_address() -> None:
     assert status in (0, -15)  # uvicorn re-raises the SIGTERM it finished on
 
 
+def test_the_servers_connections_send_at_once_not_after_the_clients_ack() -> None:
+    """Nagle's algorithm is off on every connection the server accepts (asyncio's, as uvicorn makes them).
+
+    With it on, a response written in two sends (headers, then body) waited for the client's delayed ACK:
+    40 ms added to every request, whatever the job cost (the server's listening socket said protocol 0).
+    """
+    import asyncio
+
+    from sudokit.server import listening_socket
+
+    async def accepted() -> int:
+        loop = asyncio.get_running_loop()
+        nodelay: asyncio.Future[int] = loop.create_future()
+
+        class Accepted(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                sock = transport.get_extra_info("socket")
+                nodelay.set_result(sock.getsockopt(socket_module.IPPROTO_TCP, socket_module.TCP_NODELAY))
+
+        listener = listening_socket("127.0.0.1", 0)
+        server = await loop.create_server(Accepted, sock=listener)  # what uvicorn does with the socket it is given
+        try:
+            _, writer = await asyncio.open_connection(*listener.getsockname())
+            value = await asyncio.wait_for(nodelay, 30)
+            writer.close()
+            return value
+        finally:
+            server.close()
+            await server.wait_closed()
+
+    assert asyncio.run(accepted()) != 0
+
+
 def installing(site: Path, **engines: str) -> dict[str, str]:
     """An environment whose Python finds the test doubles ``engines`` (name: module:class) as installed engines."""
     info = site / "sudokit_test_doubles-1.0.dist-info"
