@@ -7,6 +7,7 @@ answer is checked against sudokit's command line or library, run independently h
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -226,6 +227,26 @@ def test_malformed_oversized_unknown_and_wrong_method_requests_are_refused(serve
     assert httpx.get(server + "/nowhere", timeout=30).status_code == 404
     wrong = httpx.get(server + "/solve", timeout=30)
     assert wrong.status_code == 405 and "error" in wrong.json()
+
+
+def test_a_request_head_past_the_size_limit_ends_its_connection_and_the_server_serves_on(server: str) -> None:
+    """One endless header: the server answers 400 and closes the connection, its memory bounded (httptools or h11).
+
+    uvicorn's httptools parser has no bound of its own: the server grew by every byte a client sent.
+    """
+    port = int(server.rsplit(":", 1)[1])
+    most, sent, reply = 64 << 20, 0, b""
+    with socket_module.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        conn.sendall(b"GET /health HTTP/1.1\r\nHost: localhost\r\nX-Long: ")
+        with contextlib.suppress(OSError):  # the server closed the connection
+            while sent < most:
+                conn.sendall(b"a" * 65536)
+                sent += 65536
+        with contextlib.suppress(OSError):
+            reply = conn.recv(200)
+    assert sent < most  # the server's limit is 1 MB (--max-bytes): it closed long before 64 MB
+    assert reply == b"" or reply.startswith(b"HTTP/1.1 4"), reply
+    assert httpx.get(server + "/health", timeout=30).json()["status"] == "ok"
 
 
 def test_a_job_past_its_time_limit_times_out_and_the_server_serves_on(server: str) -> None:

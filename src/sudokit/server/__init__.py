@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Callable
+from typing import Any
 
 from sudokit.server.service import DEFAULT_PORT, ServerConfig
 
@@ -56,7 +57,9 @@ def serve(config: ServerConfig, announce: Callable[[str, int], None] | None = No
                 app,
                 host=config.host,
                 port=config.port,
+                http=_http_protocol(config.max_bytes),
                 log_level="warning",
+                access_log=False,
                 ws_max_size=config.max_bytes,
                 h11_max_incomplete_event_size=config.max_bytes,
                 timeout_graceful_shutdown=5,
@@ -90,3 +93,12 @@ def listening_socket(host: str, port: int) -> socket.socket:
         listener.close()
         raise
     return listener
+
+
+def _http_protocol(max_bytes: int) -> Any:
+    """uvicorn's ``http``: httptools' parser with a bound on a request's head when installed, else h11 (bounded too)."""
+    try:
+        from sudokit.server.protocol import http_protocol
+    except ImportError:
+        return "h11"
+    return http_protocol(max_bytes)
