@@ -504,6 +504,30 @@ def test_the_servers_connections_send_at_once_not_after_the_clients_ack() -> Non
     assert asyncio.run(accepted()) != 0
 
 
+def test_numba_answers_boards_up_to_9x9_when_loaded_the_backtracker_bigger_boards_and_variants() -> None:
+    """Warm in the workers, numba takes a classic 9x9 for a fifth of the backtracker's CPU (a count for 1/30)."""
+    pytest.importorskip("numba")
+    sizes = (ROOT / "puzzles/sizes/box4x4.txt").read_text().splitlines()
+    sixteen = next(line for line in sizes if line[:1] not in ("#", "")).split(":")[0]
+    killer = next(line for line in (ROOT / "puzzles/variants/corpus.txt").read_text().splitlines() if line[:1] == "{")
+    proc, url, _ = start_server("--engines", "backtrack,numba", "--time-limit", "20")
+    try:
+        chosen = [
+            (record["status"], record["strategy"])
+            for record in (
+                post(url, "/solve", {"puzzle": EASY}).json(),
+                post(url, "/solve", {"puzzle": sixteen}).json(),
+                post(url, "/solve", {"puzzle": killer}).json(),
+                post(url, "/solve", {"puzzle": EASY, "strategy": "backtrack"}).json(),
+            )
+        ]
+        counted = post(url, "/count", {"puzzle": MANY}).json()
+    finally:
+        stop_server(proc)
+    assert chosen == [("solved", "numba"), ("solved", "backtrack"), ("solved", "backtrack"), ("solved", "backtrack")]
+    assert (counted["count"], counted["exact"], counted["strategy"]) == (357, True, "numba")
+
+
 def installing(site: Path, **engines: str) -> dict[str, str]:
     """An environment whose Python finds the test doubles ``engines`` (name: module:class) as installed engines."""
     info = site / "sudokit_test_doubles-1.0.dist-info"
