@@ -81,10 +81,18 @@ def server_cpu(pid: int) -> tuple[float, float] | None:
 
 def _client(port: int, bodies: list[bytes], first: int, count: int, go: Any, out: Any) -> None:
     """One client process: ``count`` requests on one keep-alive connection once ``go`` is set; latencies, CPU."""
+    try:
+        out.put(_requests(port, bodies, first, count, go, out))
+    except Exception as err:  # said to the parent, which stops: it never waits for a client that has gone
+        out.put(("bad", f"{type(err).__name__}: {err}"))
+
+
+def _requests(port: int, bodies: list[bytes], first: int, count: int, go: Any, out: Any) -> tuple[Any, ...]:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
     headers = {"Content-Type": "application/json"}
     connection.request("POST", "/solve", bodies[first % len(bodies)], headers)  # connected, warm
     connection.getresponse().read()
+    out.put(("ready",))
     go.wait()
     begin_cpu = time.process_time()
     latencies = []
@@ -94,9 +102,8 @@ def _client(port: int, bodies: list[bytes], first: int, count: int, go: Any, out
         record = json.loads(connection.getresponse().read())
         latencies.append(time.perf_counter() - begin)
         if record.get("status") != "solved":
-            out.put(("bad", repr(record)[:300]))
-            return
-    out.put(("ok", latencies, time.process_time() - begin_cpu))
+            return ("bad", repr(record)[:300])
+    return ("ok", latencies, time.process_time() - begin_cpu)
 
 
 def load_python(port: int, bodies: list[bytes], clients: int, total: int) -> tuple[float, list[float], float]:
@@ -105,11 +112,15 @@ def load_python(port: int, bodies: list[bytes], clients: int, total: int) -> tup
     go, out = context.Event(), context.Queue()
     share = [total // clients + (k < total % clients) for k in range(clients)]
     procs = [
-        context.Process(target=_client, args=(port, bodies, sum(share[:k]), share[k], go, out)) for k in range(clients)
+        context.Process(target=_client, args=(port, bodies, sum(share[:k]), share[k], go, out), daemon=True)
+        for k in range(clients)
     ]
     for proc in procs:
         proc.start()
-    time.sleep(0.5 + 0.1 * clients)  # each has started and made its first request
+    for _ in procs:  # each has started and made its first request
+        answer = out.get(timeout=600)
+        if answer[0] == "bad":
+            raise SystemExit(f"a client failed: {answer[1]}")
     begin = time.perf_counter()
     go.set()
     latencies: list[float] = []
@@ -117,7 +128,7 @@ def load_python(port: int, bodies: list[bytes], clients: int, total: int) -> tup
     for _ in procs:
         answer = out.get(timeout=600)
         if answer[0] == "bad":
-            raise SystemExit(f"an answer was not solved: {answer[1]}")
+            raise SystemExit(f"a client failed: {answer[1]}")
         latencies += answer[1]
         cpu += answer[2]
     seconds = time.perf_counter() - begin
