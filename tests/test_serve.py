@@ -7,6 +7,7 @@ answer is checked against sudokit's command line or library, run independently h
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -226,6 +227,26 @@ def test_malformed_oversized_unknown_and_wrong_method_requests_are_refused(serve
     assert httpx.get(server + "/nowhere", timeout=30).status_code == 404
     wrong = httpx.get(server + "/solve", timeout=30)
     assert wrong.status_code == 405 and "error" in wrong.json()
+
+
+def test_a_request_head_past_the_size_limit_ends_its_connection_and_the_server_serves_on(server: str) -> None:
+    """One endless header: the server answers 400 and closes the connection, its memory bounded (httptools or h11).
+
+    uvicorn's httptools parser has no bound of its own: the server grew by every byte a client sent.
+    """
+    port = int(server.rsplit(":", 1)[1])
+    most, sent, reply = 64 << 20, 0, b""
+    with socket_module.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        conn.sendall(b"GET /health HTTP/1.1\r\nHost: localhost\r\nX-Long: ")
+        with contextlib.suppress(OSError):  # the server closed the connection
+            while sent < most:
+                conn.sendall(b"a" * 65536)
+                sent += 65536
+        with contextlib.suppress(OSError):
+            reply = conn.recv(200)
+    assert sent < most  # the server's limit is 1 MB (--max-bytes): it closed long before 64 MB
+    assert reply == b"" or reply.startswith(b"HTTP/1.1 4"), reply
+    assert httpx.get(server + "/health", timeout=30).json()["status"] == "ok"
 
 
 def test_a_job_past_its_time_limit_times_out_and_the_server_serves_on(server: str) -> None:
@@ -448,6 +469,63 @@ def test_serve_refuses_an_unknown_engine_and_warns_of_an_open_address() -> None:
     finally:
         status = stop_server(server)  # nothing on stderr but its first lines, no traceback
     assert status in (0, -15)  # uvicorn re-raises the SIGTERM it finished on
+
+
+def test_the_servers_connections_send_at_once_not_after_the_clients_ack() -> None:
+    """Nagle's algorithm is off on every connection the server accepts (asyncio's, as uvicorn makes them).
+
+    With it on, a response written in two sends (headers, then body) waited for the client's delayed ACK:
+    40 ms added to every request, whatever the job cost (the server's listening socket said protocol 0).
+    """
+    import asyncio
+
+    from sudokit.server import listening_socket
+
+    async def accepted() -> int:
+        loop = asyncio.get_running_loop()
+        nodelay: asyncio.Future[int] = loop.create_future()
+
+        class Accepted(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                sock = transport.get_extra_info("socket")
+                nodelay.set_result(sock.getsockopt(socket_module.IPPROTO_TCP, socket_module.TCP_NODELAY))
+
+        listener = listening_socket("127.0.0.1", 0)
+        server = await loop.create_server(Accepted, sock=listener)  # what uvicorn does with the socket it is given
+        try:
+            _, writer = await asyncio.open_connection(*listener.getsockname())
+            value = await asyncio.wait_for(nodelay, 30)
+            writer.close()
+            return value
+        finally:
+            server.close()
+            await server.wait_closed()
+
+    assert asyncio.run(accepted()) != 0
+
+
+def test_numba_answers_boards_up_to_9x9_when_loaded_the_backtracker_bigger_boards_and_variants() -> None:
+    """Warm in the workers, numba takes a classic 9x9 for a fifth of the backtracker's CPU (a count for 1/30)."""
+    pytest.importorskip("numba")
+    sizes = (ROOT / "puzzles/sizes/box4x4.txt").read_text().splitlines()
+    sixteen = next(line for line in sizes if line[:1] not in ("#", "")).split(":")[0]
+    killer = next(line for line in (ROOT / "puzzles/variants/corpus.txt").read_text().splitlines() if line[:1] == "{")
+    proc, url, _ = start_server("--engines", "backtrack,numba", "--time-limit", "20")
+    try:
+        chosen = [
+            (record["status"], record["strategy"])
+            for record in (
+                post(url, "/solve", {"puzzle": EASY}).json(),
+                post(url, "/solve", {"puzzle": sixteen}).json(),
+                post(url, "/solve", {"puzzle": killer}).json(),
+                post(url, "/solve", {"puzzle": EASY, "strategy": "backtrack"}).json(),
+            )
+        ]
+        counted = post(url, "/count", {"puzzle": MANY}).json()
+    finally:
+        stop_server(proc)
+    assert chosen == [("solved", "numba"), ("solved", "backtrack"), ("solved", "backtrack"), ("solved", "backtrack")]
+    assert (counted["count"], counted["exact"], counted["strategy"]) == (357, True, "numba")
 
 
 def installing(site: Path, **engines: str) -> dict[str, str]:

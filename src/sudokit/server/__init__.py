@@ -11,11 +11,13 @@ It needs the ``serve`` extra (``pip install 'sudokit[serve]'``: Starlette, uvico
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable
+from typing import Any
 
 from sudokit.server.service import DEFAULT_PORT, ServerConfig
 
-__all__ = ["DEFAULT_PORT", "MISSING", "ServerConfig", "missing", "serve"]
+__all__ = ["DEFAULT_PORT", "MISSING", "ServerConfig", "listening_socket", "missing", "serve"]
 
 #: What ``sudoku serve`` says when the extra is not installed.
 MISSING = "sudoku serve needs the serve extra: pip install 'sudokit[serve]' (Starlette, uvicorn, websockets)"
@@ -40,19 +42,14 @@ def serve(config: ServerConfig, announce: Callable[[str, int], None] | None = No
     the port bound (``config.port`` 0: one the system chose) before the server takes connections.
     Raises ``OSError`` when the port cannot be bound, ``StrategyError`` when no engine loads.
     """
-    import socket
-
     import uvicorn
 
     from sudokit.server.app import create_app
     from sudokit.server.service import Service
 
+    listener = listening_socket(config.host, config.port)
     service = Service(config)
-    listener = socket.socket(socket.AF_INET6 if ":" in config.host else socket.AF_INET)
     try:
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind((config.host, config.port))
-        listener.listen(128)  # connections wait in the backlog until the app takes them
         service.start()
         app = create_app(config, service)
         server = uvicorn.Server(
@@ -60,7 +57,9 @@ def serve(config: ServerConfig, announce: Callable[[str, int], None] | None = No
                 app,
                 host=config.host,
                 port=config.port,
+                http=_http_protocol(config.max_bytes),
                 log_level="warning",
+                access_log=False,
                 ws_max_size=config.max_bytes,
                 h11_max_incomplete_event_size=config.max_bytes,
                 timeout_graceful_shutdown=5,
@@ -75,3 +74,31 @@ def serve(config: ServerConfig, announce: Callable[[str, int], None] | None = No
     finally:
         listener.close()
         service.close()
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host``:``port`` and listening (connections wait in its backlog until the app takes them).
+
+    Made with ``IPPROTO_TCP`` named, not 0: asyncio turns Nagle's algorithm off (``TCP_NODELAY``) only on the
+    connections of a socket whose protocol says TCP, and with it on, a response written in two sends (its
+    headers, then its body) waited for the client's delayed ACK: 40 ms added to every request.
+    Raises ``OSError`` when the port cannot be bound.
+    """
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen(128)
+    except OSError:
+        listener.close()
+        raise
+    return listener
+
+
+def _http_protocol(max_bytes: int) -> Any:
+    """uvicorn's ``http``: httptools' parser with a bound on a request's head when installed, else h11 (bounded too)."""
+    try:
+        from sudokit.server.protocol import http_protocol
+    except ImportError:
+        return "h11"
+    return http_protocol(max_bytes)
