@@ -294,6 +294,25 @@ class Registry:
         self._factories[name] = loaded
         return loaded
 
+    def warms_before_fork(self, name: str) -> bool:
+        """True when ``name`` is sudokit's own engine and asks to be loaded before workers are forked.
+
+        Its class says so with ``warm_before_fork = True`` (numba: its compiled kernel takes a second to
+        load, which forked workers then inherit instead of each paying it). Only sudokit's own entry
+        points are asked, and only when their extra's requirements are installed: a plugin is never
+        imported or built in the caller's process for this.
+        """
+        eps = self._entry_points()
+        if name not in eps or not _is_own(eps[name]) or name in self._errors or self._metadata(name).missing:
+            return False
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                factory = self.factory(name)
+            except Exception:
+                return False
+        return getattr(factory, "warm_before_fork", False) is True
+
     def get(self, name: str, **options: Any) -> Strategy:
         """The strategy ``name`` built with ``options``; without options, one shared instance."""
         if not options and name in self._defaults:
