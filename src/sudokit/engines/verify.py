@@ -267,14 +267,10 @@ def verify_many(cells: bytes, solutions: bytes, k: int, shape: Shape) -> list[bo
     Independent of every engine: numpy over the whole block where numpy is installed, else the
     fast check of this module a puzzle at a time. A puzzle without a solution is False.
     """
-    n, size = shape.n, shape.size
-    if n <= 36 and len(cells) == len(solutions) == k * size:
-        try:
-            import numpy as np
-        except ImportError:
-            pass
-        else:
-            return _verify_numpy(np, cells, solutions, k, shape)
+    np = _block_numpy(cells, solutions, k, shape)
+    if np is not None:
+        return _verify_numpy(np, cells, solutions, k, shape)
+    size = shape.size
     units = _units(shape.box_rows, shape.box_cols)
     return [
         _solves(solutions[i * size : (i + 1) * size], units, _givens_of(cells[i * size : (i + 1) * size]))
@@ -284,15 +280,21 @@ def verify_many(cells: bytes, solutions: bytes, k: int, shape: Shape) -> list[bo
 
 def all_verified(cells: bytes, solutions: bytes, k: int, shape: Shape) -> bool:
     """True when every one of k puzzles' solutions keeps its givens and fills every unit (``verify_many``, all)."""
-    n, size = shape.n, shape.size
-    if n <= 36 and len(cells) == len(solutions) == k * size:
-        try:
-            import numpy as np
-        except ImportError:
-            pass
-        else:
-            return _verify_all(np, cells, solutions, k, shape)
+    np = _block_numpy(cells, solutions, k, shape)
+    if np is not None:
+        return _verify_all(np, cells, solutions, k, shape)
     return all(verify_many(cells, solutions, k, shape))
+
+
+def _block_numpy(cells: bytes, solutions: bytes, k: int, shape: Shape) -> Any:
+    """numpy, when it is installed and checks this block (sides up to 36, buffers of k puzzles); else None."""
+    if shape.n > 36 or not len(cells) == len(solutions) == k * shape.size:
+        return None
+    try:
+        import numpy as np
+    except ImportError:
+        return None
+    return np
 
 
 def _verify_all(np: Any, cells: bytes, solutions: bytes, k: int, shape: Shape) -> bool:
