@@ -9,6 +9,8 @@ Every figure is a whole ``sudoku`` process, start-up included, measured in this 
   (targets: at least 115,000 puzzles/s with one worker, 2 workers at least 1.8x one);
 * CPU time per puzzle (user + system, the caller and its workers): it holds on a busy machine, where
   wall time does not; the load average is printed before and after;
+* where a puzzle's CPU goes (``--split`` copies, each side of the path run in this process): the
+  parent's reading, its check and records, the worker's work around the kernel, and the kernel;
 * memory: the peak resident size of the whole process tree (sampled from /proc) for ``--jobs 1`` on one
   copy and on all of them: flat means a ratio near 1.0 for ``--copies`` times the input;
 * when tdoku's shared library is there (built by ``benchmarks/bench_tdoku.py`` into
@@ -93,6 +95,50 @@ def tdoku_loop(library: Path, path: Path, folder: str) -> dict[str, float]:
     return {"wall": time.perf_counter() - start, "cpu": time.process_time() - cpu, "records": records}
 
 
+def split(path: Path) -> str:
+    """Where a puzzle's CPU goes, each side of the batch path run in this process: the parent's reading, the
+    worker's work around the kernel, the kernel (``solve_many``), the parent's check and records."""
+    from sudokit.runtime.batch import SolveJob
+    from sudokit.runtime.fastpath import read_items
+    from sudokit.runtime.output import RecordFormat
+    from sudokit_strategies.jit import NumbaStrategy
+
+    job = SolveJob("numba", {}, RecordFormat("line", limit=2, unique=True), time_limit=60.0)
+    task = job.task()
+    answer = task.start(lambda part: None)
+    kernel = [0.0]
+    solve_many = NumbaStrategy.solve_many
+
+    def timed(self: NumbaStrategy, *args: object, **options: object) -> object:
+        start = time.process_time()
+        try:
+            return solve_many(self, *args, **options)  # type: ignore[arg-type]
+        finally:
+            kernel[0] += time.process_time() - start
+
+    NumbaStrategy.solve_many = timed  # type: ignore[assignment,method-assign]
+    try:
+        start = time.process_time()
+        items = list(job.items(read_items([str(path)])))
+        reading = time.process_time() - start
+        worker = finishing = 0.0
+        for item in items:
+            start = time.process_time()
+            answered = answer(item)
+            middle = time.process_time()
+            task.finish(item, answered)
+            worker += middle - start
+            finishing += time.process_time() - middle
+    finally:
+        NumbaStrategy.solve_many = solve_many  # type: ignore[method-assign]
+    n = path.read_bytes().count(b"\n")  # every line ends with one
+    return (
+        f"CPU a puzzle, in one process: parent's reading {reading / n * 1e6:.2f} us, its check and records "
+        f"{finishing / n * 1e6:.2f} us; the worker around the kernel {(worker - kernel[0]) / n * 1e6:.2f} us, "
+        f"the kernel {kernel[0] / n * 1e6:.2f} us"
+    )
+
+
 def shown(name: str, r: dict[str, float]) -> str:
     n = r["records"]
     return (
@@ -106,6 +152,7 @@ def main() -> None:
     parser.add_argument("--file", type=Path, default=PUZZLES / "17clue.txt")
     parser.add_argument("--copies", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--split", type=int, default=2, help="copies for the in-process split of the CPU time")
     parser.add_argument("--tdoku", type=Path, default=None, help="tdoku's shared library (default: the cache's)")
     args = parser.parse_args()
     load = os.getloadavg()[0]
@@ -130,6 +177,7 @@ def main() -> None:
             f"{one['records']:.0f} puzzles {one['rss'] / 1024:.0f} MiB: ratio {one['rss'] / small['rss']:.2f} "
             f"for {one['records'] / small['records']:.0f}x the input"
         )
+        print(split(copies(args.file, args.split, tmp)))
         library = find_tdoku(args.tdoku)
         if library is None:
             print(f"tdoku: no shared library under {TDOKU_CACHE} (benchmarks/bench_tdoku.py builds it): not compared")

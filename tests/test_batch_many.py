@@ -25,10 +25,20 @@ from sudokit.engines.api import run
 from sudokit.engines.workers import WorkerPool
 from sudokit.io.reader import Record, read_arguments
 from sudokit.runtime.batch import SolveJob, solve_records
-from sudokit.runtime.fastpath import Block, expand_blocks, read_items, uniform_cells
+from sudokit.runtime.fastpath import Block, answer_block, expand_blocks, read_items, uniform_cells
 from sudokit.runtime.output import RecordFormat
 from sudokit.runtime.session import Session
-from tests.plugins.many import Batched, Exits, ExitsAlways, Liar, NumpyLiar, Raises, SleepsInBatch, SlowBatch
+from tests.plugins.many import (
+    Batched,
+    Counted,
+    Exits,
+    ExitsAlways,
+    Liar,
+    NumpyLiar,
+    Raises,
+    SleepsInBatch,
+    SlowBatch,
+)
 
 from .conftest import PUZZLES, SIZES, assert_complete_records, counted, puzzles, wait_for_records
 from .timing import hang_guard, spent
@@ -445,6 +455,23 @@ def test_many_results_is_exported() -> None:
     assert sudokit.ManyResults is ManyResults
     assert sudokit.offers_many(get_strategy("numba")) and not sudokit.offers_many(get_strategy("backtrack"))
     assert [s.value for s in sudokit.MANY_STATUS] == ["solved", "unsolvable", "timeout"]
+
+
+def test_with_a_time_limit_the_slices_go_on_from_one_block_to_the_next(tmp_path: Path) -> None:
+    """A block's first solve_many call is sized as the next one of the block before: one puzzle only in the first."""
+    engine = Counted()
+    for j in range(2):
+        path = tmp_path / f"{j}.txt"
+        path.write_text("\n".join(CLUES[100 * j : 100 * j + 100]) + "\n")
+        (block,) = read_items([str(path)])
+        one_by_one = lambda record: pytest.fail(f"{record.line} went alone")  # noqa: E731
+        answers = answer_block(block, None, engine, str(path), None, 1, None, 60.0, RecordFormat("line"), one_by_one)
+        assert [(kind, len(alone)) for kind, _, alone in answers] == [("slices", 0)]  # every puzzle in a call
+        assert sum(n for _, n, _ in answers[0][1]) == 100
+        if j == 0:
+            assert engine.calls[:3] == [1, 8, 64]  # each at most 8 times the one before
+            first = len(engine.calls)
+    assert engine.calls[first] > 1 and len(engine.calls) - first < first
 
 
 # --- workers forked warm ------------------------------------------------------------------------------------

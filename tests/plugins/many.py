@@ -100,6 +100,23 @@ class NumpyLiar(Liar):
         )
 
 
+class Counted(Batched):
+    """``Batched``, noting how many puzzles each ``solve_many`` call was given (in ``calls``)."""
+
+    name = "counted"
+    description = "a solve_many that notes the size of each call"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[int] = []
+
+    def solve_many(
+        self, cells: memoryview, shape: Shape, *, limit: int = 1, time_limit: float | None = None
+    ) -> ManyResults:
+        self.calls.append(len(cells) // shape.size)
+        return super().solve_many(cells, shape, limit=limit, time_limit=time_limit)
+
+
 class Raises(Batched):
     """``solve_many`` raises: each puzzle then goes alone, to the honest ``solve``."""
 

@@ -60,11 +60,14 @@ __all__ = [
 BLOCK_LINES = 2048
 #: Characters read from an input at a time.
 READ_SIZE = 1 << 18
-#: With a time limit, ``solve_many`` takes a block's puzzles in slices of about this many seconds (the
-#: first of ``FIRST_SLICE`` puzzles, each at most 8 times the one before): each slice has one puzzle's
-#: time, as the worker pool enforces it.
+#: With a time limit, ``solve_many`` takes a block's puzzles in slices of about this many seconds (a
+#: worker's first of ``FIRST_SLICE`` puzzles, each at most 8 times the one before): each slice has one
+#: puzzle's time, as the worker pool enforces it.
 SLICE_SECONDS = 0.5
 FIRST_SLICE = 1
+#: The size of the next slice by engine and board size, kept from one block to the next: a worker sizes its
+#: first slice of a block as it would have sized the next one of the block before (fewer calls, same rule).
+_next_slice: dict[int, tuple[Any, dict[int, int]]] = {}
 #: The longest ``:note`` a plain line may carry (a longer line goes through the reader).
 MAX_NOTE = 4096
 #: A run of lines that are not plain longer than this goes to the reader for the rest of its input (kept
@@ -312,7 +315,7 @@ def uniform_cells(block: Block, box: Shape | None) -> tuple[Shape, bytes] | None
     rows = np.frombuffer(data, np.uint8).reshape(k, width)
     if not (rows[:, size] == 10).all():
         return None
-    cells = np.frombuffer(_tables(n)[0], np.uint8)[rows[:, :size]]
+    cells = np.frombuffer(_tables(n)[0], np.uint8).take(rows[:, :size])
     if (cells == 255).any():  # a symbol of another side, a note's ":", "#", a tab, a space
         return None
     return shape, cells.tobytes()
@@ -541,7 +544,9 @@ def answer_block(
             continue
         slices: list[tuple[int, int, Any]] = []
         left: list[int] = []  # positions in members of the puzzles that go alone
-        at, count = 0, len(members) if time_limit is None else FIRST_SLICE
+        kept = _next_slice.get(id(engine))  # the slices go on from the last block's (a new worker: FIRST_SLICE)
+        sizes: dict[int, int] = kept[1] if kept is not None and kept[0] is engine else {}
+        at, count = 0, len(members) if time_limit is None else sizes.get(size, FIRST_SLICE)
         while at < len(members):
             piece = members[at : at + count]
             mark(-1)
@@ -555,6 +560,11 @@ def answer_block(
             at += len(piece)
             per = took / len(piece)
             count = max(1, min(8 * len(piece), int(SLICE_SECONDS / per) if per > 0 else 8 * len(piece)))
+        if time_limit is not None:
+            if len(_next_slice) > 16:  # engines built and dropped in a long-lived process: forget them
+                _next_slice.clear()
+            sizes[size] = count
+            _next_slice[id(engine)] = (engine, sizes)
         alone = []
         for j in left:
             mark(members[j])
@@ -719,7 +729,7 @@ def _every_checked(index: int, block: Block, answer: Any, task: Any) -> Many | N
     if not _all_verified(cells, found, k, shape):
         return None
     symbol = np.frombuffer(_tables(shape.n)[1], np.uint8)
-    puzzles = symbol[np.frombuffer(cells, np.uint8).reshape(k, size)]
+    puzzles = symbol.take(np.frombuffer(cells, np.uint8).reshape(k, size))
     if form.unique:
         count, exact = np.concatenate(counts), np.concatenate(exacts)
         code = np.where(count >= 2, 1, np.where(exact == 1, 0, 2))
@@ -732,7 +742,7 @@ def _every_checked(index: int, block: Block, answer: Any, task: Any) -> Many | N
         rows = np.empty((k, 2 * size + 2), np.uint8)
         rows[:, :size] = puzzles
         rows[:, size] = ord(":")
-        rows[:, size + 1 : 2 * size + 1] = symbol[np.frombuffer(found, np.uint8).reshape(k, size)]
+        rows[:, size + 1 : 2 * size + 1] = symbol.take(np.frombuffer(found, np.uint8).reshape(k, size))
         rows[:, -1] = ord("\n")
         text = rows.tobytes()
         answers = {"solved": k}
