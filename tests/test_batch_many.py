@@ -504,7 +504,13 @@ def test_several_forked_workers_inherit_numbas_load() -> None:
 
 
 def test_only_sudokits_own_engine_that_asks_is_loaded_before_the_fork() -> None:
-    from sudokit.engines.registry import default_registry
-
-    registry = default_registry()
-    assert [name for name in registry.names() if registry.warms_before_fork(name)] == ["numba"]
+    """Only numba asks (``warm_before_fork``), read from the engines' sources: deciding imports no engine."""
+    code = (
+        "import json, sys\n"
+        "from sudokit.engines.registry import default_registry\n"
+        "registry = default_registry()\n"
+        "warm = [name for name in registry.names() if registry.warms_before_fork(name)]\n"
+        "print(json.dumps([warm, sorted(m for m in sys.modules if m.startswith('sudokit_strategies'))]))\n"
+    )
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(found.stdout) == [["numba"], []]
