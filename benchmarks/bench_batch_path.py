@@ -61,10 +61,10 @@ def tree_rss(root: int) -> int:
     return total
 
 
-def run_batch(path: Path, strategy: str, jobs: int, folder: str) -> dict[str, float]:
+def run_batch(path: Path, strategy: str, jobs: int, folder: str, *options: str) -> dict[str, float]:
     """One ``sudoku solve`` batch in a fresh process: wall seconds, CPU seconds, records, peak RSS (sum, max)."""
     out = Path(folder) / "out.txt"
-    argv = [sys.executable, "-m", "sudokit", "solve", str(path), "-s", strategy, "-f", "line"]
+    argv = [sys.executable, "-m", "sudokit", "solve", str(path), "-s", strategy, "-f", "line", *options]
     argv += ["--jobs", str(jobs), "-q", "-O", str(out), "--force"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()

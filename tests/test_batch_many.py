@@ -25,10 +25,20 @@ from sudokit.engines.api import run
 from sudokit.engines.workers import WorkerPool
 from sudokit.io.reader import Record, read_arguments
 from sudokit.runtime.batch import SolveJob, solve_records
-from sudokit.runtime.fastpath import Block, expand_blocks, read_items
+from sudokit.runtime.fastpath import Block, answer_block, expand_blocks, read_items, uniform_cells
 from sudokit.runtime.output import RecordFormat
 from sudokit.runtime.session import Session
-from tests.plugins.many import Batched, Exits, ExitsAlways, Liar, Raises, SleepsInBatch, SlowBatch
+from tests.plugins.many import (
+    Batched,
+    Counted,
+    Exits,
+    ExitsAlways,
+    Liar,
+    NumpyLiar,
+    Raises,
+    SleepsInBatch,
+    SlowBatch,
+)
 
 from .conftest import PUZZLES, SIZES, assert_complete_records, counted, puzzles, wait_for_records
 from .timing import hang_guard, spent
@@ -163,6 +173,7 @@ FORMS = [
     ("line", {"limit": 3}),
     ("csv", {"limit": 3}),
     ("line", {"stats": True}),
+    ("line", {"unique": True}),
     ("csv", {"stats": True, "unique": True}),
 ]
 
@@ -236,23 +247,72 @@ def test_library_outcomes_are_the_per_puzzle_ones(mixed: Path, monkeypatch: pyte
 # --- wrong batch answers, a failing batch method ---------------------------------------------------------
 
 
-def test_a_wrong_batch_answer_is_an_error_record_naming_the_engine(tmp_path: Path) -> None:
+@pytest.mark.parametrize("liar", [Liar, NumpyLiar], ids=["buffers", "numpy"])
+def test_a_wrong_batch_answer_is_an_error_record_naming_the_engine(tmp_path: Path, liar: type[Liar]) -> None:
+    """Answers in any buffers, or in numpy arrays (sent back packed, as numba's are), are checked one by one."""
     path = tmp_path / "some.txt"
     path.write_text("\n".join(CLUES[:12]) + "\n")
-    status, out, err = session([path], Liar(), fmt="json", time_limit=None)  # no limit: one call, not slices
+    status, out, err = session([path], liar(), fmt="json", time_limit=None)  # no limit: one call, not slices
     records = [json.loads(line) for line in out.splitlines()]
     assert status == 2
     assert [r["line"] for r in records] == list(range(1, 13))
     bad = {r["line"]: r["error"] for r in records if r["status"] == "error"}
     assert sorted(bad) == [1, 4, 7, 10]  # every third answer of the call was spoiled
-    assert all(message.startswith("strategy 'liar' failed: returned ") for message in bad.values())
+    assert all(message.startswith(f"strategy '{liar.name}' failed: returned ") for message in bad.values())
     assert "returned an invalid grid (solution 1 of 1)" in bad[1]
     assert "returned count 99 for a limit of 1" in bad[4]
     assert "returned status solved with count 1 and 0 solutions" in bad[7]
     for r in records:
         if r["status"] == "solved":
             assert is_solution(Grid.parse(r["puzzle"]), Grid.parse(r["solution"]))
-    assert err.count("sudoku: error: ") == 4 and f"{path}:4: strategy 'liar' failed" in err
+    assert err.count("sudoku: error: ") == 4 and f"{path}:4: strategy '{liar.name}' failed" in err
+
+
+def test_wrong_numpy_answers_in_line_records_are_error_records(tmp_path: Path) -> None:
+    """The line form of a block of alike lines is made by numpy only when every answer checks: not here."""
+    path = tmp_path / "some.txt"
+    path.write_text("\n".join(CLUES[:12]) + "\n")
+    status, out, err = session([path], NumpyLiar(), fmt="line", unique=True, time_limit=None)
+    assert status == 2
+    lines = out.splitlines()
+    assert [line.endswith(":error") for line in lines] == [i % 3 == 0 for i in range(12)]
+    assert lines[1].endswith(":unique") and err.count("strategy 'numpy-liar' failed: returned ") == 4
+
+
+def test_alike_lines_read_at_once_are_the_readers_puzzles(tmp_path: Path) -> None:
+    """uniform_cells reads a block of alike lines as the reader reads each; any other block is left to it."""
+    sixteen = (SIZES / "box4x4.txt").read_text().splitlines()[0].split(":")[0]
+    alike = "\n".join([*CLUES[:40], CLUES[40].replace(".", "0")]) + "\n"
+    odd = [f"{CLUES[0]}:a note\n", f"{CLUES[1]}\r\n", f"{sixteen}\n", f"{sixteen.lower()}\n{sixteen}\n"]
+    for j, text in enumerate([alike, *[CLUES[3] + "\n" + t for t in odd]]):
+        path = tmp_path / f"{j}.txt"
+        path.write_bytes(text.encode())
+        items = list(read_items([str(path)]))
+        assert [type(i) for i in items] == [Block]  # every line plain
+        read = uniform_cells(items[0], None)  # type: ignore[arg-type]
+        if j == 0:
+            assert read is not None
+            assert read[1] == b"".join(bytes(r.parse(None).cells) for r in read_arguments([str(path)]))
+        else:
+            assert read is None  # a note, a "\r", two sizes of board: read line by line
+
+
+def test_alike_lines_with_bad_ones_write_what_one_by_one_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A block of alike lines holding a repeated given and an unsolvable puzzle: the same records as the slow path."""
+    unsolvable = "12345678." + "........9" + "." * 63  # row 1 needs its 9 where column 9 has one
+    lines = [*CLUES[:20], "55" + CLUES[20][2:], unsolvable, *CLUES[21:30], CLUES[30].replace(".", "0")]
+    path = tmp_path / "alike.txt"
+    path.write_text("\n".join(lines) + "\n")
+    assert [type(i) for i in read_items([str(path)])] == [Block]
+    fast = [session([path], fmt="line"), session([path], fmt="line", unique=True)]
+    monkeypatch.setenv("SUDOKIT_FASTPATH", "0")
+    slow = [session([path], fmt="line"), session([path], fmt="line", unique=True)]
+    assert [timeless(text) for run in fast for text in run[1:]] == [timeless(text) for run in slow for text in run[1:]]
+    assert fast[0][0] == slow[0][0] == 2  # the repeated given is invalid
+    records = fast[1][1].splitlines()
+    assert len(records) == len(lines) and records[20].endswith(":invalid") and records[21].endswith(":none")
 
 
 def test_an_honest_batch_engine_writes_what_one_by_one_writes(mixed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -395,3 +455,62 @@ def test_many_results_is_exported() -> None:
     assert sudokit.ManyResults is ManyResults
     assert sudokit.offers_many(get_strategy("numba")) and not sudokit.offers_many(get_strategy("backtrack"))
     assert [s.value for s in sudokit.MANY_STATUS] == ["solved", "unsolvable", "timeout"]
+
+
+def test_with_a_time_limit_the_slices_go_on_from_one_block_to_the_next(tmp_path: Path) -> None:
+    """A block's first solve_many call is sized as the next one of the block before: one puzzle only in the first."""
+    engine = Counted()
+    for j in range(2):
+        path = tmp_path / f"{j}.txt"
+        path.write_text("\n".join(CLUES[100 * j : 100 * j + 100]) + "\n")
+        (block,) = read_items([str(path)])
+        one_by_one = lambda record: pytest.fail(f"{record.line} went alone")  # noqa: E731
+        answers = answer_block(block, None, engine, str(path), None, 1, None, 60.0, RecordFormat("line"), one_by_one)
+        assert [(kind, len(alone)) for kind, _, alone in answers] == [("slices", 0)]  # every puzzle in a call
+        assert sum(n for _, n, _ in answers[0][1]) == 100
+        if j == 0:
+            assert engine.calls[:3] == [1, 8, 64]  # each at most 8 times the one before
+            first = len(engine.calls)
+    assert engine.calls[first] > 1 and len(engine.calls) - first < first
+
+
+# --- workers forked warm ------------------------------------------------------------------------------------
+
+WARM_PROBE = """
+import sys
+from sudokit.engines.workers import WorkerPool
+from sudokit.runtime.batch import SolveTask
+
+
+class Probe(SolveTask):
+    def start(self, mark):
+        warm = "numba" in sys.modules  # loaded before this worker was forked
+        run = super().start(mark)
+        run.info = {**run.info, "warm": warm}
+        return run
+
+
+for jobs in (1, 2):
+    with WorkerPool(Probe("numba"), jobs, method="fork") as pool:
+        pool.start()
+        print(jobs, pool.info["warm"], "numba" in sys.modules)
+"""
+
+
+def test_several_forked_workers_inherit_numbas_load() -> None:
+    """One worker loads numba itself (the caller stays light); with two, the caller loads it once before forking."""
+    found = subprocess.run([sys.executable, "-c", WARM_PROBE], capture_output=True, text=True, timeout=120, check=True)
+    assert found.stdout.split("\n")[:2] == ["1 False False", "2 True True"]
+
+
+def test_only_sudokits_own_engine_that_asks_is_loaded_before_the_fork() -> None:
+    """Only numba asks (``warm_before_fork``), read from the engines' sources: deciding imports no engine."""
+    code = (
+        "import json, sys\n"
+        "from sudokit.engines.registry import default_registry\n"
+        "registry = default_registry()\n"
+        "warm = [name for name in registry.names() if registry.warms_before_fork(name)]\n"
+        "print(json.dumps([warm, sorted(m for m in sys.modules if m.startswith('sudokit_strategies'))]))\n"
+    )
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(found.stdout) == [["numba"], []]

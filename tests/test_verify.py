@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from sudokit import Grid, Shape, is_solution, solution_problem
-from sudokit.engines.verify import verify_many
+from sudokit.engines.verify import all_verified, verify_many
 
 from .conftest import BOXES, sized
 
@@ -197,3 +197,10 @@ def test_the_block_check_agrees_with_the_definition(box: str, numpy: bool, monke
     assert found == expected
     assert True in expected and False in expected
     assert any(permutations_everywhere(cells, shape) and not ok for cells, ok in zip(grids, expected, strict=True))
+    # all_verified (a whole block at once, what the batch path asks first) is True only for a block of good answers
+    for j, ok in enumerate(expected):
+        block = [good, grids[j], good]
+        solutions = b"".join(bytes(cells) for cells in block)
+        assert all_verified(bytes(puzzle) * 3, solutions, 3, shape) is ok
+    assert all_verified(bytes(puzzle) * 2, bytes(good) * 2, 2, shape) is True
+    assert all_verified(b"", b"", 0, shape) is True

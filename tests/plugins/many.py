@@ -77,6 +77,46 @@ class Liar(Batched):
                 solutions[i * size : (i + 1) * size] = bytes(size)
 
 
+class NumpyLiar(Liar):
+    """The liar's answers as numpy arrays, as numba's are: they travel to the caller packed, checked all the same."""
+
+    name = "numpy-liar"
+    description = "a solve_many answering in numpy arrays, wrong for puzzles 0, 3, 6, ... of each call"
+
+    def solve_many(
+        self, cells: memoryview, shape: Shape, *, limit: int = 1, time_limit: float | None = None
+    ) -> ManyResults:
+        import numpy as np
+
+        found = super().solve_many(cells, shape, limit=limit, time_limit=time_limit)
+        stats = {name: np.frombuffer(values, np.int64).copy() for name, values in found.stats.items()}
+        return ManyResults(
+            np.frombuffer(found.status, np.uint8).copy(),
+            np.frombuffer(found.count, np.int64).copy(),
+            np.frombuffer(found.exact, np.uint8).copy(),
+            np.frombuffer(found.solutions, np.uint8).copy(),
+            np.frombuffer(found.elapsed, np.float64).copy(),
+            stats,
+        )
+
+
+class Counted(Batched):
+    """``Batched``, noting how many puzzles each ``solve_many`` call was given (in ``calls``)."""
+
+    name = "counted"
+    description = "a solve_many that notes the size of each call"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[int] = []
+
+    def solve_many(
+        self, cells: memoryview, shape: Shape, *, limit: int = 1, time_limit: float | None = None
+    ) -> ManyResults:
+        self.calls.append(len(cells) // shape.size)
+        return super().solve_many(cells, shape, limit=limit, time_limit=time_limit)
+
+
 class Raises(Batched):
     """``solve_many`` raises: each puzzle then goes alone, to the honest ``solve``."""
 

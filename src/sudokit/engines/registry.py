@@ -294,6 +294,34 @@ class Registry:
         self._factories[name] = loaded
         return loaded
 
+    def warms_before_fork(self, name: str) -> bool:
+        """True when ``name`` is sudokit's own engine and asks to be loaded before workers are forked.
+
+        Its class says so with ``warm_before_fork = True`` (numba: its compiled kernel takes a second to
+        load, which forked workers then inherit instead of each paying it), read from its source without
+        importing anything. Only sudokit's own entry points are asked, and only when their extra's
+        requirements are installed: a plugin is never imported or built in the caller's process for this.
+        """
+        import ast
+
+        eps = self._entry_points()
+        if name not in eps or not _is_own(eps[name]) or name in self._errors or self._metadata(name).missing:
+            return False
+        module, _, attribute = (part.strip() for part in _target(eps[name]).partition(":"))
+        if module not in self._sources:
+            self._sources[module] = _parse_module(module)
+        tree = self._sources[module]
+        classes = [n for n in (tree.body if tree is not None else []) if isinstance(n, ast.ClassDef)]
+        for node in (n for n in classes if n.name == attribute):
+            for statement in node.body:
+                if (
+                    isinstance(statement, ast.Assign)
+                    and [getattr(t, "id", None) for t in statement.targets] == ["warm_before_fork"]
+                    and isinstance(statement.value, ast.Constant)
+                ):
+                    return statement.value.value is True
+        return False
+
     def get(self, name: str, **options: Any) -> Strategy:
         """The strategy ``name`` built with ``options``; without options, one shared instance."""
         if not options and name in self._defaults:

@@ -22,7 +22,7 @@ from sudokit.model.grid import Grid
 if TYPE_CHECKING:
     from sudokit.model.shape import Shape
 
-__all__ = ["is_solution", "result_problem", "solution_problem", "verify_many"]
+__all__ = ["all_verified", "is_solution", "result_problem", "solution_problem", "verify_many"]
 
 #: The fast check's plan for a box shape (see ``_units``).
 _Units = tuple[int, tuple[bytes, ...], int, int, int, int, int, int, int, int, int]
@@ -267,14 +267,10 @@ def verify_many(cells: bytes, solutions: bytes, k: int, shape: Shape) -> list[bo
     Independent of every engine: numpy over the whole block where numpy is installed, else the
     fast check of this module a puzzle at a time. A puzzle without a solution is False.
     """
-    n, size = shape.n, shape.size
-    if n <= 36 and len(cells) == len(solutions) == k * size:
-        try:
-            import numpy as np
-        except ImportError:
-            pass
-        else:
-            return _verify_numpy(np, cells, solutions, k, shape)
+    np = _block_numpy(cells, solutions, k, shape)
+    if np is not None:
+        return _verify_numpy(np, cells, solutions, k, shape)
+    size = shape.size
     units = _units(shape.box_rows, shape.box_cols)
     return [
         _solves(solutions[i * size : (i + 1) * size], units, _givens_of(cells[i * size : (i + 1) * size]))
@@ -282,20 +278,68 @@ def verify_many(cells: bytes, solutions: bytes, k: int, shape: Shape) -> list[bo
     ]
 
 
+def all_verified(cells: bytes, solutions: bytes, k: int, shape: Shape) -> bool:
+    """True when every one of k puzzles' solutions keeps its givens and fills every unit (``verify_many``, all)."""
+    np = _block_numpy(cells, solutions, k, shape)
+    if np is not None:
+        return _verify_all(np, cells, solutions, k, shape)
+    return all(verify_many(cells, solutions, k, shape))
+
+
+def _block_numpy(cells: bytes, solutions: bytes, k: int, shape: Shape) -> Any:
+    """numpy, when it is installed and checks this block (sides up to 36, buffers of k puzzles); else None."""
+    if shape.n > 36 or not len(cells) == len(solutions) == k * shape.size:
+        return None
+    try:
+        import numpy as np
+    except ImportError:
+        return None
+    return np
+
+
+def _verify_all(np: Any, cells: bytes, solutions: bytes, k: int, shape: Shape) -> bool:
+    """``_verify_array(...).all()``, each test over the whole block at once (no verdict per puzzle to keep)."""
+    n, br, bc = shape.n, shape.box_rows, shape.box_cols
+    s = np.frombuffer(solutions, np.uint8).reshape(k, n, n)
+    c = np.frombuffer(cells, np.uint8).reshape(k, n, n)
+    if k == 0:
+        return True
+    if ((c != 0) & (c != s)).any() or int(s.min()) < 1 or int(s.max()) > n:
+        return False
+    # cell by cell, the block's puzzles side by side: each unit's sum adds whole rows of k values (fast in numpy)
+    bits = _powers(np, n).take(s.reshape(k, n * n).T).reshape(n, n, k)
+    kind, full = bits.dtype, (1 << n) - 1
+    if not (bits.sum(axis=1, dtype=kind) == full).all() or not (bits.sum(axis=0, dtype=kind) == full).all():
+        return False
+    return bool((bits.reshape(n // br, br, n // bc, bc, k).sum(axis=(1, 3), dtype=kind) == full).all())
+
+
+def _powers(np: Any, n: int) -> Any:
+    """A table of 256 entries: a digit d of 1..n as 2**(d-1), any other byte as 0."""
+    kind = np.int32 if n <= 24 else np.int64  # n powers of two below 2**n add up without overflow
+    power = np.zeros(256, kind)
+    power[1 : n + 1] = np.left_shift(kind(1), np.arange(n, dtype=kind))
+    return power
+
+
 def _verify_numpy(np: Any, cells: bytes, solutions: bytes, k: int, shape: Shape) -> list[bool]:
+    verdicts: list[bool] = _verify_array(np, cells, solutions, k, shape).tolist()
+    return verdicts
+
+
+def _verify_array(np: Any, cells: bytes, solutions: bytes, k: int, shape: Shape) -> Any:
+    """The verdict of each puzzle as a numpy array of bools."""
     n, br, bc = shape.n, shape.box_rows, shape.box_cols
     s = np.frombuffer(solutions, np.uint8).reshape(k, n, n)
     c = np.frombuffer(cells, np.uint8).reshape(k, n, n)
     ok = ((c == 0) | (c == s)).all(axis=(1, 2)) & ((s >= 1) & (s <= n)).all(axis=(1, 2))
-    kind = np.int32 if n <= 24 else np.int64  # n powers of two below 2**n add up without overflow
-    bits = np.left_shift(kind(1), np.where(s > 0, s - 1, 0).astype(kind))
-    full = (1 << n) - 1  # n distinct powers of two sum to it; n powers with a repeat never do
-    ok &= (bits.sum(axis=2) == full).all(axis=1)
-    ok &= (bits.sum(axis=1) == full).all(axis=1)
-    boxes = bits.reshape(k, n // br, br, n // bc, bc).sum(axis=(2, 4))
+    bits = _powers(np, n)[s]  # a digit d as 2**(d-1); a blank or a value that is no digit as 0
+    kind, full = bits.dtype, (1 << n) - 1  # n distinct powers of two sum to full; n powers with a repeat never do
+    ok &= (bits.sum(axis=2, dtype=kind) == full).all(axis=1)
+    ok &= (bits.sum(axis=1, dtype=kind) == full).all(axis=1)
+    boxes = bits.reshape(k, n // br, br, n // bc, bc).sum(axis=(2, 4), dtype=kind)
     ok &= (boxes == full).all(axis=(1, 2))
-    verdicts: list[bool] = ok.tolist()
-    return verdicts
+    return ok
 
 
 def _solutions(k: int) -> str:

@@ -207,6 +207,9 @@ class Task(Protocol[I_contra, R_co]):
     the function runs an item, ``mark(part)`` says it starts part ``part`` of it (-1: a part that is
     not one of ``split``'s, such as one call for many of them): the item's budget starts again.
 
+    A task may also have ``preload()``, run in the caller before the first of several workers is forked
+    (never with ``spawn`` or ``forkserver``, whose workers are new interpreters that inherit nothing):
+    loading trusted code there once saves each worker its load.
     A task may also have ``finish(item, result)``, run in the caller's process on each result a worker
     sent and on each ``failed`` one: what the pool yields is then its return (a task that does not
     trust its workers' results checks them there). And ``split(item)``, the item's parts as items of
@@ -794,12 +797,20 @@ class WorkerPool(Generic[I, R]):
         self.close(kill=exc[0] is not None)
 
     def start(self) -> None:
-        """Start one worker and wait until it has loaded the engines; raise a StrategyError if it cannot."""
+        """Start one worker and wait until it has loaded the engines; raise a StrategyError if it cannot.
+
+        With more than one worker to fork, a task's ``preload()`` (if it has one) runs here first, once:
+        what it loads, every forked worker inherits (a failure there is left to the workers to report).
+        """
         if not self.isolate:
             if self._run is None:
                 self._run = self.task.start(lambda phase: None)
                 self.info = getattr(self._run, "info", None)
             return
+        preload = getattr(self.task, "preload", None)
+        if preload is not None and self.method == "fork" and self.jobs > 1 and not self.spawned:
+            with contextlib.suppress(Exception):
+                preload()
         while not any(w.ready for w in self._workers.values()):
             if not self._workers:
                 self._spawn()

@@ -102,6 +102,19 @@ class SolveTask(Generic[R]):
         """Seconds a puzzle may run before its worker is killed: after the in-process watchdog gave up."""
         return None if self.time_limit is None else watchdog_seconds(self.time_limit) + KILL_GRACE
 
+    def preload(self) -> None:
+        """Build the engine here, before workers are forked, when it is sudokit's own and asks for it.
+
+        The worker pool calls it when it forks more than one worker: each then inherits the load (numba's
+        import and compiled kernel, about a second of CPU) instead of paying it. An engine object, or a
+        plugin's name, is never built here (:meth:`sudokit.engines.registry.Registry.warms_before_fork`).
+        """
+        if isinstance(self.strategy, str):
+            from sudokit.engines.registry import default_registry
+
+            if default_registry().warms_before_fork(self.strategy):
+                get_strategy(self.strategy, **self.options)
+
     def start(self, mark: Callable[[int], None]) -> Callable[[tuple[int, Any]], Any]:
         """Build the engine (in the worker) and return the function that answers one item, as plain data.
 
@@ -131,8 +144,9 @@ class SolveTask(Generic[R]):
                 return answer_one(what)
             from sudokit.runtime.fastpath import Block, answer_block
 
+            entries: Any
             if type(what) is Block:
-                entries, records = what.entries(), None
+                entries, records = what, None  # read as one array when its lines are alike
             else:  # a list of plain records (the library)
                 entries, records = [(r.text, r.line, r.note) for r in what], list(what)
             return answer_block(

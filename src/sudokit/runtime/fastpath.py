@@ -27,13 +27,13 @@ import os
 import re
 import stat
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import cache
-from typing import Any, TextIO, final
+from typing import Any, TextIO, cast, final
 
 from sudokit.engines.strategy import MANY_STATUS, Result, Status, capabilities_of
-from sudokit.engines.verify import result_problem, verify_many
+from sudokit.engines.verify import all_verified, result_problem, verify_many
 from sudokit.errors import BoxShapeError, InvalidPuzzleError
 from sudokit.io.reader import Record, bounded_lines, is_table, iter_records, read_arguments, split_note, stat_path
 from sudokit.model.shape import ALPHABET, Shape
@@ -60,11 +60,14 @@ __all__ = [
 BLOCK_LINES = 2048
 #: Characters read from an input at a time.
 READ_SIZE = 1 << 18
-#: With a time limit, ``solve_many`` takes a block's puzzles in slices of about this many seconds (the
-#: first of ``FIRST_SLICE`` puzzles, each at most 8 times the one before): each slice has one puzzle's
-#: time, as the worker pool enforces it.
+#: With a time limit, ``solve_many`` takes a block's puzzles in slices of about this many seconds (a
+#: worker's first of ``FIRST_SLICE`` puzzles, each at most 8 times the one before): each slice has one
+#: puzzle's time, as the worker pool enforces it.
 SLICE_SECONDS = 0.5
 FIRST_SLICE = 1
+#: The size of the next slice by engine and board size, kept from one block to the next: a worker sizes its
+#: first slice of a block as it would have sized the next one of the block before (fewer calls, same rule).
+_next_slice: dict[int, tuple[Any, dict[int, int]]] = {}
 #: The longest ``:note`` a plain line may carry (a longer line goes through the reader).
 MAX_NOTE = 4096
 #: A run of lines that are not plain longer than this goes to the reader for the rest of its input (kept
@@ -282,6 +285,58 @@ def expand_blocks(items: Iterable[Block | Record]) -> Iterator[Record]:
             yield item
 
 
+def uniform_cells(block: Block, box: Shape | None) -> tuple[Shape, bytes] | None:
+    """A block whose lines are all one board of the same size with nothing else: (shape, cell values); else None.
+
+    The values (0 blank, 1..n) come row by row, puzzle after puzzle, read by numpy as one array of the
+    block's bytes: its lengths and every symbol checked at once. A block with a note, a ``\r``, boards of
+    two sizes, or a side without a default box is None: it is read line by line, as the reader does.
+    """
+    try:
+        import numpy as np
+    except ImportError:  # a core install without numpy: line by line
+        return None
+    try:
+        data = block.text.encode("ascii")
+    except UnicodeEncodeError:
+        return None
+    k = block.lines
+    width = data.find(b"\n") + 1
+    size = width - 1
+    n = math.isqrt(max(size, 0))
+    if size < 1 or n * n != size or len(data) != k * width:
+        return None
+    try:
+        shape = box if box is not None else Shape.for_side(n)
+    except (BoxShapeError, ValueError):
+        return None
+    if shape.size != size:
+        return None
+    rows = np.frombuffer(data, np.uint8).reshape(k, width)
+    if not (rows[:, size] == 10).all():
+        return None
+    cells = np.frombuffer(_tables(n)[0], np.uint8).take(rows[:, :size])
+    if (cells == 255).any():  # a symbol of another side, a note's ":", "#", a tab, a space
+        return None
+    return shape, cells.tobytes()
+
+
+class _Entries:
+    """A uniform block's entries (puzzle, line, note), made only if one is asked for (a puzzle that goes alone)."""
+
+    def __init__(self, block: Block) -> None:
+        self.block = block
+        self.made: list[tuple[str, int | None, str | None]] | None = None
+
+    def __len__(self) -> int:
+        return self.block.lines
+
+    def __getitem__(self, i: int) -> tuple[str, int | None, str | None]:
+        if self.made is None:
+            self.made = self.block.entries()
+        return self.made[i]
+
+
 class Resumable:
     """The record keys of items for ``--resume``, and the items that remain once as many were drawn."""
 
@@ -414,7 +469,7 @@ def _object_render_ok(render: object) -> bool:
 
 
 def answer_block(
-    entries: list[tuple[str, int | None, str | None]],
+    entries: list[tuple[str, int | None, str | None]] | Block,
     records: list[Record] | None,
     engine: Any,
     source: str,
@@ -427,6 +482,9 @@ def answer_block(
     mark: Callable[[int], None] | None = None,
 ) -> tuple[tuple[Any, ...], ...]:
     """In the worker: the plain answers of plain puzzles ``entries`` (puzzle, line, note), for :func:`finish_block`.
+
+    ``entries`` may be a :class:`Block`: one whose lines are alike (:func:`uniform_cells`) is read as one
+    array, without a Python object per line; any other is read as its entries.
 
     One part per group of puzzles of one size, in the order of their first puzzle: ``("each",
     answers)``, ``answer_one(record)`` of each puzzle, for what ``solve_many`` does not take; or
@@ -449,12 +507,26 @@ def answer_block(
     object_ok = _keeps_one(keep, render.limit if hasattr(render, "limit") else limit)
     parts: list[tuple[Any, ...]] = []
     caps = None
+    uniform = None
+    lines: Sequence[tuple[str, int | None, str | None]]
+    if type(entries) is Block:  # read as one array when its lines are alike (no Python object per line)
+        uniform = uniform_cells(entries, box)
+        lines = cast("Sequence[Any]", _Entries(entries)) if uniform is not None else entries.entries()
+    else:
+        lines = entries
+    groups: Mapping[int, Sequence[int]]
+    groups = {uniform[0].size: range(len(lines))} if uniform is not None else _groups(lines)
 
     def record_of(i: int) -> Record:
-        puzzle, line, note = entries[i]
+        puzzle, line, note = lines[i]
         return records[i] if records is not None else Record(puzzle, source, line, note)
 
-    for size, members in _groups(entries).items():
+    def cells_of(piece: Sequence[int], n: int) -> bytes | None:
+        if uniform is not None:  # a range of the block's lines
+            return uniform[1][piece[0] * uniform[0].size : (piece[-1] + 1) * uniform[0].size]
+        return _cells([lines[i][0] for i in piece], n)
+
+    for size, members in groups.items():
         n = math.isqrt(size)
         try:
             shape = box if box is not None else Shape.for_side(n)
@@ -472,12 +544,14 @@ def answer_block(
             continue
         slices: list[tuple[int, int, Any]] = []
         left: list[int] = []  # positions in members of the puzzles that go alone
-        at, count = 0, len(members) if time_limit is None else FIRST_SLICE
+        kept = _next_slice.get(id(engine))  # the slices go on from the last block's (a new worker: FIRST_SLICE)
+        sizes: dict[int, int] = kept[1] if kept is not None and kept[0] is engine else {}
+        at, count = 0, len(members) if time_limit is None else sizes.get(size, FIRST_SLICE)
         while at < len(members):
             piece = members[at : at + count]
             mark(-1)
             start = time.perf_counter()
-            raw = _raw_answers(engine, [entries[i][0] for i in piece], shape, limit, time_limit)
+            raw = _raw_answers(engine, cells_of(piece, n), len(piece), shape, limit, time_limit)
             took = time.perf_counter() - start
             if raw is None or (late is not None and took > late):
                 left.extend(range(at, at + len(piece)))  # measured, not as it says: each goes alone
@@ -486,6 +560,11 @@ def answer_block(
             at += len(piece)
             per = took / len(piece)
             count = max(1, min(8 * len(piece), int(SLICE_SECONDS / per) if per > 0 else 8 * len(piece)))
+        if time_limit is not None:
+            if len(_next_slice) > 16:  # engines built and dropped in a long-lived process: forget them
+                _next_slice.clear()
+            sizes[size] = count
+            _next_slice[id(engine)] = (engine, sizes)
         alone = []
         for j in left:
             mark(members[j])
@@ -494,7 +573,7 @@ def answer_block(
     return tuple(parts)
 
 
-def _groups(entries: list[tuple[str, int | None, str | None]]) -> dict[int, list[int]]:
+def _groups(entries: Sequence[tuple[str, int | None, str | None]]) -> dict[int, list[int]]:
     """The puzzles of a block by size (their number of cells), in the order of each size's first."""
     groups: dict[int, list[int]] = {}
     for i, (puzzle, _, _) in enumerate(entries):
@@ -538,6 +617,9 @@ def finish_block(
     """
     source: str | list[Record]
     if type(block) is Block:
+        checked = _every_checked(index, block, answer, task)
+        if checked is not None:
+            return checked
         entries, source = block.entries(), block.source
         records = None
     else:
@@ -591,6 +673,93 @@ def finish_block(
         if whole is not None:
             return Many(index, [whole], {"solved": k})
     return _assemble(index, entries, source, out, text_form, render, name, limit, keep, box)
+
+
+#: The end of a ``--unique`` line record, by answer (unique, several, timeout), padded with zero bytes.
+_UNIQUE_ENDS = (b":unique\n\0", b":several\n", b":timeout\n")
+_UNIQUE_NAMES = ("unique", "several", "timeout")
+
+
+def _every_checked(index: int, block: Block, answer: Any, task: Any) -> Many | None:
+    """The line records of a uniform block whose every answer is checked and solved, made by numpy; else None.
+
+    The block is this process's own reading (:func:`uniform_cells`); each packed ``solve_many`` answer
+    must pass what :func:`_checked` asks of every answer (status solved, a count in range, exact 0 or
+    1, an elapsed time within the call's and the time limit) and the independent check
+    (:func:`sudokit.engines.verify.all_verified`). Anything else (an answer to read value by value, a
+    puzzle answered alone, a problem, another form of records) is None: :func:`finish_block` makes
+    those records one by one, as it always has, with the same text.
+    """
+    form = TextForm.of(task.render)
+    if form is None or form.fmt != "line" or form.stats or form.counting:
+        return None
+    if type(answer) is not tuple or len(answer) != 1:
+        return None
+    uniform = uniform_cells(block, task.box)
+    k = block.lines
+    covering = _covering(answer[0], k) if uniform is not None else None
+    if covering is None or covering[1]:
+        return None
+    np = _numpy()
+    shape, cells = uniform  # type: ignore[misc]
+    size = shape.size
+    late = math.inf if task.time_limit is None else _watchdog(task.time_limit)
+    counts, exacts, solutions = [], [], []
+    for _, n, part in sorted(covering[0], key=lambda piece: piece[0]):
+        if type(part) is not tuple or len(part) != 8 or part[0] != "packed":
+            return None
+        _, status, count, exact, raw, elapsed, stats, took = part
+        buffers = [status, count, exact, elapsed]
+        if type(stats) is not tuple or any(type(p) is not tuple or len(p) != 2 or type(p[0]) is not str for p in stats):
+            return None
+        buffers += [p[1] for p in stats]
+        if any(type(b) is not bytes or len(b) != 8 * n for b in buffers) or type(raw) is not bytes:
+            return None
+        if len(raw) != n * size or type(took) is not float or not 0.0 <= took <= 1e9:
+            return None
+        c, e, t = np.frombuffer(count, np.int64), np.frombuffer(exact, np.int64), np.frombuffer(elapsed, np.float64)
+        if np.frombuffer(status, np.int64).any() or not ((c >= 1) & (c <= task.limit) & ((e == 0) | (e == 1))).all():
+            return None
+        if not ((t >= 0.0) & (t <= min(took, late))).all():
+            return None
+        counts.append(c)
+        exacts.append(e)
+        solutions.append(raw)
+    found = b"".join(solutions)
+    if not _all_verified(cells, found, k, shape):
+        return None
+    symbol = np.frombuffer(_tables(shape.n)[1], np.uint8)
+    puzzles = symbol.take(np.frombuffer(cells, np.uint8).reshape(k, size))
+    if form.unique:
+        count, exact = np.concatenate(counts), np.concatenate(exacts)
+        code = np.where(count >= 2, 1, np.where(exact == 1, 0, 2))
+        ends = np.frombuffer(b"".join(_UNIQUE_ENDS), np.uint8).reshape(3, -1)
+        rows = np.concatenate([puzzles, ends[code]], axis=1).reshape(-1)
+        text = rows[rows != 0].tobytes()
+        tally = np.bincount(code, minlength=3).tolist()
+        answers = {name: int(v) for name, v in zip(_UNIQUE_NAMES, tally, strict=True) if v}
+    else:
+        rows = np.empty((k, 2 * size + 2), np.uint8)
+        rows[:, :size] = puzzles
+        rows[:, size] = ord(":")
+        rows[:, size + 1 : 2 * size + 1] = symbol.take(np.frombuffer(found, np.uint8).reshape(k, size))
+        rows[:, -1] = ord("\n")
+        text = rows.tobytes()
+        answers = {"solved": k}
+    return Many(index, [text[:-1].decode("ascii")], answers)
+
+
+def _watchdog(time_limit: float) -> float:
+    from sudokit.engines.api import watchdog_seconds
+
+    return watchdog_seconds(time_limit)
+
+
+def _all_verified(
+    cells: bytes, solutions: bytes, k: int, shape: Shape, _check: Callable[..., bool] = all_verified
+) -> bool:
+    """The independent check of a whole block (bound at import, as in ``_checked``)."""
+    return _check(cells, solutions, k, shape)
 
 
 def _joined(found: list[_Answers]) -> _Answers | None:
@@ -650,8 +819,18 @@ class _Answers:
     raw_solutions: bytes
 
 
+def _cells(puzzles: list[str], n: int) -> bytes | None:
+    """The cell values of plain puzzles of side ``n``, row by row (None when a symbol is not one of the side's)."""
+    value, _ = _tables(n)
+    try:
+        cells = "".join(puzzles).encode("ascii").translate(value)
+    except UnicodeEncodeError:
+        return None
+    return None if 255 in cells else cells
+
+
 def _raw_answers(
-    engine: Any, puzzles: list[str], shape: Shape, limit: int, time_limit: float | None
+    engine: Any, cells: bytes | None, k: int, shape: Shape, limit: int, time_limit: float | None
 ) -> tuple[Any, ...] | None:
     """In the worker: ``engine.solve_many`` on the puzzles, its buffers read as plain data; None when it cannot be used.
 
@@ -660,13 +839,8 @@ def _raw_answers(
     ``("unread", why, seconds)`` for buffers that cannot be read. Checked by :func:`_checked`, in the caller.
     """
 
-    n, size, k = shape.n, shape.size, len(puzzles)
-    value, _ = _tables(n)
-    try:
-        cells = "".join(puzzles).encode("ascii").translate(value)
-    except UnicodeEncodeError:
-        return None
-    if 255 in cells:
+    size = shape.size
+    if cells is None:
         return None
     start = time.perf_counter()
     try:
@@ -674,6 +848,9 @@ def _raw_answers(
     except Exception:
         return None  # each puzzle alone says how the engine fails, as today's path would
     took = time.perf_counter() - start
+    packed = _packed(result, k, size)
+    if packed is not None:
+        return (*packed, took)
     try:
         status = tuple(int(v) for v in _values(result.status, k, "status"))
         count = tuple(int(v) for v in _values(result.count, k, "count"))
@@ -709,6 +886,7 @@ def _checked(
     n, size, k = shape.n, shape.size, len(puzzles)
     value, symbol = _tables(n)
     cells = "".join(puzzles).encode("ascii", "replace").translate(value)
+    part = _unpacked(part, k)
     unread = _unread(part, k, size) if 255 not in cells and len(cells) == k * size else "puzzles it was not given"
     if unread is not None:
         took = part[-1] if type(part) is tuple and part and type(part[-1]) is float else 0.0
@@ -742,6 +920,71 @@ def _checked(
     normalized = cells.translate(symbol).decode("ascii")  # the puzzles as to_line() prints them
     lines = [normalized[i * size : (i + 1) * size] for i in range(k)]
     return _Answers(shape, lines, text, status, count, exact, elapsed, stats, problems, cells, raw)
+
+
+def _packed(result: Any, k: int, size: int) -> tuple[Any, ...] | None:
+    """``("packed", status, count, exact, solutions, elapsed, stats)`` of numpy answers, each a bytes of int64
+    (elapsed float64); None for answers of any other kind (read value by value by :func:`_raw_answers`).
+
+    Plain data as :func:`_raw_answers`' tuples are, without a Python object per puzzle; the caller reads
+    them back (:func:`_unpacked`) to the same values.
+    """
+    np = _numpy()
+    if np is None:
+        return None
+    try:
+        stats = result.stats
+        if not isinstance(stats, Mapping):
+            return None
+        pairs = list(stats.items())
+        ints = [result.status, result.count, result.exact, *[v for _, v in pairs]]
+        elapsed = result.elapsed
+        for a in [*ints, elapsed]:
+            if type(a) is not np.ndarray or a.shape != (k,):
+                return None
+        for a in ints:  # whole numbers an int64 holds exactly
+            if a.dtype.kind not in "iu" or (a.dtype == np.uint64 and k and int(a.max()) >= 1 << 63):
+                return None
+        if elapsed.dtype.kind != "f" or any(type(key) is not str for key, _ in pairs):
+            return None
+        raw = bytes(memoryview(result.solutions).cast("B"))
+        if len(raw) != k * size:
+            return None
+        status, count, exact = (a.astype(np.int64).tobytes() for a in ints[:3])
+        table = tuple((key, v.astype(np.int64).tobytes()) for key, v in pairs)
+        return ("packed", status, count, exact, raw, elapsed.astype(np.float64).tobytes(), table)
+    except Exception:
+        return None
+
+
+def _unpacked(part: Any, k: int) -> Any:
+    """A ``("packed", ...)`` answer as :func:`_raw_answers`' ``("many", ...)`` tuple of its values; else ``part``."""
+    if type(part) is not tuple or len(part) != 8 or part[0] != "packed":
+        return part
+    try:
+        np = _numpy()
+        assert np is not None  # a packed answer is made where numpy is
+        _, status, count, exact, raw, elapsed, stats, took = part
+        ints = [status, count, exact, *[v for _, v in stats]]
+        if any(type(b) is not bytes or len(b) != 8 * k for b in [*ints, elapsed]):
+            raise ValueError("buffers of another size")
+        status, count, exact = (tuple(np.frombuffer(b, np.int64).tolist()) for b in ints[:3])
+        table = tuple((key, tuple(np.frombuffer(v, np.int64).tolist())) for key, v in stats)
+        times = tuple(np.frombuffer(elapsed, np.float64).tolist())
+        return ("many", status, count, exact, raw, times, table, took)
+    except Exception as err:
+        took = part[-1] if type(part[-1]) is float else 0.0
+        return ("unread", f"{type(err).__name__}: {err}", took)
+
+
+@cache
+def _numpy() -> Any:
+    """numpy, or None on a core install without it."""
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return numpy
 
 
 _INT, _FLOAT = {int}, {float}

@@ -95,6 +95,8 @@ class NumbaStrategy:
     description = "backtracking compiled by numba: bit masks, singles first, fewest-candidates cell"
     #: Every box shape sudokit has (boards up to 64x64: candidates are uint64 masks); no variant rules.
     capabilities = Capabilities()
+    #: Loaded once in the caller before a pool forks its workers, which inherit the kernel (not a second each).
+    warm_before_fork = True
 
     def __init__(self, inference: Literal["auto", "singles", "strong"] = "auto") -> None:
         if inference not in ("auto", "singles", "strong"):
