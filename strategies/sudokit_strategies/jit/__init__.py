@@ -76,9 +76,10 @@ def _kernels() -> Any:
     from sudokit_strategies.jit import kernels as k
 
     shape = Shape.of(2, 2)
-    work = _Work(shape, k, big=False)
     out = _Out(np, 0, shape.size, k.N_CTL - k.I_NODES)
-    work.run(np.frombuffer(b"", np.uint8).reshape(0, shape.size), 1, 0, None, None, out, None)
+    for general in (False, True):  # ``search`` (with the 9x9 bit board) and ``search_general`` alone
+        work = _Work(shape, k, big=False, general=general)
+        work.run(np.frombuffer(b"", np.uint8).reshape(0, shape.size), 1, 0, None, None, out, None)
     return k
 
 
@@ -119,7 +120,7 @@ class NumbaStrategy:
         work = spaces.get(shape)
         if work is None:
             big = self.inference == "strong" or (self.inference == "auto" and shape.n >= BIG_SIDE)
-            work = spaces[shape] = _Work(shape, _kernels(), big)
+            work = spaces[shape] = _Work(shape, _kernels(), big, general=self.inference == "singles")
         return work
 
     def solve(
@@ -138,7 +139,7 @@ class NumbaStrategy:
         if time_limit is None and limit <= _MAX_LIMIT and 0 <= keep <= limit:  # the common case, in one call
             control = work.ctl
             control[k.I_PUZZLE] = control[k.I_PHASE] = 0  # puzzle 0, from its start
-            if k.search(work.puzzle, limit, keep, -1.0, _SLICE_SECONDS, *work.arrays, *work.single.arrays):
+            if work.search(work.puzzle, limit, keep, -1.0, _SLICE_SECONDS, *work.arrays, *work.single.arrays):
                 work.run(work.puzzle, limit, keep, None, start, work.single, kept, resume=True)
         else:
             work.run(work.puzzle, limit, keep, time_limit, start, work.single, kept)
@@ -236,9 +237,12 @@ def _locked_tables(shape: Shape, np: Any) -> tuple[Any, Any, Any]:
 class _Work:
     """The work arrays of one box shape (one thread's): stack of states, queue, control words, buffers."""
 
-    def __init__(self, shape: Shape, k: Any, big: bool) -> None:
+    def __init__(self, shape: Shape, k: Any, big: bool, *, general: bool = False) -> None:
         self.k = k
         self.big = big
+        #: the kernel: ``search`` (the 9x9 bit board on 9x9 boards without ``big``), or with ``general``
+        #: always ``search_general``, ``backtrack``'s search node for node
+        self.search = k.search_general if general else k.search
         self.stat_names = k.BIG_STAT_NAMES if big else k.STAT_NAMES
         self.np = np = k.np
         self.shape = shape
@@ -314,7 +318,7 @@ class _Work:
             if start is not None:  # the time already spent in this call counts
                 seconds = max(0.0, seconds - (time.perf_counter() - start))
         while True:
-            code = k.search(puzzles, limit, keep, seconds, _SLICE_SECONDS, *self.arrays, *out.arrays)
+            code = self.search(puzzles, limit, keep, seconds, _SLICE_SECONDS, *self.arrays, *out.arrays)
             if code == k.DONE:
                 break
             if code == k.NEED_STACK:

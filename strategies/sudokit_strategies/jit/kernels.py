@@ -429,8 +429,360 @@ def _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stat
     ctl[I_PHASE] = PHASE_START
 
 
+# --- The 9x9 bit board -----------------------------------------------------------------------------------
+#
+# Ideas from two published solvers, read and re-implemented here (no code copied): tdoku's write-up ("A
+# Sudoku solver benchmark and methodology", t-dillon/tdoku, docs/sudoku.md: bands, triads and box-line
+# interaction as bit operations) and JCZSolve's (by Jasmine Zhou, as described in tdoku's write-up and in
+# the Enjoy Sudoku forum's fast-solver threads: one 27-bit word per digit and band, a "shrink" of a band's
+# word to its 9 triads, and a table of the triad patterns a band can hold).
+#
+# The state of a node is 30 words: word 3d + b holds where digit d+1 may still go in band b (rows 3b to
+# 3b+2; bit 9r + c is row 3b + r, column c: cell 27b + bit), a placed digit keeping its bit; words 27-29
+# the cells of each band still open. In a band a digit takes one triad (three cells of a row in a box) in
+# each row and in each box: the rows' triads are a permutation of the boxes. ``_COMPLEX[p]`` is the union of
+# the triads of every permutation that the triad pattern p (bit 3r + j: row r's triad in box j has a
+# candidate) allows: masking a word with it does box-line interaction (pointing and claiming) and finds
+# a box's hidden single; a row of the word left with one open cell is a hidden single. Then naked singles
+# (the cells of one candidate, by bit counting over the nine digits of a band) and hidden singles in the
+# columns, to a fixed point; the guess is on the first cell of two candidates (else of fewest), the
+# smaller digit first.
+
+
+def _tables9() -> tuple[Any, Any, Any, Any, Any, Any]:
+    shrink = np.zeros(512, np.uint64)  # a row's 9 bits -> which of its 3 triads have a candidate
+    for x in range(512):
+        shrink[x] = sum(1 << j for j in range(3) if (x >> (3 * j)) & 7)
+    # a 3x3 pattern (bit 3x + y) -> the union of the permutations (x -> y, one y per x and one x per y) in it;
+    # a permutation matrix's transpose is one, so rows/boxes and columns/bands read the same table
+    perms = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+    tri = np.zeros(512, np.uint64)
+    expand = np.zeros(512, np.uint64)  # bit 3r + j -> the cells of row r's triad in box j
+    for p in range(512):
+        m = 0
+        for perm in perms:
+            if all(p >> (3 * x + perm[x]) & 1 for x in range(3)):
+                m |= sum(1 << (3 * x + perm[x]) for x in range(3))
+        tri[p] = m
+        expand[p] = sum(7 << (9 * (b // 3) + 3 * (b % 3)) for b in range(9) if p >> b & 1)
+    rows = np.array([511 << (9 * r) for r in range(3)], np.uint64)
+    cols = np.array([(1 << c) | (1 << (c + 9)) | (1 << (c + 18)) for c in range(9)], np.uint64)
+    boxes = np.array([sum(7 << (9 * r + 3 * j) for r in range(3)) for j in range(3)], np.uint64)
+    return shrink, tri, expand, rows, cols, boxes
+
+
+_SHRINK, _TRI, _EXPAND, _ROW27, _COL27, _BOX27 = _tables9()
+_OPEN = 27  #: the state's words 27-29: each band's open cells
+_WIDTH9 = 30
+_BAND = np.uint64((1 << 27) - 1)
+
+
+@numba.njit(cache=True, inline="always")
+def _place9(frame, d, b, bit):  # type: ignore[no-untyped-def]
+    """Place digit d+1 at the cell ``bit`` of band b: clear it from the cell's row, column and box, and the
+    cell's other digits; False when d+1 is no longer possible there."""
+    k = 3 * d + b
+    if frame[k] & bit == 0:
+        return False
+    pos = _digit(bit) - 1
+    r = pos // 9
+    c = pos - 9 * r
+    col = _COL27[c]
+    frame[k] = (frame[k] & ~(_ROW27[r] | col | _BOX27[c // 3])) | bit
+    for bb in range(3):
+        if bb != b:
+            frame[3 * d + bb] &= ~col
+    for e in range(9):
+        if e != d:
+            frame[3 * e + b] &= ~bit
+    frame[_OPEN + b] &= ~bit
+    return True
+
+
 @numba.njit(cache=True)
-def search(  # type: ignore[no-untyped-def]
+def _propagate9(frame, last, ctl):  # type: ignore[no-untyped-def]
+    """Box-line interaction and singles on one state, to a fixed point; False on a contradiction.
+
+    ``last[k]`` is word k as last masked (0 at a new node): an unchanged word is skipped."""
+    nine = np.uint64(511)
+    one = np.uint64(1)
+    seven = np.uint64(7)
+    three = np.uint64(3)
+    n6 = np.uint64(6)
+    n9 = np.uint64(9)
+    n18 = np.uint64(18)
+    rep = np.uint64(1 | (1 << 9) | (1 << 18))
+    while True:
+        progress = False
+        for d in range(9):
+            k = 3 * d
+            w0 = frame[k]
+            w1 = frame[k + 1]
+            w2 = frame[k + 2]
+            if w0 == last[k] and w1 == last[k + 1] and w2 == last[k + 2]:
+                continue
+            # the stacks: each column's vertical triads (a column within a band) against the boxes
+            c0 = (w0 | (w0 >> n9) | (w0 >> n18)) & nine
+            c1 = (w1 | (w1 >> n9) | (w1 >> n18)) & nine
+            c2 = (w2 | (w2 >> n9) | (w2 >> n18)) & nine
+            a0 = np.uint64(0)
+            a1 = np.uint64(0)
+            a2 = np.uint64(0)
+            for st in range(3):
+                sh = np.uint64(3 * st)
+                q = ((c0 >> sh) & seven) | (((c1 >> sh) & seven) << three) | (((c2 >> sh) & seven) << n6)
+                t = _TRI[q]
+                if t == 0:
+                    return False
+                a0 |= (t & seven) << sh
+                a1 |= ((t >> three) & seven) << sh
+                a2 |= ((t >> n6) & seven) << sh
+            frame[k] = w0 & (a0 * rep)
+            frame[k + 1] = w1 & (a1 * rep)
+            frame[k + 2] = w2 & (a2 * rep)
+            for b in range(3):  # the band: each row's triads against the boxes
+                w = frame[k + b]
+                p = _SHRINK[w & nine] | (_SHRINK[(w >> n9) & nine] << three) | (_SHRINK[(w >> n18) & nine] << n6)
+                w &= _EXPAND[_TRI[p]]
+                if w == 0:
+                    return False
+                frame[k + b] = w
+            progress = True
+            for b in range(3):
+                w = frame[k + b]
+                last[k + b] = w
+                for r in range(3):
+                    rw = w & _ROW27[r]
+                    if rw & (rw - one) == 0 and rw & frame[_OPEN + b]:
+                        ctl[I_HIDDEN] += 1
+                        if not _place9(frame, d, b, rw):
+                            return False
+        if progress:
+            continue
+        for b in range(3):  # naked singles: the open cells with one candidate
+            u = frame[_OPEN + b]
+            if u == 0:
+                continue
+            once = np.uint64(0)
+            twice = np.uint64(0)
+            for d in range(9):
+                x = frame[3 * d + b]
+                twice |= once & x
+                once |= x
+            if u & ~once:
+                return False  # an open cell without a candidate
+            singles = u & ~twice
+            while singles:
+                bit = singles & (~singles + one)
+                singles ^= bit
+                d = 0
+                while d < 9 and frame[3 * d + b] & bit == 0:
+                    d += 1
+                if d == 9 or not _place9(frame, d, b, bit):
+                    return False
+                ctl[I_NAKED] += 1
+                progress = True
+        if progress:
+            continue
+        if not progress:
+            return True
+
+
+@numba.njit(cache=True)
+def _choose9(frame):  # type: ignore[no-untyped-def]
+    """The cell to guess on: (band, cell bit), the first open cell of two candidates, else of fewest."""
+    best_b = -1
+    best_bit = np.uint64(0)
+    fewest = 10
+    for b in range(3):
+        u = frame[_OPEN + b]
+        if u == 0:
+            continue
+        c1 = np.uint64(0)
+        c2 = np.uint64(0)
+        c3 = np.uint64(0)
+        for d in range(9):
+            x = frame[3 * d + b]
+            c3 |= c2 & x
+            c2 |= c1 & x
+            c1 |= x
+        two = u & c2 & ~c3
+        if two:
+            return b, two & (~two + np.uint64(1))
+        rest = u
+        while rest:
+            bit = rest & (~rest + np.uint64(1))
+            rest ^= bit
+            k = 0
+            for d in range(9):
+                if frame[3 * d + b] & bit:
+                    k += 1
+            if k < fewest:
+                fewest = k
+                best_b = b
+                best_bit = bit
+    return best_b, best_bit
+
+
+@numba.njit(cache=True)
+def _search9(  # type: ignore[no-untyped-def]
+    puzzles,
+    limit,
+    keep,
+    time_limit,
+    slice_seconds,
+    scratch,
+    stack,
+    levels,
+    solutions,
+    ctl,
+    clk,
+    out_status,
+    out_count,
+    out_exact,
+    out_first,
+    out_elapsed,
+    out_stats,
+):
+    """``search`` on 9x9 boards with the bit board (same arguments, answers and control words)."""
+    rest = _WIDTH9  # a level's words after its state: the digits left to try at its guess (bit d)
+    call_start = _now()
+    first_puzzle = ctl[I_PUZZLE]
+    last = scratch
+    while ctl[I_PUZZLE] < puzzles.shape[0]:
+        i = ctl[I_PUZZLE]
+        if ctl[I_PHASE] == PHASE_START:
+            clk[I_START] = _now()
+            if i > first_puzzle and clk[I_START] - call_start > slice_seconds:
+                return SLICE
+            clk[I_DEADLINE] = clk[I_START] + time_limit if time_limit >= 0 else np.inf
+            for s in range(I_COUNT, N_CTL):
+                ctl[s] = 0
+            frame = stack[0]
+            for k in range(27):
+                frame[k] = _BAND
+            for b in range(3):
+                frame[_OPEN + b] = _BAND
+            ok = True
+            for c in range(81):
+                v = puzzles[i, c]
+                out_first[i, c] = 0
+                if v == 0:
+                    continue
+                b = c // 27
+                if v > 9 or not _place9(frame, v - 1, b, np.uint64(1) << np.uint64(c - 27 * b)):
+                    ok = False
+            if not ok:  # a given where its digit is no longer possible
+                ctl[I_STATUS] = UNSOLVABLE
+                ctl[I_EXACT] = 1
+                _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                continue
+            ctl[I_DEPTH] = 0
+            ctl[I_PHASE] = PHASE_NODE
+        while True:
+            phase = ctl[I_PHASE]
+            d = ctl[I_DEPTH]
+            if phase == PHASE_NODE:
+                if d + 1 >= stack.shape[0]:
+                    return NEED_STACK
+                if ctl[I_NODES] & _CHECK_EVERY == _CHECK_EVERY:
+                    now = _now()
+                    if now > clk[I_DEADLINE]:
+                        ctl[I_STATUS] = TIMEOUT
+                        ctl[I_EXACT] = 0
+                        _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                        break
+                    if now - call_start > slice_seconds:
+                        ctl[I_NODES] += 1
+                        ctl[I_PHASE] = PHASE_RESUME
+                        return SLICE
+                ctl[I_NODES] += 1
+            if phase in (PHASE_NODE, PHASE_RESUME):
+                if d > ctl[I_MAX_DEPTH]:
+                    ctl[I_MAX_DEPTH] = d
+                frame = stack[d]
+                if d == 0:  # (below, ``last`` holds the parent's words, at a fixed point, copied with the guess)
+                    for k in range(27):
+                        last[k] = 0
+                if not _propagate9(frame, last, ctl):
+                    phase = -1
+                else:
+                    b, bit = _choose9(frame)
+                    if b < 0:
+                        ctl[I_PHASE] = PHASE_FOUND
+                        continue
+                    digits = np.uint64(0)
+                    for e in range(9):
+                        if frame[3 * e + b] & bit:
+                            digits |= np.uint64(1) << np.uint64(e)
+                    levels[d, 0] = 27 * b + _digit(bit) - 1
+                    stack[d, rest] = digits
+                    ctl[I_PHASE] = PHASE_NEXT
+                    continue
+            elif phase == PHASE_FOUND:
+                frame = stack[d]
+                count = ctl[I_COUNT]
+                if count < keep:
+                    stored = ctl[I_STORED]
+                    if stored == solutions.shape[0]:
+                        return SOLUTIONS_FULL
+                    for e in range(9):
+                        for b in range(3):
+                            w = frame[3 * e + b]
+                            while w:
+                                bit = w & (~w + np.uint64(1))
+                                w ^= bit
+                                solutions[stored, 27 * b + _digit(bit) - 1] = e + 1
+                    ctl[I_STORED] = stored + 1
+                if count == 0:
+                    for e in range(9):
+                        for b in range(3):
+                            w = frame[3 * e + b]
+                            while w:
+                                bit = w & (~w + np.uint64(1))
+                                w ^= bit
+                                out_first[i, 27 * b + _digit(bit) - 1] = e + 1
+                ctl[I_COUNT] = count + 1
+                if count + 1 >= limit:
+                    ctl[I_STATUS] = SOLVED
+                    ctl[I_EXACT] = 0
+                    _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                    break
+                phase = -1
+            elif phase == PHASE_NEXT:
+                m = stack[d, rest]
+                if m == 0:
+                    phase = -1
+                else:
+                    low = m & (~m + np.uint64(1))
+                    stack[d, rest] = m ^ low
+                    ctl[I_GUESSES] += 1
+                    cell = levels[d, 0]
+                    b = cell // 27
+                    child = stack[d + 1]
+                    child[:_WIDTH9] = stack[d, :_WIDTH9]
+                    last[:27] = child[:27]
+                    if _place9(child, _digit(low) - 1, b, np.uint64(1) << np.uint64(cell - 27 * b)):
+                        levels[d, 1] = ctl[I_COUNT]
+                        ctl[I_DEPTH] = d + 1
+                        ctl[I_PHASE] = PHASE_NODE
+                    else:
+                        ctl[I_BACKTRACKS] += 1
+                    continue
+            if d == 0:
+                ctl[I_STATUS] = SOLVED if ctl[I_COUNT] > 0 else UNSOLVABLE
+                ctl[I_EXACT] = 1
+                _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                break
+            if ctl[I_COUNT] == levels[d - 1, 1]:
+                ctl[I_BACKTRACKS] += 1
+            ctl[I_DEPTH] = d - 1
+            ctl[I_PHASE] = PHASE_NEXT
+    return DONE
+
+
+@numba.njit(cache=True)
+def search_general(  # type: ignore[no-untyped-def]
     puzzles,
     limit,
     keep,
@@ -671,3 +1023,89 @@ def search(  # type: ignore[no-untyped-def]
             ctl[I_DEPTH] = d - 1
             ctl[I_PHASE] = PHASE_NEXT
     return DONE
+
+
+@numba.njit(cache=True)
+def search(  # type: ignore[no-untyped-def]
+    puzzles,
+    limit,
+    keep,
+    time_limit,
+    slice_seconds,
+    big,
+    full,
+    peers,
+    units,
+    units_of,
+    segs,
+    groups,
+    rests,
+    scratch,
+    weight,
+    stack,
+    levels,
+    queue_cell,
+    queue_bit,
+    dirty,
+    solutions,
+    ctl,
+    clk,
+    out_status,
+    out_count,
+    out_exact,
+    out_first,
+    out_elapsed,
+    out_stats,
+):
+    """:func:`search_general`'s contract: on 9x9 boards without ``big``, the bit board (:func:`_search9`)."""
+    if puzzles.shape[1] == 81 and not big:
+        return _search9(
+            puzzles,
+            limit,
+            keep,
+            time_limit,
+            slice_seconds,
+            scratch,
+            stack,
+            levels,
+            solutions,
+            ctl,
+            clk,
+            out_status,
+            out_count,
+            out_exact,
+            out_first,
+            out_elapsed,
+            out_stats,
+        )
+    return search_general(
+        puzzles,
+        limit,
+        keep,
+        time_limit,
+        slice_seconds,
+        big,
+        full,
+        peers,
+        units,
+        units_of,
+        segs,
+        groups,
+        rests,
+        scratch,
+        weight,
+        stack,
+        levels,
+        queue_cell,
+        queue_bit,
+        dirty,
+        solutions,
+        ctl,
+        clk,
+        out_status,
+        out_count,
+        out_exact,
+        out_first,
+        out_elapsed,
+        out_stats,
+    )
