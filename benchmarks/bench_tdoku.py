@@ -12,7 +12,8 @@ the way its CMakeLists.txt builds it (``src/solver_dpll_triad_simd.cc src/util.c
 line saying why.
 
 Per set (puzzles/17clue.txt, top95, hardest, and Norvig's hard set when ``../shared/puzzles`` has it), CPU
-microseconds a puzzle (``time.process_time``; each figure the best of ``--rounds`` rounds over the set):
+microseconds a puzzle (``time.process_time``; each figure the best of ``--rounds`` rounds over the set, each
+round running every contender once in turn):
 
 * ``tdoku``: a Python loop calling tdoku through ctypes, limit 2 (uniqueness) - the ctypes call (~0.3 us)
   included, as a Python program would use it;
@@ -131,14 +132,16 @@ def sets(sample: int | None) -> list[tuple[str, list[Grid]]]:
     return out
 
 
-def best(rounds: int, run: Callable[[], None]) -> float:
-    """The least CPU seconds of ``rounds`` runs of ``run``."""
-    times = []
+def best(rounds: int, runs: dict[str, Callable[[], None]]) -> dict[str, float]:
+    """The least CPU seconds of each run over ``rounds`` rounds; each round runs every one once, in turn, so a
+    busy spell of the machine weighs on all of them alike."""
+    times = {name: math.inf for name in runs}
     for _ in range(rounds):
-        start = time.process_time()
-        run()
-        times.append(time.process_time() - start)
-    return min(times)
+        for name, run in runs.items():
+            start = time.process_time()
+            run()
+            times[name] = min(times[name], time.process_time() - start)
+    return times
 
 
 def compare(label: str, grids: list[Grid], engine: Any, tdoku: Callable[[bytes, int], int] | None, rounds: int) -> bool:
@@ -165,9 +168,10 @@ def compare(label: str, grids: list[Grid], engine: Any, tdoku: Callable[[bytes, 
         for grid in grids:
             solve(grid, "numba", limit=2)
 
-    figures = {"kernel": best(rounds, kernel), "loop": best(rounds, loop), "solve()": best(rounds, through_solve)}
+    runs = {"kernel": kernel, "loop": loop, "solve()": through_solve}
     if tdoku is not None:
         texts = [g.to_line().replace("0", ".").encode() for g in grids]
+        kernel()
         if [tdoku(t, 2) for t in texts] != out.count.tolist():
             print(f"{label}: tdoku's counts differ from sudokit's", file=sys.stderr)
             return False
@@ -176,7 +180,8 @@ def compare(label: str, grids: list[Grid], engine: Any, tdoku: Callable[[bytes, 
             for t in texts:
                 tdoku(t, 2)
 
-        figures["tdoku"] = best(rounds, run_tdoku)
+        runs["tdoku"] = run_tdoku
+    figures = best(rounds, runs)
     us = {name: seconds * 1e6 / len(grids) for name, seconds in figures.items()}
     line = f"{label:24s} {us.get('tdoku', math.nan):7.2f} {us['kernel']:7.2f} {us['loop']:7.2f} {us['solve()']:8.2f}"
     if tdoku is not None:
@@ -189,17 +194,18 @@ def compare(label: str, grids: list[Grid], engine: Any, tdoku: Callable[[bytes, 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sample", type=int, default=10000, help="puzzles of 17clue.txt (default 10000)")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--tdoku-src", type=Path, default=None)
     args = parser.parse_args()
 
     tdoku, why = build_tdoku(args.tdoku_src)
     print(why)
     engine = get_strategy("numba")
+    chosen = sets(args.sample)
     print(f"load average {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores); CPU us a puzzle, limit 2, best of rounds")
     head = f"{'set':24s} {'tdoku':>7s} {'kernel':>7s} {'loop':>7s} {'solve()':>8s}"
     print(head + ("  kernel/tdoku loop/tdoku solve()/tdoku" if tdoku else ""))
-    for label, grids in sets(args.sample):
+    for label, grids in chosen:
         if not compare(label, grids, engine, tdoku, args.rounds):
             return 1
     return 0

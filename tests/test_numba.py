@@ -131,8 +131,9 @@ def variations(step: int) -> list[Grid]:
 
 def test_the_9x9_bit_board_counts_and_finds_what_backtrack_does(numba) -> None:  # type: ignore[no-untyped-def]
     """Not the same search (box-line interaction, guesses on a cell of two): the same counts, exactness,
-    statuses and the same set of solutions, on 3,300 puzzles unique, with many solutions and with none."""
-    grids = variations(60)
+    statuses and the same set of solutions, on 3,300 puzzles unique, with many solutions and with none (and
+    counts.txt's, with 0 to 1,618)."""
+    grids = variations(60) + [Grid.parse(text) for text, _ in counted()]
     statuses = set()
     for grid in grids:
         mine, theirs = numba.solve(grid, limit=10), BACKTRACK.solve(grid, limit=10)

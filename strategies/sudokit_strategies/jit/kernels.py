@@ -500,6 +500,86 @@ def _place9(frame, d, b, bit):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
+def _triads9(frame):  # type: ignore[no-untyped-def]
+    """A triad (three cells of a row, or of a column, in one box) holds three digits: when three digits
+    must be in it (their only triad in that row, or that column), no other digit is. 1 when something
+    was removed, 0 when nothing, -1 when four digits must be in one triad."""
+    rep = np.uint64(1 | (1 << 9) | (1 << 18))
+    changed = 0
+    for b in range(3):  # horizontal triads: bit 3r + j, row r's in box j
+        c1 = np.uint64(0)
+        c2 = np.uint64(0)
+        c3 = np.uint64(0)
+        c4 = np.uint64(0)
+        for d in range(9):
+            x = _must9(frame[3 * d + b])
+            c4 |= c3 & x
+            c3 |= c2 & x
+            c2 |= c1 & x
+            c1 |= x
+        if c4:
+            return -1
+        full = c3
+        if full:
+            for d in range(9):
+                k = 3 * d + b
+                gone = frame[k] & _EXPAND[full & ~_must9(frame[k])]
+                if gone:
+                    frame[k] ^= gone
+                    changed = 1
+    for b in range(3):  # vertical triads: bit c, column c's in band b
+        c1 = np.uint64(0)
+        c2 = np.uint64(0)
+        c3 = np.uint64(0)
+        c4 = np.uint64(0)
+        for d in range(9):
+            x = _column_must9(frame, d, b)
+            c4 |= c3 & x
+            c3 |= c2 & x
+            c2 |= c1 & x
+            c1 |= x
+        if c4:
+            return -1
+        full = c3
+        if full:
+            for d in range(9):
+                k = 3 * d + b
+                gone = frame[k] & ((full & ~_column_must9(frame, d, b)) * rep)
+                if gone:
+                    frame[k] ^= gone
+                    changed = 1
+    return changed
+
+
+@numba.njit(cache=True, inline="always")
+def _must9(w):  # type: ignore[no-untyped-def]
+    """The horizontal triads (bit 3r + j) digit d must be in, from its band word ``w``: a row's only triad."""
+    nine = np.uint64(511)
+    out = np.uint64(0)
+    for r in range(3):
+        t = _SHRINK[(w >> np.uint64(9 * r)) & nine]
+        if t & (t - np.uint64(1)) == 0:
+            out |= t << np.uint64(3 * r)
+    return out
+
+
+@numba.njit(cache=True, inline="always")
+def _column_must9(frame, d, b):  # type: ignore[no-untyped-def]
+    """The columns (bit c) whose digit d must be in band b: in no other band's word."""
+    nine = np.uint64(511)
+    here = np.uint64(0)
+    other = np.uint64(0)
+    for bb in range(3):
+        w = frame[3 * d + bb]
+        c = (w | (w >> np.uint64(9)) | (w >> np.uint64(18))) & nine
+        if bb == b:
+            here = c
+        else:
+            other |= c
+    return here & ~other
+
+
+@numba.njit(cache=True)
 def _propagate9(frame, last, ctl):  # type: ignore[no-untyped-def]
     """Box-line interaction and singles on one state, to a fixed point; False on a contradiction.
 
@@ -584,6 +664,10 @@ def _propagate9(frame, last, ctl):  # type: ignore[no-untyped-def]
                 progress = True
         if progress:
             continue
+        found = _triads9(frame)
+        if found < 0:
+            return False
+        progress = found == 1
         if not progress:
             return True
 
