@@ -1,15 +1,22 @@
-"""``numba``: ``backtrack``'s search compiled by numba (the extra ``sudokit[jit]``).
+"""``numba``: a 9x9 bit-board search and ``backtrack``'s search, compiled by numba (the extra ``sudokit[jit]``).
 
-The algorithm is ``backtrack``'s on classic boards, node for node: candidates as bit masks, a used
-mask per row, column and box, naked and hidden singles to a fixed point, then a guess on the first
-cell of fewest candidates, digits in increasing order. Boards of 16x16 and more add, as ``backtrack``
-does, locked candidates and a look-ahead on the cells of two candidates (failed literals; the guess is
-on the cell whose two tries removed the most). Both engines visit the same nodes and find the same
-first solution; this one spends about a twentieth of the time on each (100x on the 25x25 boards).
-Boards up to 64x64 (uint64 masks), counting and time limits; no variant rules.
+On 9x9 boards the default is a bit board (:func:`.kernels._search9`): one 27-bit word per digit and
+band of three rows, box-line interaction in bands and stacks by the triad patterns they allow, triads
+filled, naked and hidden singles, a guess on a cell of two candidates (ideas from tdoku's and
+JCZSolve's write-ups). It gives ``backtrack``'s answers (counts, exactness, the solutions) but not its
+nodes, nor the same first of several solutions; uniqueness takes about 2-3x tdoku's time.
+
+Every other board has ``backtrack``'s algorithm for classic boards, node for node: candidates as bit
+masks, a used mask per row, column and box, naked and hidden singles to a fixed point, then a guess on
+the first cell of fewest candidates, digits in increasing order. Boards of 16x16 and more add, as
+``backtrack`` does, locked candidates and a look-ahead on the cells of two candidates (failed literals;
+the guess is on the cell whose two tries removed the most). Both engines visit the same nodes and find
+the same first solution; this one spends about a twentieth of the time on each (100x on the 25x25
+boards). Boards up to 64x64 (uint64 masks), counting and time limits; no variant rules.
 
 Option (``-o inference=...``, as ``backtrack``'s): ``auto`` (the default: the two extra steps from
-16x16 up), ``singles`` (never) or ``strong`` (on every board). Any other option is refused.
+16x16 up, the bit board on 9x9), ``singles`` (never; on 9x9 ``backtrack``'s search node for node, not
+the bit board) or ``strong`` (on every board). Any other option is refused.
 
 Besides ``solve`` it offers ``solve_many`` (sudokit's batch protocol, :class:`sudokit.ManyResults`): a
 chunk of puzzles of one box shape solved in one compiled call, with a time limit for each puzzle.
@@ -84,7 +91,7 @@ def _kernels() -> Any:
 
 
 class NumbaStrategy:
-    """``backtrack``'s bit-mask search with singles and fewest-candidates branching, compiled by numba.
+    """A 9x9 bit board, and ``backtrack``'s bit-mask search with singles and fewest-candidates branching, by numba.
 
     >>> from sudokit import Grid
     >>> grid = Grid.parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")

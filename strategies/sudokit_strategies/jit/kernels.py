@@ -1,11 +1,18 @@
-"""The ``numba`` engine's compiled search: ``backtrack``'s classic search as one resumable numba kernel.
+"""The ``numba`` engine's compiled search: a 9x9 bit board and ``backtrack``'s classic search, resumable kernels.
 
 Imported by :mod:`sudokit_strategies.jit` when the engine is built, never at start-up. Importing this
 module imports numba and numpy and points numba's on-disk cache at sudokit's own cache directory (unless
 the user set ``NUMBA_CACHE_DIR``), so the kernel is compiled once per machine and loaded from disk after.
 
-The search is that of ``backtrack`` for classic boards, node for node (``backtrack.search.Search``;
-``backtrack.big.BigSearch`` with ``big``):
+:func:`search` takes 9x9 boards (without ``big``) to the bit board, :func:`_search9`: a word of 27 bits
+per digit and band, box-line interaction both ways, triads, singles and a guess on a cell of two
+candidates (see the comment above it; ideas from tdoku's and JCZSolve's write-ups, no code copied). Not
+``backtrack``'s search: the same answers (counts, exactness, solutions; a test compares them on
+thousands of puzzles), not the same nodes nor the same first of several solutions.
+
+Every other board, and 9x9 with :func:`search_general` (``inference="singles"``), has the search of
+``backtrack`` for classic boards, node for node (``backtrack.search.Search``; ``backtrack.big.BigSearch``
+with ``big``):
 
 * candidates as bit masks (uint64: boards up to 64x64), a "used" mask per row, column and box;
 * placing a digit removes it from the peers and places every naked single that follows;
@@ -500,87 +507,64 @@ def _place9(frame, d, b, bit):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _triads9(frame):  # type: ignore[no-untyped-def]
+def _triads9(frame, must):  # type: ignore[no-untyped-def]
     """A triad (three cells of a row, or of a column, in one box) holds three digits: when three digits
     must be in it (their only triad in that row, or that column), no other digit is. 1 when something
-    was removed, 0 when nothing, -1 when four digits must be in one triad."""
+    was removed, 0 when nothing, -1 when four digits must be in one triad. ``must`` is room for 54 words."""
+    nine = np.uint64(511)
     rep = np.uint64(1 | (1 << 9) | (1 << 18))
+    for d in range(9):  # what each digit must be in: must[k] its horizontal triads, must[27 + k] its columns
+        k = 3 * d
+        c0 = np.uint64(0)
+        c1 = np.uint64(0)
+        c2 = np.uint64(0)
+        for b in range(3):
+            w = frame[k + b]
+            out = np.uint64(0)
+            for r in range(3):
+                t = _SHRINK[(w >> np.uint64(9 * r)) & nine]
+                if t & (t - np.uint64(1)) == 0:
+                    out |= t << np.uint64(3 * r)
+            must[k + b] = out
+            c = (w | (w >> np.uint64(9)) | (w >> np.uint64(18))) & nine
+            if b == 0:
+                c0 = c
+            elif b == 1:
+                c1 = c
+            else:
+                c2 = c
+        must[27 + k] = c0 & ~(c1 | c2)
+        must[28 + k] = c1 & ~(c0 | c2)
+        must[29 + k] = c2 & ~(c0 | c1)
     changed = 0
-    for b in range(3):  # horizontal triads: bit 3r + j, row r's in box j
-        c1 = np.uint64(0)
-        c2 = np.uint64(0)
-        c3 = np.uint64(0)
-        c4 = np.uint64(0)
-        for d in range(9):
-            x = _must9(frame[3 * d + b])
-            c4 |= c3 & x
-            c3 |= c2 & x
-            c2 |= c1 & x
-            c1 |= x
-        if c4:
-            return -1
-        full = c3
-        if full:
+    for side in range(2):  # horizontal triads (bit 3r + j: row r's in box j), then vertical (bit c: column c's)
+        at = 27 * side
+        for b in range(3):
+            n1 = np.uint64(0)
+            n2 = np.uint64(0)
+            n3 = np.uint64(0)
+            n4 = np.uint64(0)
             for d in range(9):
-                k = 3 * d + b
-                gone = frame[k] & _EXPAND[full & ~_must9(frame[k])]
-                if gone:
-                    frame[k] ^= gone
-                    changed = 1
-    for b in range(3):  # vertical triads: bit c, column c's in band b
-        c1 = np.uint64(0)
-        c2 = np.uint64(0)
-        c3 = np.uint64(0)
-        c4 = np.uint64(0)
-        for d in range(9):
-            x = _column_must9(frame, d, b)
-            c4 |= c3 & x
-            c3 |= c2 & x
-            c2 |= c1 & x
-            c1 |= x
-        if c4:
-            return -1
-        full = c3
-        if full:
-            for d in range(9):
-                k = 3 * d + b
-                gone = frame[k] & ((full & ~_column_must9(frame, d, b)) * rep)
-                if gone:
-                    frame[k] ^= gone
-                    changed = 1
+                x = must[at + 3 * d + b]
+                n4 |= n3 & x
+                n3 |= n2 & x
+                n2 |= n1 & x
+                n1 |= x
+            if n4:
+                return -1
+            if n3:
+                for d in range(9):
+                    k = 3 * d + b
+                    rest = n3 & ~must[at + k]
+                    gone = frame[k] & (_EXPAND[rest] if side == 0 else rest * rep)
+                    if gone:
+                        frame[k] ^= gone
+                        changed = 1
     return changed
 
 
-@numba.njit(cache=True, inline="always")
-def _must9(w):  # type: ignore[no-untyped-def]
-    """The horizontal triads (bit 3r + j) digit d must be in, from its band word ``w``: a row's only triad."""
-    nine = np.uint64(511)
-    out = np.uint64(0)
-    for r in range(3):
-        t = _SHRINK[(w >> np.uint64(9 * r)) & nine]
-        if t & (t - np.uint64(1)) == 0:
-            out |= t << np.uint64(3 * r)
-    return out
-
-
-@numba.njit(cache=True, inline="always")
-def _column_must9(frame, d, b):  # type: ignore[no-untyped-def]
-    """The columns (bit c) whose digit d must be in band b: in no other band's word."""
-    nine = np.uint64(511)
-    here = np.uint64(0)
-    other = np.uint64(0)
-    for bb in range(3):
-        w = frame[3 * d + bb]
-        c = (w | (w >> np.uint64(9)) | (w >> np.uint64(18))) & nine
-        if bb == b:
-            here = c
-        else:
-            other |= c
-    return here & ~other
-
-
 @numba.njit(cache=True)
-def _propagate9(frame, last, ctl):  # type: ignore[no-untyped-def]
+def _propagate9(frame, last, must, ctl):  # type: ignore[no-untyped-def]
     """Box-line interaction and singles on one state, to a fixed point; False on a contradiction.
 
     ``last[k]`` is word k as last masked (0 at a new node): an unchanged word is skipped."""
@@ -664,7 +648,7 @@ def _propagate9(frame, last, ctl):  # type: ignore[no-untyped-def]
                 progress = True
         if progress:
             continue
-        found = _triads9(frame)
+        found = _triads9(frame, must)
         if found < 0:
             return False
         progress = found == 1
@@ -732,7 +716,8 @@ def _search9(  # type: ignore[no-untyped-def]
     rest = _WIDTH9  # a level's words after its state: the digits left to try at its guess (bit d)
     call_start = _now()
     first_puzzle = ctl[I_PUZZLE]
-    last = scratch
+    last = scratch[:27]
+    must = scratch[27:81]
     while ctl[I_PUZZLE] < puzzles.shape[0]:
         i = ctl[I_PUZZLE]
         if ctl[I_PHASE] == PHASE_START:
@@ -788,7 +773,7 @@ def _search9(  # type: ignore[no-untyped-def]
                 if d == 0:  # (below, ``last`` holds the parent's words, at a fixed point, copied with the guess)
                     for k in range(27):
                         last[k] = 0
-                if not _propagate9(frame, last, ctl):
+                if not _propagate9(frame, last, must, ctl):
                     phase = -1
                 else:
                     b, bit = _choose9(frame)
@@ -844,8 +829,13 @@ def _search9(  # type: ignore[no-untyped-def]
                     cell = levels[d, 0]
                     b = cell // 27
                     child = stack[d + 1]
-                    child[:_WIDTH9] = stack[d, :_WIDTH9]
-                    last[:27] = child[:27]
+                    frame = stack[d]
+                    for k in range(27):  # (element by element: no check that two rows of one array overlap)
+                        w = frame[k]
+                        child[k] = w
+                        last[k] = w
+                    for k in range(27, _WIDTH9):
+                        child[k] = frame[k]
                     if _place9(child, _digit(low) - 1, b, np.uint64(1) << np.uint64(cell - 27 * b)):
                         levels[d, 1] = ctl[I_COUNT]
                         ctl[I_DEPTH] = d + 1
@@ -1141,8 +1131,9 @@ def search(  # type: ignore[no-untyped-def]
     out_elapsed,
     out_stats,
 ):
-    """:func:`search_general`'s contract: on 9x9 boards without ``big``, the bit board (:func:`_search9`)."""
-    if puzzles.shape[1] == 81 and not big:
+    """:func:`search_general`'s contract: on 9x9 boards without ``big``, the bit board (:func:`_search9`, which
+    keeps its work in ``scratch``'s first 81 words and a state in a stack row's first 31)."""
+    if puzzles.shape[1] == 81 and not big and scratch.shape[0] >= 81 and stack.shape[1] > _WIDTH9:
         return _search9(
             puzzles,
             limit,
