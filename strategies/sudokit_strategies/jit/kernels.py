@@ -436,6 +436,83 @@ def _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stat
     ctl[I_PHASE] = PHASE_START
 
 
+@numba.njit(cache=True, inline="always")
+def _settle_puzzle(i, status, exact, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats):  # type: ignore[no-untyped-def]
+    """Puzzle ``i`` is answered: ``status`` and ``exact`` into the control words, then :func:`_finish`."""
+    ctl[I_STATUS] = status
+    ctl[I_EXACT] = exact
+    _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+
+
+@numba.njit(cache=True, inline="always")
+def _begin(later, call_start, slice_seconds, time_limit, ctl, clk):  # type: ignore[no-untyped-def]
+    """A puzzle starts: its clock and deadline, its counters cleared; False when the call's slice is over
+    and this is not its first puzzle (``later``): every call makes progress."""
+    clk[I_START] = _now()
+    if later and clk[I_START] - call_start > slice_seconds:
+        return False
+    clk[I_DEADLINE] = clk[I_START] + time_limit if time_limit >= 0 else np.inf
+    for s in range(I_COUNT, N_CTL):
+        ctl[s] = 0
+    return True
+
+
+@numba.njit(cache=True, inline="always")
+def _enter(phase, d, depth, check_every, call_start, slice_seconds, ctl, clk):  # type: ignore[no-untyped-def]
+    """Node ``d`` is entered (PHASE_NODE: counted, the clock read every ``check_every + 1`` nodes; PHASE_RESUME:
+    counted before): NEED_STACK when level d + 1 is past the ``depth`` of the stack, -1 past the deadline,
+    SLICE when the call's slice is over (the node counted, entered on the next call), else 0."""
+    if phase == PHASE_NODE:
+        if d + 1 >= depth:
+            return NEED_STACK
+        if ctl[I_NODES] & check_every == check_every:
+            now = _now()
+            if now > clk[I_DEADLINE]:
+                return -1
+            if now - call_start > slice_seconds:
+                ctl[I_NODES] += 1
+                ctl[I_PHASE] = PHASE_RESUME
+                return SLICE
+        ctl[I_NODES] += 1
+    if d > ctl[I_MAX_DEPTH]:
+        ctl[I_MAX_DEPTH] = d
+    return 0
+
+
+@numba.njit(cache=True, inline="always")
+def _solution_row(keep, ctl, solutions):  # type: ignore[no-untyped-def]
+    """Where the solution just found goes in the buffer (taken): -1 when it is past the first ``keep``,
+    -2 when the buffer is full (the caller drains it and the solution is taken on the next call)."""
+    if ctl[I_COUNT] >= keep:
+        return -1
+    stored = ctl[I_STORED]
+    if stored == solutions.shape[0]:
+        return -2
+    ctl[I_STORED] = stored + 1
+    return stored
+
+
+@numba.njit(cache=True, inline="always")
+def _down(d, ctl, levels):  # type: ignore[no-untyped-def]
+    """A guess at level ``d`` holds: its child, level d + 1, is the next node (the count noted, to tell a backtrack)."""
+    levels[d, 1] = ctl[I_COUNT]
+    ctl[I_DEPTH] = d + 1
+    ctl[I_PHASE] = PHASE_NODE
+
+
+@numba.njit(cache=True, inline="always")
+def _up(d, ctl, levels):  # type: ignore[no-untyped-def]
+    """Node ``d`` is done: True at the root (the search is over), else its parent tries its next digit
+    (a backtrack when the node found no solution)."""
+    if d == 0:
+        return True
+    if ctl[I_COUNT] == levels[d - 1, 1]:
+        ctl[I_BACKTRACKS] += 1
+    ctl[I_DEPTH] = d - 1
+    ctl[I_PHASE] = PHASE_NEXT
+    return False
+
+
 # --- The 9x9 bit board -----------------------------------------------------------------------------------
 #
 # Ideas from two published solvers, read and re-implemented here (no code copied): tdoku's write-up ("A
@@ -692,6 +769,18 @@ def _choose9(frame):  # type: ignore[no-untyped-def]
     return best_b, best_bit
 
 
+@numba.njit(cache=True, inline="always")
+def _digits9(frame, out):  # type: ignore[no-untyped-def]
+    """The 81 digits of a solved bit board into ``out``."""
+    for e in range(9):
+        for b in range(3):
+            w = frame[3 * e + b]
+            while w:
+                bit = w & (~w + np.uint64(1))
+                w ^= bit
+                out[27 * b + _digit(bit) - 1] = e + 1
+
+
 @numba.njit(cache=True)
 def _search9(  # type: ignore[no-untyped-def]
     puzzles,
@@ -721,12 +810,8 @@ def _search9(  # type: ignore[no-untyped-def]
     while ctl[I_PUZZLE] < puzzles.shape[0]:
         i = ctl[I_PUZZLE]
         if ctl[I_PHASE] == PHASE_START:
-            clk[I_START] = _now()
-            if i > first_puzzle and clk[I_START] - call_start > slice_seconds:
+            if not _begin(i > first_puzzle, call_start, slice_seconds, time_limit, ctl, clk):
                 return SLICE
-            clk[I_DEADLINE] = clk[I_START] + time_limit if time_limit >= 0 else np.inf
-            for s in range(I_COUNT, N_CTL):
-                ctl[s] = 0
             frame = stack[0]
             for k in range(27):
                 frame[k] = _BAND
@@ -742,33 +827,20 @@ def _search9(  # type: ignore[no-untyped-def]
                 if v > 9 or not _place9(frame, v - 1, b, np.uint64(1) << np.uint64(c - 27 * b)):
                     ok = False
             if not ok:  # a given where its digit is no longer possible
-                ctl[I_STATUS] = UNSOLVABLE
-                ctl[I_EXACT] = 1
-                _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                _settle_puzzle(i, UNSOLVABLE, 1, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
                 continue
             ctl[I_DEPTH] = 0
             ctl[I_PHASE] = PHASE_NODE
         while True:
             phase = ctl[I_PHASE]
             d = ctl[I_DEPTH]
-            if phase == PHASE_NODE:
-                if d + 1 >= stack.shape[0]:
-                    return NEED_STACK
-                if ctl[I_NODES] & _CHECK_EVERY == _CHECK_EVERY:
-                    now = _now()
-                    if now > clk[I_DEADLINE]:
-                        ctl[I_STATUS] = TIMEOUT
-                        ctl[I_EXACT] = 0
-                        _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
-                        break
-                    if now - call_start > slice_seconds:
-                        ctl[I_NODES] += 1
-                        ctl[I_PHASE] = PHASE_RESUME
-                        return SLICE
-                ctl[I_NODES] += 1
             if phase in (PHASE_NODE, PHASE_RESUME):
-                if d > ctl[I_MAX_DEPTH]:
-                    ctl[I_MAX_DEPTH] = d
+                entered = _enter(phase, d, stack.shape[0], _CHECK_EVERY, call_start, slice_seconds, ctl, clk)
+                if entered > 0:
+                    return entered
+                if entered < 0:
+                    _settle_puzzle(i, TIMEOUT, 0, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                    break
                 frame = stack[d]
                 if d == 0:  # (below, ``last`` holds the parent's words, at a fixed point, copied with the guess)
                     for k in range(27):
@@ -790,32 +862,16 @@ def _search9(  # type: ignore[no-untyped-def]
                     continue
             elif phase == PHASE_FOUND:
                 frame = stack[d]
-                count = ctl[I_COUNT]
-                if count < keep:
-                    stored = ctl[I_STORED]
-                    if stored == solutions.shape[0]:
-                        return SOLUTIONS_FULL
-                    for e in range(9):
-                        for b in range(3):
-                            w = frame[3 * e + b]
-                            while w:
-                                bit = w & (~w + np.uint64(1))
-                                w ^= bit
-                                solutions[stored, 27 * b + _digit(bit) - 1] = e + 1
-                    ctl[I_STORED] = stored + 1
-                if count == 0:
-                    for e in range(9):
-                        for b in range(3):
-                            w = frame[3 * e + b]
-                            while w:
-                                bit = w & (~w + np.uint64(1))
-                                w ^= bit
-                                out_first[i, 27 * b + _digit(bit) - 1] = e + 1
-                ctl[I_COUNT] = count + 1
-                if count + 1 >= limit:
-                    ctl[I_STATUS] = SOLVED
-                    ctl[I_EXACT] = 0
-                    _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                row = _solution_row(keep, ctl, solutions)
+                if row == -2:
+                    return SOLUTIONS_FULL
+                if row >= 0:
+                    _digits9(frame, solutions[row])
+                if ctl[I_COUNT] == 0:
+                    _digits9(frame, out_first[i])
+                ctl[I_COUNT] += 1
+                if ctl[I_COUNT] >= limit:
+                    _settle_puzzle(i, SOLVED, 0, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
                     break
                 phase = -1
             elif phase == PHASE_NEXT:
@@ -837,21 +893,14 @@ def _search9(  # type: ignore[no-untyped-def]
                     for k in range(27, _WIDTH9):
                         child[k] = frame[k]
                     if _place9(child, _digit(low) - 1, b, np.uint64(1) << np.uint64(cell - 27 * b)):
-                        levels[d, 1] = ctl[I_COUNT]
-                        ctl[I_DEPTH] = d + 1
-                        ctl[I_PHASE] = PHASE_NODE
+                        _down(d, ctl, levels)
                     else:
                         ctl[I_BACKTRACKS] += 1
                     continue
-            if d == 0:
-                ctl[I_STATUS] = SOLVED if ctl[I_COUNT] > 0 else UNSOLVABLE
-                ctl[I_EXACT] = 1
-                _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+            if _up(d, ctl, levels):
+                status = SOLVED if ctl[I_COUNT] > 0 else UNSOLVABLE
+                _settle_puzzle(i, status, 1, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
                 break
-            if ctl[I_COUNT] == levels[d - 1, 1]:
-                ctl[I_BACKTRACKS] += 1
-            ctl[I_DEPTH] = d - 1
-            ctl[I_PHASE] = PHASE_NEXT
     return DONE
 
 
@@ -907,12 +956,8 @@ def search_general(  # type: ignore[no-untyped-def]
     while ctl[I_PUZZLE] < puzzles.shape[0]:
         i = ctl[I_PUZZLE]
         if ctl[I_PHASE] == PHASE_START:
-            clk[I_START] = _now()
-            if i > first_puzzle and clk[I_START] - call_start > slice_seconds:
+            if not _begin(i > first_puzzle, call_start, slice_seconds, time_limit, ctl, clk):
                 return SLICE  # (after one puzzle at least: every call makes progress)
-            clk[I_DEADLINE] = clk[I_START] + time_limit if time_limit >= 0 else np.inf
-            for s in range(I_COUNT, N_CTL):
-                ctl[s] = 0
             for c in range(size):
                 out_first[i, c] = 0
                 weight[c] = 0
@@ -932,9 +977,7 @@ def search_general(  # type: ignore[no-untyped-def]
                     ok = False
                     break
             if not ok:  # the givens contradict each other through their consequences
-                ctl[I_STATUS] = UNSOLVABLE
-                ctl[I_EXACT] = 1
-                _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                _settle_puzzle(i, UNSOLVABLE, 1, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
                 continue
             for u in range(nunits):
                 dirty[u] = 1
@@ -943,24 +986,13 @@ def search_general(  # type: ignore[no-untyped-def]
         while True:  # one step of the search of puzzle i
             phase = ctl[I_PHASE]
             d = ctl[I_DEPTH]
-            if phase == PHASE_NODE:
-                if d + 1 >= stack.shape[0]:
-                    return NEED_STACK  # (the look-ahead's tries and the guesses use level d + 1)
-                if ctl[I_NODES] & check_every == check_every:
-                    now = _now()
-                    if now > clk[I_DEADLINE]:
-                        ctl[I_STATUS] = TIMEOUT
-                        ctl[I_EXACT] = 0
-                        _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
-                        break
-                    if now - call_start > slice_seconds:
-                        ctl[I_NODES] += 1  # this node is entered on the next call, without counting it again
-                        ctl[I_PHASE] = PHASE_RESUME
-                        return SLICE
-                ctl[I_NODES] += 1
             if phase in (PHASE_NODE, PHASE_RESUME):
-                if d > ctl[I_MAX_DEPTH]:
-                    ctl[I_MAX_DEPTH] = d
+                entered = _enter(phase, d, stack.shape[0], check_every, call_start, slice_seconds, ctl, clk)
+                if entered > 0:
+                    return entered  # (NEED_STACK: the look-ahead's tries and the guesses use level d + 1)
+                if entered < 0:
+                    _settle_puzzle(i, TIMEOUT, 0, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                    break
                 frame = stack[d]
                 best = -1
                 first = np.uint64(0)
@@ -1042,22 +1074,18 @@ def search_general(  # type: ignore[no-untyped-def]
                     continue
             elif phase == PHASE_FOUND:
                 frame = stack[d]
-                count = ctl[I_COUNT]
-                if count < keep:
-                    stored = ctl[I_STORED]
-                    if stored == solutions.shape[0]:
-                        return SOLUTIONS_FULL
+                row = _solution_row(keep, ctl, solutions)
+                if row == -2:
+                    return SOLUTIONS_FULL
+                if row >= 0:
                     for c in range(size):
-                        solutions[stored, c] = _digit(frame[size + c])
-                    ctl[I_STORED] = stored + 1
-                if count == 0:
+                        solutions[row, c] = _digit(frame[size + c])
+                if ctl[I_COUNT] == 0:
                     for c in range(size):
                         out_first[i, c] = _digit(frame[size + c])
-                ctl[I_COUNT] = count + 1
-                if count + 1 >= limit:
-                    ctl[I_STATUS] = SOLVED
-                    ctl[I_EXACT] = 0
-                    _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                ctl[I_COUNT] += 1
+                if ctl[I_COUNT] >= limit:
+                    _settle_puzzle(i, SOLVED, 0, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
                     break
                 phase = -1  # back to the parent
             elif phase == PHASE_NEXT:
@@ -1078,109 +1106,30 @@ def search_general(  # type: ignore[no-untyped-def]
                     for u in range(nunits):
                         dirty[u] = 0
                     if _assign(child, size, cell, bit, peers, units_of, queue_cell, queue_bit, dirty, ctl):
-                        levels[d, 1] = ctl[I_COUNT]
-                        ctl[I_DEPTH] = d + 1
-                        ctl[I_PHASE] = PHASE_NODE
+                        _down(d, ctl, levels)
                     else:
                         ctl[I_BACKTRACKS] += 1
                         if big:
                             weight[cell] += 1
                     continue
             # phase -1: node d is finished; its parent tries its next digit
-            if d == 0:
-                ctl[I_STATUS] = SOLVED if ctl[I_COUNT] > 0 else UNSOLVABLE
-                ctl[I_EXACT] = 1
-                _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+            if _up(d, ctl, levels):
+                status = SOLVED if ctl[I_COUNT] > 0 else UNSOLVABLE
+                _settle_puzzle(i, status, 1, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
                 break
-            if ctl[I_COUNT] == levels[d - 1, 1]:
-                ctl[I_BACKTRACKS] += 1
-            ctl[I_DEPTH] = d - 1
-            ctl[I_PHASE] = PHASE_NEXT
     return DONE
 
 
+#: Where :func:`search_general`'s arguments are: what the dispatch reads, what the bit board takes.
+_A_PUZZLES, _A_BIG, _A_SCRATCH, _A_STACK, _A_LEVELS, _A_SOLUTIONS = 0, 5, 13, 15, 16, 20
+
+
 @numba.njit(cache=True)
-def search(  # type: ignore[no-untyped-def]
-    puzzles,
-    limit,
-    keep,
-    time_limit,
-    slice_seconds,
-    big,
-    full,
-    peers,
-    units,
-    units_of,
-    segs,
-    groups,
-    rests,
-    scratch,
-    weight,
-    stack,
-    levels,
-    queue_cell,
-    queue_bit,
-    dirty,
-    solutions,
-    ctl,
-    clk,
-    out_status,
-    out_count,
-    out_exact,
-    out_first,
-    out_elapsed,
-    out_stats,
-):
-    """:func:`search_general`'s contract: on 9x9 boards without ``big``, the bit board (:func:`_search9`, which
-    keeps its work in ``scratch``'s first 81 words and a state in a stack row's first 31)."""
+def search(*args):  # type: ignore[no-untyped-def]
+    """:func:`search_general`, with its arguments and answers; on 9x9 boards without ``big``, the bit board
+    (:func:`_search9`, which keeps its work in ``scratch``'s first 81 words and a state in a stack row's
+    first 31)."""
+    puzzles, big, scratch, stack = args[_A_PUZZLES], args[_A_BIG], args[_A_SCRATCH], args[_A_STACK]
     if puzzles.shape[1] == 81 and not big and scratch.shape[0] >= 81 and stack.shape[1] > _WIDTH9:
-        return _search9(
-            puzzles,
-            limit,
-            keep,
-            time_limit,
-            slice_seconds,
-            scratch,
-            stack,
-            levels,
-            solutions,
-            ctl,
-            clk,
-            out_status,
-            out_count,
-            out_exact,
-            out_first,
-            out_elapsed,
-            out_stats,
-        )
-    return search_general(
-        puzzles,
-        limit,
-        keep,
-        time_limit,
-        slice_seconds,
-        big,
-        full,
-        peers,
-        units,
-        units_of,
-        segs,
-        groups,
-        rests,
-        scratch,
-        weight,
-        stack,
-        levels,
-        queue_cell,
-        queue_bit,
-        dirty,
-        solutions,
-        ctl,
-        clk,
-        out_status,
-        out_count,
-        out_exact,
-        out_first,
-        out_elapsed,
-        out_stats,
-    )
+        return _search9(*args[:_A_BIG], scratch, stack, args[_A_LEVELS], *args[_A_SOLUTIONS:])
+    return search_general(*args)
