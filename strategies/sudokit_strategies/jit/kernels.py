@@ -1131,5 +1131,6 @@ def search(*args):  # type: ignore[no-untyped-def]
     first 31)."""
     puzzles, big, scratch, stack = args[_A_PUZZLES], args[_A_BIG], args[_A_SCRATCH], args[_A_STACK]
     if puzzles.shape[1] == 81 and not big and scratch.shape[0] >= 81 and stack.shape[1] > _WIDTH9:
-        return _search9(*args[:_A_BIG], scratch, stack, args[_A_LEVELS], *args[_A_SOLUTIONS:])
+        head, tail = args[:_A_BIG], args[_A_SOLUTIONS:]
+        return _search9(*head, scratch, stack, args[_A_LEVELS], *tail)  # type: ignore[call-arg]
     return search_general(*args)
