@@ -315,6 +315,24 @@ def test_a_hard_25x25_times_out_on_time(numba) -> None:  # type: ignore[no-untyp
     assert 1.0 <= took.wall < hang_guard(1.0) and took.cpu < 1.5 and result.stats["nodes"] > 0, took
 
 
+def test_the_9x9_bit_board_keeps_its_time_limit_drains_its_solutions_and_stops_at_ctrl_c(numba) -> None:  # type: ignore[no-untyped-def]
+    empty = Grid([0] * 81)  # billions of solutions: counting them runs until the limit stops it
+    with spent() as took:
+        result = numba.solve(empty, limit=10**12, time_limit=0.3)
+    assert result.status is Status.TIMEOUT and not result.exact and result.count > 0
+    assert 0.3 <= took.wall < hang_guard(0.3) and took.cpu < 1.0, took
+    some = numba.solve(empty, limit=100, keep=40)  # more than the kernel's buffer of 16 holds: drained
+    assert (some.status, some.count, some.exact) == (Status.SOLVED, 100, False)
+    assert len({s.cells for s in some.solutions}) == 40
+    assert all(is_solution(empty, s.cells) for s in some.solutions)
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        numba.solve(empty, limit=10**12)  # no time limit: only Ctrl-C ends it, between two slices
+    assert time.perf_counter() - start < hang_guard(0.3)
+
+
 def test_ctrl_c_stops_a_long_solve(numba) -> None:  # type: ignore[no-untyped-def]
     timer = threading.Timer(0.3, _thread.interrupt_main)
     start = time.perf_counter()
