@@ -1120,17 +1120,89 @@ def search_general(  # type: ignore[no-untyped-def]
     return DONE
 
 
-#: Where :func:`search_general`'s arguments are: what the dispatch reads, what the bit board takes.
-_A_PUZZLES, _A_BIG, _A_SCRATCH, _A_STACK, _A_LEVELS, _A_SOLUTIONS = 0, 5, 13, 15, 16, 20
-
-
 @numba.njit(cache=True)
-def search(*args):  # type: ignore[no-untyped-def]
-    """:func:`search_general`, with its arguments and answers; on 9x9 boards without ``big``, the bit board
-    (:func:`_search9`, which keeps its work in ``scratch``'s first 81 words and a state in a stack row's
-    first 31)."""
-    puzzles, big, scratch, stack = args[_A_PUZZLES], args[_A_BIG], args[_A_SCRATCH], args[_A_STACK]
+def search(  # type: ignore[no-untyped-def]
+    puzzles,
+    limit,
+    keep,
+    time_limit,
+    slice_seconds,
+    big,
+    full,
+    peers,
+    units,
+    units_of,
+    segs,
+    groups,
+    rests,
+    scratch,
+    weight,
+    stack,
+    levels,
+    queue_cell,
+    queue_bit,
+    dirty,
+    solutions,
+    ctl,
+    clk,
+    out_status,
+    out_count,
+    out_exact,
+    out_first,
+    out_elapsed,
+    out_stats,
+):
+    """:func:`search_general`, with its arguments (by name too: the engine's contract) and answers; on 9x9
+    boards without ``big``, the bit board (:func:`_search9`, which keeps its work in ``scratch``'s first
+    81 words and a state in a stack row's first 31)."""
     if puzzles.shape[1] == 81 and not big and scratch.shape[0] >= 81 and stack.shape[1] > _WIDTH9:
-        head, tail = args[:_A_BIG], args[_A_SOLUTIONS:]
-        return _search9(*head, scratch, stack, args[_A_LEVELS], *tail)  # type: ignore[call-arg]
-    return search_general(*args)
+        return _search9(
+            puzzles,
+            limit,
+            keep,
+            time_limit,
+            slice_seconds,
+            scratch,
+            stack,
+            levels,
+            solutions,
+            ctl,
+            clk,
+            out_status,
+            out_count,
+            out_exact,
+            out_first,
+            out_elapsed,
+            out_stats,
+        )
+    return search_general(
+        puzzles,
+        limit,
+        keep,
+        time_limit,
+        slice_seconds,
+        big,
+        full,
+        peers,
+        units,
+        units_of,
+        segs,
+        groups,
+        rests,
+        scratch,
+        weight,
+        stack,
+        levels,
+        queue_cell,
+        queue_bit,
+        dirty,
+        solutions,
+        ctl,
+        clk,
+        out_status,
+        out_count,
+        out_exact,
+        out_first,
+        out_elapsed,
+        out_stats,
+    )
