@@ -183,7 +183,8 @@ def compare(label: str, grids: list[Grid], engine: Any, tdoku: Callable[[bytes, 
         runs["tdoku"] = run_tdoku
     figures = best(rounds, runs)
     us = {name: seconds * 1e6 / len(grids) for name, seconds in figures.items()}
-    line = f"{label:24s} {us.get('tdoku', math.nan):7.2f} {us['kernel']:7.2f} {us['loop']:7.2f} {us['solve()']:8.2f}"
+    tdoku_us = f" {us['tdoku']:7.2f}" if tdoku is not None else ""
+    line = f"{label:24s}{tdoku_us} {us['kernel']:7.2f} {us['loop']:7.2f} {us['solve()']:8.2f}"
     if tdoku is not None:
         t = us["tdoku"]
         line += f"  {us['kernel'] / t:11.1f}x {us['loop'] / t:9.1f}x {us['solve()'] / t:12.1f}x"
@@ -203,7 +204,7 @@ def main() -> int:
     engine = get_strategy("numba")
     chosen = sets(args.sample)
     print(f"load average {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores); CPU us a puzzle, limit 2, best of rounds")
-    head = f"{'set':24s} {'tdoku':>7s} {'kernel':>7s} {'loop':>7s} {'solve()':>8s}"
+    head = f"{'set':24s}{' ' + format('tdoku', '>7s') if tdoku else ''} {'kernel':>7s} {'loop':>7s} {'solve()':>8s}"
     print(head + ("  kernel/tdoku loop/tdoku solve()/tdoku" if tdoku else ""))
     for label, grids in chosen:
         if not compare(label, grids, engine, tdoku, args.rounds):
