@@ -2,9 +2,10 @@
 
 On 9x9 boards the default is a bit board (:func:`.kernels._search9`): one 27-bit word per digit and
 band of three rows, box-line interaction in bands and stacks by the triad patterns they allow, triads
-filled, naked and hidden singles, a guess on a cell of two candidates (ideas from tdoku's and
-JCZSolve's write-ups). It gives ``backtrack``'s answers (counts, exactness, the solutions) but not its
-nodes, nor the same first of several solutions; uniqueness takes about 2-3x tdoku's time.
+filled, naked and hidden singles, a guess on a cell of two candidates (ideas from tdoku's write-up
+and from JCZSolve as it describes it). It gives ``backtrack``'s answers (counts, exactness, the
+solutions) but not its nodes, nor the same first of several solutions; uniqueness takes about 2-3x
+tdoku's time.
 
 Every other board has ``backtrack``'s algorithm for classic boards, node for node: candidates as bit
 masks, a used mask per row, column and box, naked and hidden singles to a fixed point, then a guess on

@@ -6,9 +6,9 @@ the user set ``NUMBA_CACHE_DIR``), so the kernel is compiled once per machine an
 
 :func:`search` takes 9x9 boards (without ``big``) to the bit board, :func:`_search9`: a word of 27 bits
 per digit and band, box-line interaction both ways, triads, singles and a guess on a cell of two
-candidates (see the comment above it; ideas from tdoku's and JCZSolve's write-ups, no code copied). Not
-``backtrack``'s search: the same answers (counts, exactness, solutions; a test compares them on
-thousands of puzzles), not the same nodes nor the same first of several solutions.
+candidates (see the comment above it: ideas from tdoku's write-up and from JCZSolve as it describes
+it; no code copied). Not ``backtrack``'s search: the same answers (counts, exactness, solutions; a test
+compares them on thousands of puzzles), not the same nodes nor the same first of several solutions.
 
 Every other board, and 9x9 with :func:`search_general` (``inference="singles"``), has the search of
 ``backtrack`` for classic boards, node for node (``backtrack.search.Search``; ``backtrack.big.BigSearch``
@@ -515,22 +515,24 @@ def _up(d, ctl, levels):  # type: ignore[no-untyped-def]
 
 # --- The 9x9 bit board -----------------------------------------------------------------------------------
 #
-# Ideas from two published solvers, read and re-implemented here (no code copied): tdoku's write-up ("A
-# Sudoku solver benchmark and methodology", t-dillon/tdoku, docs/sudoku.md: bands, triads and box-line
-# interaction as bit operations) and JCZSolve's (by Jasmine Zhou, as described in tdoku's write-up and in
-# the Enjoy Sudoku forum's fast-solver threads: one 27-bit word per digit and band, a "shrink" of a band's
-# word to its 9 triads, and a table of the triad patterns a band can hold).
+# Ideas from published solvers, read and re-implemented here (no code copied): tdoku's write-up ("A
+# Sudoku solver benchmark and methodology", t-dillon/tdoku, docs/sudoku.md, BSD-2: bands and triads as bit
+# operations, box-line interaction, the rule that a triad holds three digits) and JCZSolve (the work of
+# several members of the New Sudoku Player's Forum, as that write-up describes it: one 27-bit word per
+# digit and band, a "shrink" of a band's word to its 9 triads, a table of the triad patterns a band can
+# hold, a guess on a cell of two candidates).
 #
 # The state of a node is 30 words: word 3d + b holds where digit d+1 may still go in band b (rows 3b to
 # 3b+2; bit 9r + c is row 3b + r, column c: cell 27b + bit), a placed digit keeping its bit; words 27-29
 # the cells of each band still open. In a band a digit takes one triad (three cells of a row in a box) in
-# each row and in each box: the rows' triads are a permutation of the boxes. ``_COMPLEX[p]`` is the union of
-# the triads of every permutation that the triad pattern p (bit 3r + j: row r's triad in box j has a
-# candidate) allows: masking a word with it does box-line interaction (pointing and claiming) and finds
-# a box's hidden single; a row of the word left with one open cell is a hidden single. Then naked singles
-# (the cells of one candidate, by bit counting over the nine digits of a band) and hidden singles in the
-# columns, to a fixed point; the guess is on the first cell of two candidates (else of fewest), the
-# smaller digit first.
+# each row and in each box: the rows' triads are a permutation of the boxes; in a stack likewise the
+# columns' vertical triads are a permutation of the bands. ``_TRI[p]`` is the union of the permutations
+# that the 3x3 pattern p allows (``_EXPAND`` turns a band's into its cells): masking a digit's words with
+# them does box-line interaction both ways (pointing and claiming) and finds a box's or a column's
+# hidden single; a row of a word left with one open cell is a hidden single. Then naked singles (the
+# cells of one candidate, by bit counting over the nine digits of a band) and the triads' rule
+# (:func:`_triads9`), to a fixed point; the guess is on the first cell of two candidates (else of
+# fewest), the smaller digit first.
 
 
 def _tables9() -> tuple[Any, Any, Any, Any, Any, Any]:
