@@ -29,6 +29,12 @@ def numba():  # type: ignore[no-untyped-def]
     return get_strategy("numba")  # through the entry point, as users reach it
 
 
+@pytest.fixture(scope="module")
+def singles():  # type: ignore[no-untyped-def]
+    """The general kernel on every board: on 9x9 ``backtrack``'s search node for node (the default: the bit board)."""
+    return get_strategy("numba", inference="singles")
+
+
 def is_solution(puzzle: Grid, cells: tuple[int, ...]) -> bool:
     """True when ``cells`` fill ``puzzle`` by the rules (checked here, sharing nothing with the engines)."""
     n, (br, bc) = puzzle.n, (puzzle.shape.box_rows, puzzle.shape.box_cols)
@@ -76,33 +82,84 @@ def same_as_backtrack(mine, theirs, *, nodes: bool, keys: tuple[str, ...] = SEAR
 # --- solve() against backtrack ------------------------------------------------------------------------
 
 
-def test_counts_agree_with_the_file_and_with_backtrack_node_for_node(numba) -> None:  # type: ignore[no-untyped-def]
+def test_counts_agree_with_the_file_and_with_backtrack_node_for_node(numba, singles) -> None:  # type: ignore[no-untyped-def]
     limit = max(expected for _, expected in counted()) + 1
     for text, expected in counted():
         grid = Grid.parse(text)
-        mine = numba.solve(grid, limit=limit)
-        assert mine.count == expected and mine.exact, text
-        assert len({s.cells for s in mine.solutions}) == expected  # distinct
-        assert all(is_solution(grid, s.cells) for s in mine.solutions)
-        same_as_backtrack(mine, BACKTRACK.solve(grid, limit=limit), nodes=True)
+        theirs = BACKTRACK.solve(grid, limit=limit)
+        for engine in (numba, singles):
+            mine = engine.solve(grid, limit=limit)
+            assert mine.count == expected and mine.exact, text
+            assert len({s.cells for s in mine.solutions}) == expected  # distinct
+            assert all(is_solution(grid, s.cells) for s in mine.solutions)
+        # the bit board finds the same solutions, in its own order; the general kernel is backtrack's search
+        assert {s.cells for s in numba.solve(grid, limit=limit).solutions} == {s.cells for s in theirs.solutions}
+        same_as_backtrack(singles.solve(grid, limit=limit), theirs, nodes=True)
 
 
-def test_top95_agrees_with_backtrack_node_for_node(numba) -> None:  # type: ignore[no-untyped-def]
+def test_top95_agrees_with_backtrack_node_for_node(numba, singles) -> None:  # type: ignore[no-untyped-def]
     for text in puzzles("top95.txt"):
         grid = Grid.parse(text)
+        theirs = BACKTRACK.solve(grid, limit=2)
         mine = numba.solve(grid, limit=2)
         assert mine.unique and is_solution(grid, mine.solution.cells)
-        same_as_backtrack(mine, BACKTRACK.solve(grid, limit=2), nodes=True)
+        same_as_backtrack(mine, theirs, nodes=False)
+        same_as_backtrack(singles.solve(grid, limit=2), theirs, nodes=True)
+
+
+def variations(step: int) -> list[Grid]:
+    """Every ``step``-th 17-clue puzzle (unique), each also less one given (most have several solutions, up to
+    thousands), with a wrong digit in a blank (mostly unsolvable, seldom at once) and with a digit repeated
+    in a unit (unsolvable from the givens)."""
+    out = []
+    for i, text in enumerate(puzzles("17clue.txt")[::step]):
+        grid = Grid.parse(text)
+        cells = list(grid.cells)
+        givens = [c for c, v in enumerate(cells) if v]
+        blanks = [c for c, v in enumerate(cells) if not v]
+        less = cells.copy()
+        less[givens[i % len(givens)]] = 0
+        wrong = cells.copy()
+        wrong[blanks[(7 * i) % len(blanks)]] = 1 + i % 9
+        twice = cells.copy()
+        c = givens[i % len(givens)]
+        twice[c - c % 9 + (c % 9 + 1 + i % 8) % 9] = cells[c]  # its digit again in its row
+        out += [grid, Grid(less, grid.shape), Grid(wrong, grid.shape, validate=False)]
+        out.append(Grid(twice, grid.shape, validate=False))
+    return out
+
+
+def test_the_9x9_bit_board_counts_and_finds_what_backtrack_does(numba) -> None:  # type: ignore[no-untyped-def]
+    """Not the same search (box-line interaction, guesses on a cell of two): the same counts, exactness,
+    statuses and the same set of solutions, on 3,300 puzzles unique, with many solutions and with none (and
+    counts.txt's, with 0 to 1,618)."""
+    grids = variations(60) + [Grid.parse(text) for text, _ in counted()]
+    statuses = set()
+    for grid in grids:
+        mine, theirs = numba.solve(grid, limit=10), BACKTRACK.solve(grid, limit=10)
+        assert (mine.status, mine.count, mine.exact) == (theirs.status, theirs.count, theirs.exact), grid.to_line()
+        if mine.exact:  # every solution found (cut at the limit, each engine has its first 10 in its order)
+            assert {s.cells for s in mine.solutions} == {s.cells for s in theirs.solutions}, grid.to_line()
+        assert len({s.cells for s in mine.solutions}) == mine.count
+        assert all(is_solution(grid, s.cells) for s in mine.solutions)
+        statuses.add((mine.status, mine.count > 1, mine.exact))
+    # unique, several (counted to the end and cut at the limit) and unsolvable were all met
+    assert statuses >= {(Status.SOLVED, False, True), (Status.SOLVED, True, True), (Status.SOLVED, True, False)}
+    assert (Status.UNSOLVABLE, False, True) in statuses
 
 
 @pytest.mark.parametrize("box", ["2x2", "2x3", "2x4", "3x3", "3x4", "4x4", "6x6"])
-def test_every_size_agrees_with_backtrack_and_the_file(numba, box: str) -> None:  # type: ignore[no-untyped-def]
+def test_every_size_agrees_with_backtrack_and_the_file(numba, singles, box: str) -> None:  # type: ignore[no-untyped-def]
     for puzzle, solution in sized(box):
         mine = numba.solve(puzzle, limit=2, time_limit=30)
         assert mine.status is Status.SOLVED and mine.unique and mine.solution == solution
         assert set(mine.stats) >= set(BIG_STATS if puzzle.n >= 16 else SEARCH_STATS)
-        # node for node below 16x16, where backtrack's search is the classic one and stays so
-        same_as_backtrack(mine, BACKTRACK.solve(puzzle, limit=2, time_limit=30), nodes=puzzle.n < 16)
+        # node for node below 16x16, where backtrack's search is the classic one and stays so (but on 9x9,
+        # where the default is the bit board: the general kernel there)
+        theirs = BACKTRACK.solve(puzzle, limit=2, time_limit=30)
+        same_as_backtrack(mine, theirs, nodes=puzzle.n < 16 and puzzle.n != 9)
+        if puzzle.n == 9:
+            same_as_backtrack(singles.solve(puzzle, limit=2), theirs, nodes=True)
 
 
 def test_the_25x25_file_but_its_first_line_in_well_under_a_second_each(numba) -> None:  # type: ignore[no-untyped-def]
@@ -256,6 +313,24 @@ def test_a_hard_25x25_times_out_on_time(numba) -> None:  # type: ignore[no-untyp
         result = numba.solve(hard25(), time_limit=1)
     assert result.status is Status.TIMEOUT and not result.exact and result.count == 0
     assert 1.0 <= took.wall < hang_guard(1.0) and took.cpu < 1.5 and result.stats["nodes"] > 0, took
+
+
+def test_the_9x9_bit_board_keeps_its_time_limit_drains_its_solutions_and_stops_at_ctrl_c(numba) -> None:  # type: ignore[no-untyped-def]
+    empty = Grid([0] * 81)  # billions of solutions: counting them runs until the limit stops it
+    with spent() as took:
+        result = numba.solve(empty, limit=10**12, time_limit=0.3)
+    assert result.status is Status.TIMEOUT and not result.exact and result.count > 0
+    assert 0.3 <= took.wall < hang_guard(0.3) and took.cpu < 1.0, took
+    some = numba.solve(empty, limit=100, keep=40)  # more than the kernel's buffer of 16 holds: drained
+    assert (some.status, some.count, some.exact) == (Status.SOLVED, 100, False)
+    assert len({s.cells for s in some.solutions}) == 40
+    assert all(is_solution(empty, s.cells) for s in some.solutions)
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        numba.solve(empty, limit=10**12)  # no time limit: only Ctrl-C ends it, between two slices
+    assert time.perf_counter() - start < hang_guard(0.3)
 
 
 def test_ctrl_c_stops_a_long_solve(numba) -> None:  # type: ignore[no-untyped-def]

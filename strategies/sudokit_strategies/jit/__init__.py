@@ -1,15 +1,23 @@
-"""``numba``: ``backtrack``'s search compiled by numba (the extra ``sudokit[jit]``).
+"""``numba``: a 9x9 bit-board search and ``backtrack``'s search, compiled by numba (the extra ``sudokit[jit]``).
 
-The algorithm is ``backtrack``'s on classic boards, node for node: candidates as bit masks, a used
-mask per row, column and box, naked and hidden singles to a fixed point, then a guess on the first
-cell of fewest candidates, digits in increasing order. Boards of 16x16 and more add, as ``backtrack``
-does, locked candidates and a look-ahead on the cells of two candidates (failed literals; the guess is
-on the cell whose two tries removed the most). Both engines visit the same nodes and find the same
-first solution; this one spends about a twentieth of the time on each (100x on the 25x25 boards).
-Boards up to 64x64 (uint64 masks), counting and time limits; no variant rules.
+On 9x9 boards the default is a bit board (:func:`.kernels._search9`): one 27-bit word per digit and
+band of three rows, box-line interaction in bands and stacks by the triad patterns they allow, triads
+filled, naked and hidden singles, a guess on a cell of two candidates (ideas from tdoku's write-up
+and from JCZSolve as it describes it). It gives ``backtrack``'s answers (counts, exactness, the
+solutions) but not its nodes, nor the same first of several solutions; uniqueness takes about 2-3x
+tdoku's time.
+
+Every other board has ``backtrack``'s algorithm for classic boards, node for node: candidates as bit
+masks, a used mask per row, column and box, naked and hidden singles to a fixed point, then a guess on
+the first cell of fewest candidates, digits in increasing order. Boards of 16x16 and more add, as
+``backtrack`` does, locked candidates and a look-ahead on the cells of two candidates (failed literals;
+the guess is on the cell whose two tries removed the most). Both engines visit the same nodes and find
+the same first solution; this one spends about a twentieth of the time on each (100x on the 25x25
+boards). Boards up to 64x64 (uint64 masks), counting and time limits; no variant rules.
 
 Option (``-o inference=...``, as ``backtrack``'s): ``auto`` (the default: the two extra steps from
-16x16 up), ``singles`` (never) or ``strong`` (on every board). Any other option is refused.
+16x16 up, the bit board on 9x9), ``singles`` (never; on 9x9 ``backtrack``'s search node for node, not
+the bit board) or ``strong`` (on every board). Any other option is refused.
 
 Besides ``solve`` it offers ``solve_many`` (sudokit's batch protocol, :class:`sudokit.ManyResults`): a
 chunk of puzzles of one box shape solved in one compiled call, with a time limit for each puzzle.
@@ -76,14 +84,15 @@ def _kernels() -> Any:
     from sudokit_strategies.jit import kernels as k
 
     shape = Shape.of(2, 2)
-    work = _Work(shape, k, big=False)
     out = _Out(np, 0, shape.size, k.N_CTL - k.I_NODES)
-    work.run(np.frombuffer(b"", np.uint8).reshape(0, shape.size), 1, 0, None, None, out, None)
+    for general in (False, True):  # ``search`` (with the 9x9 bit board) and ``search_general`` alone
+        work = _Work(shape, k, big=False, general=general)
+        work.run(np.frombuffer(b"", np.uint8).reshape(0, shape.size), 1, 0, None, None, out, None)
     return k
 
 
 class NumbaStrategy:
-    """``backtrack``'s bit-mask search with singles and fewest-candidates branching, compiled by numba.
+    """A 9x9 bit board, and ``backtrack``'s bit-mask search with singles and fewest-candidates branching, by numba.
 
     >>> from sudokit import Grid
     >>> grid = Grid.parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
@@ -121,7 +130,7 @@ class NumbaStrategy:
         work = spaces.get(shape)
         if work is None:
             big = self.inference == "strong" or (self.inference == "auto" and shape.n >= BIG_SIDE)
-            work = spaces[shape] = _Work(shape, _kernels(), big)
+            work = spaces[shape] = _Work(shape, _kernels(), big, general=self.inference == "singles")
         return work
 
     def solve(
@@ -140,7 +149,7 @@ class NumbaStrategy:
         if time_limit is None and limit <= _MAX_LIMIT and 0 <= keep <= limit:  # the common case, in one call
             control = work.ctl
             control[k.I_PUZZLE] = control[k.I_PHASE] = 0  # puzzle 0, from its start
-            if k.search(work.puzzle, limit, keep, -1.0, _SLICE_SECONDS, *work.arrays, *work.single.arrays):
+            if work.search(work.puzzle, limit, keep, -1.0, _SLICE_SECONDS, *work.arrays, *work.single.arrays):
                 work.run(work.puzzle, limit, keep, None, start, work.single, kept, resume=True)
         else:
             work.run(work.puzzle, limit, keep, time_limit, start, work.single, kept)
@@ -238,9 +247,12 @@ def _locked_tables(shape: Shape, np: Any) -> tuple[Any, Any, Any]:
 class _Work:
     """The work arrays of one box shape (one thread's): stack of states, queue, control words, buffers."""
 
-    def __init__(self, shape: Shape, k: Any, big: bool) -> None:
+    def __init__(self, shape: Shape, k: Any, big: bool, *, general: bool = False) -> None:
         self.k = k
         self.big = big
+        #: the kernel: ``search`` (the 9x9 bit board on 9x9 boards without ``big``), or with ``general``
+        #: always ``search_general``, ``backtrack``'s search node for node
+        self.search = k.search_general if general else k.search
         self.stat_names = k.BIG_STAT_NAMES if big else k.STAT_NAMES
         self.np = np = k.np
         self.shape = shape
@@ -316,7 +328,7 @@ class _Work:
             if start is not None:  # the time already spent in this call counts
                 seconds = max(0.0, seconds - (time.perf_counter() - start))
         while True:
-            code = k.search(puzzles, limit, keep, seconds, _SLICE_SECONDS, *self.arrays, *out.arrays)
+            code = self.search(puzzles, limit, keep, seconds, _SLICE_SECONDS, *self.arrays, *out.arrays)
             if code == k.DONE:
                 break
             if code == k.NEED_STACK:

@@ -1,11 +1,18 @@
-"""The ``numba`` engine's compiled search: ``backtrack``'s classic search as one resumable numba kernel.
+"""The ``numba`` engine's compiled search: a 9x9 bit board and ``backtrack``'s classic search, resumable kernels.
 
 Imported by :mod:`sudokit_strategies.jit` when the engine is built, never at start-up. Importing this
 module imports numba and numpy and points numba's on-disk cache at sudokit's own cache directory (unless
 the user set ``NUMBA_CACHE_DIR``), so the kernel is compiled once per machine and loaded from disk after.
 
-The search is that of ``backtrack`` for classic boards, node for node (``backtrack.search.Search``;
-``backtrack.big.BigSearch`` with ``big``):
+:func:`search` takes 9x9 boards (without ``big``) to the bit board, :func:`_search9`: a word of 27 bits
+per digit and band, box-line interaction both ways, triads, singles and a guess on a cell of two
+candidates (see the comment above it: ideas from tdoku's write-up and from JCZSolve as it describes
+it; no code copied). Not ``backtrack``'s search: the same answers (counts, exactness, solutions; a test
+compares them on thousands of puzzles), not the same nodes nor the same first of several solutions.
+
+Every other board, and 9x9 with :func:`search_general` (``inference="singles"``), has the search of
+``backtrack`` for classic boards, node for node (``backtrack.search.Search``; ``backtrack.big.BigSearch``
+with ``big``):
 
 * candidates as bit masks (uint64: boards up to 64x64), a "used" mask per row, column and box;
 * placing a digit removes it from the peers and places every naked single that follows;
@@ -429,8 +436,478 @@ def _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stat
     ctl[I_PHASE] = PHASE_START
 
 
+@numba.njit(cache=True, inline="always")
+def _settle_puzzle(i, status, exact, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats):  # type: ignore[no-untyped-def]
+    """Puzzle ``i`` is answered: ``status`` and ``exact`` into the control words, then :func:`_finish`."""
+    ctl[I_STATUS] = status
+    ctl[I_EXACT] = exact
+    _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+
+
+@numba.njit(cache=True, inline="always")
+def _begin(later, call_start, slice_seconds, time_limit, ctl, clk):  # type: ignore[no-untyped-def]
+    """A puzzle starts: its clock and deadline, its counters cleared; False when the call's slice is over
+    and this is not its first puzzle (``later``): every call makes progress."""
+    clk[I_START] = _now()
+    if later and clk[I_START] - call_start > slice_seconds:
+        return False
+    clk[I_DEADLINE] = clk[I_START] + time_limit if time_limit >= 0 else np.inf
+    for s in range(I_COUNT, N_CTL):
+        ctl[s] = 0
+    return True
+
+
+@numba.njit(cache=True, inline="always")
+def _enter(phase, d, depth, check_every, call_start, slice_seconds, ctl, clk):  # type: ignore[no-untyped-def]
+    """Node ``d`` is entered (PHASE_NODE: counted, the clock read every ``check_every + 1`` nodes; PHASE_RESUME:
+    counted before): NEED_STACK when level d + 1 is past the ``depth`` of the stack, -1 past the deadline,
+    SLICE when the call's slice is over (the node counted, entered on the next call), else 0."""
+    if phase == PHASE_NODE:
+        if d + 1 >= depth:
+            return NEED_STACK
+        if ctl[I_NODES] & check_every == check_every:
+            now = _now()
+            if now > clk[I_DEADLINE]:
+                return -1
+            if now - call_start > slice_seconds:
+                ctl[I_NODES] += 1
+                ctl[I_PHASE] = PHASE_RESUME
+                return SLICE
+        ctl[I_NODES] += 1
+    if d > ctl[I_MAX_DEPTH]:
+        ctl[I_MAX_DEPTH] = d
+    return 0
+
+
+@numba.njit(cache=True, inline="always")
+def _solution_row(keep, ctl, solutions):  # type: ignore[no-untyped-def]
+    """Where the solution just found goes in the buffer (taken): -1 when it is past the first ``keep``,
+    -2 when the buffer is full (the caller drains it and the solution is taken on the next call)."""
+    if ctl[I_COUNT] >= keep:
+        return -1
+    stored = ctl[I_STORED]
+    if stored == solutions.shape[0]:
+        return -2
+    ctl[I_STORED] = stored + 1
+    return stored
+
+
+@numba.njit(cache=True, inline="always")
+def _down(d, ctl, levels):  # type: ignore[no-untyped-def]
+    """A guess at level ``d`` holds: its child, level d + 1, is the next node (the count noted, to tell a backtrack)."""
+    levels[d, 1] = ctl[I_COUNT]
+    ctl[I_DEPTH] = d + 1
+    ctl[I_PHASE] = PHASE_NODE
+
+
+@numba.njit(cache=True, inline="always")
+def _up(d, ctl, levels):  # type: ignore[no-untyped-def]
+    """Node ``d`` is done: True at the root (the search is over), else its parent tries its next digit
+    (a backtrack when the node found no solution)."""
+    if d == 0:
+        return True
+    if ctl[I_COUNT] == levels[d - 1, 1]:
+        ctl[I_BACKTRACKS] += 1
+    ctl[I_DEPTH] = d - 1
+    ctl[I_PHASE] = PHASE_NEXT
+    return False
+
+
+# --- The 9x9 bit board -----------------------------------------------------------------------------------
+#
+# Ideas from published solvers, read and re-implemented here (no code copied): tdoku's write-up ("A
+# Sudoku solver benchmark and methodology", t-dillon/tdoku, docs/sudoku.md, BSD-2: bands and triads as bit
+# operations, box-line interaction, the rule that a triad holds three digits) and JCZSolve (the work of
+# several members of the New Sudoku Player's Forum, as that write-up describes it: one 27-bit word per
+# digit and band, a "shrink" of a band's word to its 9 triads, a table of the triad patterns a band can
+# hold, a guess on a cell of two candidates).
+#
+# The state of a node is 30 words: word 3d + b holds where digit d+1 may still go in band b (rows 3b to
+# 3b+2; bit 9r + c is row 3b + r, column c: cell 27b + bit), a placed digit keeping its bit; words 27-29
+# the cells of each band still open. In a band a digit takes one triad (three cells of a row in a box) in
+# each row and in each box: the rows' triads are a permutation of the boxes; in a stack likewise the
+# columns' vertical triads are a permutation of the bands. ``_TRI[p]`` is the union of the permutations
+# that the 3x3 pattern p allows (``_EXPAND`` turns a band's into its cells): masking a digit's words with
+# them does box-line interaction both ways (pointing and claiming) and finds a box's or a column's
+# hidden single; a row of a word left with one open cell is a hidden single. Then naked singles (the
+# cells of one candidate, by bit counting over the nine digits of a band) and the triads' rule
+# (:func:`_triads9`), to a fixed point; the guess is on the first cell of two candidates (else of
+# fewest), the smaller digit first.
+
+
+def _tables9() -> tuple[Any, Any, Any, Any, Any, Any]:
+    shrink = np.zeros(512, np.uint64)  # a row's 9 bits -> which of its 3 triads have a candidate
+    for x in range(512):
+        shrink[x] = sum(1 << j for j in range(3) if (x >> (3 * j)) & 7)
+    # a 3x3 pattern (bit 3x + y) -> the union of the permutations (x -> y, one y per x and one x per y) in it;
+    # a permutation matrix's transpose is one, so rows/boxes and columns/bands read the same table
+    perms = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+    tri = np.zeros(512, np.uint64)
+    expand = np.zeros(512, np.uint64)  # bit 3r + j -> the cells of row r's triad in box j
+    for p in range(512):
+        m = 0
+        for perm in perms:
+            if all(p >> (3 * x + perm[x]) & 1 for x in range(3)):
+                m |= sum(1 << (3 * x + perm[x]) for x in range(3))
+        tri[p] = m
+        expand[p] = sum(7 << (9 * (b // 3) + 3 * (b % 3)) for b in range(9) if p >> b & 1)
+    rows = np.array([511 << (9 * r) for r in range(3)], np.uint64)
+    cols = np.array([(1 << c) | (1 << (c + 9)) | (1 << (c + 18)) for c in range(9)], np.uint64)
+    boxes = np.array([sum(7 << (9 * r + 3 * j) for r in range(3)) for j in range(3)], np.uint64)
+    return shrink, tri, expand, rows, cols, boxes
+
+
+_SHRINK, _TRI, _EXPAND, _ROW27, _COL27, _BOX27 = _tables9()
+_OPEN = 27  #: the state's words 27-29: each band's open cells
+_WIDTH9 = 30
+_BAND = np.uint64((1 << 27) - 1)
+
+
+@numba.njit(cache=True, inline="always")
+def _place9(frame, d, b, bit):  # type: ignore[no-untyped-def]
+    """Place digit d+1 at the cell ``bit`` of band b: clear it from the cell's row, column and box, and the
+    cell's other digits; False when d+1 is no longer possible there."""
+    k = 3 * d + b
+    if frame[k] & bit == 0:
+        return False
+    pos = _digit(bit) - 1
+    r = pos // 9
+    c = pos - 9 * r
+    col = _COL27[c]
+    frame[k] = (frame[k] & ~(_ROW27[r] | col | _BOX27[c // 3])) | bit
+    for bb in range(3):
+        if bb != b:
+            frame[3 * d + bb] &= ~col
+    for e in range(9):
+        if e != d:
+            frame[3 * e + b] &= ~bit
+    frame[_OPEN + b] &= ~bit
+    return True
+
+
 @numba.njit(cache=True)
-def search(  # type: ignore[no-untyped-def]
+def _triads9(frame, must):  # type: ignore[no-untyped-def]
+    """A triad (three cells of a row, or of a column, in one box) holds three digits: when three digits
+    must be in it (their only triad in that row, or that column), no other digit is. 1 when something
+    was removed, 0 when nothing, -1 when four digits must be in one triad. ``must`` is room for 54 words."""
+    nine = np.uint64(511)
+    rep = np.uint64(1 | (1 << 9) | (1 << 18))
+    for d in range(9):  # what each digit must be in: must[k] its horizontal triads, must[27 + k] its columns
+        k = 3 * d
+        c0 = np.uint64(0)
+        c1 = np.uint64(0)
+        c2 = np.uint64(0)
+        for b in range(3):
+            w = frame[k + b]
+            out = np.uint64(0)
+            for r in range(3):
+                t = _SHRINK[(w >> np.uint64(9 * r)) & nine]
+                if t & (t - np.uint64(1)) == 0:
+                    out |= t << np.uint64(3 * r)
+            must[k + b] = out
+            c = (w | (w >> np.uint64(9)) | (w >> np.uint64(18))) & nine
+            if b == 0:
+                c0 = c
+            elif b == 1:
+                c1 = c
+            else:
+                c2 = c
+        must[27 + k] = c0 & ~(c1 | c2)
+        must[28 + k] = c1 & ~(c0 | c2)
+        must[29 + k] = c2 & ~(c0 | c1)
+    changed = 0
+    for side in range(2):  # horizontal triads (bit 3r + j: row r's in box j), then vertical (bit c: column c's)
+        at = 27 * side
+        for b in range(3):
+            n1 = np.uint64(0)
+            n2 = np.uint64(0)
+            n3 = np.uint64(0)
+            n4 = np.uint64(0)
+            for d in range(9):
+                x = must[at + 3 * d + b]
+                n4 |= n3 & x
+                n3 |= n2 & x
+                n2 |= n1 & x
+                n1 |= x
+            if n4:
+                return -1
+            if n3:
+                for d in range(9):
+                    k = 3 * d + b
+                    rest = n3 & ~must[at + k]
+                    gone = frame[k] & (_EXPAND[rest] if side == 0 else rest * rep)
+                    if gone:
+                        frame[k] ^= gone
+                        changed = 1
+    return changed
+
+
+@numba.njit(cache=True)
+def _propagate9(frame, last, must, ctl):  # type: ignore[no-untyped-def]
+    """Box-line interaction and singles on one state, to a fixed point; False on a contradiction.
+
+    ``last[k]`` is word k as last masked (0 at a new node): an unchanged word is skipped."""
+    nine = np.uint64(511)
+    one = np.uint64(1)
+    seven = np.uint64(7)
+    three = np.uint64(3)
+    n6 = np.uint64(6)
+    n9 = np.uint64(9)
+    n18 = np.uint64(18)
+    rep = np.uint64(1 | (1 << 9) | (1 << 18))
+    while True:
+        progress = False
+        for d in range(9):
+            k = 3 * d
+            w0 = frame[k]
+            w1 = frame[k + 1]
+            w2 = frame[k + 2]
+            if w0 == last[k] and w1 == last[k + 1] and w2 == last[k + 2]:
+                continue
+            # the stacks: each column's vertical triads (a column within a band) against the boxes
+            c0 = (w0 | (w0 >> n9) | (w0 >> n18)) & nine
+            c1 = (w1 | (w1 >> n9) | (w1 >> n18)) & nine
+            c2 = (w2 | (w2 >> n9) | (w2 >> n18)) & nine
+            a0 = np.uint64(0)
+            a1 = np.uint64(0)
+            a2 = np.uint64(0)
+            for st in range(3):
+                sh = np.uint64(3 * st)
+                q = ((c0 >> sh) & seven) | (((c1 >> sh) & seven) << three) | (((c2 >> sh) & seven) << n6)
+                t = _TRI[q]
+                if t == 0:
+                    return False
+                a0 |= (t & seven) << sh
+                a1 |= ((t >> three) & seven) << sh
+                a2 |= ((t >> n6) & seven) << sh
+            frame[k] = w0 & (a0 * rep)
+            frame[k + 1] = w1 & (a1 * rep)
+            frame[k + 2] = w2 & (a2 * rep)
+            for b in range(3):  # the band: each row's triads against the boxes
+                w = frame[k + b]
+                p = _SHRINK[w & nine] | (_SHRINK[(w >> n9) & nine] << three) | (_SHRINK[(w >> n18) & nine] << n6)
+                w &= _EXPAND[_TRI[p]]
+                if w == 0:
+                    return False
+                frame[k + b] = w
+            progress = True
+            for b in range(3):
+                w = frame[k + b]
+                last[k + b] = w
+                for r in range(3):
+                    rw = w & _ROW27[r]
+                    if rw & (rw - one) == 0 and rw & frame[_OPEN + b]:
+                        ctl[I_HIDDEN] += 1
+                        if not _place9(frame, d, b, rw):
+                            return False
+        if progress:
+            continue
+        for b in range(3):  # naked singles: the open cells with one candidate
+            u = frame[_OPEN + b]
+            if u == 0:
+                continue
+            once = np.uint64(0)
+            twice = np.uint64(0)
+            for d in range(9):
+                x = frame[3 * d + b]
+                twice |= once & x
+                once |= x
+            if u & ~once:
+                return False  # an open cell without a candidate
+            singles = u & ~twice
+            while singles:
+                bit = singles & (~singles + one)
+                singles ^= bit
+                d = 0
+                while d < 9 and frame[3 * d + b] & bit == 0:
+                    d += 1
+                if d == 9 or not _place9(frame, d, b, bit):
+                    return False
+                ctl[I_NAKED] += 1
+                progress = True
+        if progress:
+            continue
+        found = _triads9(frame, must)
+        if found < 0:
+            return False
+        progress = found == 1
+        if not progress:
+            return True
+
+
+@numba.njit(cache=True)
+def _choose9(frame):  # type: ignore[no-untyped-def]
+    """The cell to guess on: (band, cell bit), the first open cell of two candidates, else of fewest."""
+    best_b = -1
+    best_bit = np.uint64(0)
+    fewest = 10
+    for b in range(3):
+        u = frame[_OPEN + b]
+        if u == 0:
+            continue
+        c1 = np.uint64(0)
+        c2 = np.uint64(0)
+        c3 = np.uint64(0)
+        for d in range(9):
+            x = frame[3 * d + b]
+            c3 |= c2 & x
+            c2 |= c1 & x
+            c1 |= x
+        two = u & c2 & ~c3
+        if two:
+            return b, two & (~two + np.uint64(1))
+        rest = u
+        while rest:
+            bit = rest & (~rest + np.uint64(1))
+            rest ^= bit
+            k = 0
+            for d in range(9):
+                if frame[3 * d + b] & bit:
+                    k += 1
+            if k < fewest:
+                fewest = k
+                best_b = b
+                best_bit = bit
+    return best_b, best_bit
+
+
+@numba.njit(cache=True, inline="always")
+def _digits9(frame, out):  # type: ignore[no-untyped-def]
+    """The 81 digits of a solved bit board into ``out``."""
+    for e in range(9):
+        for b in range(3):
+            w = frame[3 * e + b]
+            while w:
+                bit = w & (~w + np.uint64(1))
+                w ^= bit
+                out[27 * b + _digit(bit) - 1] = e + 1
+
+
+@numba.njit(cache=True)
+def _search9(  # type: ignore[no-untyped-def]
+    puzzles,
+    limit,
+    keep,
+    time_limit,
+    slice_seconds,
+    scratch,
+    stack,
+    levels,
+    solutions,
+    ctl,
+    clk,
+    out_status,
+    out_count,
+    out_exact,
+    out_first,
+    out_elapsed,
+    out_stats,
+):
+    """``search`` on 9x9 boards with the bit board (same arguments, answers and control words)."""
+    rest = _WIDTH9  # a level's words after its state: the digits left to try at its guess (bit d)
+    call_start = _now()
+    first_puzzle = ctl[I_PUZZLE]
+    last = scratch[:27]
+    must = scratch[27:81]
+    while ctl[I_PUZZLE] < puzzles.shape[0]:
+        i = ctl[I_PUZZLE]
+        if ctl[I_PHASE] == PHASE_START:
+            if not _begin(i > first_puzzle, call_start, slice_seconds, time_limit, ctl, clk):
+                return SLICE
+            frame = stack[0]
+            for k in range(27):
+                frame[k] = _BAND
+            for b in range(3):
+                frame[_OPEN + b] = _BAND
+            ok = True
+            for c in range(81):
+                v = puzzles[i, c]
+                out_first[i, c] = 0
+                if v == 0:
+                    continue
+                b = c // 27
+                if v > 9 or not _place9(frame, v - 1, b, np.uint64(1) << np.uint64(c - 27 * b)):
+                    ok = False
+            if not ok:  # a given where its digit is no longer possible
+                _settle_puzzle(i, UNSOLVABLE, 1, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                continue
+            ctl[I_DEPTH] = 0
+            ctl[I_PHASE] = PHASE_NODE
+        while True:
+            phase = ctl[I_PHASE]
+            d = ctl[I_DEPTH]
+            if phase in (PHASE_NODE, PHASE_RESUME):
+                entered = _enter(phase, d, stack.shape[0], _CHECK_EVERY, call_start, slice_seconds, ctl, clk)
+                if entered > 0:
+                    return entered
+                if entered < 0:
+                    _settle_puzzle(i, TIMEOUT, 0, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                    break
+                frame = stack[d]
+                if d == 0:  # (below, ``last`` holds the parent's words, at a fixed point, copied with the guess)
+                    for k in range(27):
+                        last[k] = 0
+                if not _propagate9(frame, last, must, ctl):
+                    phase = -1
+                else:
+                    b, bit = _choose9(frame)
+                    if b < 0:
+                        ctl[I_PHASE] = PHASE_FOUND
+                        continue
+                    digits = np.uint64(0)
+                    for e in range(9):
+                        if frame[3 * e + b] & bit:
+                            digits |= np.uint64(1) << np.uint64(e)
+                    levels[d, 0] = 27 * b + _digit(bit) - 1
+                    stack[d, rest] = digits
+                    ctl[I_PHASE] = PHASE_NEXT
+                    continue
+            elif phase == PHASE_FOUND:
+                frame = stack[d]
+                row = _solution_row(keep, ctl, solutions)
+                if row == -2:
+                    return SOLUTIONS_FULL
+                if row >= 0:
+                    _digits9(frame, solutions[row])
+                if ctl[I_COUNT] == 0:
+                    _digits9(frame, out_first[i])
+                ctl[I_COUNT] += 1
+                if ctl[I_COUNT] >= limit:
+                    _settle_puzzle(i, SOLVED, 0, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                    break
+                phase = -1
+            elif phase == PHASE_NEXT:
+                m = stack[d, rest]
+                if m == 0:
+                    phase = -1
+                else:
+                    low = m & (~m + np.uint64(1))
+                    stack[d, rest] = m ^ low
+                    ctl[I_GUESSES] += 1
+                    cell = levels[d, 0]
+                    b = cell // 27
+                    child = stack[d + 1]
+                    frame = stack[d]
+                    for k in range(27):  # (element by element: no check that two rows of one array overlap)
+                        w = frame[k]
+                        child[k] = w
+                        last[k] = w
+                    for k in range(27, _WIDTH9):
+                        child[k] = frame[k]
+                    if _place9(child, _digit(low) - 1, b, np.uint64(1) << np.uint64(cell - 27 * b)):
+                        _down(d, ctl, levels)
+                    else:
+                        ctl[I_BACKTRACKS] += 1
+                    continue
+            if _up(d, ctl, levels):
+                status = SOLVED if ctl[I_COUNT] > 0 else UNSOLVABLE
+                _settle_puzzle(i, status, 1, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                break
+    return DONE
+
+
+@numba.njit(cache=True)
+def search_general(  # type: ignore[no-untyped-def]
     puzzles,
     limit,
     keep,
@@ -481,12 +958,8 @@ def search(  # type: ignore[no-untyped-def]
     while ctl[I_PUZZLE] < puzzles.shape[0]:
         i = ctl[I_PUZZLE]
         if ctl[I_PHASE] == PHASE_START:
-            clk[I_START] = _now()
-            if i > first_puzzle and clk[I_START] - call_start > slice_seconds:
+            if not _begin(i > first_puzzle, call_start, slice_seconds, time_limit, ctl, clk):
                 return SLICE  # (after one puzzle at least: every call makes progress)
-            clk[I_DEADLINE] = clk[I_START] + time_limit if time_limit >= 0 else np.inf
-            for s in range(I_COUNT, N_CTL):
-                ctl[s] = 0
             for c in range(size):
                 out_first[i, c] = 0
                 weight[c] = 0
@@ -506,9 +979,7 @@ def search(  # type: ignore[no-untyped-def]
                     ok = False
                     break
             if not ok:  # the givens contradict each other through their consequences
-                ctl[I_STATUS] = UNSOLVABLE
-                ctl[I_EXACT] = 1
-                _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                _settle_puzzle(i, UNSOLVABLE, 1, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
                 continue
             for u in range(nunits):
                 dirty[u] = 1
@@ -517,24 +988,13 @@ def search(  # type: ignore[no-untyped-def]
         while True:  # one step of the search of puzzle i
             phase = ctl[I_PHASE]
             d = ctl[I_DEPTH]
-            if phase == PHASE_NODE:
-                if d + 1 >= stack.shape[0]:
-                    return NEED_STACK  # (the look-ahead's tries and the guesses use level d + 1)
-                if ctl[I_NODES] & check_every == check_every:
-                    now = _now()
-                    if now > clk[I_DEADLINE]:
-                        ctl[I_STATUS] = TIMEOUT
-                        ctl[I_EXACT] = 0
-                        _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
-                        break
-                    if now - call_start > slice_seconds:
-                        ctl[I_NODES] += 1  # this node is entered on the next call, without counting it again
-                        ctl[I_PHASE] = PHASE_RESUME
-                        return SLICE
-                ctl[I_NODES] += 1
             if phase in (PHASE_NODE, PHASE_RESUME):
-                if d > ctl[I_MAX_DEPTH]:
-                    ctl[I_MAX_DEPTH] = d
+                entered = _enter(phase, d, stack.shape[0], check_every, call_start, slice_seconds, ctl, clk)
+                if entered > 0:
+                    return entered  # (NEED_STACK: the look-ahead's tries and the guesses use level d + 1)
+                if entered < 0:
+                    _settle_puzzle(i, TIMEOUT, 0, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                    break
                 frame = stack[d]
                 best = -1
                 first = np.uint64(0)
@@ -616,22 +1076,18 @@ def search(  # type: ignore[no-untyped-def]
                     continue
             elif phase == PHASE_FOUND:
                 frame = stack[d]
-                count = ctl[I_COUNT]
-                if count < keep:
-                    stored = ctl[I_STORED]
-                    if stored == solutions.shape[0]:
-                        return SOLUTIONS_FULL
+                row = _solution_row(keep, ctl, solutions)
+                if row == -2:
+                    return SOLUTIONS_FULL
+                if row >= 0:
                     for c in range(size):
-                        solutions[stored, c] = _digit(frame[size + c])
-                    ctl[I_STORED] = stored + 1
-                if count == 0:
+                        solutions[row, c] = _digit(frame[size + c])
+                if ctl[I_COUNT] == 0:
                     for c in range(size):
                         out_first[i, c] = _digit(frame[size + c])
-                ctl[I_COUNT] = count + 1
-                if count + 1 >= limit:
-                    ctl[I_STATUS] = SOLVED
-                    ctl[I_EXACT] = 0
-                    _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+                ctl[I_COUNT] += 1
+                if ctl[I_COUNT] >= limit:
+                    _settle_puzzle(i, SOLVED, 0, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
                     break
                 phase = -1  # back to the parent
             elif phase == PHASE_NEXT:
@@ -652,22 +1108,103 @@ def search(  # type: ignore[no-untyped-def]
                     for u in range(nunits):
                         dirty[u] = 0
                     if _assign(child, size, cell, bit, peers, units_of, queue_cell, queue_bit, dirty, ctl):
-                        levels[d, 1] = ctl[I_COUNT]
-                        ctl[I_DEPTH] = d + 1
-                        ctl[I_PHASE] = PHASE_NODE
+                        _down(d, ctl, levels)
                     else:
                         ctl[I_BACKTRACKS] += 1
                         if big:
                             weight[cell] += 1
                     continue
             # phase -1: node d is finished; its parent tries its next digit
-            if d == 0:
-                ctl[I_STATUS] = SOLVED if ctl[I_COUNT] > 0 else UNSOLVABLE
-                ctl[I_EXACT] = 1
-                _finish(i, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
+            if _up(d, ctl, levels):
+                status = SOLVED if ctl[I_COUNT] > 0 else UNSOLVABLE
+                _settle_puzzle(i, status, 1, ctl, clk, out_status, out_count, out_exact, out_elapsed, out_stats)
                 break
-            if ctl[I_COUNT] == levels[d - 1, 1]:
-                ctl[I_BACKTRACKS] += 1
-            ctl[I_DEPTH] = d - 1
-            ctl[I_PHASE] = PHASE_NEXT
     return DONE
+
+
+@numba.njit(cache=True)
+def search(  # type: ignore[no-untyped-def]
+    puzzles,
+    limit,
+    keep,
+    time_limit,
+    slice_seconds,
+    big,
+    full,
+    peers,
+    units,
+    units_of,
+    segs,
+    groups,
+    rests,
+    scratch,
+    weight,
+    stack,
+    levels,
+    queue_cell,
+    queue_bit,
+    dirty,
+    solutions,
+    ctl,
+    clk,
+    out_status,
+    out_count,
+    out_exact,
+    out_first,
+    out_elapsed,
+    out_stats,
+):
+    """:func:`search_general`, with its arguments (by name too: the engine's contract) and answers; on 9x9
+    boards without ``big``, the bit board (:func:`_search9`, which keeps its work in ``scratch``'s first
+    81 words and a state in a stack row's first 31)."""
+    if puzzles.shape[1] == 81 and not big and scratch.shape[0] >= 81 and stack.shape[1] > _WIDTH9:
+        return _search9(
+            puzzles,
+            limit,
+            keep,
+            time_limit,
+            slice_seconds,
+            scratch,
+            stack,
+            levels,
+            solutions,
+            ctl,
+            clk,
+            out_status,
+            out_count,
+            out_exact,
+            out_first,
+            out_elapsed,
+            out_stats,
+        )
+    return search_general(
+        puzzles,
+        limit,
+        keep,
+        time_limit,
+        slice_seconds,
+        big,
+        full,
+        peers,
+        units,
+        units_of,
+        segs,
+        groups,
+        rests,
+        scratch,
+        weight,
+        stack,
+        levels,
+        queue_cell,
+        queue_bit,
+        dirty,
+        solutions,
+        ctl,
+        clk,
+        out_status,
+        out_count,
+        out_exact,
+        out_first,
+        out_elapsed,
+        out_stats,
+    )
