@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -29,7 +30,7 @@ BOXES = ("2x2", "2x3", "2x4", "3x3", "3x4", "4x4", "5x5")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Compile sudokit's sources to bytecode once, before the workers start.
+    """Compile sudokit's sources to bytecode and numba's kernels once, before the workers start.
 
     The suite starts hundreds of ``sudoku`` processes. Where ``PYTHONDONTWRITEBYTECODE`` is set (CI
     images often set it), none of them leaves its compiled modules behind, so each compiles sudokit
@@ -41,6 +42,19 @@ def pytest_configure(config: pytest.Config) -> None:
 
         for folder in ("src", "strategies"):
             compileall.compile_dir(str(ROOT / folder), quiet=2, workers=1)
+        _warm_numba()
+
+
+def _warm_numba() -> None:
+    """Fill numba's on-disk cache once, in a process of its own, before the workers start.
+
+    On a machine that never ran sudokit, the first use of ``numba`` compiles its kernels (about 20 s of
+    CPU); without this, each worker and each ``sudoku`` process a test starts in the meantime would
+    compile them too. A failure here is the tests' to report, not this step's.
+    """
+    code = "from sudokit import Grid, solve; solve(Grid.empty('3x3'), 'numba'); solve(Grid.empty('2x2'), 'numba')"
+    with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+        subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=600, check=False)
 
 
 @dataclass(frozen=True)
