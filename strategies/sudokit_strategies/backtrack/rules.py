@@ -71,6 +71,31 @@ def digit_sets(n: int, k: int, total: int) -> tuple[int, ...]:
     return tuple(sum(1 << (d - 1) for d in combo) for combo in combinations(range(1, n + 1), k) if sum(combo) == total)
 
 
+def _completed(adds: int, others: int, target: int) -> int:
+    """The addends of bit set ``adds`` that a sum of bit set ``others`` completes to ``target`` (bit s: number s)."""
+    kept = 0
+    rest = adds
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        add = bit.bit_length() - 1
+        if add <= target and others >> (target - add) & 1:
+            kept |= bit
+    return kept
+
+
+def _plus(a: int, b: int) -> int:
+    """The sums of one element of bit set ``a`` and one of ``b`` (bit s: the number s), as a bit set."""
+    if a.bit_count() > b.bit_count():
+        a, b = b, a
+    out = 0
+    while a:
+        bit = a & -a
+        a ^= bit
+        out |= b << (bit.bit_length() - 1)
+    return out
+
+
 class SetRule:
     """Different digits on ``cells`` that together form one of the sets ``sets`` (a killer total, a renban run)."""
 
@@ -146,26 +171,7 @@ class LinearRule:
         and a digit stays when the total less its addend is a sum of one from each. With more than three
         free cells it keeps what the least and the most of the others leave (see :meth:`_bounds`).
         """
-        if self.plain:  # the common case first, cheaply: a plain sum whose bounds narrow nothing
-            target = self.total
-            low = high = spread = free_cells = 0
-            for c in self.cells:
-                v = values[c]
-                if v:
-                    target -= v.bit_length()
-                else:
-                    m = cand[c]
-                    least, most = (m & -m).bit_length(), m.bit_length()
-                    low += least
-                    high += most
-                    free_cells += 1
-                    if most - least > spread:
-                        spread = most - least
-            if low > target or high < target:
-                return None
-            if free_cells > 3 and target - low >= spread and high - target >= spread:
-                return []
-        elif len(self.terms) > 3:  # the same test with weights: each term adds between its least and most
+        if self.plain or len(self.terms) > 3:  # first, cheaply: a sum whose bounds narrow nothing
             target = self.total
             low = high = spread = free_cells = 0
             for c, k in self.terms:
@@ -175,7 +181,8 @@ class LinearRule:
                 else:
                     m = cand[c]
                     least, most = (m & -m).bit_length(), m.bit_length()
-                    least, most = (k * least, k * most) if k > 0 else (k * most, k * least)
+                    if k != 1:  # each term adds between its least and its most
+                        least, most = (k * least, k * most) if k > 0 else (k * most, k * least)
                     low += least
                     high += most
                     free_cells += 1
@@ -228,12 +235,7 @@ class LinearRule:
         before = [1]  # before[i]: the sums the first i free cells reach
         reach = 1
         for _, _, adds in free:
-            step = 0
-            while adds:
-                bit = adds & -adds
-                adds ^= bit
-                step |= reach << (bit.bit_length() - 1)
-            reach = step & window
+            reach = _plus(reach, adds) & window
             before.append(reach)
         if not reach >> target & 1:
             return None
@@ -241,25 +243,8 @@ class LinearRule:
         after = 1  # the sums the free cells after the current one reach
         for i in range(len(free) - 1, -1, -1):
             c, k, adds = free[i]
-            a, b = before[i], after
-            if a.bit_count() > b.bit_count():
-                a, b = b, a
-            others = 0
-            while a:
-                bit = a & -a
-                a ^= bit
-                others |= b << (bit.bit_length() - 1)
-            kept = 0
-            rest = adds
-            step = 0
-            while rest:
-                bit = rest & -rest
-                rest ^= bit
-                add = bit.bit_length() - 1
-                if add <= target and others >> (target - add) & 1:
-                    kept |= bit
-                    step |= after << add
-            after = step & window
+            kept = _completed(adds, _plus(before[i], after), target)
+            after = _plus(after, kept) & window
             if kept != adds:
                 out.append((c, self._digits(kept, k)))
         return out
@@ -799,18 +784,14 @@ class GroupSumRule:
         after = 1
         for k in range(len(parts) - 1, -1, -1):
             cells, dom, digits, kept, w, shift, adds = parts[k]
-            others = _plus(before[k], after) & window
-            kept_adds = 0
+            kept_adds = _completed(adds, _plus(before[k], after), target)
+            after = _plus(after, kept_adds) & window
             kept_sums = 0
-            rest = adds
+            rest = kept_adds
             while rest:
                 bit = rest & -rest
                 rest ^= bit
-                add = bit.bit_length() - 1
-                if add <= target and others >> (target - add) & 1:
-                    kept_adds |= bit
-                    kept_sums |= 1 << ((add - shift) // w)
-            after = _plus(after, kept_adds) & window
+                kept_sums |= 1 << ((bit.bit_length() - 1 - shift) // w)
             if kept_adds != adds:
                 kept = tuple(sum(bit for bit, sums in cell if sums & kept_sums) for cell in digits)
             narrowed = kept_digits(cells, dom, kept, values)
@@ -818,18 +799,6 @@ class GroupSumRule:
                 return None
             out += narrowed
         return out
-
-
-def _plus(a: int, b: int) -> int:
-    """The sums of one element of bit set ``a`` and one of ``b`` (bit s: the number s), as a bit set."""
-    if a.bit_count() > b.bit_count():
-        a, b = b, a
-    out = 0
-    while a:
-        bit = a & -a
-        a ^= bit
-        out |= b << (bit.bit_length() - 1)
-    return out
 
 
 Rule = (
