@@ -42,8 +42,9 @@ narrow; rules over many cells (killer and little killer totals, arrows, sandwich
 small propagators run when one of their cells changes: the digit sets a cage or a renban line can
 still hold (a digit all of them need leaves the cells that see the whole cage), the sums a line or
 an arrow can still reach, where the 1 and the n of a sandwich can still go, the placings of a quadruple's
-digits that still fit. Killer cages also give
-the units they cover a rule for the cells they leave (the "45 rule"). Hidden singles look at every
+digits that still fit. Killer cages and the houses
+give sum rules for what the cages leave of a house, of lines side by side or of rows less columns (the "45 rule",
+innies and outies), cells that see each other summed as different digits. Hidden singles look at every
 all-different unit of n cells; among the cells of fewest candidates, the one the most rules touch
 (and that failed most often) is guessed on. Classic puzzles never see any of it: they run the search
 above, unchanged.

@@ -3,7 +3,8 @@
 A rule between two cells becomes a pair table (:func:`pair_table`): the digits the partner may hold for
 each mask of the cell's candidates. A rule over many cells is a small propagator with a ``propagate``
 method: :class:`SetRule` (killer totals, renban runs), :class:`LinearRule` (little killer, arrows, the
-45 rule's sums), :class:`SandwichRule`, :class:`QuadrupleRule`. :mod:`.variants` lowers each constraint into these.
+45 rule's sums), :class:`GroupSumRule` (short sums of the 45 rule whose cells see each other),
+:class:`SandwichRule`, :class:`QuadrupleRule`. :mod:`.variants` lowers each constraint into these.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from functools import cache, lru_cache
 from itertools import combinations, permutations
 
 __all__ = [
+    "GROUP_CELLS",
     "BetweenRule",
+    "GroupSumRule",
     "HighBytes",
     "LinearRule",
     "Narrowing",
@@ -26,6 +29,7 @@ __all__ = [
     "TableRule",
     "XSumRule",
     "digit_sets",
+    "group_sums",
     "kept_digits",
     "pair_table",
     "skyscraper_bounds",
@@ -65,6 +69,31 @@ class HighBytes:
 def digit_sets(n: int, k: int, total: int) -> tuple[int, ...]:
     """Every set of ``k`` different digits 1..n summing to ``total``, as masks."""
     return tuple(sum(1 << (d - 1) for d in combo) for combo in combinations(range(1, n + 1), k) if sum(combo) == total)
+
+
+def _completed(adds: int, others: int, target: int) -> int:
+    """The addends of bit set ``adds`` that a sum of bit set ``others`` completes to ``target`` (bit s: number s)."""
+    kept = 0
+    rest = adds
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        add = bit.bit_length() - 1
+        if add <= target and others >> (target - add) & 1:
+            kept |= bit
+    return kept
+
+
+def _plus(a: int, b: int) -> int:
+    """The sums of one element of bit set ``a`` and one of ``b`` (bit s: the number s), as a bit set."""
+    if a.bit_count() > b.bit_count():
+        a, b = b, a
+    out = 0
+    while a:
+        bit = a & -a
+        a ^= bit
+        out |= b << (bit.bit_length() - 1)
+    return out
 
 
 class SetRule:
@@ -142,16 +171,18 @@ class LinearRule:
         and a digit stays when the total less its addend is a sum of one from each. With more than three
         free cells it keeps what the least and the most of the others leave (see :meth:`_bounds`).
         """
-        if self.plain:  # the common case first, cheaply: a plain sum whose bounds narrow nothing
+        if self.plain or len(self.terms) > 3:  # first, cheaply: a sum whose bounds narrow nothing
             target = self.total
             low = high = spread = free_cells = 0
-            for c in self.cells:
+            for c, k in self.terms:
                 v = values[c]
                 if v:
-                    target -= v.bit_length()
+                    target -= k * v.bit_length()
                 else:
                     m = cand[c]
                     least, most = (m & -m).bit_length(), m.bit_length()
+                    if k != 1:  # each term adds between its least and its most
+                        least, most = (k * least, k * most) if k > 0 else (k * most, k * least)
                     low += least
                     high += most
                     free_cells += 1
@@ -204,12 +235,7 @@ class LinearRule:
         before = [1]  # before[i]: the sums the first i free cells reach
         reach = 1
         for _, _, adds in free:
-            step = 0
-            while adds:
-                bit = adds & -adds
-                adds ^= bit
-                step |= reach << (bit.bit_length() - 1)
-            reach = step & window
+            reach = _plus(reach, adds) & window
             before.append(reach)
         if not reach >> target & 1:
             return None
@@ -217,25 +243,8 @@ class LinearRule:
         after = 1  # the sums the free cells after the current one reach
         for i in range(len(free) - 1, -1, -1):
             c, k, adds = free[i]
-            a, b = before[i], after
-            if a.bit_count() > b.bit_count():
-                a, b = b, a
-            others = 0
-            while a:
-                bit = a & -a
-                a ^= bit
-                others |= b << (bit.bit_length() - 1)
-            kept = 0
-            rest = adds
-            step = 0
-            while rest:
-                bit = rest & -rest
-                rest ^= bit
-                add = bit.bit_length() - 1
-                if add <= target and others >> (target - add) & 1:
-                    kept |= bit
-                    step |= after << add
-            after = step & window
+            kept = _completed(adds, _plus(before[i], after), target)
+            after = _plus(after, kept) & window
             if kept != adds:
                 out.append((c, self._digits(kept, k)))
         return out
@@ -671,7 +680,138 @@ def kept_digits(cells: Sequence[int], dom: Sequence[int], kept: Sequence[int], v
     return out
 
 
-Rule = SetRule | LinearRule | SandwichRule | QuadrupleRule | BetweenRule | XSumRule | SkyscraperRule | TableRule
+#: The most cells of a group of different digits in a :class:`GroupSumRule` (its digit sets are listed).
+GROUP_CELLS = 3
+
+
+@lru_cache(maxsize=1 << 16)
+def group_sums(dom: tuple[int, ...]) -> tuple[int, tuple[tuple[tuple[int, int], ...], ...], tuple[int, ...]]:
+    """The sums different digits on cells of candidates ``dom`` reach: ``(sums, digits, kept)``, ``sums`` a bit set
+    (bit s: the sum s), ``digits[j]`` the ``(bit, sums)`` of each digit of cell j that some such reading takes,
+    ``kept[j]`` those digits.
+
+    The states are the sets of digits the first cells hold (a forward pass); a backward pass gives each
+    state the sums it still reaches. ``(0, (), ())`` when no reading of different digits fits.
+    """
+    layers: list[set[int]] = [{0}]
+    for m in dom:
+        nxt = set()
+        for used in layers[-1]:
+            free = m & ~used
+            while free:
+                bit = free & -free
+                free ^= bit
+                nxt.add(used | bit)
+        if not nxt:
+            return 0, (), ()
+        layers.append(nxt)
+    back: dict[int, int] = {}
+    for used in layers[-1]:
+        total, rest = 0, used
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            total += bit.bit_length()
+        back[used] = 1 << total
+    digits: list[tuple[tuple[int, int], ...]] = []
+    for j in range(len(dom) - 1, -1, -1):
+        m = dom[j]
+        before: dict[int, int] = {}
+        by_digit: dict[int, int] = {}
+        for used in layers[j]:
+            free = m & ~used
+            reach = 0
+            while free:
+                bit = free & -free
+                free ^= bit
+                sums = back.get(used | bit)
+                if sums:
+                    reach |= sums
+                    by_digit[bit] = by_digit.get(bit, 0) | sums
+            if reach:
+                before[used] = reach
+        back = before
+        digits.append(tuple(by_digit.items()))
+    digits.reverse()
+    return back[0], tuple(digits), tuple(sum(bit for bit, _ in cell) for cell in digits)
+
+
+class GroupSumRule:
+    """``sum(weight * digit) == total`` over groups of cells whose digits differ (each group cells that see each other).
+
+    Each group reaches the sums of its readings of different digits (:func:`group_sums`), which a sum of
+    single cells overestimates (three cells of one row sum to 6 at least, not 3). A group keeps the sums
+    that the other groups' sums complete to the total, and each of its cells the digits of those sums.
+    """
+
+    __slots__ = ("cells", "groups", "total")
+
+    def __init__(self, groups: Sequence[tuple[int, Sequence[int]]], total: int) -> None:
+        self.groups = tuple((w, tuple(cells)) for w, cells in groups)
+        self.cells = tuple(c for _, cells in self.groups for c in cells)
+        self.total = total
+
+    def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
+        """Narrow each cell to the digits of its group's sums that the other groups can complete to the total."""
+        target = self.total
+        parts = []
+        for w, cells in self.groups:
+            dom = tuple([values[c] or cand[c] for c in cells])
+            sums, digits, kept = group_sums(dom)
+            if not sums:
+                return None
+            # Each group adds w * s, shifted up by -w * (its largest sum) when w < 0 so that every addend is >= 0.
+            shift = -w * (sums.bit_length() - 1) if w < 0 else 0
+            target += shift
+            adds = 0
+            rest = sums
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                adds |= 1 << (w * (bit.bit_length() - 1) + shift)
+            parts.append((cells, dom, digits, kept, w, shift, adds))
+        if target < 0:
+            return None
+        window = (2 << target) - 1
+        before = [1]  # before[k]: the totals the first k groups reach
+        reach = 1
+        for part in parts:
+            reach = _plus(reach, part[6]) & window
+            before.append(reach)
+        if not reach >> target & 1:
+            return None
+        out: list[tuple[int, int]] = []
+        after = 1
+        for k in range(len(parts) - 1, -1, -1):
+            cells, dom, digits, kept, w, shift, adds = parts[k]
+            kept_adds = _completed(adds, _plus(before[k], after), target)
+            after = _plus(after, kept_adds) & window
+            kept_sums = 0
+            rest = kept_adds
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                kept_sums |= 1 << ((bit.bit_length() - 1 - shift) // w)
+            if kept_adds != adds:
+                kept = tuple(sum(bit for bit, sums in cell if sums & kept_sums) for cell in digits)
+            narrowed = kept_digits(cells, dom, kept, values)
+            if narrowed is None:
+                return None
+            out += narrowed
+        return out
+
+
+Rule = (
+    SetRule
+    | LinearRule
+    | GroupSumRule
+    | SandwichRule
+    | QuadrupleRule
+    | BetweenRule
+    | XSumRule
+    | SkyscraperRule
+    | TableRule
+)
 
 
 @cache
