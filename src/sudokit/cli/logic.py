@@ -76,6 +76,32 @@ CountingEngine = Annotated[
 ]
 
 
+Without = Annotated[
+    str | None,
+    typer.Option(
+        "--without",
+        metavar="A,B,...",
+        help="Techniques to leave out: f-puzzles' logic families (tuples, pointing, fishes, wings, aic, "
+        "contradictions) or technique names (X-Wing, skyscraper, forcing, ...).",
+    ),
+]
+
+
+def _without(names: str | None) -> frozenset[str]:
+    """The techniques ``--without`` leaves out; an unknown name is a one-line error (exit status 2)."""
+    if names is None:
+        return frozenset()
+    from sudokit.features.logic import disabled_techniques
+
+    listed = [name.strip() for name in names.split(",") if name.strip()]
+    if not listed:
+        fail("--without needs technique or logic family names, e.g. --without fishes,aic")
+    try:
+        return disabled_techniques(listed)
+    except ValueError as err:
+        fail(f"--without: {err}")
+
+
 def _one_puzzle(arg: str, box: Shape | None, line: int | None = None) -> Any:
     """The one puzzle of ``arg`` (text, file or -), or the one on ``line`` of it, as a Grid.
 
@@ -162,6 +188,7 @@ def hint(
     ] = None,
     time_limit: TimeLimit = "60",
     strategy: CountingEngine = "backtrack",
+    without: Without = None,
 ) -> None:
     """Show the next step a person would take: the easiest technique that makes progress.
 
@@ -169,7 +196,8 @@ def hint(
     and their candidates. When no technique applies the step is "needs search". A puzzle of any box
     shape, classic or variant (its rules give steps of their own), with exactly one solution (the
     engine of --strategy, backtrack unless told, counts to 2 first, within --time-limit, as 'sudoku
-    solve --unique' does): a step may assume there is one.
+    solve --unique' does): a step may assume there is one. --without leaves techniques out, as
+    f-puzzles' disabledlogic does.
 
     Exit status: 0 a step (or the puzzle is complete), 1 the puzzle has no solution or several, or
     timed out, 2 invalid input.
@@ -178,8 +206,9 @@ def hint(
 
     if color is not None and fmt is StepFormat.json:
         fail("--color colours the grid of --format pretty: json has none")
+    disabled = _without(without)
     grid = _one_puzzle(puzzle, box_shape(box), line)
-    step = _logic_answer(grid, "hint", time_limit, strategy)
+    step = _logic_answer(grid, "hint", time_limit, strategy, disabled)
     state = Candidates(grid)
     n = grid.n
     if fmt is StepFormat.json:
@@ -217,7 +246,9 @@ def hint(
             )
 
 
-def _logic_answer(grid: Any, command: str, time_limit: float | None, strategy: str) -> Any:
+def _logic_answer(
+    grid: Any, command: str, time_limit: float | None, strategy: str, disabled: frozenset[str] = frozenset()
+) -> Any:
     """The hint (a Step or None) or the rated path of ``grid``, made in a worker within ``time_limit``.
 
     ``strategy`` counts to 2 first. A puzzle without a solution or with several, and a timeout, are
@@ -229,7 +260,9 @@ def _logic_answer(grid: Any, command: str, time_limit: float | None, strategy: s
     one_engine(command, strategy)
     check_known(strategy)
     try:
-        kind, answer = run_logic(grid, explain=command == "explain", time_limit=time_limit, engine=strategy)
+        kind, answer = run_logic(
+            grid, explain=command == "explain", time_limit=time_limit, engine=strategy, disabled=disabled
+        )
     except SudokitError as err:
         fail(str(err))
     if kind == "refused":
@@ -257,18 +290,21 @@ def explain(
     box: Box = None,
     time_limit: TimeLimit = "60",
     strategy: CountingEngine = "backtrack",
+    without: Without = None,
 ) -> None:
     """Print every step of the easiest-first logical path, one numbered line each, then the rating.
 
     Where every technique stalls, a "needs search" step places the solution's digit in one cell and
     the logic goes on (as 'sudoku rate' scores it). json: one object a step, then {"rating": ...}.
     The puzzle must have exactly one solution (the engine of --strategy, backtrack unless told, counts
-    to 2 first); the whole explanation runs within --time-limit.
+    to 2 first); the whole explanation runs within --time-limit. --without leaves techniques out (the
+    path and the rating are then those of the techniques left).
 
     Exit status: 0 explained, 1 the puzzle has no solution or several, or timed out, 2 invalid input.
     """
+    disabled = _without(without)
     grid = _one_puzzle(puzzle, box_shape(box), line)
-    path, rating = _logic_answer(grid, "explain", time_limit, strategy)
+    path, rating = _logic_answer(grid, "explain", time_limit, strategy, disabled)
     from sudokit.features.logic import step_dict
 
     n = grid.n

@@ -26,7 +26,7 @@ from sudokit.io.puzzles import parse_puzzle
 from sudokit.model.grid import Grid
 from sudokit.model.shape import ALPHABET, Shape
 
-__all__ = ["TECHNIQUES", "Candidates", "Step", "hint", "step_dict", "steps"]
+__all__ = ["LOGIC_FAMILIES", "TECHNIQUES", "Candidates", "Step", "disabled_techniques", "hint", "step_dict", "steps"]
 
 #: The techniques tried, easiest first (the order in which ``steps`` looks for progress): HoDoKu 2.2's solving order.
 TECHNIQUES = (
@@ -1487,6 +1487,15 @@ _VARIANT_FINDERS: tuple[Callable[[Candidates], Step | None], ...] = (
 )
 
 
+#: The techniques of the finders that make steps of several (a finder all of whose are left out is not run).
+_EMITS: dict[Callable[[Candidates], Step | None], frozenset[str]] = {
+    _locked_candidates: frozenset(("locked candidates (pointing)", "locked candidates (claiming)")),
+    _peer_locked: frozenset(("locked candidates (peers)",)),
+    _two_links: frozenset(("skyscraper", "2-string kite", "turbot fish")),
+    _forcing: frozenset(("forcing (contradiction)", "forcing (every candidate)")),
+}
+
+
 # --- the solver ---------------------------------------------------------------------------------------
 
 
@@ -1501,7 +1510,62 @@ def logic_grid(puzzle: Grid | str) -> Grid:
     return grid
 
 
-def steps(puzzle: Grid | str | Candidates) -> Iterator[Step]:
+#: The families of techniques f-puzzles' solver (Rangsk's SudokuSolver) lets a setter leave out, as its puzzles'
+#: ``disabledlogic`` names them, and the techniques of sudokit each leaves out (docs/server.md#disabledlogic).
+LOGIC_FAMILIES: dict[str, frozenset[str]] = {
+    "tuples": frozenset(
+        {"locked pair", "locked triple", "naked pair", "naked triple", "naked quad", "hidden pair", "hidden triple"}
+        | {"hidden quad"}
+    ),
+    "pointing": frozenset(
+        {"locked pair", "locked triple", "locked candidates (pointing)", "locked candidates (claiming)"}
+        | {"locked candidates (peers)"}
+    ),
+    "fishes": frozenset(("X-Wing", "Swordfish", "Jellyfish")),
+    "wings": frozenset(("XY-Wing", "XYZ-Wing", "W-Wing")),
+    "aic": frozenset(
+        ("remote pair", "skyscraper", "2-string kite", "turbot fish", "empty rectangle", "X-chain", "XY-chain")
+    ),
+    "contradictions": frozenset(("forcing (contradiction)", "forcing (every candidate)")),
+}
+#: Names of techniques that stand for several of the steps' names.
+_TECHNIQUE_GROUPS = {
+    "locked candidates": LOGIC_FAMILIES["pointing"] - {"locked pair", "locked triple"},
+    "forcing": LOGIC_FAMILIES["contradictions"],
+}
+
+
+@cache
+def _leavable() -> dict[str, frozenset[str]]:
+    """Every name ``disabled`` takes, in lower case: the families, the techniques and the steps' names."""
+    names = {t.lower(): frozenset((t,)) for t in (*TECHNIQUES, *set().union(*LOGIC_FAMILIES.values()))}
+    names |= {t: group for t, group in _TECHNIQUE_GROUPS.items()}
+    names |= LOGIC_FAMILIES
+    return names
+
+
+def disabled_techniques(names: Iterable[str]) -> frozenset[str]:
+    """The steps' techniques that ``names`` leave out: each name an f-puzzles family of :data:`LOGIC_FAMILIES`
+    (its ``disabledlogic``) or a technique of :data:`TECHNIQUES` (``"locked candidates"``: pointing, claiming and
+    peers; ``"forcing"``: both forcing steps), in any case.
+
+    ``ValueError`` naming an unknown name (or one that is not text) and the names known.
+    """
+    known = _leavable()
+    out: set[str] = set()
+    for name in names:
+        group = known.get(name.strip().lower()) if isinstance(name, str) else None
+        if group is None:
+            raise ValueError(
+                f"no technique or f-puzzles logic family {name!r:.60} to leave out; the families are "
+                f"{', '.join(LOGIC_FAMILIES)}, the techniques those of 'sudoku hint' (docs/logic.md), "
+                "e.g. X-Wing, skyscraper, forcing"
+            )
+        out |= group
+    return frozenset(out)
+
+
+def steps(puzzle: Grid | str | Candidates, disabled: Iterable[str] = ()) -> Iterator[Step]:
     """The easiest-first path of logical steps from ``puzzle`` until it is solved or every technique stalls.
 
     At each point the easiest technique of :data:`TECHNIQUES` that makes progress gives the step,
@@ -1512,14 +1576,23 @@ def steps(puzzle: Grid | str | Candidates) -> Iterator[Step]:
     steps also use its rules (:mod:`sudokit.features.rules`): each clue's eliminations, named after its
     kind, and last a forcing step (a candidate that leads to a contradiction after singles and rule
     propagation); the uniqueness techniques are left out there.
+
+    ``disabled`` names techniques the path must not use (:func:`disabled_techniques`: f-puzzles' families, as
+    its ``disabledlogic`` names them, or techniques; ``ValueError`` for an unknown name): where a technique
+    left out is the easiest progress, the next technique is looked for instead.
     """
+    off = disabled_techniques(disabled)
     state = puzzle.copy() if isinstance(puzzle, Candidates) else Candidates(logic_grid(puzzle))
     n = state.shape.n
     finders = _VARIANT_FINDERS if state.geo.variant else _FINDERS
+    if off:
+        finders = tuple(f for f in finders if not _EMITS.get(f, frozenset()) or not _EMITS[f] <= off)
     while not state.is_solved():
         step = None
         for finder in finders:
             step = finder(state)
+            if step is not None and step.technique in off:
+                step = None  # a step of a technique left out (a finder of several kinds found that one first)
             if step is not None:
                 break
         if step is None:
@@ -1551,6 +1624,7 @@ def _contradiction_fast(s: Candidates, cell: int) -> Step | None:
     return None
 
 
-def hint(puzzle: Grid | str | Candidates) -> Step | None:
-    """The next logical step of ``puzzle`` (see :func:`steps`); None when it is already complete."""
-    return next(steps(puzzle), None)
+def hint(puzzle: Grid | str | Candidates, disabled: Iterable[str] = ()) -> Step | None:
+    """The next logical step of ``puzzle`` without the techniques ``disabled`` names (see :func:`steps`); None
+    when it is already complete."""
+    return next(steps(puzzle, disabled), None)

@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sudokit.errors import SudokitError
-from sudokit.features.logic import Candidates, Step, logic_grid, steps
+from sudokit.features.logic import Candidates, Step, disabled_techniques, logic_grid, steps
 from sudokit.model.grid import Grid
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
     from sudokit.engines.strategy import Result, Strategy
     from sudokit.runtime.output import Rendered
@@ -196,28 +196,39 @@ def rate(puzzle: Grid | str, *, time_limit: float | None = None, engine: str | S
 
 
 def rated_steps(
-    puzzle: Grid | str, *, time_limit: float | None = None, engine: str | Strategy = "backtrack"
+    puzzle: Grid | str,
+    *,
+    time_limit: float | None = None,
+    engine: str | Strategy = "backtrack",
+    disabled: Iterable[str] = (),
 ) -> tuple[list[Step], Rating]:
     """The path :func:`rate` scores, and the rating (raising as :func:`rate` does).
 
-    The path is that of :func:`sudokit.features.logic.steps`, except that a stall is a ``"needs search"`` step
-    placing the solution's digit in the middle blank cell, after which the logical steps go on.
+    The path is that of :func:`sudokit.features.logic.steps` (without the techniques ``disabled`` names),
+    except that a stall is a ``"needs search"`` step placing the solution's digit in the middle blank cell,
+    after which the logical steps go on.
     """
-    return rate_grid(logic_grid(puzzle), deadline=_deadline(time_limit), engine=engine)
+    return rate_grid(logic_grid(puzzle), deadline=_deadline(time_limit), engine=engine, disabled=disabled)
 
 
 def first_step(
-    puzzle: Grid | str, *, time_limit: float | None = None, engine: str | Strategy = "backtrack"
+    puzzle: Grid | str,
+    *,
+    time_limit: float | None = None,
+    engine: str | Strategy = "backtrack",
+    disabled: Iterable[str] = (),
 ) -> Step | None:
-    """The next logical step (:func:`sudokit.features.logic.hint`) of a puzzle proved to have one solution first.
+    """The next logical step (:func:`sudokit.features.logic.hint`, without the techniques ``disabled`` names) of
+    a puzzle proved to have one solution first.
 
     None when the puzzle is complete. Raises as :func:`rate` does: a puzzle without a solution or
     with several has no sound next step (a uniqueness step assumes one).
     """
     grid = logic_grid(puzzle)
+    off = disabled_techniques(disabled)
     deadline = _deadline(time_limit)
     _unique_solution(grid, deadline, engine)
-    step = next(steps(grid), None)
+    step = next(steps(grid, off), None)
     _check_time(deadline)
     return step
 
@@ -280,7 +291,12 @@ def _check_unique(solved: Result) -> None:
 
 
 def rate_grid(
-    grid: Grid, solved: Result | None = None, *, deadline: float | None = None, engine: str | Strategy = "backtrack"
+    grid: Grid,
+    solved: Result | None = None,
+    *,
+    deadline: float | None = None,
+    engine: str | Strategy = "backtrack",
+    disabled: Iterable[str] = (),
 ) -> tuple[list[Step], Rating]:
     """:func:`rated_steps` of a parsed grid.
 
@@ -288,6 +304,7 @@ def rate_grid(
     known unique), if at hand; else ``engine`` counts them. ``deadline`` is a ``time.monotonic()``
     time past which ``TimeLimitError`` is raised (checked between steps).
     """
+    off = disabled_techniques(disabled)  # an unknown name refused before the count
     if solved is None:
         solved = _unique_solution(grid, deadline, engine)
     else:
@@ -314,7 +331,7 @@ def rate_grid(
 
     while True:
         stall: Step | None = None
-        for step in steps(state):
+        for step in steps(state, off):
             _check_time(deadline)
             if step.technique == "contradiction":
                 raise ValueError("the logical path ran into a contradiction on a puzzle with one solution")
@@ -530,11 +547,14 @@ class LogicTask:
     of a big board can take long) is killed, and that is a ``timeout`` too.
     """
 
-    def __init__(self, explain: bool, time_limit: float | None, engine: str = "backtrack") -> None:
+    def __init__(
+        self, explain: bool, time_limit: float | None, engine: str = "backtrack", disabled: Iterable[str] = ()
+    ) -> None:
         from sudokit.engines.api import normalize_time_limit, watchdog_seconds
         from sudokit.engines.watchdog import KILL_GRACE
 
         self.explain = explain
+        self.disabled = disabled_techniques(disabled)  #: the techniques the steps leave out
         self.engine = engine  #: the engine that proves the puzzle has one solution (a registered name)
         self.time_limit = normalize_time_limit(time_limit)
         self.budget = None if self.time_limit is None else watchdog_seconds(self.time_limit) + KILL_GRACE
@@ -544,9 +564,10 @@ class LogicTask:
 
         def answer(grid: Grid) -> tuple[str, Any]:
             try:
+                limit, engine, disabled = self.time_limit, self.engine, self.disabled
                 if self.explain:
-                    return "path", rated_steps(grid, time_limit=self.time_limit, engine=self.engine)
-                return "step", first_step(grid, time_limit=self.time_limit, engine=self.engine)
+                    return "path", rated_steps(grid, time_limit=limit, engine=engine, disabled=disabled)
+                return "step", first_step(grid, time_limit=limit, engine=engine, disabled=disabled)
             except TimeLimitError:
                 return "timeout", self.timeout_message()
             except ValueError as err:
@@ -573,11 +594,19 @@ class LogicTask:
         raise StrategyLoadError(f"the logic worker failed to start: {problem}")
 
 
-def run_logic(grid: Grid, *, explain: bool, time_limit: float | None, engine: str = "backtrack") -> tuple[str, Any]:
-    """:class:`LogicTask`'s answer for ``grid``, computed in a worker process that is killed if it overruns."""
+def run_logic(
+    grid: Grid,
+    *,
+    explain: bool,
+    time_limit: float | None,
+    engine: str = "backtrack",
+    disabled: Iterable[str] = (),
+) -> tuple[str, Any]:
+    """:class:`LogicTask`'s answer for ``grid`` (without the techniques ``disabled`` names), computed in a worker
+    process that is killed if it overruns."""
     from sudokit.engines.workers import WorkerPool
 
-    with WorkerPool(LogicTask(explain, time_limit, engine), 1) as pool:
+    with WorkerPool(LogicTask(explain, time_limit, engine, disabled), 1) as pool:
         pool.start()
         [answer] = pool.map([grid])
     return answer

@@ -314,10 +314,11 @@ async def candidates(service: Service, body: dict[str, Any]) -> Any:
 
 
 async def _logic(service: Service, body: dict[str, Any], kind: str) -> Any:
-    _fields(body, "puzzle", "box", "strategy", "time_limit")
+    _fields(body, "puzzle", "box", "strategy", "time_limit", "disabled")
     grid, _ = _puzzle(body)
+    disabled = _disabled(body.get("disabled", []))
     strategy, time_limit = _common(service, body, grid)
-    answer = await service.run(Job(kind, grid, strategy, 2, time_limit))
+    answer = await service.run(Job(kind, grid, strategy, 2, time_limit, {"disabled": disabled}))
     outcome, data = answer
     if outcome == "ok":
         return data
@@ -326,6 +327,18 @@ async def _logic(service: Service, body: dict[str, Any], kind: str) -> Any:
     if outcome == "timeout" or str(data).startswith("still running"):
         raise RequestError(f"no {kind} within the time limit of {time_limit:g} s", 408)
     raise RequestError(str(data), 422)
+
+
+def _disabled(value: object) -> frozenset[str]:
+    """The techniques a ``"disabled"`` list names (f-puzzles' logic families or techniques), or a RequestError."""
+    from sudokit.features.logic import disabled_techniques
+
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise RequestError(f"'disabled' must be a list of technique or logic family names, not {value!r:.40}")
+    try:
+        return disabled_techniques(value)
+    except ValueError as err:
+        raise RequestError(f"disabled: {err}") from None
 
 
 async def hint(service: Service, body: dict[str, Any]) -> Any:

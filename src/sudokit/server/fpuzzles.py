@@ -17,7 +17,8 @@ a disconnect. ``data`` is f-puzzles' lz-string (compressToBase64) JSON, or a who
   ``truecandidatesnumsolutions=N`` (1 without it);
 * ``solvepath``, ``step``: ``{"type": "logical", "cells": [...], "message": ..., "isValid": bool}``,
   from the digits the user entered and their centre pencil marks too (the others read only the
-  givens and given pencil marks);
+  givens and given pencil marks), without the logic families the puzzle's ``disabledlogic`` lists
+  (an unknown family: ``invalid``, naming it);
 * ``cancel``: ``{"type": "canceled"}``; anything malformed: ``{"type": "invalid", "message": ...}``.
 """
 
@@ -56,12 +57,14 @@ class ProtocolError(SudokitError):
 @dataclass(frozen=True)
 class FPuzzle:
     """A puzzle sent by f-puzzles: ``grid`` (its givens and rules), ``entered`` (the user's digits too, or the
-    error that makes them no puzzle), each cell's centre pencil marks, and the true-candidates cap."""
+    error that makes them no puzzle), each cell's centre pencil marks, the true-candidates cap, and its
+    ``disabledlogic`` as sent (read by ``solvepath`` and ``step`` only)."""
 
     grid: Grid
     entered: Grid | str
     marks: dict[int, tuple[int, ...]]
     cap: int
+    disabledlogic: object = None
 
 
 def read_fpuzzle(data: object) -> FPuzzle:
@@ -104,7 +107,7 @@ def read_fpuzzle(data: object) -> FPuzzle:
         entered = parse_fpuzzles(entered_puzzle)
     except SudokitError as err:
         entered = str(err)
-    return FPuzzle(grid, entered, marks, _cap(puzzle.get("truecandidatesoptions")))
+    return FPuzzle(grid, entered, marks, _cap(puzzle.get("truecandidatesoptions")), puzzle.get("disabledlogic"))
 
 
 def _cap(options: object) -> int:
@@ -248,13 +251,27 @@ class Session:
             return {"type": "invalid", "message": puzzle.entered}
         service = self.service
         marks = {cell: list(digits) for cell, digits in puzzle.marks.items()}
-        options = {"marks": marks, "step": step}
+        options = {"marks": marks, "step": step, "disabled": _disabled(puzzle.disabledlogic)}
         job = Job("logic", puzzle.entered, service.engine_for(puzzle.entered), 1, service.config.time_limit, options)
         answer = await service.run(job)
         if type(answer) is tuple:
             return {"type": "invalid", "message": f"the step solver failed: {answer[1]}"}
         data: dict[str, Any] = answer
         return data
+
+
+def _disabled(names: object) -> frozenset[str]:
+    """The techniques a puzzle's ``disabledlogic`` leaves out (:data:`sudokit.features.logic.LOGIC_FAMILIES`).
+
+    ``ValueError`` (an ``invalid`` reply) for a value that is not a list of names, or an unknown name.
+    """
+    from sudokit.features.logic import disabled_techniques
+
+    if names is None:
+        return frozenset()
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise ValueError(f"disabledlogic must be a list of logic family names, not {names!r:.60}")
+    return disabled_techniques(names)
 
 
 def _failure(result: Result, limit: float) -> str:

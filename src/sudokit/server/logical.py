@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from sudokit.model.grid import Grid
@@ -9,13 +10,16 @@ from sudokit.model.grid import Grid
 __all__ = ["logical_answer"]
 
 
-def logical_answer(grid: Grid, marks: dict[int, list[int]], *, step: bool) -> dict[str, Any]:
+def logical_answer(
+    grid: Grid, marks: dict[int, list[int]], *, step: bool, disabled: Iterable[str] = ()
+) -> dict[str, Any]:
     """The ``logical`` reply of f-puzzles' ``solvepath`` or ``step`` (``step``), for ``grid`` (the digits entered too).
 
     Centre pencil marks (``marks``, by cell) narrow their cells first. A variant puzzle's rules take part in the
     steps (:mod:`sudokit.features.rules`), as in ``sudoku explain``. ``step`` on marks that the
     givens and digits narrow further answers with those candidates first ("Initial candidates."), as
-    SudokuSolver does; then one step a request.
+    SudokuSolver does; then one step a request. ``disabled``: the techniques left out (the puzzle's
+    ``disabledlogic``, :func:`sudokit.features.logic.disabled_techniques`).
     """
     from sudokit.features.logic import Candidates, hint, steps
 
@@ -35,7 +39,7 @@ def logical_answer(grid: Grid, marks: dict[int, list[int]], *, step: bool) -> di
     if step and narrowed:
         lines.append("Initial candidates.")
     elif step:
-        found = hint(state)
+        found = hint(state, disabled)
         if found is None:
             lines.append("The puzzle is solved.")
         elif found.technique == "contradiction":
@@ -47,7 +51,7 @@ def logical_answer(grid: Grid, marks: dict[int, list[int]], *, step: bool) -> di
             lines.append(f"{found.technique}: {found.explanation}")
             state.apply(found)
     else:
-        for found in steps(state):
+        for found in steps(state, disabled):
             if found.technique == "contradiction":
                 lines.append(f"{found.technique}: {found.explanation}")
                 valid = False

@@ -69,6 +69,13 @@ def openapi(config: ServerConfig) -> dict[str, Any]:
     solving = {"puzzle": _PUZZLE, "box": _BOX, "strategy": _STRATEGY, "limit": {"type": "integer"}, "time_limit": _TIME}
     logic = {"puzzle": _PUZZLE, "box": _BOX, "strategy": _STRATEGY, "time_limit": _TIME}
     obj = {"type": "object"}
+    disabled = {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "techniques to leave out: f-puzzles' logic families (tuples, pointing, fishes, wings, aic, "
+        "contradictions) or technique names (docs/server.md#disabledlogic)",
+    }
+    stepping = {**logic, "disabled": disabled}
     return {
         "openapi": "3.1.0",
         "info": {
@@ -102,8 +109,8 @@ def openapi(config: ServerConfig) -> dict[str, Any]:
                 {**logic, "cap": {"type": "integer"}},
                 obj,
             ),
-            "/hint": _post("The next logical step (a classic puzzle with one solution)", logic, obj),
-            "/explain": _post("Every logical step and the rating", logic, obj),
+            "/hint": _post("The next logical step (a classic puzzle with one solution)", stepping, obj),
+            "/explain": _post("Every logical step and the rating", stepping, obj),
             "/rate": _post("The rating: the record of `sudoku rate -f json`", logic, _RECORD),
             "/generate": _post(
                 "New puzzles with one solution, as `sudoku generate -f json` makes them",

@@ -258,7 +258,8 @@ def _answer(job: Job, engine_of: Callable[[str], Strategy]) -> Any:
     if job.kind == "logic":
         from sudokit.server.logical import logical_answer
 
-        return logical_answer(grid, job.options.get("marks", {}), step=bool(job.options.get("step")))
+        marks, disabled = job.options.get("marks", {}), job.options.get("disabled", ())
+        return logical_answer(grid, marks, step=bool(job.options.get("step")), disabled=disabled)
     raise ValueError(f"no job of kind {job.kind!r}")
 
 
@@ -272,7 +273,8 @@ def _logic(job: Job) -> Any:
 
     grid = job.grid
     assert grid is not None
-    kind, answer = LogicTask(job.kind == "explain", job.time_limit, job.strategy).start(lambda phase: None)(grid)
+    task = LogicTask(job.kind == "explain", job.time_limit, job.strategy, job.options.get("disabled", ()))
+    kind, answer = task.start(lambda phase: None)(grid)
     if kind == "step" and answer is None:
         return "ok", {"technique": None, **_NO_STEP, "explanation": "the puzzle is already complete"}
     if kind == "step":
