@@ -160,7 +160,7 @@ def test_check_says_skipped_for_a_left_out_engine_when_others_disagree(plugins: 
 
 
 def test_check_bounds_a_hanging_import_and_says_so_once(plugins: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The import of each engine gets ``IMPORT_TIMEOUT`` (1 s here; 15 s by default, where it was 60 s), its
+    """The import of each engine gets ``IMPORT_TIMEOUT`` (1 s here; 30 s by default, where it was 60 s), its
     building the full load timeout: the engine that takes 2 s to build still takes part."""
     monkeypatch.delenv("SUDOKIT_LOAD_TIMEOUT", raising=False)
     monkeypatch.setattr(sudokit.features.crosscheck.job, "IMPORT_TIMEOUT", 1.0)  # where CheckTask reads it

@@ -64,7 +64,8 @@ __all__ = [
 #: Seconds ``sudoku check`` gives the import of one engine's module, unless ``SUDOKIT_LOAD_TIMEOUT`` says
 #: otherwise: OR-Tools' import, the slowest of sudokit's, takes 1-5 s; building an engine (numba's first
 #: compile: 15-30 s) still has the full load timeout. A plugin whose import hangs costs a check this long.
-IMPORT_TIMEOUT = 15.0
+#: 30 s, not 15: on a 2-core machine at load 12, OR-Tools' import took over 15 s of wall time.
+IMPORT_TIMEOUT = 30.0
 
 
 def check_records(
