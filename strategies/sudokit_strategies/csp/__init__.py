@@ -4,7 +4,8 @@ A classic puzzle is one variable per cell left open and one constraint, the all-
 column and box, that propagates to a fixed point after each assignment and at the root, where it decides
 what it can before the search (:mod:`.classic`, with its measurements). A puzzle with irregular regions
 or variant rules is the variant model below: the digits each cell may hold, pruned to a fixed point
-before the search, the all-different of its groups and a constraint per rule. Either model is searched
+before the search, the all-different of its groups and its rules, all propagated together to a fixed point
+after each assignment by one constraint (:mod:`.propagation`). Either model is searched
 in a worker process, a child ``python`` that streams each solution back and is killed at the time
 limit (:mod:`.worker`).
 
@@ -15,8 +16,9 @@ is quicker on classic boards (top95 4.1 ms a puzzle against 6.1; the five 16x16 
 default for the variants' sake.
 
 The package, a module per idea: this module is the engine (its options, the model a puzzle gets, its
-answer) and the variant model with its constraints, :mod:`.classic` the classic model and its
-propagation, :mod:`.worker` the worker processes that run the searches.
+answer) and the variant model, :mod:`.propagation` the one constraint that propagates the variant model's
+groups and rules in the search, :mod:`.classic` the classic model and its propagation, :mod:`.worker` the
+worker processes that run the searches.
 """
 
 from __future__ import annotations
