@@ -2,6 +2,7 @@
 
     python benchmarks/bench_variant_links.py                       # cp-sat, sat, backtrack, python-constraint
     python benchmarks/bench_variant_links.py --engines cp-sat,sat --time-limit 10
+    python benchmarks/bench_variant_links.py --check                # issue 24: `sudoku check` on the new kinds
 
 The links are those of ``puzzles/variants/links*.txt`` (see its README): the accepted ones of
 ``links.txt``, ``links-sudokusolver.txt`` and ``links-kaji.txt`` and the refused ones of
@@ -16,6 +17,11 @@ time. Targets, each printed as PASS or FAIL:
   solution);
 * every accepted puzzle proved unique, with the published solution, by ``cp-sat`` and ``sat`` in under
   5 s each and by ``backtrack`` in under 60 s; ``python-constraint`` has no target (its times are shown).
+
+With ``--check``, only the accepted puzzles that use a kind issue 24 added are taken, each cross-checked
+(what ``sudoku check -s ENGINES --time-limit T`` does, limit 2) by the engines: one line a puzzle (the
+verdict, the count, each engine's seconds), then how many agree on the published solution, unique, and
+each engine's slowest. Target: every one agrees.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from pathlib import Path
 
 from sudokit import Grid, Status, get_strategy, solve
 from sudokit.errors import InvalidPuzzleError
+from sudokit.features.crosscheck import cross_check
 from sudokit.io.links import parse_link
 from sudokit.model.variants import KINDS, Kropki, KropkiNegative
 
@@ -94,8 +101,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engines", default=",".join(ENGINES), help="engines to time (names joined by commas)")
     parser.add_argument("--time-limit", type=float, default=120.0, help="seconds per engine and puzzle")
+    parser.add_argument("--check", action="store_true", help="cross-check the puzzles of the new kinds instead")
     args = parser.parse_args(argv)
     names = args.engines.split(",")
+    if args.check:
+        return check(names, args.time_limit)
     engines = {name: get_strategy(name) for name in names}
     files = sorted(VARIANTS.glob("links*.txt"))
     every = [item for path in files for item in links(path)]
@@ -159,6 +169,41 @@ def main(argv: list[str] | None = None) -> int:
     for problem in problems:
         print(f"  {problem}")
     return 0 if ok else 1
+
+
+def check(names: list[str], time_limit: float) -> int:
+    """Cross-check every accepted puzzle of a new kind with the engines ``names``; 0 when all agree, unique."""
+    taken: list[tuple[Link, Grid]] = []
+    for path in sorted(VARIANTS.glob("links*.txt")):
+        for item in links(path):
+            try:
+                grid = parse_link(item.link)
+            except InvalidPuzzleError:
+                continue
+            if uses_new_kind(grid):
+                taken.append((item, grid))
+    agreed = 0
+    slowest = dict.fromkeys(names, (0.0, ""))
+    for item, grid in taken:
+        report = cross_check(grid, names, time_limit=time_limit)
+        ok = report.agree and report.count == 1 and report.exact
+        solution = report.engines[0].result.solution if report.engines[0].result else None
+        if ok and item.solution and solution is not None:
+            ok = "".join(map(str, solution.cells)) == item.solution
+        agreed += ok
+        times = []
+        for answer in report.engines:
+            seconds = answer.elapsed or 0.0
+            times.append(f"{answer.name} {seconds:.2f}")
+            slowest[answer.name] = max(slowest[answer.name], (seconds, item.title))
+        print(f"{'agree' if ok else report.verdict.value:9} {report.count_text:3} {item.title}: {', '.join(times)}")
+        for problem in report.problems:
+            print(f"          {problem}")
+    verdict = "PASS" if agreed == len(taken) else "FAIL"
+    print(f"{verdict} {agreed} of {len(taken)} agree (unique, the published solution)")
+    for name, (seconds, title) in slowest.items():
+        print(f"     {name}: slowest {seconds:.2f} s ({title})")
+    return 0 if agreed == len(taken) else 1
 
 
 if __name__ == "__main__":

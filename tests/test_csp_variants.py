@@ -608,3 +608,22 @@ def test_dots_and_xv_clues_of_any_value_count_as_brute_force_does() -> None:
         expected = counted(puzzle)
         result = solve(puzzle, ENGINE, limit=len(expected) + 1)
         assert (result.count, result.exact) == (len(expected), True), puzzle
+
+
+#: Real puzzles whose rules work together, which python-constraint did not prove unique in 26-50 s of CPU
+#: while each rule was a constraint of its own, run once after each assignment; with the rules propagated
+#: together to a fixed point (csp/propagation.py) each takes a few seconds (bench_variant_links.py --check).
+FORMERLY_SLOW = ("Fortress Coverage", "Exclusive Singularity")
+
+
+@pytest.mark.parametrize("title", FORMERLY_SLOW)
+def test_real_puzzles_of_rules_working_together_are_proved_unique(title: str) -> None:
+    from sudokit.io.links import parse_link
+    from tests.test_links import PUZZLES, linked
+
+    (fields, link), *_ = [
+        (f, k) for t, f, k in linked(PUZZLES / "variants" / "links-variantsolverjs.txt") if title in t
+    ]
+    result = solve(parse_link(link), ENGINE, limit=2, time_limit=120)
+    assert (result.status, result.count, result.exact) == (Status.SOLVED, 1, True), result
+    assert result.solution is not None and "".join(map(str, result.solution.cells)) == fields["solution"]

@@ -4,7 +4,8 @@ A classic puzzle is one variable per cell left open and one constraint, the all-
 column and box, that propagates to a fixed point after each assignment and at the root, where it decides
 what it can before the search (:mod:`.classic`, with its measurements). A puzzle with irregular regions
 or variant rules is the variant model below: the digits each cell may hold, pruned to a fixed point
-before the search, the all-different of its groups and a constraint per rule. Either model is searched
+before the search, the all-different of its groups and its rules, all propagated together to a fixed point
+after each assignment by one constraint (:mod:`.propagation`). Either model is searched
 in a worker process, a child ``python`` that streams each solution back and is killed at the time
 limit (:mod:`.worker`).
 
@@ -15,8 +16,9 @@ is quicker on classic boards (top95 4.1 ms a puzzle against 6.1; the five 16x16 
 default for the variants' sake.
 
 The package, a module per idea: this module is the engine (its options, the model a puzzle gets, its
-answer) and the variant model with its constraints, :mod:`.classic` the classic model and its
-propagation, :mod:`.worker` the worker processes that run the searches.
+answer) and the variant model, :mod:`.propagation` the one constraint that propagates the variant model's
+groups and rules in the search, :mod:`.classic` the classic model and its propagation, :mod:`.worker` the
+worker processes that run the searches.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from functools import cache, partial
+from functools import cache
 from itertools import combinations, pairwise, permutations
 from typing import Any
 
@@ -45,6 +47,7 @@ from sudokit import (
     undotted_pairs,
 )
 from sudokit_strategies.csp.classic import ClassicModel, Propagator, board_of, classic_model
+from sudokit_strategies.csp.propagation import Propagate, seen_masks
 from sudokit_strategies.csp.worker import run_in_worker, stop_workers
 
 __all__ = ["BRANCHING", "INFERENCE", "SOLVERS", "ConstraintStrategy", "stop_workers"]
@@ -327,7 +330,7 @@ class _VariantModel:
             digits = tuple(cells[i] for i in line)
             blanks = tuple(i for i in line if not cells[i])
             if not blanks:
-                if _seen_counts([[d] for d in digits], count) is None:
+                if seen_masks([1 << d for d in digits], count) is None:
                     return None  # the givens break it
                 continue
             rules.append(("skyscraper", blanks, digits, count))
@@ -455,9 +458,9 @@ def _add_rule(model: _VariantModel, rule: Constraint) -> None:
             model.weights[i] += 1
     if kind in ("extra-region", "renban"):
         model.groups.append(cells)
-        if kind == "renban":  # different digits within len - 1 of each other: a run
-            for a, b in combinations(cells, 2):
-                model.relate(a, b, _table(n, "near", len(cells) - 1))
+        if kind == "renban":  # different digits making a run: a layout per run (its digits on every cell)
+            runs = (frozenset(range(low, low + len(cells))) for low in range(1, n - len(cells) + 2))
+            model.layouts.append((cells, [(run,) * len(cells) for run in runs]))
     elif kind == "clone":
         for a, b in rule.pairs(n):  # type: ignore[attr-defined]
             model.relate(a, b, _table(n, "equal"))
@@ -646,11 +649,11 @@ def _variant_search(model: _Model, solver: str) -> Iterator[tuple[int, ...]]:
 
 def _variant_problem(model: _Model, solver: str, weights: dict[int, int], clock: _Clock | None) -> constraint.Problem:
     """The problem of a variant model, its variables ordered by ``weights`` (and ``clock`` on every variable)."""
-    _, domains, groups, rules, _ = model
+    cells, domains, groups, rules, _ = model
     problem = constraint.Problem(SOLVERS[solver]())
     for i, domain in domains:
         problem.addVariable(i, domain)
-    _add_variant_rules(problem, groups, rules, weights, clock)
+    _add_variant_rules(problem, len(cells), groups, rules, weights, clock)
     return problem
 
 
@@ -773,43 +776,20 @@ class _Clock(constraint.Constraint):
 
 def _add_variant_rules(
     problem: constraint.Problem,
+    size: int,
     groups: list[tuple[tuple[int, ...], frozenset[int] | None]],
     rules: list[_Rule],
     weights: dict[int, int],
     clock: _Clock | None,
 ) -> None:
-    """Add a variant model's groups, rules and ``clock`` to ``problem``; order its variables (_level_degrees)."""
-    scopes: list[Sequence[int]] = []
-    for blanks, digits in groups:
-        problem.addConstraint(constraint.AllDifferentConstraint() if digits is None else _Unit(digits), blanks)
-        scopes.append(blanks)
-    for rule in rules:
-        made, variables = _library_constraint(rule)
-        problem.addConstraint(made, variables)
-        scopes.append(variables)
+    """Add a variant model's groups and rules (one Propagate, on a board of ``size`` cells) and ``clock`` to
+    ``problem``; order its variables."""
+    variables = list(weights)
+    if variables:
+        problem.addConstraint(Propagate(size, groups, rules), variables)
     if clock is not None and len(weights) > 1:
-        problem.addConstraint(clock, list(weights))
-    _level_degrees(problem, weights, scopes)
-
-
-def _library_constraint(rule: _Rule) -> tuple[constraint.Constraint, Sequence[int]]:
-    """The constraint of one rule of the model (see _Rule), and its variables."""
-    if rule[0] == "pair":
-        _, a, b, table = rule
-        return constraint.FunctionConstraint(partial(_in_table, table)), (a, b)
-    if rule[0] == "sum":
-        _, blanks, multipliers, total = rule
-        return _Sum(total, multipliers), blanks
-    if rule[0] == "skyscraper":
-        _, blanks, line, count = rule
-        return _Skyscraper(line, count), blanks
-    _, blanks, masks = rule
-    return _Layouts(masks), blanks
-
-
-def _in_table(table: frozenset[tuple[int, int]], a: int, b: int) -> bool:
-    """Whether the digits ``a`` and ``b`` make a pair of ``table``."""
-    return (a, b) in table
+        problem.addConstraint(clock, variables)
+    _level_degrees(problem, weights, [variables])
 
 
 def _level_degrees(problem: constraint.Problem, weights: dict[int, int], scopes: list[Sequence[int]]) -> None:
@@ -828,236 +808,6 @@ def _level_degrees(problem: constraint.Problem, weights: dict[int, int], scopes:
     top = max(d - weights[i] for i, d in degree.items()) + 2  # every one lacks 2 at least (a no-op on 1 is dropped)
     for i, d in degree.items():
         problem.addConstraint(constraint.Constraint(), [i] * (top + weights[i] - d))
-
-
-class _Unit(constraint.Constraint):
-    """AllDifferentConstraint that also places a digit with one cell left for it (a hidden single).
-
-    For a whole row, column or region: ``digits`` are those its variables must hold.
-    """
-
-    def __init__(self, digits: frozenset[int]) -> None:
-        self.digits = tuple(sorted(digits))
-        self.size = max(digits) + 1
-
-    def __call__(
-        self,
-        variables: Sequence[int],
-        domains: dict[int, constraint.Domain],
-        assignments: dict[int, int],
-        forwardcheck: object = False,
-    ) -> bool:
-        seen = 0  # the digits placed, as a bit mask
-        open_ = []
-        get = assignments.get
-        for v in variables:
-            x = get(v)
-            if x is None:
-                open_.append(v)
-            elif seen >> x & 1:
-                return False
-            else:
-                seen |= 1 << x
-        if not forwardcheck or not open_:
-            return True
-        count, last = [0] * self.size, [0] * self.size  # for each digit, the cells that may hold it, and one
-        for v in open_:
-            domain = domains[v]
-            taken = [x for x in domain if seen >> x & 1]
-            for x in taken:
-                domain.hideValue(x)
-            if not domain:
-                return False
-            for x in domain:
-                count[x] += 1
-                last[x] = v
-        for x in self.digits:
-            if not seen >> x & 1:
-                if not count[x]:
-                    return False
-                if count[x] == 1 and len(domain := domains[last[x]]) > 1:
-                    for y in [y for y in domain if y != x]:
-                        domain.hideValue(y)
-        return True
-
-
-class _Layouts(constraint.Constraint):
-    """The variables hold digits of one of the layouts (a bit mask of digits per variable).
-
-    A killer cage's layouts are its sets of digits with the right sum; a sandwich's, every placing of
-    the 1, the n and a set of digits between them with the right sum. A variable keeps the digits of the
-    layouts that fit the digits placed.
-    """
-
-    def __init__(self, layouts: tuple[tuple[int, ...], ...]) -> None:
-        top = max(max(layout) for layout in layouts).bit_length()
-        #: For each variable and digit, the layouts (as bits of an int) in which the variable may hold it.
-        self.fits = [[0] * top for _ in layouts[0]]
-        for k, layout in enumerate(layouts):
-            for fits, mask in zip(self.fits, layout, strict=True):
-                for x in range(top):
-                    if mask >> x & 1:
-                        fits[x] |= 1 << k
-        self.every = (1 << len(layouts)) - 1
-
-    def __call__(
-        self,
-        variables: Sequence[int],
-        domains: dict[int, constraint.Domain],
-        assignments: dict[int, int],
-        forwardcheck: object = False,
-    ) -> bool:
-        left = self.every
-        open_ = []
-        get = assignments.get
-        for v, fits in zip(variables, self.fits, strict=True):
-            x = get(v)
-            if x is None:
-                open_.append((v, fits))
-            else:
-                left &= fits[x]
-                if not left:
-                    return False
-        if forwardcheck:
-            for v, fits in open_:
-                domain = domains[v]
-                for x in [x for x in domain if not fits[x] & left]:
-                    domain.hideValue(x)
-                if not domain:
-                    return False
-        return True
-
-
-def _seen_counts(options: list[list[int]], count: int) -> list[set[int]] | None:
-    """The digits of each place of a line (``options``) from which ``count`` digits can be seen; None: none.
-
-    Read from the start, a digit is seen when it is above every digit before it: states (the tallest so
-    far, how many seen) forwards to those reached, backwards to those still ending at ``count``.
-    """
-    layers: list[set[tuple[int, int]]] = [{(0, 0)}]
-    for digits in options:
-        nxt = set()
-        for tallest, seen in layers[-1]:
-            for d in digits:
-                if d < tallest:
-                    nxt.add((tallest, seen))
-                elif seen < count:
-                    nxt.add((d, seen + 1))
-        layers.append(nxt)
-    good = {state for state in layers[-1] if state[1] == count}
-    if not good:
-        return None
-    kept: list[set[int]] = [set() for _ in options]
-    for j in range(len(options) - 1, -1, -1):
-        before = set()
-        for tallest, seen in layers[j]:
-            for d in options[j]:
-                if ((tallest, seen) if d < tallest else (d, seen + 1)) in good:
-                    kept[j].add(d)
-                    before.add((tallest, seen))
-        good = before
-    return kept
-
-
-class _Skyscraper(constraint.Constraint):
-    """``count`` digits of a line are seen from its start (each above every one before it).
-
-    ``line`` holds the line's givens (0 for each blank, the variables in order); the forward check keeps
-    the digits of the blanks that some reading with ``count`` seen still takes (see _seen_counts).
-    """
-
-    def __init__(self, line: tuple[int, ...], count: int) -> None:
-        self.line = line
-        self.count = count
-
-    def __call__(
-        self,
-        variables: Sequence[int],
-        domains: dict[int, constraint.Domain],
-        assignments: dict[int, int],
-        forwardcheck: object = False,
-    ) -> bool:
-        get = assignments.get
-        blanks = iter(variables)
-        options: list[list[int]] = []
-        open_: list[tuple[int, int]] = []  # (place on the line, variable) of each blank not assigned
-        for k, d in enumerate(self.line):
-            if d:
-                options.append([d])
-                continue
-            v = next(blanks)
-            x = get(v)
-            if x is None:
-                options.append(list(domains[v]))
-                open_.append((k, v))
-            else:
-                options.append([x])
-        kept = _seen_counts(options, self.count)
-        if kept is None:
-            return False
-        if forwardcheck:
-            for k, v in open_:
-                domain = domains[v]
-                for x in [x for x in domain if x not in kept[k]]:
-                    domain.hideValue(x)
-                if not domain:
-                    return False
-        return True
-
-
-class _Sum(constraint.Constraint):
-    """ExactSumConstraint whose forward check bounds every open variable by the others' current digits.
-
-    The sum of multiplier * digit is ``total``; the library's own one checks the bounds of the digits the
-    variables had before the search, and hides only digits that would overshoot.
-    """
-
-    def __init__(self, total: int, multipliers: tuple[int, ...] | None) -> None:
-        self.total = total
-        self.multipliers = multipliers
-
-    def __call__(
-        self,
-        variables: Sequence[int],
-        domains: dict[int, constraint.Domain],
-        assignments: dict[int, int],
-        forwardcheck: object = False,
-    ) -> bool:
-        rest = self.total
-        open_ = []
-        get = assignments.get
-        for k, v in enumerate(variables):
-            m = 1 if self.multipliers is None else self.multipliers[k]
-            x = get(v)
-            if x is None:
-                open_.append((v, m))
-            else:
-                rest -= m * x
-        if not open_:
-            return rest == 0
-        bounds = []
-        low = high = 0
-        for v, m in open_:
-            domain = domains[v]
-            if not domain:
-                return False
-            a, b = (m * min(domain), m * max(domain)) if m > 0 else (m * max(domain), m * min(domain))
-            bounds.append((a, b))
-            low += a
-            high += b
-        if not low <= rest <= high:
-            return False
-        if forwardcheck:
-            for (v, m), (a, b) in zip(open_, bounds, strict=True):
-                top, bottom = rest - (low - a), rest - (high - b)  # what m * digit may be, given the others
-                if bottom <= a and b <= top:
-                    continue
-                domain = domains[v]
-                for x in [x for x in domain if not bottom <= m * x <= top]:
-                    domain.hideValue(x)
-                if not domain:
-                    return False
-        return True
 
 
 def _search(model: _Model, solver: str) -> Iterator[tuple[int, ...]]:
