@@ -13,6 +13,7 @@ from functools import cache, lru_cache
 from itertools import combinations, permutations
 
 __all__ = [
+    "ArrowRule",
     "BetweenRule",
     "HighBytes",
     "LinearRule",
@@ -671,7 +672,119 @@ def kept_digits(cells: Sequence[int], dom: Sequence[int], kept: Sequence[int], v
     return out
 
 
-Rule = SetRule | LinearRule | SandwichRule | QuadrupleRule | BetweenRule | XSumRule | SkyscraperRule | TableRule
+class _Abandon(Exception):
+    """Raised when :class:`ArrowRule`'s search for every digit's completion goes over its budget."""
+
+
+class ArrowRule(LinearRule):
+    """An arrow too long for a table, or a double arrow: a sum whose cells that see each other take different digits.
+
+    The sum is a :class:`LinearRule` (``sum(coefficient * digit) == total``); each digit a cell keeps has a
+    completion in which the cells of ``apart`` (pairs of positions in ``cells``, set by the model once it
+    knows the peers) differ. A search over the cells finds them all, at most ``budget`` steps; past that
+    (long lines on big boards), the sum's bounds alone narrow.
+    """
+
+    __slots__ = ("apart", "budget", "memo")
+
+    def __init__(self, terms: Sequence[tuple[int, int]], total: int, n: int, budget: int = 4000) -> None:
+        merged: dict[int, int] = {}
+        for c, k in terms:  # a cell twice on the line adds its digit twice
+            merged[c] = merged.get(c, 0) + k
+        super().__init__(list(merged.items()), total, n)
+        self.budget = budget
+        #: For each position, the positions whose cells must differ from its cell.
+        self.apart: tuple[tuple[int, ...], ...] = tuple(() for _ in self.cells)
+        #: What the search kept for each candidate tuple seen (a search meets the same ones again and again).
+        self.memo: dict[tuple[int, ...], Narrowing] = {}
+
+    def see(self, peers: Sequence[Sequence[int] | set[int]]) -> None:
+        """Learn which cells of the rule see each other (so take different digits)."""
+        cells = self.cells
+        self.apart = tuple(tuple(j for j, b in enumerate(cells) if b in peers[a]) for a in cells)
+
+    def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
+        """Narrow each cell to the digits that have a completion of different digits where cells see each other."""
+        dom = tuple([values[c] or cand[c] for c in self.cells])
+        if dom in self.memo:
+            return self.memo[dom]
+        try:
+            kept = self._supports(dom)
+            out = None if kept is None else kept_digits(self.cells, dom, kept, values)
+        except _Abandon:
+            out = super().propagate(cand, values)
+        if len(self.memo) >= 1 << 14:
+            self.memo.clear()
+        self.memo[dom] = out
+        return out
+
+    def _supports(self, dom: tuple[int, ...]) -> list[int] | None:
+        """The digits of each cell that some completion uses, or None if there is none."""
+        size = len(dom)
+        # The cells with fewest candidates (and the circle's tens) first: the sum left narrows soonest.
+        order = sorted(range(size), key=lambda i: (dom[i].bit_count(), -abs(self.terms[i][1])))
+        where = {p: q for q, p in enumerate(order)}
+        options: list[list[tuple[int, int]]] = []
+        for p in order:
+            m, k = dom[p], self.terms[p][1]
+            opts = []
+            while m:
+                bit = m & -m
+                m ^= bit
+                opts.append((bit, k * bit.bit_length()))
+            options.append(opts)
+        low, high = [0] * (size + 1), [0] * (size + 1)
+        for q in range(size - 1, -1, -1):
+            adds = [a for _, a in options[q]]
+            low[q], high[q] = low[q + 1] + min(adds), high[q + 1] + max(adds)
+        if not low[0] <= self.total <= high[0]:
+            return None
+        apart = [tuple(where[j] for j in self.apart[p] if where[j] < q) for q, p in enumerate(order)]
+        kept = [0] * size
+        whole = [dom[p] for p in order]
+        chosen = [0] * size
+        steps = self.budget
+
+        def search(q: int, rest: int) -> bool:
+            """Whether the digits chosen before ``q`` have a completion; every completion's digits kept on the way."""
+            nonlocal steps
+            if q == size:
+                return rest == 0
+            steps -= 1
+            if steps < 0:
+                raise _Abandon
+            banned = 0
+            for j in apart[q]:
+                banned |= chosen[j]
+            lo, hi = low[q + 1], high[q + 1]
+            found = False
+            for bit, add in options[q]:
+                if bit & banned or not lo <= rest - add <= hi:
+                    continue
+                if found and kept[q] & bit and kept[q + 1 :] == whole[q + 1 :]:
+                    continue  # nothing left to learn below
+                chosen[q] = bit
+                if search(q + 1, rest - add):
+                    kept[q] |= bit
+                    found = True
+            return found
+
+        if not search(0, self.total):
+            return None
+        return [kept[where[p]] for p in range(size)]
+
+
+Rule = (
+    SetRule
+    | LinearRule
+    | SandwichRule
+    | QuadrupleRule
+    | BetweenRule
+    | XSumRule
+    | SkyscraperRule
+    | TableRule
+    | ArrowRule
+)
 
 
 @cache

@@ -16,6 +16,7 @@ from operator import itemgetter
 from sudokit import Grid
 from sudokit_strategies.backtrack.base import Base, Timeout
 from sudokit_strategies.backtrack.rules import (
+    ArrowRule,
     BetweenRule,
     HighBytes,
     LinearRule,
@@ -81,6 +82,9 @@ class _Model:
         self.peers = [tuple(sorted(p)) for p in peers]
         for k, cells in self.arrows:
             self.rules[k] = arrow_table(cells, n, peers)
+        for rule in self.rules:
+            if isinstance(rule, ArrowRule):
+                rule.see(peers)
         # Hidden singles: every all-different group of exactly n cells, once.
         seen: set[frozenset[int]] = set()
         self.units: list[tuple[int, ...]] = []
@@ -209,7 +213,7 @@ class _Model:
             terms = [(c, w) for c, w in zip(cells, weights, strict=False)] + [(c, 1) for c in cells[len(circle) :]]
             if len(circle) == 1 and len(set(cells)) == len(cells) <= ARROW_TABLE_CELLS and n <= 16:
                 self.arrows.append((len(self.rules), cells))  # a table once the peers are known
-            self.rules.append(LinearRule(terms, 0, n))
+            self.rules.append(ArrowRule(terms, 0, n))
         elif kind == "sandwich":
             line = tuple(r * n + c for r, c in rule.line_cells(n))  # type: ignore[attr-defined]
             self.rules.append(SandwichRule(line, rule.total, n))  # type: ignore[attr-defined]
@@ -290,7 +294,7 @@ class _Model:
             for a, b in combinations(cells, 2):
                 self.relate(a, b, lambda x, y: abs(x - y) >= 2)
         elif kind == "double-arrow":  # the two ends less the cells between sum to 0
-            self.rules.append(LinearRule([(cells[0], 1), (cells[-1], 1)] + [(c, -1) for c in cells[1:-1]], 0, n))
+            self.rules.append(ArrowRule([(cells[0], 1), (cells[-1], 1)] + [(c, -1) for c in cells[1:-1]], 0, n))
         else:  # the engine declares only the kinds above; the core refuses the others
             raise ValueError(f"backtrack does not take {kind} constraints")
 
