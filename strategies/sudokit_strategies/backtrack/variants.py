@@ -196,9 +196,8 @@ class _Model:
             pairs.extend(knight_pairs(n))
         elif kind == "anti-king":
             pairs.extend(king_pairs(n))
-        elif kind == "non-consecutive":
-            for a, b in orthogonal_pairs(n):
-                self.relate(a, b, lambda x, y: abs(x - y) != 1)
+        elif kind == "non-consecutive":  # every two neighbours: the digit pairs asked once for them all
+            self.relate_pairs(orthogonal_pairs(n), lambda x, y: abs(x - y) != 1)
         elif kind == "killer":
             groups.append(cells)
             total = rule.total  # type: ignore[attr-defined]
