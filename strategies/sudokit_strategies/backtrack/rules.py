@@ -635,11 +635,15 @@ class TableRule:
     which a sum's reachable totals are not when two of its cells must differ.
     """
 
-    __slots__ = ("cells", "memo", "rows")
+    __slots__ = ("by_first", "cells", "memo", "rows")
 
     def __init__(self, cells: Sequence[int], rows: Sequence[tuple[int, ...]]) -> None:
         self.cells = tuple(cells)
         self.rows = tuple(rows)
+        #: The rows by their first cell's digit (an arrow's circle): only those of its candidates are read.
+        self.by_first: dict[int, list[tuple[int, ...]]] = {}
+        for row in self.rows:
+            self.by_first.setdefault(row[0], []).append(row)
         #: What the rows keep of each candidate tuple seen (a search meets the same ones again and again).
         self.memo: dict[tuple[int, ...], list[int]] = {}
 
@@ -649,12 +653,16 @@ class TableRule:
         kept = self.memo.get(dom)
         if kept is None:
             kept = [0] * len(dom)
-            for row in self.rows:
-                for m, bit in zip(dom, row, strict=True):
-                    if not m & bit:
-                        break
-                else:
-                    kept = [k | bit for k, bit in zip(kept, row, strict=True)]
+            first = dom[0]
+            while first:
+                bit = first & -first
+                first ^= bit
+                for row in self.by_first.get(bit, ()):
+                    for m, b in zip(dom, row, strict=True):
+                        if not m & b:
+                            break
+                    else:
+                        kept = [k | b for k, b in zip(kept, row, strict=True)]
             if len(self.memo) >= 1 << 14:
                 self.memo.clear()
             self.memo[dom] = kept
