@@ -919,15 +919,14 @@ def test_short_arrows_become_tables_that_keep_every_solution_digit_and_know_peer
     assert dict(rule.propagate(cand, [0] * 81) or []) == {0: 0b101, 1: 0b101}
 
 
-def _arrow_puzzles() -> list[tuple[str, Grid, list[int]]]:
-    """Every shipped puzzle with arrows or double arrows and one known solution: the kit's, the corpus', the links'."""
+def _solved_puzzles(kinds: set[str]) -> list[tuple[str, Grid, list[int]]]:
+    """Every shipped puzzle using one of ``kinds`` with one known solution: the kit's, the corpus', the links'."""
     from sudokit.io.links import parse_link
     from sudokit.io.puzzles import parse_puzzle
     from sudokit.testing import corpus
 
     from .test_links import REAL
 
-    kinds = {"arrow", "double-arrow"}
     found = []
     for k in corpus.variants():
         if k.puzzle.kinds & kinds and k.solution is not None:
@@ -957,7 +956,7 @@ def test_long_arrows_and_double_arrows_never_remove_a_digit_of_the_solution() ->
 
     rng = random.Random(25)
     rules = narrowed = 0
-    puzzles = _arrow_puzzles()
+    puzzles = _solved_puzzles({"arrow", "double-arrow"})
     assert {p.n for _, p, _ in puzzles} >= {4, 9}
     for where, puzzle, digits in puzzles:
         n, size = puzzle.n, puzzle.n * puzzle.n
@@ -1027,3 +1026,34 @@ def test_arrow_rule_keeps_exactly_the_digits_of_sums_whose_peers_differ() -> Non
             assert out is not None
             got = dict(zip(cells, (cand[c] for c in cells), strict=True)) | dict(out)
             assert got == exact, (constraint, [cand[c] for c in cells])
+
+
+def test_kropki_chains_never_remove_a_digit_of_the_solution_and_keep_a_black_1_from_two_2s() -> None:
+    """A cell between two kropki dots whose far cells see each other is a table of the three: sound, and stronger.
+
+    Every such table of the kit's, the corpus' and the links' kropki puzzles, under random candidates
+    around the solution, keeps every solution digit; on a row ``r1c1 - r1c2 - r1c3`` of two black dots the
+    middle cannot be 1 (both ends would be 2), which the two pair tables alone allow.
+    """
+    from sudokit_strategies.backtrack.rules import TableRule
+    from sudokit_strategies.backtrack.variants import VariantSearch
+
+    rng = random.Random(38)
+    chains = 0
+    for where, puzzle, digits in _solved_puzzles({"kropki"}):
+        n, size = puzzle.n, puzzle.n * puzzle.n
+        for rule in VariantSearch(puzzle, 2, None, 1).rules:
+            if not isinstance(rule, TableRule) or "arrow" in puzzle.kinds:
+                continue
+            chains += 1
+            for _ in range(20):
+                cand = [1 << (digits[c] - 1) | rng.getrandbits(n) for c in range(size)]
+                out = rule.propagate(cand, [0] * size)
+                assert out is not None, (where, rule.cells)
+                assert all(m >> (digits[c] - 1) & 1 for c, m in out), (where, rule.cells)
+    assert chains >= 5
+    dots = [v.Kropki("black", ((0, 0), (0, 1))), v.Kropki("black", ((0, 1), (0, 2)))]
+    [rule] = VariantSearch(Grid([0] * 81, Shape.for_side(9), constraints=dots), 2, None, 1).rules
+    assert isinstance(rule, TableRule)
+    narrowed = dict(rule.propagate([(1 << 9) - 1] * 81, [0] * 81) or [])
+    assert narrowed[1] == 0b1010  # the middle: 2 (1 and 4 at the ends) or 4 (2 and 8); not 1, 3 (6 twice), 6, 8

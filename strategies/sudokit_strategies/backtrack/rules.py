@@ -637,15 +637,19 @@ class TableRule:
 
     __slots__ = ("by_first", "cells", "memo", "rows")
 
-    def __init__(self, cells: Sequence[int], rows: Sequence[tuple[int, ...]]) -> None:
+    def __init__(self, cells: Sequence[int], rows: Sequence[tuple[int, ...]], like: TableRule | None = None) -> None:
+        """``like``: a rule of the same rows, whose tables (and what they kept) this one shares."""
         self.cells = tuple(cells)
-        self.rows = tuple(rows)
+        self.rows: tuple[tuple[int, ...], ...] = tuple(rows)
         #: The rows by their first cell's digit (an arrow's circle): only those of its candidates are read.
         self.by_first: dict[int, list[tuple[int, ...]]] = {}
-        for row in self.rows:
-            self.by_first.setdefault(row[0], []).append(row)
         #: What the rows keep of each candidate tuple seen (a search meets the same ones again and again).
         self.memo: dict[tuple[int, ...], list[int]] = {}
+        if like is not None and like.rows == self.rows:
+            self.rows, self.by_first, self.memo = like.rows, like.by_first, like.memo
+            return
+        for row in self.rows:
+            self.by_first.setdefault(row[0], []).append(row)
 
     def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
         """Narrow each cell to its digits in the rows that fit every cell's candidates."""

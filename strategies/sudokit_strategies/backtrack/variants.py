@@ -54,6 +54,37 @@ def arrow_table(cells: Sequence[int], n: int, peers: list[set[int]]) -> TableRul
     return TableRule(cells, rows)
 
 
+def dot_chains(
+    dots: Sequence[tuple[int, ...]], tables: dict[tuple[int, int], list[int]], peers: list[set[int]], n: int
+) -> list[TableRule]:
+    """A table for each cell between two kropki dots whose far cells see each other (so differ): ``(middle, a, b)``.
+
+    Pair tables alone let a black dot's 1 sit between two 2s of one row; the three cells' rows do not.
+    """
+    partners: dict[int, list[int]] = {}
+    for a, b in dots:
+        partners.setdefault(a, []).append(b)
+        partners.setdefault(b, []).append(a)
+    out = []
+    made: dict[tuple[tuple[int, ...], tuple[int, ...]], TableRule] = {}  # the dots' kinds repeat: rows shared
+    for middle, ends in sorted(partners.items()):
+        for a, b in combinations(sorted(set(ends)), 2):
+            if b not in peers[a]:
+                continue
+            key = (tuple(tables[(middle, a)]), tuple(tables[(middle, b)]))
+            like = made.get(key)
+            if like is not None:
+                out.append(TableRule((middle, a, b), like.rows, like))
+                continue
+            rows: list[tuple[int, int, int]] = []
+            for x, (to_a, to_b) in enumerate(zip(*key, strict=True)):
+                for y in range(n):
+                    if to_a >> y & 1:
+                        rows.extend((1 << x, 1 << y, 1 << z) for z in range(n) if to_b >> z & 1 and z != y)
+            out.append(made.setdefault(key, TableRule((middle, a, b), rows)))
+    return out
+
+
 class _Model:
     """A variant puzzle lowered for the search: peers, units, pair tables, rules over many cells, first candidates."""
 
@@ -68,6 +99,7 @@ class _Model:
         self.rules: list[Rule] = []
         self.cages: list[tuple[tuple[int, ...], int]] = []  # killer cages with a total
         self.arrows: list[tuple[int, tuple[int, ...]]] = []  # (index in rules, cells) of the short arrows
+        self.dots: list[tuple[int, ...]] = []  # the cells of each kropki dot
         odd = sum(1 << d for d in range(0, n, 2))
         for constraint in puzzle.constraints:
             self._lower(constraint, puzzle, groups, pairs, odd)
@@ -85,6 +117,8 @@ class _Model:
         for rule in self.rules:
             if isinstance(rule, ArrowRule):
                 rule.see(peers)
+        if "kropki-negative" not in puzzle.kinds:  # with it, the search hardly guesses: chains cost more than they save
+            self.rules.extend(dot_chains(self.dots, self.tables, peers, n))
         # Hidden singles: every all-different group of exactly n cells, once.
         seen: set[frozenset[int]] = set()
         self.units: list[tuple[int, ...]] = []
@@ -233,6 +267,7 @@ class _Model:
                 self.relate(cells[i], cells[j], lambda x, y: y >= x)
         elif kind == "kropki":
             self.relate(*cells, rule.holds)  # type: ignore[attr-defined, call-arg]
+            self.dots.append(cells)
         elif kind == "kropki-negative":  # one rule over most pairs of neighbours: its digit pairs asked once
             self.relate_pairs(rule.pairs(puzzle), rule.holds)  # type: ignore[attr-defined]
         elif kind == "xv":
