@@ -949,7 +949,8 @@ def test_long_arrows_and_double_arrows_never_remove_a_digit_of_the_solution() ->
     """The arrow rule (sum bounds with the digits that must differ) keeps every shipped puzzle's solution digits.
 
     Each arrow or double arrow that is not a table is put random candidates around the solution, with some
-    of its cells placed (their solution digits): it never answers a contradiction nor removes a solution digit.
+    of its cells placed (their solution digits): it never answers a contradiction nor removes a solution digit,
+    nor do the bounds it falls back on past its search budget.
     """
     from sudokit_strategies.backtrack.rules import ArrowRule
     from sudokit_strategies.backtrack.variants import VariantSearch
@@ -975,6 +976,11 @@ def test_long_arrows_and_double_arrows_never_remove_a_digit_of_the_solution() ->
                 assert out is not None, (where, rule.cells)
                 assert all(m >> (digits[c] - 1) & 1 for c, m in out), (where, rule.cells)
                 narrowed += bool(out)
+                # What it falls back on past its search budget (long lines on big boards) keeps them too.
+                dom = tuple(values[c] or cand[c] for c in rule.cells)
+                out = rule._by_bounds(dom, values)
+                assert out is not None, (where, rule.cells)
+                assert all(m >> (digits[c] - 1) & 1 for c, m in out), (where, rule.cells)
     assert rules >= 10
     assert narrowed >= rules  # the rule does narrow
 
@@ -1057,3 +1063,27 @@ def test_kropki_chains_never_remove_a_digit_of_the_solution_and_keep_a_black_1_f
     assert isinstance(rule, TableRule)
     narrowed = dict(rule.propagate([(1 << 9) - 1] * 81, [0] * 81) or [])
     assert narrowed[1] == 0b1010  # the middle: 2 (1 and 4 at the ends) or 4 (2 and 8); not 1, 3 (6 twice), 6, 8
+
+
+def test_arrow_rule_bounds_cells_that_all_see_each_other_by_their_least_different_digits() -> None:
+    """Too many cells for a search to list: the cells of one column add at least 1 + 2 + ... over their digits.
+
+    On a 16x16 board, eight middle cells of a double arrow in one column add at least 36, more than two
+    ends can (16 + 15): the rule refuses the board's full candidates at once, and the solve says
+    unsolvable (the sum's bounds alone, 8 at least, left the search to run out its time).
+    """
+    from sudokit_strategies.backtrack.rules import ArrowRule
+    from sudokit_strategies.backtrack.variants import VariantSearch
+
+    double = v.DoubleArrow(tuple((r, 3) for r in range(2, 12)))
+    puzzle = Grid([0] * 256, Shape.for_side(16), constraints=[double])
+    [rule] = [r for r in VariantSearch(puzzle, 2, None, 1).rules if isinstance(r, ArrowRule)]
+    assert rule.propagate([(1 << 16) - 1] * 256, [0] * 256) is None
+    result = solve(puzzle, "backtrack", time_limit=20)
+    assert result.status == Status.UNSOLVABLE
+    # Seven middle cells (28 at least): the rule keeps the ends' digits that two different ends reach.
+    double = v.DoubleArrow(tuple((r, 3) for r in range(2, 11)))
+    puzzle = Grid([0] * 256, Shape.for_side(16), constraints=[double])
+    [rule] = [r for r in VariantSearch(puzzle, 2, None, 1).rules if isinstance(r, ArrowRule)]
+    out = dict(rule.propagate([(1 << 16) - 1] * 256, [0] * 256) or [])
+    assert out[2 * 16 + 3] == out[10 * 16 + 3] == sum(1 << (d - 1) for d in range(12, 17))  # 12..16: 28 - 16 up

@@ -8,7 +8,7 @@ method: :class:`SetRule` (killer totals, renban runs), :class:`LinearRule` (litt
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
 from itertools import combinations, permutations
 
@@ -697,7 +697,7 @@ class ArrowRule(LinearRule):
     (long lines on big boards), the sum's bounds alone narrow.
     """
 
-    __slots__ = ("apart", "budget", "memo")
+    __slots__ = ("apart", "budget", "clique", "memo", "signs")
 
     def __init__(self, terms: Sequence[tuple[int, int]], total: int, n: int, budget: int = 4000) -> None:
         merged: dict[int, int] = {}
@@ -707,6 +707,9 @@ class ArrowRule(LinearRule):
         self.budget = budget
         #: For each position, the positions whose cells must differ from its cell.
         self.apart: tuple[tuple[int, ...], ...] = tuple(() for _ in self.cells)
+        #: Each position's clique (cells of one sign that all see each other), -1 for none; each clique's sign.
+        self.clique: tuple[int, ...] = tuple(-1 for _ in self.cells)
+        self.signs: tuple[int, ...] = ()
         #: What the search kept for each candidate tuple seen (a search meets the same ones again and again).
         self.memo: dict[tuple[int, ...], Narrowing] = {}
 
@@ -714,6 +717,22 @@ class ArrowRule(LinearRule):
         """Learn which cells of the rule see each other (so take different digits)."""
         cells = self.cells
         self.apart = tuple(tuple(j for j, b in enumerate(cells) if b in peers[a]) for a in cells)
+        groups: list[list[int]] = []  # cliques of cells of one sign, each cell in the first that it fits
+        for i, (_, k) in enumerate(self.terms):
+            if k in (1, -1):
+                for group in groups:
+                    if self.terms[group[0]][1] == k and all(j in self.apart[i] for j in group):
+                        group.append(i)
+                        break
+                else:
+                    groups.append([i])
+        groups = [group for group in groups if len(group) > 1]
+        clique = [-1] * len(cells)
+        for g, group in enumerate(groups):
+            for i in group:
+                clique[i] = g
+        self.clique = tuple(clique)
+        self.signs = tuple(self.terms[group[0]][1] for group in groups)
 
     def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
         """Narrow each cell to the digits that have a completion of different digits where cells see each other."""
@@ -724,20 +743,16 @@ class ArrowRule(LinearRule):
             kept = self._supports(dom)
             out = None if kept is None else kept_digits(self.cells, dom, kept, values)
         except _Abandon:
-            out = super().propagate(cand, values)
+            out = self._by_bounds(dom, values)
         if len(self.memo) >= 1 << 14:
             self.memo.clear()
         self.memo[dom] = out
         return out
 
-    def _supports(self, dom: tuple[int, ...]) -> list[int] | None:
-        """The digits of each cell that some completion uses, or None if there is none."""
-        size = len(dom)
-        # The cells with fewest candidates (and the circle's tens) first: the sum left narrows soonest.
-        order = sorted(range(size), key=lambda i: (dom[i].bit_count(), -abs(self.terms[i][1])))
-        where = {p: q for q, p in enumerate(order)}
-        options: list[list[tuple[int, int]]] = []
-        for p in order:
+    def _options(self, dom: tuple[int, ...], positions: Iterable[int]) -> list[list[tuple[int, int]]]:
+        """For each of ``positions``, its candidates as ``(digit bit, coefficient * digit)``."""
+        options = []
+        for p in positions:
             m, k = dom[p], self.terms[p][1]
             opts = []
             while m:
@@ -745,10 +760,73 @@ class ArrowRule(LinearRule):
                 m ^= bit
                 opts.append((bit, k * bit.bit_length()))
             options.append(opts)
+        return options
+
+    def _by_bounds(self, dom: tuple[int, ...], values: list[int]) -> Narrowing:
+        """Keep each cell's addends between the total less the others' most and least (cliques counted)."""
+        size = len(dom)
+        options = self._options(dom, range(size))
+        kept = []
+        for p in range(size):
+            others = [j for j in range(size) if j != p]
+            bounds = self._suffix_bounds(dom, others, [options[j] for j in others])
+            if bounds is None:
+                return None
+            least, most = self.total - bounds[1][0], self.total - bounds[0][0]
+            kept.append(sum(bit for bit, add in options[p] if least <= add <= most))
+        return kept_digits(self.cells, dom, kept, values) if all(kept) else None
+
+    def _suffix_bounds(
+        self, dom: tuple[int, ...], order: list[int], options: list[list[tuple[int, int]]]
+    ) -> tuple[list[int], list[int]] | None:
+        """The least and most the cells from each place of ``order`` on add; None if those cells cannot differ.
+
+        A cell outside the cliques adds its least or most addend; the ``m`` cells of a clique (cells that
+        all see each other, all ``+1`` or all ``-1``) in the suffix add at least the ``m`` least digits of
+        their candidates together, at most the ``m`` most (a clique with fewer digits than cells: None).
+        """
+        size = len(order)
         low, high = [0] * (size + 1), [0] * (size + 1)
-        for q in range(size - 1, -1, -1):
-            adds = [a for _, a in options[q]]
-            low[q], high[q] = low[q + 1] + min(adds), high[q + 1] + max(adds)
+        clique, signs = self.clique, self.signs
+        for q in range(size):
+            lo = hi = 0
+            unions: dict[int, tuple[int, int]] = {}
+            for j in range(q, size):
+                g = clique[order[j]]
+                if g < 0:
+                    adds = [a for _, a in options[j]]
+                    lo += min(adds)
+                    hi += max(adds)
+                else:
+                    m, count = unions.get(g, (0, 0))
+                    unions[g] = (m | dom[order[j]], count + 1)
+            for g, (m, count) in unions.items():
+                digits = []
+                while m:
+                    bit = m & -m
+                    m ^= bit
+                    digits.append(bit.bit_length())
+                if len(digits) < count:
+                    return None
+                least, most = sum(digits[:count]), sum(digits[-count:])
+                if signs[g] > 0:
+                    lo, hi = lo + least, hi + most
+                else:
+                    lo, hi = lo - most, hi - least
+            low[q], high[q] = lo, hi
+        return low, high
+
+    def _supports(self, dom: tuple[int, ...]) -> list[int] | None:
+        """The digits of each cell that some completion uses, or None if there is none."""
+        size = len(dom)
+        # A two-digit circle's tens first, then the cells with fewest candidates: the sum left narrows soonest.
+        order = sorted(range(size), key=lambda i: (abs(self.terms[i][1]) <= 1, dom[i].bit_count()))
+        where = {p: q for q, p in enumerate(order)}
+        options = self._options(dom, order)
+        bounds = self._suffix_bounds(dom, order, options)
+        if bounds is None:
+            return None
+        low, high = bounds
         if not low[0] <= self.total <= high[0]:
             return None
         apart = [tuple(where[j] for j in self.apart[p] if where[j] < q) for q, p in enumerate(order)]
