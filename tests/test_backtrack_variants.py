@@ -917,3 +917,173 @@ def test_short_arrows_become_tables_that_keep_every_solution_digit_and_know_peer
     cand = [(1 << 9) - 1] * 81
     cand[40] = 1 << 3
     assert dict(rule.propagate(cand, [0] * 81) or []) == {0: 0b101, 1: 0b101}
+
+
+def _solved_puzzles(kinds: set[str]) -> list[tuple[str, Grid, list[int]]]:
+    """Every shipped puzzle using one of ``kinds`` with one known solution: the kit's, the corpus', the links'."""
+    from sudokit.io.links import parse_link
+    from sudokit.io.puzzles import parse_puzzle
+    from sudokit.testing import corpus
+
+    from .test_links import REAL
+
+    found = []
+    for k in corpus.variants():
+        if k.puzzle.kinds & kinds and k.solution is not None:
+            found.append((k.where, k.puzzle, list(k.solution.cells)))
+    lines = [line for line in (ROOT / "puzzles/variants/corpus.txt").read_text().splitlines() if line[:1] == "{"]
+    answers = [line.split() for line in (ROOT / "puzzles/variants/answers.txt").read_text().splitlines()[1:]]
+    assert len(lines) == len(answers)
+    for number, (line, answer) in enumerate(zip(lines, answers, strict=True)):
+        puzzle = parse_puzzle(line)
+        if puzzle.kinds & kinds:
+            found.append((f"corpus.txt puzzle {number + 1}", puzzle, [int(d, 36) for d in answer[-1]]))
+    for _, fields, link in REAL:
+        puzzle = parse_link(link)
+        if puzzle.kinds & kinds and len(fields["solution"]) == puzzle.n * puzzle.n:
+            found.append((link[:60], puzzle, [int(d) for d in fields["solution"]]))
+    return found
+
+
+def test_long_arrows_and_double_arrows_never_remove_a_digit_of_the_solution() -> None:
+    """The arrow rule (sum bounds with the digits that must differ) keeps every shipped puzzle's solution digits.
+
+    Each arrow or double arrow that is not a table is put random candidates around the solution, with some
+    of its cells placed (their solution digits): it never answers a contradiction nor removes a solution digit,
+    nor do the bounds it falls back on past its search budget.
+    """
+    from sudokit_strategies.backtrack.rules import ArrowRule
+    from sudokit_strategies.backtrack.variants import VariantSearch
+
+    rng = random.Random(25)
+    rules = narrowed = 0
+    puzzles = _solved_puzzles({"arrow", "double-arrow"})
+    assert {p.n for _, p, _ in puzzles} >= {4, 9}
+    for where, puzzle, digits in puzzles:
+        n, size = puzzle.n, puzzle.n * puzzle.n
+        for rule in VariantSearch(puzzle, 2, None, 1).rules:
+            if not isinstance(rule, ArrowRule):
+                continue
+            rules += 1
+            for _ in range(30):
+                cand = [1 << (digits[c] - 1) | rng.getrandbits(n) for c in range(size)]
+                values = [0] * size
+                for c in rule.cells:
+                    if rng.random() < 0.25:
+                        values[c], cand[c] = 1 << (digits[c] - 1), 0
+                rule.memo.clear()
+                out = rule.propagate(cand, values)
+                assert out is not None, (where, rule.cells)
+                assert all(m >> (digits[c] - 1) & 1 for c, m in out), (where, rule.cells)
+                narrowed += bool(out)
+                # What it falls back on past its search budget (long lines on big boards) keeps them too.
+                dom = tuple(values[c] or cand[c] for c in rule.cells)
+                out = rule._by_bounds(dom, values)
+                assert out is not None, (where, rule.cells)
+                assert all(m >> (digits[c] - 1) & 1 for c, m in out), (where, rule.cells)
+    assert rules >= 10
+    assert narrowed >= rules  # the rule does narrow
+
+
+def test_arrow_rule_keeps_exactly_the_digits_of_sums_whose_peers_differ() -> None:
+    """Shaft cells that see each other take different digits: the rule keeps just the digits of such sums.
+
+    Compared with every row of digits listed by brute force, under random candidates: an arrow from r9c9
+    over three cells of row 1 and r2c6, and a double arrow whose six cells fill two rows of box 7.
+    """
+    from itertools import permutations, product
+
+    from sudokit_strategies.backtrack.rules import ArrowRule
+    from sudokit_strategies.backtrack.variants import VariantSearch
+
+    full = (1 << 9) - 1
+    # Four cells of row 1: at least 1+2+3+4 = 10, more than a digit: no arrow fits.
+    puzzle = Grid([0] * 81, Shape.for_side(9), constraints=[v.Arrow(((8, 8),), ((0, 0), (0, 1), (0, 2), (0, 3)))])
+    [rule] = [r for r in VariantSearch(puzzle, 2, None, 1).rules if isinstance(r, ArrowRule)]
+    assert rule.propagate([full] * 81, [0] * 81) is None
+    arrow = v.Arrow(((8, 8),), ((0, 0), (0, 1), (0, 2), (1, 5)))
+    double = v.DoubleArrow(((8, 2), (8, 1), (8, 0), (7, 0), (7, 1), (7, 2)))
+    rows = {  # every row of digits that keeps the rule, in the order of its cells
+        arrow: [(a + b + c + d, a, b, c, d) for a, b, c, d in product(range(1, 10), repeat=4) if len({a, b, c}) == 3],
+        double: [p for p in permutations(range(1, 10), 6) if p[0] + p[-1] == sum(p[1:-1])],
+    }
+    rng = random.Random(26)
+    for constraint, listed in rows.items():
+        listed = [r for r in listed if r[0] <= 9]
+        puzzle = Grid([0] * 81, Shape.for_side(9), constraints=[constraint])
+        [rule] = [r for r in VariantSearch(puzzle, 2, None, 1).rules if isinstance(r, ArrowRule)]
+        cells = rule.cells
+        order = constraint.indexes(9)  # the circle first, as the rows list the digits
+        for trial in range(300):
+            cand = [full] * 81
+            if trial:
+                for c in cells:
+                    cand[c] = rng.getrandbits(9) | 1 << rng.randrange(9)
+            exact = dict.fromkeys(cells, 0)
+            for r in listed:
+                if all(cand[c] >> (d - 1) & 1 for c, d in zip(order, r, strict=True)):
+                    for c, d in zip(order, r, strict=True):
+                        exact[c] |= 1 << (d - 1)
+            rule.memo.clear()
+            out = rule.propagate(cand, [0] * 81)
+            if not any(exact.values()):
+                assert out is None
+                continue
+            assert out is not None
+            got = dict(zip(cells, (cand[c] for c in cells), strict=True)) | dict(out)
+            assert got == exact, (constraint, [cand[c] for c in cells])
+
+
+def test_kropki_chains_never_remove_a_digit_of_the_solution_and_keep_a_black_1_from_two_2s() -> None:
+    """A cell between two kropki dots whose far cells see each other is a table of the three: sound, and stronger.
+
+    Every such table of the kit's, the corpus' and the links' kropki puzzles, under random candidates
+    around the solution, keeps every solution digit; on a row ``r1c1 - r1c2 - r1c3`` of two black dots the
+    middle cannot be 1 (both ends would be 2), which the two pair tables alone allow.
+    """
+    from sudokit_strategies.backtrack.rules import TableRule
+    from sudokit_strategies.backtrack.variants import VariantSearch
+
+    rng = random.Random(38)
+    chains = 0
+    for where, puzzle, digits in _solved_puzzles({"kropki"}):
+        n, size = puzzle.n, puzzle.n * puzzle.n
+        for rule in VariantSearch(puzzle, 2, None, 1).rules:
+            if not isinstance(rule, TableRule) or "arrow" in puzzle.kinds:
+                continue
+            chains += 1
+            for _ in range(20):
+                cand = [1 << (digits[c] - 1) | rng.getrandbits(n) for c in range(size)]
+                out = rule.propagate(cand, [0] * size)
+                assert out is not None, (where, rule.cells)
+                assert all(m >> (digits[c] - 1) & 1 for c, m in out), (where, rule.cells)
+    assert chains >= 5
+    dots = [v.Kropki("black", ((0, 0), (0, 1))), v.Kropki("black", ((0, 1), (0, 2)))]
+    [rule] = VariantSearch(Grid([0] * 81, Shape.for_side(9), constraints=dots), 2, None, 1).rules
+    assert isinstance(rule, TableRule)
+    narrowed = dict(rule.propagate([(1 << 9) - 1] * 81, [0] * 81) or [])
+    assert narrowed[1] == 0b1010  # the middle: 2 (1 and 4 at the ends) or 4 (2 and 8); not 1, 3 (6 twice), 6, 8
+
+
+def test_arrow_rule_bounds_cells_that_all_see_each_other_by_their_least_different_digits() -> None:
+    """Too many cells for a search to list: the cells of one column add at least 1 + 2 + ... over their digits.
+
+    On a 16x16 board, eight middle cells of a double arrow in one column add at least 36, more than two
+    ends can (16 + 15): the rule refuses the board's full candidates at once, and the solve says
+    unsolvable (the sum's bounds alone, 8 at least, left the search to run out its time).
+    """
+    from sudokit_strategies.backtrack.rules import ArrowRule
+    from sudokit_strategies.backtrack.variants import VariantSearch
+
+    double = v.DoubleArrow(tuple((r, 3) for r in range(2, 12)))
+    puzzle = Grid([0] * 256, Shape.for_side(16), constraints=[double])
+    [rule] = [r for r in VariantSearch(puzzle, 2, None, 1).rules if isinstance(r, ArrowRule)]
+    assert rule.propagate([(1 << 16) - 1] * 256, [0] * 256) is None
+    result = solve(puzzle, "backtrack", time_limit=20)
+    assert result.status == Status.UNSOLVABLE
+    # Seven middle cells (28 at least): the rule keeps the ends' digits that two different ends reach.
+    double = v.DoubleArrow(tuple((r, 3) for r in range(2, 11)))
+    puzzle = Grid([0] * 256, Shape.for_side(16), constraints=[double])
+    [rule] = [r for r in VariantSearch(puzzle, 2, None, 1).rules if isinstance(r, ArrowRule)]
+    out = dict(rule.propagate([(1 << 16) - 1] * 256, [0] * 256) or [])
+    assert out[2 * 16 + 3] == out[10 * 16 + 3] == sum(1 << (d - 1) for d in range(12, 17))  # 12..16: 28 - 16 up

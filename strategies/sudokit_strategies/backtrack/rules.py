@@ -9,12 +9,13 @@ method: :class:`SetRule` (killer totals, renban runs), :class:`LinearRule` (litt
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
 from itertools import combinations, permutations
 
 __all__ = [
     "GROUP_CELLS",
+    "ArrowRule",
     "BetweenRule",
     "GroupSumRule",
     "HighBytes",
@@ -643,13 +644,21 @@ class TableRule:
     which a sum's reachable totals are not when two of its cells must differ.
     """
 
-    __slots__ = ("cells", "memo", "rows")
+    __slots__ = ("by_first", "cells", "memo", "rows")
 
-    def __init__(self, cells: Sequence[int], rows: Sequence[tuple[int, ...]]) -> None:
+    def __init__(self, cells: Sequence[int], rows: Sequence[tuple[int, ...]], like: TableRule | None = None) -> None:
+        """``like``: a rule of the same rows, whose tables (and what they kept) this one shares."""
         self.cells = tuple(cells)
-        self.rows = tuple(rows)
+        self.rows: tuple[tuple[int, ...], ...] = tuple(rows)
+        #: The rows by their first cell's digit (an arrow's circle): only those of its candidates are read.
+        self.by_first: dict[int, list[tuple[int, ...]]] = {}
         #: What the rows keep of each candidate tuple seen (a search meets the same ones again and again).
         self.memo: dict[tuple[int, ...], list[int]] = {}
+        if like is not None and like.rows == self.rows:
+            self.rows, self.by_first, self.memo = like.rows, like.by_first, like.memo
+            return
+        for row in self.rows:
+            self.by_first.setdefault(row[0], []).append(row)
 
     def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
         """Narrow each cell to its digits in the rows that fit every cell's candidates."""
@@ -657,12 +666,16 @@ class TableRule:
         kept = self.memo.get(dom)
         if kept is None:
             kept = [0] * len(dom)
-            for row in self.rows:
-                for m, bit in zip(dom, row, strict=True):
-                    if not m & bit:
-                        break
-                else:
-                    kept = [k | bit for k, bit in zip(kept, row, strict=True)]
+            first = dom[0]
+            while first:
+                bit = first & -first
+                first ^= bit
+                for row in self.by_first.get(bit, ()):
+                    for m, b in zip(dom, row, strict=True):
+                        if not m & b:
+                            break
+                    else:
+                        kept = [k | b for k, b in zip(kept, row, strict=True)]
             if len(self.memo) >= 1 << 14:
                 self.memo.clear()
             self.memo[dom] = kept
@@ -801,6 +814,186 @@ class GroupSumRule:
         return out
 
 
+class _Abandon(Exception):
+    """Raised when :class:`ArrowRule`'s search for every digit's completion goes over its budget."""
+
+
+class ArrowRule(LinearRule):
+    """An arrow too long for a table, or a double arrow: a sum whose cells that see each other take different digits.
+
+    The sum is a :class:`LinearRule` (``sum(coefficient * digit) == total``); each digit a cell keeps has a
+    completion in which the cells of ``apart`` (pairs of positions in ``cells``, set by the model once it
+    knows the peers) differ. A search over the cells finds them all, at most ``budget`` steps; past that
+    (long lines on big boards), the sum's bounds alone narrow.
+    """
+
+    __slots__ = ("apart", "budget", "clique", "memo", "signs")
+
+    def __init__(self, terms: Sequence[tuple[int, int]], total: int, n: int, budget: int = 4000) -> None:
+        merged: dict[int, int] = {}
+        for c, k in terms:  # a cell twice on the line adds its digit twice
+            merged[c] = merged.get(c, 0) + k
+        super().__init__(list(merged.items()), total, n)
+        self.budget = budget
+        #: For each position, the positions whose cells must differ from its cell.
+        self.apart: tuple[tuple[int, ...], ...] = tuple(() for _ in self.cells)
+        #: Each position's clique (cells of one sign that all see each other), -1 for none; each clique's sign.
+        self.clique: tuple[int, ...] = tuple(-1 for _ in self.cells)
+        self.signs: tuple[int, ...] = ()
+        #: What the search kept for each candidate tuple seen (a search meets the same ones again and again).
+        self.memo: dict[tuple[int, ...], Narrowing] = {}
+
+    def see(self, peers: Sequence[Sequence[int] | set[int]]) -> None:
+        """Learn which cells of the rule see each other (so take different digits)."""
+        cells = self.cells
+        self.apart = tuple(tuple(j for j, b in enumerate(cells) if b in peers[a]) for a in cells)
+        groups: list[list[int]] = []  # cliques of cells of one sign, each cell in the first that it fits
+        for i, (_, k) in enumerate(self.terms):
+            if k in (1, -1):
+                for group in groups:
+                    if self.terms[group[0]][1] == k and all(j in self.apart[i] for j in group):
+                        group.append(i)
+                        break
+                else:
+                    groups.append([i])
+        groups = [group for group in groups if len(group) > 1]
+        clique = [-1] * len(cells)
+        for g, group in enumerate(groups):
+            for i in group:
+                clique[i] = g
+        self.clique = tuple(clique)
+        self.signs = tuple(self.terms[group[0]][1] for group in groups)
+
+    def propagate(self, cand: list[int], values: list[int]) -> Narrowing:
+        """Narrow each cell to the digits that have a completion of different digits where cells see each other."""
+        dom = tuple([values[c] or cand[c] for c in self.cells])
+        if dom in self.memo:
+            return self.memo[dom]
+        try:
+            kept = self._supports(dom)
+            out = None if kept is None else kept_digits(self.cells, dom, kept, values)
+        except _Abandon:
+            out = self._by_bounds(dom, values)
+        if len(self.memo) >= 1 << 14:
+            self.memo.clear()
+        self.memo[dom] = out
+        return out
+
+    def _options(self, dom: tuple[int, ...], positions: Iterable[int]) -> list[list[tuple[int, int]]]:
+        """For each of ``positions``, its candidates as ``(digit bit, coefficient * digit)``."""
+        options = []
+        for p in positions:
+            m, k = dom[p], self.terms[p][1]
+            opts = []
+            while m:
+                bit = m & -m
+                m ^= bit
+                opts.append((bit, k * bit.bit_length()))
+            options.append(opts)
+        return options
+
+    def _by_bounds(self, dom: tuple[int, ...], values: list[int]) -> Narrowing:
+        """Keep each cell's addends between the total less the others' most and least (cliques counted)."""
+        size = len(dom)
+        options = self._options(dom, range(size))
+        kept = []
+        for p in range(size):
+            others = [j for j in range(size) if j != p]
+            bounds = self._suffix_bounds(dom, others, [options[j] for j in others])
+            if bounds is None:
+                return None
+            least, most = self.total - bounds[1][0], self.total - bounds[0][0]
+            kept.append(sum(bit for bit, add in options[p] if least <= add <= most))
+        return kept_digits(self.cells, dom, kept, values) if all(kept) else None
+
+    def _suffix_bounds(
+        self, dom: tuple[int, ...], order: list[int], options: list[list[tuple[int, int]]]
+    ) -> tuple[list[int], list[int]] | None:
+        """The least and most the cells from each place of ``order`` on add; None if those cells cannot differ.
+
+        A cell outside the cliques adds its least or most addend; the ``m`` cells of a clique (cells that
+        all see each other, all ``+1`` or all ``-1``) in the suffix add at least the ``m`` least digits of
+        their candidates together, at most the ``m`` most (a clique with fewer digits than cells: None).
+        """
+        size = len(order)
+        low, high = [0] * (size + 1), [0] * (size + 1)
+        clique, signs = self.clique, self.signs
+        for q in range(size):
+            lo = hi = 0
+            unions: dict[int, tuple[int, int]] = {}
+            for j in range(q, size):
+                g = clique[order[j]]
+                if g < 0:
+                    adds = [a for _, a in options[j]]
+                    lo += min(adds)
+                    hi += max(adds)
+                else:
+                    m, count = unions.get(g, (0, 0))
+                    unions[g] = (m | dom[order[j]], count + 1)
+            for g, (m, count) in unions.items():
+                digits = []
+                while m:
+                    bit = m & -m
+                    m ^= bit
+                    digits.append(bit.bit_length())
+                if len(digits) < count:
+                    return None
+                least, most = sum(digits[:count]), sum(digits[-count:])
+                if signs[g] > 0:
+                    lo, hi = lo + least, hi + most
+                else:
+                    lo, hi = lo - most, hi - least
+            low[q], high[q] = lo, hi
+        return low, high
+
+    def _supports(self, dom: tuple[int, ...]) -> list[int] | None:
+        """The digits of each cell that some completion uses, or None if there is none."""
+        size = len(dom)
+        # A two-digit circle's tens first, then the cells with fewest candidates: the sum left narrows soonest.
+        order = sorted(range(size), key=lambda i: (abs(self.terms[i][1]) <= 1, dom[i].bit_count()))
+        where = {p: q for q, p in enumerate(order)}
+        options = self._options(dom, order)
+        bounds = self._suffix_bounds(dom, order, options)
+        if bounds is None:
+            return None
+        low, high = bounds
+        if not low[0] <= self.total <= high[0]:
+            return None
+        apart = [tuple(where[j] for j in self.apart[p] if where[j] < q) for q, p in enumerate(order)]
+        kept = [0] * size
+        whole = [dom[p] for p in order]
+        chosen = [0] * size
+        steps = self.budget
+
+        def search(q: int, rest: int) -> bool:
+            """Whether the digits chosen before ``q`` have a completion; every completion's digits kept on the way."""
+            nonlocal steps
+            if q == size:
+                return rest == 0
+            steps -= 1
+            if steps < 0:
+                raise _Abandon
+            banned = 0
+            for j in apart[q]:
+                banned |= chosen[j]
+            lo, hi = low[q + 1], high[q + 1]
+            found = False
+            for bit, add in options[q]:
+                if bit & banned or not lo <= rest - add <= hi:
+                    continue
+                if found and kept[q] & bit and kept[q + 1 :] == whole[q + 1 :]:
+                    continue  # nothing left to learn below
+                chosen[q] = bit
+                if search(q + 1, rest - add):
+                    kept[q] |= bit
+                    found = True
+            return found
+
+        if not search(0, self.total):
+            return None
+        return [kept[where[p]] for p in range(size)]
+
+
 Rule = (
     SetRule
     | LinearRule
@@ -811,6 +1004,7 @@ Rule = (
     | XSumRule
     | SkyscraperRule
     | TableRule
+    | ArrowRule
 )
 
 

@@ -18,6 +18,7 @@ from sudokit import Grid
 from sudokit_strategies.backtrack.base import Base, Timeout
 from sudokit_strategies.backtrack.rules import (
     GROUP_CELLS,
+    ArrowRule,
     BetweenRule,
     GroupSumRule,
     HighBytes,
@@ -111,6 +112,37 @@ def different_groups(terms: dict[int, int], peers: list[set[int]]) -> list[tuple
     return groups
 
 
+def dot_chains(
+    dots: Sequence[tuple[int, ...]], tables: dict[tuple[int, int], list[int]], peers: list[set[int]], n: int
+) -> list[TableRule]:
+    """A table for each cell between two kropki dots whose far cells see each other (so differ): ``(middle, a, b)``.
+
+    Pair tables alone let a black dot's 1 sit between two 2s of one row; the three cells' rows do not.
+    """
+    partners: dict[int, list[int]] = {}
+    for a, b in dots:
+        partners.setdefault(a, []).append(b)
+        partners.setdefault(b, []).append(a)
+    out = []
+    made: dict[tuple[tuple[int, ...], tuple[int, ...]], TableRule] = {}  # the dots' kinds repeat: rows shared
+    for middle, ends in sorted(partners.items()):
+        for a, b in combinations(sorted(set(ends)), 2):
+            if b not in peers[a]:
+                continue
+            key = (tuple(tables[(middle, a)]), tuple(tables[(middle, b)]))
+            like = made.get(key)
+            if like is not None:
+                out.append(TableRule((middle, a, b), like.rows, like))
+                continue
+            rows: list[tuple[int, int, int]] = []
+            for x, (to_a, to_b) in enumerate(zip(*key, strict=True)):
+                for y in range(n):
+                    if to_a >> y & 1:
+                        rows.extend((1 << x, 1 << y, 1 << z) for z in range(n) if to_b >> z & 1 and z != y)
+            out.append(made.setdefault(key, TableRule((middle, a, b), rows)))
+    return out
+
+
 class _Model:
     """A variant puzzle lowered for the search: peers, units, pair tables, rules over many cells, first candidates."""
 
@@ -125,6 +157,7 @@ class _Model:
         self.rules: list[Rule] = []
         self.cages: list[tuple[tuple[int, ...], int]] = []  # killer cages with a total
         self.arrows: list[tuple[int, tuple[int, ...]]] = []  # (index in rules, cells) of the short arrows
+        self.dots: list[tuple[int, ...]] = []  # the cells of each kropki dot
         odd = sum(1 << d for d in range(0, n, 2))
         for constraint in puzzle.constraints:
             self._lower(constraint, puzzle, groups, pairs, odd)
@@ -139,6 +172,11 @@ class _Model:
         self.peers = [tuple(sorted(p)) for p in peers]
         for k, cells in self.arrows:
             self.rules[k] = arrow_table(cells, n, peers)
+        for rule in self.rules:
+            if isinstance(rule, ArrowRule):
+                rule.see(peers)
+        if "kropki-negative" not in puzzle.kinds:  # with it, the search hardly guesses: chains cost more than they save
+            self.rules.extend(dot_chains(self.dots, self.tables, peers, n))
         # Hidden singles: every all-different group of exactly n cells, once.
         seen: set[frozenset[int]] = set()
         self.units: list[tuple[int, ...]] = []
@@ -276,9 +314,8 @@ class _Model:
             pairs.extend(knight_pairs(n))
         elif kind == "anti-king":
             pairs.extend(king_pairs(n))
-        elif kind == "non-consecutive":
-            for a, b in orthogonal_pairs(n):
-                self.relate(a, b, lambda x, y: abs(x - y) != 1)
+        elif kind == "non-consecutive":  # every two neighbours: the digit pairs asked once for them all
+            self.relate_pairs(orthogonal_pairs(n), lambda x, y: abs(x - y) != 1)
         elif kind == "killer":
             groups.append(cells)
             total = rule.total  # type: ignore[attr-defined]
@@ -293,7 +330,7 @@ class _Model:
             terms = [(c, w) for c, w in zip(cells, weights, strict=False)] + [(c, 1) for c in cells[len(circle) :]]
             if len(circle) == 1 and len(set(cells)) == len(cells) <= ARROW_TABLE_CELLS and n <= 16:
                 self.arrows.append((len(self.rules), cells))  # a table once the peers are known
-            self.rules.append(LinearRule(terms, 0, n))
+            self.rules.append(ArrowRule(terms, 0, n))
         elif kind == "sandwich":
             line = tuple(r * n + c for r, c in rule.line_cells(n))  # type: ignore[attr-defined]
             self.rules.append(SandwichRule(line, rule.total, n))  # type: ignore[attr-defined]
@@ -314,6 +351,7 @@ class _Model:
                 self.relate(cells[i], cells[j], lambda x, y: y >= x)
         elif kind == "kropki":
             self.relate(*cells, rule.holds)  # type: ignore[attr-defined, call-arg]
+            self.dots.append(cells)
         elif kind == "kropki-negative":  # one rule over most pairs of neighbours: its digit pairs asked once
             self.relate_pairs(rule.pairs(puzzle), rule.holds)  # type: ignore[attr-defined]
         elif kind == "xv":
@@ -374,7 +412,7 @@ class _Model:
             for a, b in combinations(cells, 2):
                 self.relate(a, b, lambda x, y: abs(x - y) >= 2)
         elif kind == "double-arrow":  # the two ends less the cells between sum to 0
-            self.rules.append(LinearRule([(cells[0], 1), (cells[-1], 1)] + [(c, -1) for c in cells[1:-1]], 0, n))
+            self.rules.append(ArrowRule([(cells[0], 1), (cells[-1], 1)] + [(c, -1) for c in cells[1:-1]], 0, n))
         else:  # the engine declares only the kinds above; the core refuses the others
             raise ValueError(f"backtrack does not take {kind} constraints")
 
