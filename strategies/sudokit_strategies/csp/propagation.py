@@ -326,6 +326,9 @@ class Propagate(constraint.Constraint):
             else:
                 filters.append((rule[1], _layouts(rule[1], rule[2])))
         self.filters = [narrow for _, narrow in filters]
+        #: The filters that run after the others have reached a fixed point: the skylines, whose search costs
+        #: a hundred times a group's (run once a cell's digits settle, not at each narrowing on the way).
+        self.slow = frozenset(k for k, rule in enumerate(rules, len(groups)) if rule[0] == "skyline")
         #: The filters of each cell, by number.
         self.of: dict[int, list[int]] = {}
         for k, (cells, _) in enumerate(filters):
@@ -337,12 +340,15 @@ class Propagate(constraint.Constraint):
 
         The cells narrowed, or None when a rule cannot hold.
         """
-        filters, of = self.filters, self.of
+        filters, of, slow = self.filters, self.of, self.slow
         pending = list(dict.fromkeys(start))
         queued = set(pending)
+        later = [k for k in pending if k in slow]
+        if later:
+            pending = [k for k in pending if k not in slow]
         changed: set[int] = set()
-        while pending:
-            k = pending.pop()
+        while pending or later:
+            k = pending.pop() if pending else later.pop()
             queued.discard(k)
             narrowed = filters[k](masks)
             if narrowed is None:
@@ -355,7 +361,7 @@ class Propagate(constraint.Constraint):
                 for j in of[i]:
                     if j not in queued and j != k:
                         queued.add(j)
-                        pending.append(j)
+                        (later if j in slow else pending).append(j)
         return changed
 
     def preProcess(
