@@ -267,7 +267,7 @@ def _sum(cells: tuple[int, ...], multipliers: Sequence[int] | None, total: int) 
 
 #: The outcomes of skyline_masks by (line, left, right), for the lines a search meets again (bounded).
 _SKYLINES: dict[tuple[tuple[int, ...], int, int], list[int] | None] = {}
-_SKYLINES_KEPT = 200_000
+_SKYLINES_KEPT = 50_000
 
 
 def _skyline(cells: tuple[int, ...], line: tuple[int, ...], left: int, right: int) -> _Filter:
