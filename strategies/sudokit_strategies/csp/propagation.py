@@ -45,57 +45,56 @@ def digits_of(mask: int) -> tuple[int, ...]:
     return found
 
 
-def seen_masks(line: Sequence[int], count: int) -> list[int] | None:
-    """The digits of each place of a line (a digit mask each) from which ``count`` digits can be seen; None: none.
+def skyline_masks(line: Sequence[int], left: int, right: int) -> list[int] | None:
+    """The digits of each place of a whole row or column (a mask of digits 1..n each) that some ordering of
+    the digits 1..n, each in its place's digits, takes with ``left`` digits seen from the start and
+    ``right`` from the end (0: no clue there); None: no ordering.
 
-    Read from the start, a digit is seen when it is not below every digit before it. The states after
-    each place are (the tallest so far, how many seen): by count, a mask of the tallest digits. Forwards
-    the states reached, backwards those from which ``count`` is still reached at the end; a digit stays
-    where it leads from one of the first to one of the second.
+    A depth-first search, place by place, on the states (the digits placed so far, how many seen from
+    each end), each state's outcome remembered: the tallest digit placed is the tallest seen from the
+    start, and a digit is seen from the end when it is the tallest of the digits not yet placed.
     """
-    every = (1 << max(line).bit_length()) - 1
-    start = [0] * (count + 1)
-    start[0] = 1  # nothing seen: the tallest is 0
-    forward = [start]
-    for digits in line:
-        above = every & ~((2 << _lowest(digits)) - 1)  # the tallest digits some digit here stays below
-        after = [0] * (count + 1)
-        for c, tallest in enumerate(forward[-1]):
-            if tallest:
-                after[c] |= tallest & above
-                if c < count:  # seen: the digits not below the lowest tallest
-                    after[c + 1] |= digits & ~((1 << _lowest(tallest)) - 1)
-        forward.append(after)
-    if not forward[-1][count]:
-        return None
-    good = [0] * (count + 1)
-    good[count] = every
-    kept = [0] * len(line)
-    for j in range(len(line) - 1, -1, -1):
-        digits, reached = line[j], forward[j]
-        above = every & ~((2 << _lowest(digits)) - 1)
-        before = [0] * (count + 1)
-        keep = 0
-        for c in range(count + 1):
-            stays = good[c] & above
-            before[c] |= stays
-            if reached[c] & good[c]:  # not seen: below the tallest
-                keep |= digits & ((1 << ((reached[c] & good[c]).bit_length() - 1)) - 1)
-            if c < count and digits & good[c + 1]:  # seen, to a good state
-                seen = digits & good[c + 1]
-                before[c] |= (2 << (seen.bit_length() - 1)) - 1
-                if reached[c]:
-                    keep |= seen & ~((1 << _lowest(reached[c])) - 1)
-        if not keep:
-            return None
-        kept[j] = keep
-        good = before
-    return kept
+    n = len(line)
+    rest_of = ((1 << n) - 1) << 1  # the digits 1..n
+    kept = [0] * n
+    known: dict[int, bool] = {}  # by used << 16 | seen << 8 | back
 
+    def leads(k: int, used: int, seen: int, back: int) -> bool:
+        """Whether places k.. can be filled, the digits of ``used`` placed (seen, back: from each end so far)."""
+        if k == n:
+            return (not left or seen == left) and (not right or back == right)
+        key = used << 16 | seen << 8 | back
+        found = known.get(key)
+        if found is not None:
+            return found
+        rest = rest_of & ~used
+        tallest, last = used.bit_length() - 1, rest.bit_length() - 1
+        found = False
+        ahead = n - k - 1  # the places after this one
+        digits = line[k] & rest
+        while digits:
+            bit = digits & -digits
+            digits ^= bit
+            d = bit.bit_length() - 1
+            after = rest ^ bit
+            if d > tallest:
+                s = seen + 1
+                if left and not s <= left <= s + (after >> d).bit_count():
+                    continue  # too many seen, or too few taller digits left to see
+            else:
+                s = seen
+                if left and not s <= left <= s + (after >> tallest).bit_count():
+                    continue
+            b = back + 1 if d == last else back
+            if right and not b + (ahead > 0) <= right <= b + ahead:
+                continue
+            if leads(k + 1, used | bit, s, b):
+                kept[k] |= bit
+                found = True
+        known[key] = found
+        return found
 
-def _lowest(mask: int) -> int:
-    """The lowest digit of a mask."""
-    return (mask & -mask).bit_length() - 1
+    return kept if leads(0, 0, 0, 0) else None
 
 
 def _group(cells: tuple[int, ...], whole: int) -> _Filter:
@@ -266,8 +265,14 @@ def _sum(cells: tuple[int, ...], multipliers: Sequence[int] | None, total: int) 
     return narrow
 
 
-def _skyscraper(cells: tuple[int, ...], line: tuple[int, ...], count: int) -> _Filter:
-    """``count`` digits seen along ``line`` (its givens; 0: the next of ``cells``): the digits of its readings."""
+#: The outcomes of skyline_masks by (line, left, right), for the lines a search meets again (bounded).
+_SKYLINES: dict[tuple[tuple[int, ...], int, int], list[int] | None] = {}
+_SKYLINES_KEPT = 50_000
+
+
+def _skyline(cells: tuple[int, ...], line: tuple[int, ...], left: int, right: int) -> _Filter:
+    """A whole row or column, its givens ``line`` (0: the next of ``cells``), ``left`` and ``right`` digits
+    seen from its ends (0: no clue): the digits of its orderings (:func:`skyline_masks`)."""
     places = [k for k, d in enumerate(line) if not d]
     givens = [1 << d if d else 0 for d in line]
 
@@ -275,7 +280,13 @@ def _skyscraper(cells: tuple[int, ...], line: tuple[int, ...], count: int) -> _F
         masks = givens[:]
         for k, i in zip(places, cells, strict=True):
             masks[k] = mask[i]
-        kept = seen_masks(masks, count)
+        key = (tuple(masks), left, right)
+        if key in _SKYLINES:
+            kept = _SKYLINES[key]
+        else:
+            if len(_SKYLINES) >= _SKYLINES_KEPT:
+                _SKYLINES.clear()
+            kept = _SKYLINES[key] = skyline_masks(masks, left, right)
         if kept is None:
             return None
         return [(i, kept[k]) for i, k in zip(cells, places, strict=True) if kept[k] != masks[k]]
@@ -288,7 +299,7 @@ class Propagate(constraint.Constraint):
 
     ``groups`` are (cells, digits) of cells that hold different digits (digits: those they must all hold,
     or None); ``rules`` are the model's rules: ("pair", a, b, table), ("sum", cells, multipliers, total),
-    ("layouts", cells, masks), ("skyscraper", cells, line, count). ``size``: the number of cells.
+    ("layouts", cells, masks), ("skyline", cells, line, left, right). ``size``: the number of cells.
     """
 
     def __init__(
@@ -310,11 +321,14 @@ class Propagate(constraint.Constraint):
                 filters.append(((a, b), _pair(a, b, supports[table])))
             elif rule[0] == "sum":
                 filters.append((rule[1], _sum(rule[1], rule[2], rule[3])))
-            elif rule[0] == "skyscraper":
-                filters.append((rule[1], _skyscraper(rule[1], rule[2], rule[3])))
+            elif rule[0] == "skyline":
+                filters.append((rule[1], _skyline(rule[1], rule[2], rule[3], rule[4])))
             else:
                 filters.append((rule[1], _layouts(rule[1], rule[2])))
         self.filters = [narrow for _, narrow in filters]
+        #: The filters that run after the others have reached a fixed point: the skylines, whose search costs
+        #: a hundred times a group's (run once a cell's digits settle, not at each narrowing on the way).
+        self.slow = frozenset(k for k, rule in enumerate(rules, len(groups)) if rule[0] == "skyline")
         #: The filters of each cell, by number.
         self.of: dict[int, list[int]] = {}
         for k, (cells, _) in enumerate(filters):
@@ -326,12 +340,15 @@ class Propagate(constraint.Constraint):
 
         The cells narrowed, or None when a rule cannot hold.
         """
-        filters, of = self.filters, self.of
+        filters, of, slow = self.filters, self.of, self.slow
         pending = list(dict.fromkeys(start))
         queued = set(pending)
+        later = [k for k in pending if k in slow]
+        if later:
+            pending = [k for k in pending if k not in slow]
         changed: set[int] = set()
-        while pending:
-            k = pending.pop()
+        while pending or later:
+            k = pending.pop() if pending else later.pop()
             queued.discard(k)
             narrowed = filters[k](masks)
             if narrowed is None:
@@ -344,7 +361,7 @@ class Propagate(constraint.Constraint):
                 for j in of[i]:
                     if j not in queued and j != k:
                         queued.add(j)
-                        pending.append(j)
+                        (later if j in slow else pending).append(j)
         return changed
 
     def preProcess(
