@@ -120,7 +120,7 @@ def generate(
     )
 
 
-class _OutOfTime(Exception):
+class OutOfTime(Exception):
     """The stream's time budget ran out."""
 
 
@@ -148,7 +148,7 @@ class PuzzleStream(Iterator[Grid]):
         time_limit: float | None = None,
         filler: str | Strategy = "backtrack",
     ) -> None:
-        self.shape = _shape(box)
+        self.shape = shape_named(box)
         if count is not None and (type(count) is not int or count < 1):
             raise ValueError(f"count must be a positive whole number or None, not {count!r:.40}")
         if seed is not None and type(seed) is not int:
@@ -164,9 +164,9 @@ class PuzzleStream(Iterator[Grid]):
                 f"(levels reached: {', '.join(reachable_levels(self.shape))})"
             )
         self.time_limit = _time_limit(time_limit)
-        self.strategy = _engine(default_engine(self.shape) if engine is None else engine, self.shape)
+        self.strategy = engine_named(default_engine(self.shape) if engine is None else engine, self.shape)
         same = filler is self.strategy or filler == getattr(self.strategy, "name", None)
-        self._filler = self.strategy if same else _engine(filler)
+        self._filler = self.strategy if same else engine_named(filler)
         self._rate: Callable[..., tuple[list[Any], Rating]] | None = None
         if self.level is not None:
             from sudokit.features.rating import rate_grid
@@ -214,7 +214,7 @@ class PuzzleStream(Iterator[Grid]):
                         continue
                 self.solution, self.rating = solution, rating
                 break
-        except _OutOfTime:
+        except OutOfTime:
             self.timed_out = True
             raise StopIteration from None
         finally:
@@ -233,7 +233,7 @@ class PuzzleStream(Iterator[Grid]):
         try:
             return self._rate(puzzle, known, deadline=self._deadline_monotonic())[1]
         except TimeLimitError:
-            raise _OutOfTime from None
+            raise OutOfTime from None
 
     def _deadline_monotonic(self) -> float | None:
         """The budget's end on ``time.monotonic()``'s clock (the rating's), None without a budget."""
@@ -283,9 +283,9 @@ class PuzzleStream(Iterator[Grid]):
     def _unique(self, cells: list[int]) -> bool:
         """True when the puzzle of ``cells`` has exactly one solution, counted by the engine to 2."""
         self.checks += 1
-        result = _checked(self.strategy, self._puzzle(cells), limit=2, keep=1, time_limit=self._remaining())
+        result = checked_puzzle(self.strategy, self._puzzle(cells), limit=2, keep=1, time_limit=self._remaining())
         if result.status is Status.TIMEOUT:
-            raise _OutOfTime
+            raise OutOfTime
         if result.status not in (Status.SOLVED, Status.UNSOLVABLE):
             raise StrategyError(f"engine {self.strategy.name!r} failed while generating: {result.error}")
         return result.exact and result.count == 1
@@ -306,9 +306,11 @@ class PuzzleStream(Iterator[Grid]):
                 digits = rng.sample(range(1, n + 1), n)
                 for d, (dr, dc) in zip(digits, ((a, b) for a in range(r) for b in range(c)), strict=True):
                     cells[(k * r + dr) * n + k * c + dc] = d
-            result = _checked(self._filler, Grid(cells, shape, validate=False), limit=1, time_limit=self._remaining())
+            result = checked_puzzle(
+                self._filler, Grid(cells, shape, validate=False), limit=1, time_limit=self._remaining()
+            )
             if result.status is Status.TIMEOUT:
-                raise _OutOfTime
+                raise OutOfTime
             if result.status is Status.ERROR:
                 raise StrategyError(f"engine {self._filler.name!r} failed while generating: {result.error}")
             if result.solution is not None:
@@ -319,16 +321,16 @@ class PuzzleStream(Iterator[Grid]):
         return tuple(solution[rows[y] * n + cols[x]] for y in range(n) for x in range(n))
 
     def _remaining(self) -> float | None:
-        """Seconds left of the budget (None: no budget); ``_OutOfTime`` when none are."""
+        """Seconds left of the budget (None: no budget); ``OutOfTime`` when none are."""
         if self._deadline is None:
             return None
         left = self._deadline - time.perf_counter()
         if left <= 0:
-            raise _OutOfTime
+            raise OutOfTime
         return left
 
 
-def _checked(
+def checked_puzzle(
     strategy: Strategy, puzzle: Grid, *, limit: int, keep: int | None = None, time_limit: float | None
 ) -> Result:
     """``sudokit.engines.api.run``: the engine's answer, checked (imported here, when a puzzle is made)."""
@@ -344,7 +346,7 @@ def reachable_levels(box: str | Shape) -> tuple[str, ...]:
     singles (tests/test_generate.py rates each one), and singles that solve a puzzle solve it with
     more givens too. Larger boards are taken to reach every level.
     """
-    return LEVELS[:1] if _shape(box).n == 4 else LEVELS
+    return LEVELS[:1] if shape_named(box).n == 4 else LEVELS
 
 
 def puzzle_seed(seed: int, index: int) -> int:
@@ -360,9 +362,9 @@ def puzzle_seed(seed: int, index: int) -> int:
 
 def default_engine(box: str | Shape) -> str:
     """The engine ``generate`` counts with unless told: sat from ``SAT_FROM_SIDE`` up when it loads, else backtrack."""
-    if _shape(box).n >= SAT_FROM_SIDE:
+    if shape_named(box).n >= SAT_FROM_SIDE:
         try:
-            _engine("sat")
+            engine_named("sat")
         except ValueError:
             pass
         else:
@@ -409,7 +411,7 @@ def _shuffled_lines(rng: random.Random, groups: int, size: int) -> list[int]:
     return lines
 
 
-def _shape(box: object) -> Shape:
+def shape_named(box: object) -> Shape:
     if isinstance(box, Shape):
         return box
     if not isinstance(box, str):
@@ -437,7 +439,7 @@ def _time_limit(value: object) -> float | None:
         raise ValueError(str(err)) from None
 
 
-def _engine(name: object, shape: Shape | None = None) -> Strategy:
+def engine_named(name: object, shape: Shape | None = None) -> Strategy:
     """The engine named ``name`` (or the Strategy itself), checked to count and to take ``shape``; else ValueError."""
     from sudokit.engines.api import get_strategy
 

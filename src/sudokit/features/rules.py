@@ -428,7 +428,8 @@ def _compile(rule: v.Constraint, grid: Grid, out: list[Rule]) -> None:
             groups = [(d - 1) // third if entropic else d % 3 for d in ds]
             return len(set(groups)) == len(groups)
 
-        for k in range(len(cells) - 2):  # the rule holds of every three cells in a row: one rule for each
+        # The rule holds of every three cells in a row: one rule for each (a line of two: its two cells differ so).
+        for k in range(max(1, len(cells) - 2)):
             window = cells[k : k + 3]
             out.append(Rule(tech, f"{rule.label} {_span(cells, n)} (at {_span(window, n)})", window, spread, spread))
     elif isinstance(rule, v.Indexer):

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 
 from sudokit.engines.strategy import Status, Strategy
 from sudokit.errors import StrategyError
-from sudokit.features.generation import PuzzleStream, _checked, _engine, _OutOfTime, _shape
+from sudokit.features.generation import OutOfTime, PuzzleStream, checked_puzzle, engine_named, shape_named
 from sudokit.model.grid import Grid
 from sudokit.model.variants import (
     XV,
@@ -126,7 +126,7 @@ def default_variant_engine() -> str:
     """The engine that counts variant puzzles unless told: cp-sat, else sat, else backtrack (whichever loads)."""
     for name in ("cp-sat", "sat"):
         try:
-            _engine(name)
+            engine_named(name)
         except ValueError:
             continue
         return name
@@ -172,7 +172,7 @@ class VariantStream(PuzzleStream):
                 "no givens (--no-givens) needs killer among the rules drawn (not a template): the cages are "
                 "drawn again until they alone make the puzzle unique"
             )
-        shape = template.shape if template is not None else _shape(box)
+        shape = template.shape if template is not None else shape_named(box)
         super().__init__(
             shape,
             count=count,
@@ -199,7 +199,7 @@ class VariantStream(PuzzleStream):
                 raise ValueError(f"engine {strategy.name!r} does not take {', '.join(lacking)}")
         if self._global or self._regions is not None:  # rules no grid fits: refused now, not a run that spins
             empty = Grid([0] * self.shape.size, self.shape, regions=self._regions, constraints=self._global)
-            found = _checked(self._filler, empty, limit=1, time_limit=self.time_limit)
+            found = checked_puzzle(self._filler, empty, limit=1, time_limit=self.time_limit)
             if found.status is Status.UNSOLVABLE and template is not None:
                 raise ValueError("the template's rules have no solution, even without its givens")
             if found.status is Status.UNSOLVABLE:
@@ -307,9 +307,9 @@ class VariantStream(PuzzleStream):
         for i, v in enumerate(cells):  # a digit repeated in a row, column or region: no solution, no engine asked
             if v and any(cells[j] == v for j in self._peers[i]):
                 return None
-        result = _checked(self._filler, self._puzzle(cells), limit=1, time_limit=self._remaining())
+        result = checked_puzzle(self._filler, self._puzzle(cells), limit=1, time_limit=self._remaining())
         if result.status is Status.TIMEOUT:
-            raise _OutOfTime
+            raise OutOfTime
         if result.status is Status.ERROR:
             raise StrategyError(f"engine {self._filler.name!r} failed while generating: {result.error}")
         return None if result.solution is None else result.solution.cells
@@ -322,9 +322,9 @@ class VariantStream(PuzzleStream):
         cages = [[r * n + c for r, c in rule.cells] for rule in self._rules if isinstance(rule, Killer)]
         while True:
             self.checks += 1
-            result = _checked(self.strategy, self._puzzle(cells), limit=2, keep=2, time_limit=self._remaining())
+            result = checked_puzzle(self.strategy, self._puzzle(cells), limit=2, keep=2, time_limit=self._remaining())
             if result.status is Status.TIMEOUT:
-                raise _OutOfTime
+                raise OutOfTime
             if result.status is not Status.SOLVED:
                 raise StrategyError(f"engine {self.strategy.name!r} failed while generating: {result.error}")
             if result.exact and result.count == 1:
@@ -357,7 +357,7 @@ generate_variants = VariantStream
 def _filler() -> str:
     """The engine that completes a solution under global rules: sat (deterministic, fast on them), else backtrack."""
     try:
-        _engine("sat")
+        engine_named("sat")
     except ValueError:
         return "backtrack"
     return "sat"
