@@ -99,8 +99,24 @@ def test_every_step_is_sound_on_a_sample_of_the_variant_corpus(name: str) -> Non
     assert path[-1].technique != "contradiction"
 
 
+def links_txt_titles() -> set[str]:
+    """The titles of puzzles/variants/links.txt's puzzles (the first comment line of each): the 17 real links the
+    suite explains whole; the benchmark explains all 155 (over six minutes of CPU)."""
+    titles, block = set(), []
+    for raw in (ROOT / "puzzles" / "variants" / "links.txt").read_text(encoding="utf-8").splitlines():
+        if raw.startswith("# "):
+            block.append(raw[2:])
+        elif not raw.strip():
+            block = []
+        else:
+            titles.add(block[0])
+            block = []
+    return titles
+
+
 def test_every_step_is_sound_on_the_real_links_and_most_are_solved_by_logic() -> None:
-    real = [name for name, (is_real, _, _) in shipped().items() if is_real]
+    titles = links_txt_titles()
+    real = [name for name, (is_real, _, _) in shipped().items() if is_real and name in titles]
     assert len(real) >= 10
     slow = ("Bird in a Storm", "Return of the Revenge", "Boxes", "Blitz")  # over 0.5 s each: the benchmark's
     solved = checked = 0
