@@ -282,7 +282,7 @@ def all_verified(cells: bytes, solutions: bytes, k: int, shape: Shape) -> bool:
     """True when every one of k puzzles' solutions keeps its givens and fills every unit (``verify_many``, all)."""
     np = _block_numpy(cells, solutions, k, shape)
     if np is not None:
-        return _verify_all(np, cells, solutions, k, shape)
+        return bool(_verify_array(np, cells, solutions, k, shape).all())
     return all(verify_many(cells, solutions, k, shape))
 
 
@@ -295,23 +295,6 @@ def _block_numpy(cells: bytes, solutions: bytes, k: int, shape: Shape) -> Any:
     except ImportError:
         return None
     return np
-
-
-def _verify_all(np: Any, cells: bytes, solutions: bytes, k: int, shape: Shape) -> bool:
-    """``_verify_array(...).all()``, each test over the whole block at once (no verdict per puzzle to keep)."""
-    n, br, bc = shape.n, shape.box_rows, shape.box_cols
-    s = np.frombuffer(solutions, np.uint8).reshape(k, n, n)
-    c = np.frombuffer(cells, np.uint8).reshape(k, n, n)
-    if k == 0:
-        return True
-    if ((c != 0) & (c != s)).any() or int(s.min()) < 1 or int(s.max()) > n:
-        return False
-    # cell by cell, the block's puzzles side by side: each unit's sum adds whole rows of k values (fast in numpy)
-    bits = _powers(np, n).take(s.reshape(k, n * n).T).reshape(n, n, k)
-    kind, full = bits.dtype, (1 << n) - 1
-    if not (bits.sum(axis=1, dtype=kind) == full).all() or not (bits.sum(axis=0, dtype=kind) == full).all():
-        return False
-    return bool((bits.reshape(n // br, br, n // bc, bc, k).sum(axis=(1, 3), dtype=kind) == full).all())
 
 
 def _powers(np: Any, n: int) -> Any:
@@ -328,17 +311,20 @@ def _verify_numpy(np: Any, cells: bytes, solutions: bytes, k: int, shape: Shape)
 
 
 def _verify_array(np: Any, cells: bytes, solutions: bytes, k: int, shape: Shape) -> Any:
-    """The verdict of each puzzle as a numpy array of bools."""
+    """The verdict of each puzzle as a numpy array of bools.
+
+    The block is laid out cell by cell with the puzzles side by side (a cell's k digits in a row), so each
+    unit's sum adds whole rows of k values: five times faster than puzzle by puzzle.
+    """
     n, br, bc = shape.n, shape.box_rows, shape.box_cols
-    s = np.frombuffer(solutions, np.uint8).reshape(k, n, n)
-    c = np.frombuffer(cells, np.uint8).reshape(k, n, n)
-    ok = ((c == 0) | (c == s)).all(axis=(1, 2)) & ((s >= 1) & (s <= n)).all(axis=(1, 2))
-    bits = _powers(np, n)[s]  # a digit d as 2**(d-1); a blank or a value that is no digit as 0
+    s = np.frombuffer(solutions, np.uint8).reshape(k, n * n)
+    c = np.frombuffer(cells, np.uint8).reshape(k, n * n)
+    ok = ((c == 0) | (c == s)).all(axis=1)
+    bits = _powers(np, n).take(s.T).reshape(n, n, k)  # a digit d as 2**(d-1); a blank or a non-digit as 0
     kind, full = bits.dtype, (1 << n) - 1  # n distinct powers of two sum to full; n powers with a repeat never do
-    ok &= (bits.sum(axis=2, dtype=kind) == full).all(axis=1)
-    ok &= (bits.sum(axis=1, dtype=kind) == full).all(axis=1)
-    boxes = bits.reshape(k, n // br, br, n // bc, bc).sum(axis=(2, 4), dtype=kind)
-    ok &= (boxes == full).all(axis=(1, 2))
+    ok &= (bits.sum(axis=1, dtype=kind) == full).all(axis=0)
+    ok &= (bits.sum(axis=0, dtype=kind) == full).all(axis=0)
+    ok &= (bits.reshape(n // br, br, n // bc, bc, k).sum(axis=(1, 3), dtype=kind) == full).all(axis=(0, 1))
     return ok
 
 
