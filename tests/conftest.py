@@ -42,7 +42,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
         for folder in ("src", "strategies"):
             compileall.compile_dir(str(ROOT / folder), quiet=2, workers=1)
-        _warm_numba()
+        if getattr(config.option, "numprocesses", None):  # workers about to start side by side (pytest-xdist)
+            _warm_numba()
 
 
 def _warm_numba() -> None:
@@ -50,7 +51,8 @@ def _warm_numba() -> None:
 
     On a machine that never ran sudokit, the first use of ``numba`` compiles its kernels (about 20 s of
     CPU); without this, each worker and each ``sudoku`` process a test starts in the meantime would
-    compile them too. A failure here is the tests' to report, not this step's.
+    compile them too. A serial run skips it: its first numba test fills the cache for the rest. A failure
+    here is the tests' to report, not this step's.
     """
     code = "from sudokit import Grid, solve; solve(Grid.empty('3x3'), 'numba'); solve(Grid.empty('2x2'), 'numba')"
     with contextlib.suppress(OSError, subprocess.TimeoutExpired):
