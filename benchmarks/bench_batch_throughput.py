@@ -31,9 +31,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_batch_path import run_batch  # one batch: wall, CPU, records, peak RSS of the process tree
+from bench_tdoku import CACHE as TDOKU_CACHE  # where bench_tdoku.py builds tdoku
+from bench_tdoku import tdoku_function
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
-TDOKU_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sudokit-bench" / "tdoku"
 
 
 def copies(path: Path, times: int, folder: str) -> Path:
@@ -66,16 +67,7 @@ def find_tdoku(given: Path | None) -> Path | None:
 
 def tdoku_loop(library: Path, path: Path, folder: str) -> dict[str, float]:
     """A Python loop calling tdoku (limit 2) on each line, writing ``puzzle:unique`` records: wall and CPU seconds."""
-    lib = ctypes.CDLL(str(library))
-    solve = lib.TdokuSolverDpllTriadSimd
-    solve.restype = ctypes.c_size_t
-    solve.argtypes = [
-        ctypes.c_char_p,
-        ctypes.c_size_t,
-        ctypes.c_uint32,
-        ctypes.c_char_p,
-        ctypes.POINTER(ctypes.c_size_t),
-    ]
+    solve = tdoku_function(library)
     words = {0: b":none", 1: b":unique"}
     solution = ctypes.create_string_buffer(82)
     guesses = ctypes.c_size_t()

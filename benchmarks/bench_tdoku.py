@@ -89,6 +89,14 @@ def tdoku_source(given: Path | None) -> tuple[Path | None, str]:
     return src, "cloned"
 
 
+def tdoku_function(library: Path) -> Any:
+    """The shared library's ``TdokuSolverDpllTriadSimd(puzzle, limit, config, solution, &guesses) -> count``."""
+    fn = ctypes.CDLL(str(library)).TdokuSolverDpllTriadSimd
+    fn.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint32, ctypes.c_char_p, ctypes.POINTER(ctypes.c_size_t)]
+    fn.restype = ctypes.c_size_t
+    return fn
+
+
 def build_tdoku(given: Path | None) -> tuple[Callable[[bytes, int], int] | None, str]:
     """tdoku's ``TdokuSolverDpllTriadSimd(puzzle, limit)`` -> count through ctypes, or None and why not."""
     cxx = compiler()
@@ -101,10 +109,7 @@ def build_tdoku(given: Path | None) -> tuple[Callable[[bytes, int], int] | None,
     if not lib.exists():
         flags = ["-O3", "-march=native", "-std=c++14", "-fno-exceptions", "-fno-rtti", "-fpic", "-shared"]
         subprocess.run([cxx, *flags, *(str(src / s) for s in SOURCES), "-o", str(lib)], check=True)
-    so = ctypes.CDLL(str(lib))
-    fn = so.TdokuSolverDpllTriadSimd
-    fn.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint32, ctypes.c_char_p, ctypes.POINTER(ctypes.c_size_t)]
-    fn.restype = ctypes.c_size_t
+    fn = tdoku_function(lib)
     solution = ctypes.create_string_buffer(82)
     guesses = ctypes.c_size_t()
     ref = ctypes.byref(guesses)
