@@ -14,7 +14,7 @@ import sys
 import threading
 import time
 
-from sudokit import Grid, Result, get_strategy
+from sudokit import Capabilities, Grid, Result, get_strategy
 
 
 class _Plugin:
@@ -89,6 +89,13 @@ class LongCCall(_Plugin):
 
     def misbehave(self) -> None:
         sum(range(10**15))
+
+
+class LongCCallOnCages(LongCCall):
+    """``long-c-call`` that declares killer cages: a variant generation's counts (a blank first cell) hold it in C."""
+
+    name = "long-c-call-cages"
+    capabilities = Capabilities(constraints=frozenset({"killer"}))
 
 
 class Prints(_Plugin):

@@ -72,7 +72,7 @@ from sudokit.model.variants import (
 if TYPE_CHECKING:
     from sudokit.model.shape import Shape
 
-__all__ = ["DRAWN", "GLOBAL_RULES", "VariantStream", "generate_variants", "parse_rules"]
+__all__ = ["DRAWN", "GLOBAL_RULES", "VARIANT_ENGINES", "VariantStream", "generate_variants", "parse_rules"]
 
 #: The kinds ``rules`` can ask for, each with how it is drawn from the solution.
 DRAWN: dict[str, str] = {
@@ -96,6 +96,8 @@ DRAWN: dict[str, str] = {
 }
 #: The kinds that hold of the whole board: the solution is drawn under them.
 GLOBAL_RULES = ("diagonal", "anti-knight", "anti-king", "non-consecutive")
+#: The engines that count variant puzzles unless told, in order: the first that loads (the server: that it runs).
+VARIANT_ENGINES = ("cp-sat", "sat", "backtrack")
 #: Redraws of an area of cages that fail to rule out the second solution before the area grows.
 _REDRAWS = 20
 
@@ -124,7 +126,7 @@ def parse_rules(text: str | Iterable[str]) -> tuple[str, ...]:
 
 def default_variant_engine() -> str:
     """The engine that counts variant puzzles unless told: cp-sat, else sat, else backtrack (whichever loads)."""
-    for name in ("cp-sat", "sat"):
+    for name in VARIANT_ENGINES[:-1]:
         try:
             engine_named(name)
         except ValueError:

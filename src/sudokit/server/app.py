@@ -359,11 +359,26 @@ async def rate(service: Service, body: dict[str, Any]) -> Any:
     return answer
 
 
+GENERATE_FIELDS = (
+    "box",
+    "count",
+    "seed",
+    "symmetry",
+    "minimal",
+    "level",
+    "rules",
+    "givens",
+    "template",
+    "strategy",
+    "time_limit",
+)
+
+
 async def generate(service: Service, body: dict[str, Any]) -> Any:
     from sudokit.features.generation import LEVELS, SYMMETRIES
     from sudokit.model.shape import Shape
 
-    _fields(body, "box", "count", "seed", "symmetry", "minimal", "level", "strategy", "time_limit")
+    _fields(body, *GENERATE_FIELDS)
     try:
         shape = Shape.parse(_text(body, "box", "3x3") or "3x3")
     except InvalidPuzzleError as err:
@@ -383,13 +398,62 @@ async def generate(service: Service, body: dict[str, Any]) -> Any:
     minimal = body.get("minimal", False)
     if not isinstance(minimal, bool):
         raise RequestError("'minimal' must be true or false")
-    strategy, time_limit = _common(service, body, None)
     options = {"box": shape, "count": number, "seed": seed, "symmetry": symmetry, "minimal": minimal}
     options["level"] = None if level is None else level.lower()
+    variant = _variant(body)
+    if variant:  # a template's board is the puzzles' board
+        options.update(variant, box=shape if variant["template"] is None else variant["template"].shape)
+        strategy = service.generator_for(_text(body, "strategy"), variant["template"])
+        time_limit = service.time_limit(body.get("time_limit"))
+    else:
+        strategy, time_limit = _common(service, body, None)
     answer = await service.run(Job("generate", None, strategy, 1, time_limit, options))
+    if type(answer) is tuple and answer[0] == "refused":
+        raise RequestError(str(answer[1]))
     if type(answer) is tuple:
         return {"status": "timeout", "seed": seed, "puzzles": [], "error": answer[1]}
     return answer
+
+
+def _variant(body: dict[str, Any]) -> dict[str, Any]:
+    """A variant generation's options (``sudoku generate --rules``, ``--template``, ``--no-givens``); {} for classic.
+
+    ``rules`` is a list of the kinds to draw (``["killer", "thermometer"]``); ``template`` a puzzle
+    text or link whose rules are kept (never a path: a request reads no file); ``givens: false`` makes
+    puzzles without a given (killer among the rules).
+    """
+    from sudokit.features.variant_generation import parse_rules
+
+    asked, text, givens = body.get("rules"), _text(body, "template"), body.get("givens", True)
+    if not isinstance(givens, bool):
+        raise RequestError("'givens' must be true or false")
+    if asked is not None and text is not None:
+        raise RequestError("'rules' and 'template' both say the puzzles' rules: give one of them")
+    if asked is None and text is None:
+        if not givens:
+            raise RequestError("'givens': false needs 'rules' with killer: the cages alone make the puzzle unique")
+        return {}
+    template = rules = None
+    if asked is not None:
+        if not isinstance(asked, list) or not all(isinstance(r, str) for r in asked):
+            raise RequestError(f"'rules' must be a list of rule names (as killer, thermometer), not {asked!r:.40}")
+        try:
+            rules = parse_rules(asked)
+        except ValueError as err:
+            raise RequestError(f"rules: {err}") from None
+    else:
+        try:
+            template = parse_puzzle(text or "", _text(body, "box"))
+        except InvalidPuzzleError as err:
+            raise RequestError(f"template: {err} (a puzzle text or link: a request reads no file)") from None
+        if template.is_classic:
+            raise RequestError("template: the puzzle has no variant rule (leave 'template' out for classic puzzles)")
+    if not givens and (rules is None or "killer" not in rules):
+        raise RequestError(
+            "'givens': false needs 'rules' with killer (not a template): the cages are drawn again until they "
+            "alone make the puzzle unique"
+        )
+    return {"rules": rules, "template": template, "no_givens": not givens}
 
 
 #: The POST endpoints, by name.

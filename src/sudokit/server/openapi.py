@@ -66,6 +66,8 @@ def _get(summary: str) -> Any:
 
 def openapi(config: ServerConfig) -> dict[str, Any]:
     """The OpenAPI 3.1 description of the server's HTTP API."""
+    from sudokit.features.variant_generation import DRAWN
+
     solving = {"puzzle": _PUZZLE, "box": _BOX, "strategy": _STRATEGY, "limit": {"type": "integer"}, "time_limit": _TIME}
     logic = {"puzzle": _PUZZLE, "box": _BOX, "strategy": _STRATEGY, "time_limit": _TIME}
     obj = {"type": "object"}
@@ -113,7 +115,7 @@ def openapi(config: ServerConfig) -> dict[str, Any]:
             "/explain": _post("Every logical step and the rating", stepping, obj),
             "/rate": _post("The rating: the record of `sudoku rate -f json`", logic, _RECORD),
             "/generate": _post(
-                "New puzzles with one solution, as `sudoku generate -f json` makes them",
+                "New puzzles with one solution (variants: rules or template), as `sudoku generate -f json` makes them",
                 {
                     "box": _BOX,
                     "count": {"type": "integer"},
@@ -121,6 +123,19 @@ def openapi(config: ServerConfig) -> dict[str, Any]:
                     "symmetry": {"type": "string"},
                     "minimal": {"type": "boolean"},
                     "level": {"type": "string"},
+                    "rules": {
+                        "type": "array",
+                        "items": {"type": "string", "enum": list(DRAWN)},
+                        "description": "Variant puzzles: the kinds to draw for each (`sudoku generate --rules`)",
+                    },
+                    "givens": {
+                        "type": "boolean",
+                        "description": "false: no given at all, the killer cages alone make it unique (`--no-givens`)",
+                    },
+                    "template": {
+                        "type": "string",
+                        "description": "Variant puzzles on its rules: a puzzle text or link, not a path (--template)",
+                    },
                     "strategy": _STRATEGY,
                     "time_limit": _TIME,
                 },

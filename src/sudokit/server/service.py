@@ -298,47 +298,71 @@ def _rating(job: Job, engine: Strategy) -> dict[str, Any]:
     return data
 
 
-def _generated(job: Job, engine: Strategy) -> dict[str, Any]:
-    """Puzzles as ``sudoku generate -f json`` makes them: puzzle k of seed s from ``puzzle_seed(s, k)``."""
-    from sudokit.features.generation import generate, puzzle_seed
+def _generated(job: Job, engine: Strategy) -> Any:
+    """Puzzles as ``sudoku generate -f json`` makes them: puzzle k of seed s from ``puzzle_seed(s, k)``.
+
+    With ``rules`` or ``template`` (``sudoku generate --rules``, ``--template``) they are variant puzzles,
+    each record's ``puzzle`` the puzzle's JSON form (rules included) and ``link`` its f-puzzles link.
+    ``("refused", why)`` when the options cannot make a puzzle (an engine that does not take the rules).
+    """
+    from sudokit.features.generation import PuzzleStream, generate, puzzle_seed
 
     options = job.options
     seed, count, shape = options["seed"], options["count"], options["box"]
+    rules, template, no_givens = options.get("rules"), options.get("template"), options.get("no_givens", False)
+    variant = rules is not None or template is not None
     deadline = time.monotonic() + job.time_limit
     made: list[dict[str, Any]] = []
     for index in range(1, count + 1):
         left = deadline - time.monotonic()
-        stream = generate(
-            shape,
-            count=1,
-            seed=puzzle_seed(seed, index),
-            symmetry=options["symmetry"],
-            minimal=options["minimal"],
-            level=options["level"],
-            engine=engine,
-            time_limit=max(left, 0.001),
-        )
-        puzzle = next(stream, None) if left > 0 else None
+        settings: dict[str, Any] = {
+            "count": 1,
+            "seed": puzzle_seed(seed, index),
+            "symmetry": options["symmetry"],
+            "minimal": options["minimal"],
+            "level": options["level"],
+            "engine": engine,
+            "time_limit": max(left, 0.001),
+        }
+        stream: PuzzleStream
+        try:
+            if variant:
+                from sudokit.features.variant_generation import generate_variants
+
+                stream = generate_variants(shape, rules=rules, template=template, no_givens=no_givens, **settings)
+            else:
+                stream = generate(shape, **settings)
+            puzzle = next(stream, None) if left > 0 else None
+        except ValueError as err:
+            return ("refused", str(err))
+        except SudokitError as err:
+            return {"status": "error", "seed": seed, "puzzles": made, "error": " ".join(str(err).split())}
         if puzzle is None:
             why = f"{len(made)} of {count} puzzles made within the time limit of {job.time_limit:g} s"
             return {"status": "timeout", "seed": seed, "puzzles": made, "error": why}
         solution, rating = stream.solution, stream.rating
-        made.append(
-            {
-                "index": index,
-                "seed": seed,
-                "puzzle_seed": puzzle_seed(seed, index),
-                "box": str(puzzle.shape),
-                "puzzle": puzzle.to_line(),
-                "solution": None if solution is None else solution.to_line(),
-                "givens": puzzle.count_givens(),
-                "level": None if rating is None else str(rating.level),
-                "score": None if rating is None else rating.score,
-                "attempts": stream.attempts,
-                "symmetry": options["symmetry"],
-                "minimal": options["minimal"],
-            }
-        )
+        record: dict[str, Any] = {
+            "index": index,
+            "seed": seed,
+            "puzzle_seed": puzzle_seed(seed, index),
+            "box": str(puzzle.shape),
+            "puzzle": puzzle.to_line(),
+            "solution": None if solution is None else solution.to_line(),
+            "givens": puzzle.count_givens(),
+            "level": None if rating is None else str(rating.level),
+            "score": None if rating is None else rating.score,
+            "attempts": stream.attempts,
+            "symmetry": options["symmetry"],
+            "minimal": options["minimal"],
+        }
+        if variant:  # as `sudoku generate --rules ... -f json` writes it, and the link a browser opens
+            from sudokit.io.links import fpuzzles_link
+            from sudokit.model.variants import to_dict
+
+            kinds = sorted(template.kinds if template is not None else rules or ())
+            record.update(puzzle=to_dict(puzzle), rules=kinds, no_givens=no_givens)
+            record["link"] = fpuzzles_link(puzzle, solution)
+        made.append(record)
     return {"status": "made", "seed": seed, "puzzles": made, "error": None}
 
 
@@ -427,6 +451,20 @@ class Service:
                 if self.takes(candidate, grid) is None:
                     return candidate
         return order[0]
+
+    def generator_for(self, asked: str | None, template: Grid | None) -> str:
+        """The engine that counts a variant generation's puzzles: ``asked``, else the server's ``--strategy``, else the
+        first of ``sudoku generate``'s own order (:data:`~sudokit.features.variant_generation.VARIANT_ENGINES`)
+        that the workers loaded and that takes ``template`` (so the same seed makes the command's puzzles).
+        """
+        from sudokit.features.variant_generation import VARIANT_ENGINES
+
+        if asked or self.config.strategy:
+            return self.engine_for(template, asked)
+        for name in VARIANT_ENGINES:
+            if name in self.engines and (template is None or self.takes(name, template) is None):
+                return name
+        return self.engine_for(template)
 
     def checker_for(self, grid: Grid, first: str) -> str | None:
         """The second engine of ``--check`` (None without it): the first other loaded engine that takes ``grid``."""
