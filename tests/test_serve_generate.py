@@ -124,6 +124,7 @@ def test_an_unknown_rule_is_a_400_with_the_line_sudoku_generate_says(server: str
         ({"template": LINK, "givens": False}, "'givens': false needs 'rules' with killer"),
         ({"rules": ["killer"], "givens": "no"}, "'givens' must be true or false"),
         ({"rules": ["killer"], "strategy": "nope"}, "unknown strategy 'nope'"),
+        ({"box": "2x2", "rules": ["killer"], "level": "extreme"}, "level extreme: no puzzle on a 4x4 board reaches it"),
     ],
 )
 def test_a_bad_variant_request_is_a_400_naming_what_is_wrong(server: str, body: Any, words: str) -> None:
