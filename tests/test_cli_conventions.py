@@ -263,7 +263,7 @@ def test_csv_booleans_are_true_and_false(batch: Path) -> None:
 
 
 def test_counting_keeps_one_solution_in_the_worker() -> None:
-    """``--count`` to a million on an empty board: the worker's memory does not grow with the count."""
+    """``--count`` to 20,000 on an empty board: the worker's memory does not grow with the count."""
     script = """
 import os, resource, sys
 from sudokit.cli import main
@@ -278,9 +278,10 @@ sys.argv = ["sudoku", *sys.argv[1:]]
 main()
 """
     empty = "." * 81
-    done = python(script, "solve", "--count", "--limit", "1000000", "-t", "3", "-f", "json", empty)
+    # A count that stops at its limit, not at a time limit: how far 3 s got depended on the machine's load.
+    done = python(script, "solve", "--count", "--limit", "20000", "-t", "300", "-f", "json", empty)
     [record] = records(done.stdout)
-    assert record["status"] == "timeout" and record["count"] > 10_000, record
+    assert record["status"] == "solved" and record["count"] == 20_000 and not record["exact"], record
     command, workers = map(int, done.stderr.strip().splitlines()[-1].split()[1:])
     # A worker starts as a copy of the command; keeping every solution it counts grew it by ~90 MB here.
     assert workers < command + 30 * 2**20, f"worker {workers / 2**20:.0f} MiB, command {command / 2**20:.0f} MiB"

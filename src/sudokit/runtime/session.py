@@ -603,6 +603,18 @@ class Session:
             writer.write(job.header)
         first = True
         rendered: Any  # a Rendered, a block's records (many) or a library object
+        if target is not None and getattr(pool, "isolate", False) and _main_thread():
+            # Records to a file, engines in other processes: a record is counted and written under a hold of
+            # Ctrl-C and SIGTERM, so that "interrupted after N puzzles" is what the file holds.
+            held = _Held()
+            held.install()
+            try:
+                for rendered in job.outputs(pool.map(items)):
+                    first = self._write_held(rendered, writer, held, many, first=first)
+                    console.update(job.done, job.failed, failures=job.failures)
+            finally:
+                held.remove()
+            return
         for rendered in job.outputs(pool.map(items)):
             if type(rendered) is many:  # a block's records: runs of text (counted together) and single records
                 job.count_many(rendered.answers)  # type: ignore[union-attr]  # a job that reads blocks has it
@@ -617,19 +629,49 @@ class Session:
                 first = self._write(rendered, writer, first=first)
             console.update(job.done, job.failed, failures=job.failures)
 
+    def _write_held(
+        self, rendered: Any, writer: RecordWriter, held: _Held, many: type[Any] | None, *, first: bool
+    ) -> bool:
+        """Write an item's record, or a block's records, to a file: messages first, then the records counted and
+        written with Ctrl-C and SIGTERM held (a signal between the count and the write made the count one more
+        than the file held); whether the next record is still the first."""
+        job = self.job
+        block = type(rendered) is many
+        parts = rendered.parts if block else [rendered]
+        first = first and not block  # as _stream writes a block's single records
+        for part in parts:
+            if type(part) is not str:
+                self._say(part)
+        with held:
+            if block:
+                job.count_many(rendered.answers)  # type: ignore[union-attr]  # a job that reads blocks has it
+            for part in parts:
+                if type(part) is str:
+                    writer.write(part)
+                else:
+                    job.count(part)
+                    if part.text:
+                        writer.write(part.text if first or job.fmt != "pretty" else "\n" + part.text)
+                        first = False
+        return first
+
     def _write(self, rendered: Rendered, writer: RecordWriter, *, first: bool) -> bool:
         """Count one record, say its messages, write its text; whether the next record is still the first."""
         console = self.console
         self.job.count(rendered)
-        for message in rendered.messages:
-            console.say(f"{self.prog}: {message}")
-        if rendered.note:
-            console.say(rendered.note)
+        self._say(rendered)
         if rendered.text:
             console.before_record()
             writer.write(rendered.text if first or self.job.fmt != "pretty" else "\n" + rendered.text)
             return False
         return first
+
+    def _say(self, rendered: Rendered) -> None:
+        """A record's messages and note, on standard error."""
+        for message in rendered.messages:
+            self.console.say(f"{self.prog}: {message}")
+        if rendered.note:
+            self.console.say(rendered.note)
 
 
 def _message(err: SudokitError) -> str:
@@ -649,6 +691,51 @@ def _empty(stream: TextIO) -> bool:
         return os.fstat(stream.fileno()).st_size == 0
     except (OSError, ValueError, AttributeError):
         return True
+
+
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+class _Held:
+    """Ctrl-C and SIGTERM held back within ``with held:``, once :meth:`install` wrapped their handlers (until
+    :meth:`remove`): a signal that comes while held runs its handler when the block ends (a second one at once,
+    so that a write that blocks can still be stopped); outside a block, at once."""
+
+    def __init__(self) -> None:
+        self.holding = False
+        self.pending: int | None = None
+        self.previous: dict[int, Callable[[int, Any], Any]] = {}
+
+    def install(self) -> None:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            handler = signal.getsignal(signum)
+            if callable(handler):  # an ignored signal stays ignored
+                self.previous[signum] = handler
+                signal.signal(signum, self._on_signal)
+
+    def remove(self) -> None:
+        """Put back each handler not replaced since (SIGTERM's, run once, ignores a second SIGTERM)."""
+        for signum, handler in self.previous.items():
+            if signal.getsignal(signum) == self._on_signal:
+                signal.signal(signum, handler)
+
+    def __enter__(self) -> None:
+        self.holding = True
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        self.holding = False
+        if self.pending is not None and kind is None:
+            signum, self.pending = self.pending, None
+            self.previous[signum](signum, None)
+
+    def _on_signal(self, signum: int, frame: Any) -> None:
+        if self.holding and self.pending is None:
+            self.pending = signum  # its handler runs once the record is written
+            return
+        self.previous[signum](signum, frame)
 
 
 class _Terminated(KeyboardInterrupt):
