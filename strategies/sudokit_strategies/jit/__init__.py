@@ -362,6 +362,7 @@ class _Work:
         self.ctl = part(k.H_CTL, np.int64, k.N_CTL)
         self.clk = part(k.H_CLK, np.float64, k.N_CLK)
         self.solutions = part(k.H_SOLUTIONS, np.uint8, nsol * size).reshape(nsol, size)
+        self.first_solution = self.solutions[0]
         self.single = _Out(
             np,
             1,
@@ -461,7 +462,7 @@ class _Work:
         ``I_STORED``)."""
         size, form = self.shape.size, self.form
         if stored == 1:
-            kept.append(form(self.solutions[0].tobytes()))
+            kept.append(form(self.first_solution.tobytes()))
         else:
             raw = self.solutions[:stored].tobytes()
             kept.extend([form(raw[j : j + size]) for j in range(0, stored * size, size)])
