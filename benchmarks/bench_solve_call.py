@@ -28,10 +28,8 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import math
 import pstats
 import sys
-import time
 from collections.abc import Callable
 from itertools import islice, pairwise
 from pathlib import Path
@@ -40,21 +38,13 @@ from sudokit import Grid, get_strategy, solve
 from sudokit.engines.api import run
 from sudokit.io.reader import read_file
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_tdoku import best  # the least CPU time of each run over rounds that take turns
+
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 TARGET_US = 15.0
 #: What each numba layer adds to the one before.
 PARTS = {"kernel": "dispatch", "engine": "engine", "run()": "run()", "solve()": "solve()"}
-
-
-def best(rounds: int, runs: dict[str, Callable[[], None]]) -> dict[str, float]:
-    """The least CPU seconds of each run over ``rounds`` rounds, every run once a round, in turn."""
-    times = {name: math.inf for name in runs}
-    for _ in range(rounds):
-        for name, call in runs.items():
-            start = time.process_time()
-            call()
-            times[name] = min(times[name], time.process_time() - start)
-    return times
 
 
 def numba_layers(grids: list[Grid], limit: int) -> dict[str, Callable[[], None]]:
@@ -79,8 +69,17 @@ def numba_layers(grids: list[Grid], limit: int) -> dict[str, Callable[[], None]]
             work.puzzle_bytes[:] = bytes(grid.cells)
             k.search_packed(work.puzzle, limit, limit, -1.0, work.pack)
 
-    def plain() -> None:
-        answer = getattr(engine, "solve_plain", engine.solve)  # (an older tree: the engine's Result)
+    answer = getattr(engine, "solve_plain", engine.solve)  # (an older tree: the engine's Result)
+    return {"search": search, "kernel": kernel, **outer_layers("numba", answer, grids, limit)}
+
+
+def outer_layers(
+    name: str, answer: Callable[..., object], grids: list[Grid], limit: int
+) -> dict[str, Callable[[], None]]:
+    """The engine's own call ``answer``, then ``run()`` and ``solve()`` around the engine ``name``, over ``grids``."""
+    engine = get_strategy(name)
+
+    def own() -> None:
         for grid in grids:
             answer(grid, limit=limit)
 
@@ -90,25 +89,7 @@ def numba_layers(grids: list[Grid], limit: int) -> dict[str, Callable[[], None]]
 
     def through_solve() -> None:
         for grid in grids:
-            solve(grid, "numba", limit=limit)
-
-    return {"search": search, "kernel": kernel, "engine": plain, "run()": through_run, "solve()": through_solve}
-
-
-def backtrack_layers(grids: list[Grid], limit: int) -> dict[str, Callable[[], None]]:
-    engine = get_strategy("backtrack")
-
-    def own() -> None:
-        for grid in grids:
-            engine.solve(grid, limit=limit)
-
-    def through_run() -> None:
-        for grid in grids:
-            run(engine, grid, limit=limit)
-
-    def through_solve() -> None:
-        for grid in grids:
-            solve(grid, "backtrack", limit=limit)
+            solve(grid, name, limit=limit)
 
     return {"engine": own, "run()": through_run, "solve()": through_solve}
 
@@ -138,10 +119,14 @@ def main() -> int:
             print(f"numba's answer differs from backtrack's on {grid.to_line()}", file=sys.stderr)
             return 1
     rounds, limit = args.rounds, args.limit
+    backtrack = get_strategy("backtrack")
     print(f"17clue, {len(grids)} puzzles (backtrack {len(few)}), limit {limit}, CPU us a call, best of {rounds}")
     numba_us = {k: v * 1e6 / len(grids) for k, v in best(rounds, numba_layers(grids, limit)).items()}
     report("numba", numba_us)
-    back_us = {k: v * 1e6 / len(few) for k, v in best(max(1, rounds // 3), backtrack_layers(few, limit)).items()}
+    back_us = {
+        k: v * 1e6 / len(few)
+        for k, v in best(max(1, rounds // 3), outer_layers("backtrack", backtrack.solve, few, limit)).items()
+    }
     report("backtrack", back_us)
     figure = numba_us["solve()"]
     layers = list(numba_us.items())
