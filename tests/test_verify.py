@@ -223,6 +223,7 @@ def plain_answers(puzzle: Grid, good: bytes) -> list[tuple[Status, tuple[bytes, 
         (Status.SOLVED, (good,), 3, False, 2, None),  # past the limit
         (Status.SOLVED, (good,), 0, False, 1, None),  # solved, count 0
         (Status.SOLVED, (), 1, False, 1, None),  # solved without a solution
+        (Status.SOLVED, (), 1, False, 1, 0),  # nor with none asked for
         (Status.SOLVED, (bytes(puzzle.cells),), 1, False, 1, None),  # the puzzle itself
         (Status.SOLVED, (other,), 1, False, 1, None),
         (Status.UNSOLVABLE, (), 0, True, 1, None),

@@ -177,7 +177,7 @@ def answer_holds(
     if status is Status.UNSOLVABLE:
         return count == 0 and not found and exact
     if status is Status.SOLVED:
-        if count < 1:
+        if count < 1 or not found:
             return False
     elif status is not Status.TIMEOUT or exact or count < 0:
         return False
