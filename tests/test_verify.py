@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+import subprocess
 import sys
 
 import pytest
 
 from sudokit import Grid, Result, Shape, Status, is_solution, solution_problem, solve
+from sudokit.engines import verify
 from sudokit.engines.verify import all_verified, answer_holds, result_problem, verify_many
 
 from .conftest import BOXES, puzzles, sized
@@ -238,8 +240,20 @@ def plain_answers(puzzle: Grid, good: bytes) -> list[tuple[Status, tuple[bytes, 
     ]
 
 
+@pytest.fixture(params=["python", "compiled"])
+def check_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """answer_holds's 9x9 check in Python, or compiled by numba (verify_jit: where numba is imported)."""
+    if request.param == "python":
+        monkeypatch.setattr(verify, "_COMPILED", False)
+    else:
+        pytest.importorskip("numba")
+        monkeypatch.setattr(verify, "_COMPILED", None)
+        assert verify._compiled_check() is not None
+    return str(request.param)
+
+
 @pytest.mark.parametrize("box", ["2x2", "2x3", "3x3", "3x4", "4x4"])
-def test_the_plain_answer_check_passes_only_what_result_problem_passes(box: str) -> None:
+def test_the_plain_answer_check_passes_only_what_result_problem_passes(box: str, check_path: str) -> None:
     """answer_holds (on bytes, no Result built) against result_problem (on the Result of the same answer)."""
     shape = Shape.parse(box)
     good = a_solution(shape)
@@ -257,7 +271,7 @@ def test_the_plain_answer_check_passes_only_what_result_problem_passes(box: str)
     assert held == {True, False}
 
 
-def test_the_plain_answer_check_rejects_each_kind_of_wrong_grid_on_a_17_clue_puzzle() -> None:
+def test_the_plain_answer_check_rejects_each_kind_of_wrong_grid_on_a_17_clue_puzzle(check_path: str) -> None:
     """The 9x9 fast path (two groups of digits, 1-5 and 6-9): a blank, a swap, a changed given, a value past 9,
     a digit twice whose powers of two add up to a third (1 + 1 = 2), a row shifted so only columns fail."""
     puzzle = Grid.parse(puzzles("17clue.txt")[0])
@@ -287,3 +301,37 @@ def test_the_plain_answer_check_rejects_each_kind_of_wrong_grid_on_a_17_clue_puz
         assert not answer_holds(puzzle, Status.SOLVED, (cells,), 1, False, limit=1), kind
         grid = Grid(tuple(cells), puzzle.shape, validate=False)
         assert result_problem(Result(Status.SOLVED, puzzle, "x", (grid,), 1), puzzle, limit=1), kind
+
+
+def test_the_compiled_check_agrees_with_the_definition_on_damaged_grids() -> None:
+    """verify_jit.solves9 (numba) on 600 damaged 9x9 grids and a puzzle of every third cell: True exactly when
+    every unit holds 1..9 and every given is kept; bytes that are no digit, and grids of another size, refused."""
+    pytest.importorskip("numba")
+    from sudokit.engines.verify_jit import solves9
+
+    shape = Shape.parse("3x3")
+    good = a_solution(shape)
+    puzzle = bytes(v if i % 3 == 0 else 0 for i, v in enumerate(good))
+    latin = [(r + c) % 9 + 1 for r in range(9) for c in range(9)]  # every row and column 1..9, no box
+    seen = set()
+    for cells in [good, latin, *damaged_grids(shape)]:
+        expected = permutations_everywhere(cells, shape) and all(cells[i] == v for i, v in enumerate(puzzle) if v)
+        seen.add(expected)
+        assert solves9(bytes(cells), puzzle) is expected, cells
+        assert solves9(bytes(cells), bytes(81)) is permutations_everywhere(cells, shape), cells
+    assert seen == {True, False}
+    assert not solves9(bytes(good[:80]), bytes(80)) and not solves9(bytes(good), bytes(80))
+
+
+def test_sudokit_imports_numba_for_no_check() -> None:
+    """Without the numba engine, the check stays Python: a backtrack solve imports neither numba nor verify_jit."""
+    code = (
+        "import sys\n"
+        "from sudokit import solve\n"
+        "from sudokit.engines import verify\n"
+        "solve('53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79', 'backtrack')\n"
+        "print(sorted(m for m in ('numba', 'sudokit.engines.verify_jit') if m in sys.modules), verify._COMPILED)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[] None"
