@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import re
 from math import isqrt
 
@@ -452,3 +453,17 @@ def test_cells_that_are_not_integers_are_not_digits(cell: object) -> None:
     cells[5] = cell
     with pytest.raises(BadCharacterError, match=r"^row 2, column 2: .* is not a digit or a blank$"):
         Grid(cells)  # type: ignore[arg-type]
+
+
+def test_a_grid_of_a_tuple_on_a_shape_unchecked_is_the_grid_made_the_long_way() -> None:
+    """Grid(tuple, Shape, validate=False) (how sudokit makes an engine's answer) takes a short way: the same grid."""
+    puzzle, solution = sized("3x3")[0]
+    short = Grid(solution.cells, solution.shape, validate=False)
+    long = Grid(list(solution.cells), "3x3", validate=False)
+    assert short == long == solution and hash(short) == hash(long) and repr(short) == repr(long)
+    assert short.is_classic and short.constraints == () and short.regions == long.regions
+    assert pickle.loads(pickle.dumps(short)) == solution and short.to_line() == solution.to_line()
+    with pytest.raises(WrongCellCountError):
+        Grid(solution.cells[:-1], solution.shape, validate=False)
+    odd = Grid((10,) * 81, solution.shape, validate=False)  # unchecked as before: the answer check refuses it
+    assert odd.cells == (10,) * 81 and not is_solution(puzzle, odd)

@@ -361,9 +361,41 @@ def test_a_search_resumed_every_64_nodes_with_a_tiny_stack_is_the_same_search(  
             before.solution,
         )
         assert again.stats == before.stats
+        plain = fresh.solve_plain(grid, limit=2)  # the 9x9 bit board's packed call goes on through ``search`` too
+        assert plain[:4] == (before.status.value, (bytes(before.solution.cells),), before.count, before.exact)
     assert fresh._work(grids[-1].shape).stack.shape[0] > 2
+    assert fresh._work(grids[0].shape).stack.shape[0] > 2 and fresh._work(grids[0].shape).packed
     counted_again = fresh.solve(Grid([0] * 16, "2x2"), limit=1000)
     assert counted_again.count == 288 and len({s.cells for s in counted_again.solutions}) == 288
+
+
+def test_solve_plain_is_solve_in_plain_data_and_what_sudokit_solve_returns(numba, singles) -> None:  # type: ignore[no-untyped-def]
+    """solve_plain (what sudokit's run() calls) answers as solve does, field by field, on every kind of board and
+    answer: unique, counted with keep, unsolvable, timed out; and sudokit.solve gives that answer as a Result."""
+    clash = list(Grid.parse(puzzles("17clue.txt")[0]).cells)
+    clash[clash.index(0)] = next(v for v in clash if v)  # a digit that some unit already holds
+    cases = [(Grid.parse(p), 2, None, None) for p in puzzles("17clue.txt")[:100] + puzzles("hardest.txt")]
+    cases += [(Grid.parse(t), 10, 3, None) for t, _ in counted()[:20]]
+    cases += [(sized("4x4")[0][0], 2, None, None), (Grid(clash, validate=False), 1, None, None)]
+    cases += [(Grid([0] * 81), 10**9, 2, 0.05), (hard25(), 1, None, 0.05)]
+    for engine in (numba, singles):
+        for grid, limit, keep, time_limit in cases:
+            result = engine.solve(grid, limit=limit, keep=keep, time_limit=time_limit)
+            answer = engine.solve_plain(grid, limit=limit, keep=keep, time_limit=time_limit)
+            status, cells, count, exact, elapsed, stats, error = answer
+            assert (status, error, type(exact), type(elapsed)) == (result.status.value, None, bool, float)
+            if result.status is Status.TIMEOUT:  # how far a timed-out count got is the clock's
+                assert not exact and len(cells) == min(count, keep or limit), (grid, answer)
+                continue
+            assert cells == tuple(bytes(s.cells) for s in result.solutions), grid
+            assert (count, exact, dict(stats)) == (result.count, result.exact, result.stats), grid
+            through = solve(grid, "numba" if engine is numba else engine, limit=limit, keep=keep)
+            assert (through.status, through.count, through.exact, through.solutions) == (
+                result.status,
+                result.count,
+                result.exact,
+                result.solutions,
+            )
 
 
 # --- start-up and the disk cache -------------------------------------------------------------------------

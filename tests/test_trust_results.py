@@ -322,3 +322,49 @@ def test_an_answer_that_raises_when_looked_at_is_an_error() -> None:
     )
     failed = solve(PUZZLE, RaisesUnspeakable())  # type: ignore[arg-type]
     assert (failed.status, failed.error) == (Status.ERROR, "strategy 'unspeakable' failed: Unspeakable")
+
+
+# --- an engine that answers in plain data (solve_plain, as numba does) ----------------------------------
+
+
+def test_a_plain_answer_becomes_the_one_result_made_by_sudokit() -> None:
+    """run() calls solve_plain (the plugin's solve raises) and makes the Result of its plain data: new grids
+    of the puzzle's shape, the name asked for, the puzzle passed, keep honoured."""
+    result = solve(PUZZLE, hostile.PlainAnswers(), limit=2)
+    assert (result.status, result.count, result.exact, result.error) == (Status.SOLVED, 1, True, None)
+    assert result.solution == SOLUTION and type(result.solution) is Grid and result.solution.shape is PUZZLE.shape
+    assert type(result.solution.cells) is tuple and all(type(v) is int for v in result.solution.cells)
+    assert result.puzzle is PUZZLE and result.strategy == "plain-answers" and result.stats == {"nodes": 1}
+    counted = solve(MANY, hostile.PlainAnswers(), limit=5, keep=2)
+    assert (counted.count, len(counted.solutions), counted.exact) == (5, 2, False)
+    assert all(is_solution(MANY, grid) for grid in counted.solutions)
+
+
+def test_a_plain_elapsed_time_past_the_call_is_the_time_measured() -> None:
+    result = solve(PUZZLE, hostile.PlainAnswers("slow"))
+    assert result.status is Status.SOLVED and 0.0 < result.elapsed < 60.0
+
+
+@pytest.mark.parametrize(
+    ("twist", "limit", "lie"),
+    [
+        ("swapped", 1, "returned an invalid grid (solution 1 of 1): column "),
+        ("relabelled", 1, "returned an invalid grid (solution 1 of 1): row "),
+        ("count", 1, "returned count 2 for a limit of 1"),
+        ("twice", 5, "returned the same solution twice (solutions 1 and 2 of 2)"),
+        ("list", 1, "returned an answer that cannot be read: list, not a tuple of 7"),
+        ("short", 1, "returned an answer that cannot be read: solutions that are not grids of the puzzle's size"),
+        ("bool count", 1, "returned an answer that cannot be read: a count or exact of another type"),
+    ],
+)
+def test_each_plain_lie_is_named(twist: str, limit: int, lie: str) -> None:
+    engine = hostile.PlainAnswers(twist)
+    result = solve(PUZZLE, engine, limit=limit)
+    assert result.status is Status.ERROR and (result.solutions, result.count) == ((), 0), result
+    assert (result.error or "").startswith(f"strategy 'plain-answers' failed: {lie}"), result.error
+
+
+def test_a_plain_answer_that_raises_is_the_engines_failure() -> None:
+    result = solve(PUZZLE, hostile.PlainAnswers("raises"))
+    assert result.status is Status.ERROR
+    assert result.error == "strategy 'plain-answers' failed: RuntimeError: the plain answer blew up"

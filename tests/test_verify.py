@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import random
+import subprocess
 import sys
 
 import pytest
 
-from sudokit import Grid, Shape, is_solution, solution_problem
-from sudokit.engines.verify import all_verified, verify_many
+from sudokit import Grid, Result, Shape, Status, is_solution, solution_problem, solve
+from sudokit.engines import verify
+from sudokit.engines.verify import all_verified, answer_holds, result_problem, verify_many
 
-from .conftest import BOXES, sized
+from .conftest import BOXES, puzzles, sized
 
 PAIRS = [(box, puzzle, solution) for box in BOXES for puzzle, solution in sized(box)]
 IDS = [f"{box}-{k}" for k, (box, _, _) in enumerate(PAIRS)]
@@ -204,3 +206,132 @@ def test_the_block_check_agrees_with_the_definition(box: str, numpy: bool, monke
         assert all_verified(bytes(puzzle) * 3, solutions, 3, shape) is ok
     assert all_verified(bytes(puzzle) * 2, bytes(good) * 2, 2, shape) is True
     assert all_verified(b"", b"", 0, shape) is True
+
+
+# --- the plain answer's check (answer_holds: what result_of asks first, on bytes) -----------------------
+
+
+def plain_answers(puzzle: Grid, good: bytes) -> list[tuple[Status, tuple[bytes, ...], int, bool, int, int | None]]:
+    """Answers for ``puzzle`` (whose solution is ``good``), right and wrong: status, solutions, count, exact, limit,
+    keep."""
+    other = bytes([good[1], good[0], *good[2:]])  # two cells swapped
+    return [
+        (Status.SOLVED, (good,), 1, True, 2, None),
+        (Status.SOLVED, (good,), 1, False, 1, None),
+        (Status.SOLVED, (good,), 2, False, 2, 1),  # two found, one kept as asked
+        (Status.SOLVED, (good, good), 2, False, 2, None),  # the same solution twice
+        (Status.SOLVED, (good, other), 2, False, 2, None),  # a second one that is no solution
+        (Status.SOLVED, (good,), 2, False, 2, None),  # count 2, one solution, none trimmed
+        (Status.SOLVED, (good,), 3, False, 2, None),  # past the limit
+        (Status.SOLVED, (good,), 0, False, 1, None),  # solved, count 0
+        (Status.SOLVED, (), 1, False, 1, None),  # solved without a solution
+        (Status.SOLVED, (), 1, False, 1, 0),  # nor with none asked for
+        (Status.SOLVED, (bytes(puzzle.cells),), 1, False, 1, None),  # the puzzle itself
+        (Status.SOLVED, (other,), 1, False, 1, None),
+        (Status.UNSOLVABLE, (), 0, True, 1, None),
+        (Status.UNSOLVABLE, (), 0, False, 1, None),  # unsolvable, not proved
+        (Status.UNSOLVABLE, (good,), 0, True, 1, None),
+        (Status.UNSOLVABLE, (), 1, True, 1, None),
+        (Status.TIMEOUT, (), 0, False, 1, None),
+        (Status.TIMEOUT, (good,), 1, False, 2, None),  # one found before the time ran out
+        (Status.TIMEOUT, (), 0, True, 1, None),  # a timeout cannot be exact
+        (Status.TIMEOUT, (good,), -1, False, 1, None),
+        (Status.ERROR, (), 0, False, 1, None),  # an error goes to result_problem, which wants its message
+    ]
+
+
+@pytest.fixture(params=["python", "compiled"])
+def check_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """answer_holds's 9x9 check in Python, or compiled by numba (verify_jit: where numba is imported)."""
+    if request.param == "python":
+        monkeypatch.setattr(verify, "_COMPILED", False)
+    else:
+        pytest.importorskip("numba")
+        monkeypatch.setattr(verify, "_COMPILED", None)
+        assert verify._compiled_check() is not None
+    return str(request.param)
+
+
+@pytest.mark.parametrize("box", ["2x2", "2x3", "3x3", "3x4", "4x4"])
+def test_the_plain_answer_check_passes_only_what_result_problem_passes(box: str, check_path: str) -> None:
+    """answer_holds (on bytes, no Result built) against result_problem (on the Result of the same answer)."""
+    shape = Shape.parse(box)
+    good = a_solution(shape)
+    puzzle = Grid([v if i % 3 == 0 else 0 for i, v in enumerate(good)], shape, validate=False)
+    answers = plain_answers(puzzle, bytes(good))
+    answers += [(Status.SOLVED, (bytes(cells),), 1, False, 1, None) for cells in damaged_grids(shape)]
+    held = set()
+    for status, cells, count, exact, limit, keep in answers:
+        grids = tuple(Grid(tuple(raw), shape, validate=False) for raw in cells)
+        result = Result(status, puzzle, "plain", grids, count, exact)
+        expected = result_problem(result, puzzle, limit=limit, keep=keep) is None
+        holds = answer_holds(puzzle, status, cells, count, exact, limit=limit, keep=keep)
+        assert holds is (expected and status is not Status.ERROR), (status, cells, count, exact, limit, keep)
+        held.add(holds)
+    assert held == {True, False}
+
+
+def test_the_plain_answer_check_rejects_each_kind_of_wrong_grid_on_a_17_clue_puzzle(check_path: str) -> None:
+    """The 9x9 fast path (two groups of digits, 1-5 and 6-9): a blank, a swap, a changed given, a value past 9,
+    a digit twice whose powers of two add up to a third (1 + 1 = 2), a row shifted so only columns fail."""
+    puzzle = Grid.parse(puzzles("17clue.txt")[0])
+    good = bytes(solve(puzzle, "backtrack").solution.cells)  # type: ignore[union-attr]
+    assert answer_holds(puzzle, Status.SOLVED, (good,), 1, False, limit=1)
+    given = next(i for i, v in enumerate(puzzle.cells) if v)
+    blank = next(i for i, v in enumerate(puzzle.cells) if not v)
+
+    def changed(*pairs: tuple[int, int]) -> bytes:
+        cells = bytearray(good)
+        for i, v in pairs:
+            cells[i] = v
+        return bytes(cells)
+
+    one, two = good.index(1), good.index(2)
+    wrong = {
+        "blank": changed((blank, 0)),
+        "swap in a row": changed((0, good[1]), (1, good[0])),
+        "swap anywhere": changed((one, 2), (two, 1)),  # every sum of digits kept
+        "given": changed((given, good[given] % 9 + 1)),
+        "ten": changed((blank, 10)),
+        "byte 255": changed((blank, 255)),
+        "1 + 1 for 2": changed((two, 1)),  # the 2's row, column and box now hold two 1s and no 2
+        "row shifted": good[1:9] + good[0:1] + good[9:],  # the first row still a permutation
+    }
+    for kind, cells in wrong.items():
+        assert not answer_holds(puzzle, Status.SOLVED, (cells,), 1, False, limit=1), kind
+        grid = Grid(tuple(cells), puzzle.shape, validate=False)
+        assert result_problem(Result(Status.SOLVED, puzzle, "x", (grid,), 1), puzzle, limit=1), kind
+
+
+def test_the_compiled_check_agrees_with_the_definition_on_damaged_grids() -> None:
+    """verify_jit.solves9 (numba) on 600 damaged 9x9 grids and a puzzle of every third cell: True exactly when
+    every unit holds 1..9 and every given is kept; bytes that are no digit, and grids of another size, refused."""
+    pytest.importorskip("numba")
+    from sudokit.engines.verify_jit import solves9
+
+    shape = Shape.parse("3x3")
+    good = a_solution(shape)
+    puzzle = bytes(v if i % 3 == 0 else 0 for i, v in enumerate(good))
+    latin = [(r + c) % 9 + 1 for r in range(9) for c in range(9)]  # every row and column 1..9, no box
+    seen = set()
+    for cells in [good, latin, *damaged_grids(shape)]:
+        expected = permutations_everywhere(cells, shape) and all(cells[i] == v for i, v in enumerate(puzzle) if v)
+        seen.add(expected)
+        assert solves9(bytes(cells), puzzle) is expected, cells
+        assert solves9(bytes(cells), bytes(81)) is permutations_everywhere(cells, shape), cells
+    assert seen == {True, False}
+    assert not solves9(bytes(good[:80]), bytes(80)) and not solves9(bytes(good), bytes(80))
+
+
+def test_sudokit_imports_numba_for_no_check() -> None:
+    """Without the numba engine, the check stays Python: a backtrack solve imports neither numba nor verify_jit."""
+    code = (
+        "import sys\n"
+        "from sudokit import solve\n"
+        "from sudokit.engines import verify\n"
+        "solve('53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79', 'backtrack')\n"
+        "print(sorted(m for m in ('numba', 'sudokit.engines.verify_jit') if m in sys.modules), verify._COMPILED)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[] None"

@@ -388,3 +388,48 @@ def __getattr__(name: str) -> object:
     if name == "ExitsOnImport":
         sys.exit("this plugin is a script: run it as one")
     raise AttributeError(name)
+
+
+class PlainAnswers(_Plugin):
+    """Answers through ``solve_plain`` (plain data, as ``numba`` does): ``backtrack``'s answer, twisted by ``twist``.
+
+    ``solve`` is never called: sudokit answers through ``solve_plain`` when an engine offers it. Twists:
+    ``right`` (none), ``swapped`` (two cells of the solution swapped), ``relabelled`` (its digits
+    renamed: a grid that breaks the givens), ``count`` (one more than the limit), ``twice`` (the solution
+    twice), ``list`` (a list, not a tuple), ``short`` (a solution of 80 cells), ``bool count`` (True for
+    1), ``slow`` (an elapsed time of a day), ``raises`` (a RuntimeError).
+    """
+
+    name = "plain-answers"
+
+    def __init__(self, twist: str = "right") -> None:
+        self.twist = twist
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None) -> object:
+        raise AssertionError("sudokit calls solve_plain when an engine offers it")
+
+    def solve_plain(
+        self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
+    ) -> object:
+        twist = self.twist
+        if twist == "raises":
+            raise RuntimeError("the plain answer blew up")
+        right = _RIGHT.solve(puzzle, limit=limit, time_limit=time_limit, keep=keep)
+        cells = [bytes(grid.cells) for grid in right.solutions]
+        answer: list[object] = [right.status.value, (), right.count, right.exact, 0.001, (("nodes", 1),), None]
+        if twist == "swapped":
+            cells[0] = bytes([cells[0][1], cells[0][0], *cells[0][2:]])
+        elif twist == "relabelled":
+            cells[0] = bytes(v % 9 + 1 for v in cells[0])
+        elif twist == "count":
+            answer[2] = limit + 1
+        elif twist == "twice":
+            cells, answer[2] = [cells[0], cells[0]], 2
+        elif twist == "short":
+            cells[0] = cells[0][:-1]
+        elif twist == "bool count":
+            answer[2] = True
+        elif twist == "slow":
+            answer[4] = 86400.0
+        answer[1] = tuple(cells)
+        return answer if twist == "list" else tuple(answer)

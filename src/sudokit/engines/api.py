@@ -17,7 +17,7 @@ from typing import Any, SupportsFloat, SupportsIndex, cast
 
 from sudokit.engines.registry import StrategyInfo, default_registry
 from sudokit.engines.strategy import Capabilities, Result, Status, Strategy, capabilities_of
-from sudokit.engines.verify import result_problem
+from sudokit.engines.verify import answer_holds, result_problem
 from sudokit.engines.watchdog import KILL_GRACE, EngineOverranError, Guard, raised_by_a_signal, watchdog_seconds
 from sudokit.errors import BoxShapeError, StrategyError, StrategyLoadError
 from sudokit.io.puzzles import parse_puzzle
@@ -39,6 +39,7 @@ __all__ = [
     "described",
     "get_strategy",
     "normalize_time_limit",
+    "offers_plain",
     "result_of",
     "run",
     "run_isolated",
@@ -168,6 +169,7 @@ def run(
     unclaimed = unsupported_shape(strategy, puzzle)
     if unclaimed is not None:
         return Result(Status.UNSUPPORTED, puzzle, name, error=f"strategy {name!r} {unclaimed}")
+    plain = offers_plain(strategy)
     passes_keep = keep is not None and keep < limit and takes_keep(strategy)
     guard = Guard(time_limit)
     start = time.perf_counter()
@@ -175,7 +177,9 @@ def run(
     overran = False
     try:
         guard.arm()
-        if passes_keep:
+        if plain:  # plain data: the one Result is made below, of what is checked
+            result = strategy.solve_plain(puzzle, limit=limit, time_limit=time_limit, keep=keep)  # type: ignore[attr-defined]
+        elif passes_keep:
             result = strategy.solve(puzzle, limit=limit, time_limit=time_limit, keep=keep)  # type: ignore[call-arg]
         else:
             result = strategy.solve(puzzle, limit=limit, time_limit=time_limit)
@@ -201,6 +205,8 @@ def run(
         return _failed(puzzle, name, took, f"still running {late}: stopped" if overran else f"{failure} ({late})")
     if failure is not None:
         return _failed(puzzle, name, took, failure)
+    if plain:
+        return result_of(result, puzzle, name, limit=limit, keep=keep, took=took, _problem=_problem)
     try:
         result = _fresh(result, puzzle, name)  # each part read once, grids made anew: what is checked is kept
         problem = _problem(result, puzzle, limit=limit, keep=keep if passes_keep else None)
@@ -209,6 +215,17 @@ def run(
     except Exception as err:  # parts of the answer that raise when looked at (an __eq__, a mapping's items())
         problem = f"returned a result that cannot be checked: {described(err)}"
     return _failed(puzzle, name, took, problem or result.error or "")
+
+
+def offers_plain(strategy: object) -> bool:
+    """True when ``strategy``'s class has the optional method ``solve_plain``: ``solve``'s answer as an ``Answer``.
+
+    ``solve_plain(puzzle, *, limit, time_limit, keep)`` takes what ``solve`` takes (``keep`` always, None for
+    every solution found) and returns plain data (:data:`Answer`): ``run`` then makes the one ``Result`` of
+    it and checks it as :func:`result_of` checks a worker's answer, with no ``Result`` built by the engine
+    and read again. An engine that offers it answers through it: ``solve`` is not called.
+    """
+    return callable(getattr(type(strategy), "solve_plain", None))
 
 
 def unsupported_kinds(strategy: Strategy, puzzle: Grid) -> list[str]:
@@ -393,7 +410,9 @@ def result_of(
     *,
     limit: int,
     keep: int | None = None,
+    took: float | None = None,
     _problem: Callable[..., str | None] = result_problem,
+    _holds: Callable[..., bool] = answer_holds,
 ) -> Result:
     """The result that ``answer`` (from ``answer_of``, in another process) holds, made and checked here.
 
@@ -401,20 +420,27 @@ def result_of(
     is made of it by this process (new grids of the puzzle's shape, the caller's ``puzzle`` and
     ``name``) and checked as ``run`` checks an engine's; an answer that is not, or fails the check,
     is an ``error`` result naming ``name``. ``limit`` and ``keep`` are what the engine was asked for.
-    ``_problem`` is not an option: the check, bound when sudokit is imported.
+    ``took`` is the time measured around an engine's ``solve_plain`` (``run``): an elapsed time past
+    it is replaced by it. ``_problem`` and ``_holds`` are not options: the check (``answer_holds`` first, on
+    the plain data; ``result_problem`` when it does not pass, to say what is wrong), bound when sudokit is
+    imported.
     """
     unread = _unreadable(answer, puzzle.shape.size)
     if unread is not None:
-        return _failed(puzzle, name, 0.0, f"returned an answer that cannot be read: {unread}")
+        return _failed(puzzle, name, took or 0.0, f"returned an answer that cannot be read: {unread}")
     text, cells, count, exact, elapsed, stats, error = cast("Answer", answer)  # an Answer, as _unreadable found
+    if took is not None and elapsed > took:  # no solve takes longer than the call around it
+        elapsed = took
     status = _STATUSES[text]
     if status is Status.ERROR:
         return _failed(puzzle, name, elapsed, error or "")  # never None here: _unreadable saw to it
     if status is Status.UNSUPPORTED:
         return Result(status, puzzle, name, elapsed=elapsed, error=" ".join(f"strategy {name!r} {error}".split()))
     shape = puzzle.shape
-    solutions = tuple(Grid(tuple(raw), shape, validate=False) for raw in cells)
+    solutions = tuple([Grid(tuple(raw), shape, validate=False) for raw in cells])
     result = Result(status, puzzle, name, solutions, count, exact, dict(stats), elapsed, error)
+    if _holds(puzzle, status, cells, count, exact, limit=limit, keep=keep):
+        return result
     problem = _problem(result, puzzle, limit=limit, keep=keep)
     return result if problem is None else _failed(puzzle, name, elapsed, problem)
 
@@ -426,14 +452,20 @@ def _unreadable(answer: object, size: int) -> str | None:
     text, cells, count, exact, elapsed, stats, error = answer
     if type(text) is not str or text not in _STATUSES:
         return f"status {text!r:.40}"
-    if type(cells) is not tuple or any(type(raw) is not bytes or len(raw) != size for raw in cells):
+    if type(cells) is not tuple:
         return "solutions that are not grids of the puzzle's size"
+    for raw in cells:
+        if type(raw) is not bytes or len(raw) != size:
+            return "solutions that are not grids of the puzzle's size"
     if type(count) is not int or type(exact) is not bool:
         return "a count or exact of another type"
     if type(elapsed) is not float or not 0.0 <= elapsed <= MAX_ELAPSED:
         return f"elapsed {elapsed!r:.40}"
-    if type(stats) is not tuple or not all(type(pair) is tuple and len(pair) == 2 for pair in stats):
+    if type(stats) is not tuple:
         return "stats that are not (name, value) pairs"
+    for pair in stats:
+        if type(pair) is not tuple or len(pair) != 2:
+            return "stats that are not (name, value) pairs"
     for key, value in stats:
         kind = type(value)
         if type(key) is not str or not (kind is int or kind is str or kind is bool or kind is float):

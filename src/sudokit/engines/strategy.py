@@ -126,9 +126,10 @@ class Strategy(Protocol):
     (None: all, up to ``limit``), so that counting to a large limit need not hold every solution;
     sudokit passes ``keep`` only to an engine whose ``solve`` takes it (or ``**kwargs``), and trims
     the solutions of the others. An engine may also offer ``candidates(puzzle, *, cap, time_limit)``,
-    a fast way to the true candidates (:func:`offers_candidates`). sudokit checks every result
-    (``sudokit.engines.verify.result_problem``): an answer that is not consistent, or that arrives
-    long after ``time_limit``, becomes an ``error`` result naming the engine.
+    a fast way to the true candidates (:func:`offers_candidates`), and ``solve_plain``, ``solve``'s
+    answer as plain data, which sudokit then calls instead (``sudokit.engines.api.offers_plain``).
+    sudokit checks every result (``sudokit.engines.verify.result_problem``): an answer that is not
+    consistent, or that arrives long after ``time_limit``, becomes an ``error`` result naming the engine.
     """
 
     name: str

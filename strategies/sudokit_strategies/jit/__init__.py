@@ -71,6 +71,7 @@ _SOLUTION_BUFFER = 16
 _FIRST_DEPTH = 32
 _MAX_LIMIT = 1 << 62
 _STATUSES = (Status.SOLVED, Status.UNSOLVABLE, Status.TIMEOUT)
+_STATUS_TEXTS = tuple(status.value for status in _STATUSES)
 
 
 @cache
@@ -88,6 +89,7 @@ def _kernels() -> Any:
     for general in (False, True):  # ``search`` (with the 9x9 bit board) and ``search_general`` alone
         work = _Work(shape, k, big=False, general=general)
         work.run(np.frombuffer(b"", np.uint8).reshape(0, shape.size), 1, 0, None, None, out, None)
+    k.search_packed(np.frombuffer(b"", np.uint8).reshape(0, shape.size), 1, 0, -1.0, work.pack)
     return k
 
 
@@ -138,25 +140,8 @@ class NumbaStrategy:
     ) -> Result:
         """Count up to ``limit`` solutions of ``puzzle`` within ``time_limit`` seconds, keeping the first ``keep``."""
         start = time.perf_counter()
-        if not puzzle.is_classic:  # the engine declares no variant kinds; the core never sends one
-            raise ValueError("numba takes classic puzzles only")
-        shape = puzzle.shape
-        work = self._work(shape)
-        k = work.k
-        kept: list[tuple[int, ...]] = []
-        work.puzzle_bytes[:] = bytes(puzzle.cells)  # into the one-puzzle array the kernel reads
-        keep = limit if keep is None else keep
-        if time_limit is None and limit <= _MAX_LIMIT and 0 <= keep <= limit:  # the common case, in one call
-            control = work.ctl
-            control[k.I_PUZZLE] = control[k.I_PHASE] = 0  # puzzle 0, from its start
-            if work.search(work.puzzle, limit, keep, -1.0, _SLICE_SECONDS, *work.arrays, *work.single.arrays):
-                work.run(work.puzzle, limit, keep, None, start, work.single, kept, resume=True)
-        else:
-            work.run(work.puzzle, limit, keep, time_limit, start, work.single, kept)
-        ctl = work.ctl.tolist()  # the finished puzzle's answer and counters stay in the control words
-        stored = ctl[k.I_STORED]
-        if stored:  # what one call left in the kernel's buffer (run() drains it itself)
-            work.take(kept, stored)
+        work, ctl, kept = self._search(puzzle, limit, time_limit, keep, start, tuple)
+        k, shape = work.k, puzzle.shape
         return Result(  # positional: status, puzzle, strategy, solutions, count, exact, stats, elapsed
             _STATUSES[ctl[k.I_STATUS]],
             puzzle,
@@ -167,6 +152,56 @@ class NumbaStrategy:
             dict(zip(work.stat_names, ctl[k.I_NODES :], strict=False)),
             time.perf_counter() - start,
         )
+
+    def solve_plain(
+        self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
+    ) -> tuple[str, tuple[bytes, ...], int, bool, float, tuple[tuple[str, int], ...], None]:
+        """``solve``'s answer as plain data (sudokit's ``Answer``): sudokit makes the one ``Result`` of it."""
+        start = time.perf_counter()
+        work, ctl, kept = self._search(puzzle, limit, time_limit, keep, start, bytes)
+        k = work.k
+        return (
+            _STATUS_TEXTS[ctl[k.I_STATUS]],
+            tuple(kept),
+            ctl[k.I_COUNT],
+            ctl[k.I_EXACT] == 1,
+            time.perf_counter() - start,
+            tuple(zip(work.stat_names, ctl[k.I_NODES :], strict=False)),
+            None,
+        )
+
+    def _search(
+        self, puzzle: Grid, limit: int, time_limit: float | None, keep: int | None, start: float, form: type
+    ) -> tuple[_Work, list[int], list[Any]]:
+        """Search ``puzzle``: its work arrays, the control words it left (answer and counters), the solutions kept.
+
+        Each solution kept is made ``form`` (``bytes`` or ``tuple``) as it is taken from the kernel's buffer,
+        while the time limit runs.
+        """
+        if not puzzle.is_classic:  # the engine declares no variant kinds; the core never sends one
+            raise ValueError("numba takes classic puzzles only")
+        work = self._work(puzzle.shape)
+        k = work.k
+        work.form = form
+        kept: list[Any] = []
+        work.puzzle_bytes[:] = bytes(puzzle.cells)  # into the one-puzzle array the kernel reads
+        keep = limit if keep is None else keep
+        if time_limit is None and limit <= _MAX_LIMIT and 0 <= keep <= limit:  # the common case, in one call
+            if work.packed:  # the 9x9 bit board: five arguments for numba to look at, puzzle 0 from its start
+                code = k.search_packed(work.puzzle, limit, keep, -1.0, work.pack)
+            else:
+                control = work.ctl
+                control[k.I_PUZZLE] = control[k.I_PHASE] = 0  # puzzle 0, from its start
+                code = work.search(work.puzzle, limit, keep, -1.0, _SLICE_SECONDS, *work.arrays, *work.single.arrays)
+            if code:
+                work.run(work.puzzle, limit, keep, None, start, work.single, kept, resume=True)
+        else:
+            work.run(work.puzzle, limit, keep, time_limit, start, work.single, kept)
+        ctl: list[int] = work.ctl.tolist()  # the finished puzzle's answer and counters stay in the control words
+        stored = ctl[k.I_STORED]
+        if stored:  # what one call left in the kernel's buffer (run() drains it itself)
+            work.take(kept, stored)
+        return work, ctl, kept
 
     def solve_many(
         self, cells: memoryview, shape: Shape, *, limit: int = 1, time_limit: float | None = None
@@ -199,14 +234,17 @@ class NumbaStrategy:
 class _Out:
     """What the kernel answers for ``k`` puzzles, as numpy arrays."""
 
-    def __init__(self, np: Any, k: int, size: int, nstats: int) -> None:
-        self.status = np.zeros(k, np.uint8)
-        self.count = np.zeros(k, np.int64)
-        self.exact = np.zeros(k, np.uint8)
-        self.first = np.zeros((k, size), np.uint8)
-        self.elapsed = np.zeros(k, np.float64)
-        self.stats = np.zeros((nstats, k), np.int64)
-        self.arrays = (self.status, self.count, self.exact, self.first, self.elapsed, self.stats)
+    def __init__(self, np: Any, k: int, size: int, nstats: int, arrays: tuple[Any, ...] | None = None) -> None:
+        if arrays is None:  # else the six arrays, made by the caller (views of a pack)
+            arrays = (
+                np.zeros(k, np.uint8),
+                np.zeros(k, np.int64),
+                np.zeros(k, np.uint8),
+                np.zeros((k, size), np.uint8),
+                np.zeros(k, np.float64),
+                np.zeros((nstats, k), np.int64),
+            )
+        self.status, self.count, self.exact, self.first, self.elapsed, self.stats = self.arrays = arrays
 
 
 @cache
@@ -247,9 +285,13 @@ def _locked_tables(shape: Shape, np: Any) -> tuple[Any, Any, Any]:
 class _Work:
     """The work arrays of one box shape (one thread's): stack of states, queue, control words, buffers."""
 
+    stack: Any  # the stack of states and its levels: views of ``pack``, made anew when it grows
+    levels: Any
+
     def __init__(self, shape: Shape, k: Any, big: bool, *, general: bool = False) -> None:
         self.k = k
         self.big = big
+        self.form: type = tuple  # what ``take`` makes of each solution: bytes (solve_plain) or a tuple (solve)
         #: the kernel: ``search`` (the 9x9 bit board on 9x9 boards without ``big``), or with ``general``
         #: always ``search_general``, ``backtrack``'s search node for node
         self.search = k.search_general if general else k.search
@@ -259,22 +301,88 @@ class _Work:
         size, n = shape.size, shape.n
         self.full, self.peers, self.units, self.units_of = _geometry(shape, np)
         self.segs, self.groups, self.rests = _locked_tables(shape, np)
-        self.scratch = np.zeros(len(self.segs) + 2 * len(self.groups), np.uint64)
         self.weight = np.zeros(size, np.int64)
-        self.stack = np.zeros((_FIRST_DEPTH, 2 * size + 3 * n + 2), np.uint64)
-        self.levels = np.zeros((_FIRST_DEPTH, 2), np.int64)
         self.queue_cell = np.zeros(2 * (size + 1), np.int64)  # the assignments' queue, then locked candidates' singles
         self.queue_bit = np.zeros(2 * (size + 1), np.uint64)
         self.dirty = np.zeros(3 * n, np.uint8)
-        self.ctl = np.zeros(k.N_CTL, np.int64)
-        self.clk = np.zeros(k.N_CLK, np.float64)
-        self.solutions = np.zeros((_SOLUTION_BUFFER, size), np.uint8)
-        self.single = _Out(np, 1, size, k.N_CTL - k.I_NODES)
         # ``solve``'s puzzle: written into puzzle_bytes, read by the kernel through a read-only view (the
         # kernel is compiled for read-only puzzles only, as solve_many passes them)
         self.puzzle_bytes = bytearray(size)
         self.puzzle = np.frombuffer(self.puzzle_bytes, np.uint8).reshape(1, size)
         self.puzzle.flags.writeable = False
+        #: one call of ``solve`` on the 9x9 bit board: ``search_packed`` with five arguments, not 29
+        self.packed = shape.n == 9 and not big and not general
+        self._pack(_FIRST_DEPTH, len(self.segs) + 2 * len(self.groups))
+
+    def _pack(self, depth: int, scratch: int) -> None:
+        """Lay out the arrays a search changes in one buffer, ``pack`` (see ``kernels.search_packed``), as views.
+
+        The stack and its levels go last: growing them (``depth``) moves nothing else.
+        """
+        np, k, size, n = self.np, self.k, self.shape.size, self.shape.n
+        stats = k.N_CTL - k.I_NODES
+        nsol = _SOLUTION_BUFFER
+        width = 2 * size + 3 * n + 2
+        words: dict[int, int] = {  # each array's length in words, in the order of the pack
+            k.H_SCRATCH: scratch,
+            k.H_CTL: k.N_CTL,
+            k.H_CLK: k.N_CLK,
+            k.H_SOLUTIONS: (nsol * size + 7) // 8,
+            k.H_STATUS: 1,
+            k.H_COUNT: 1,
+            k.H_EXACT: 1,
+            k.H_FIRST: (size + 7) // 8,
+            k.H_ELAPSED: 1,
+            k.H_STATS: stats,
+            k.H_STACK: depth * width,
+            k.H_LEVELS: 2 * depth,
+        }
+        at = {}
+        end = k.N_HEAD
+        for key, length in words.items():
+            at[key] = end
+            end += length
+        pack = np.zeros(end, np.uint64)
+        head = pack[: k.N_HEAD].view(np.int64)
+        for key, offset in at.items():
+            head[key] = offset
+        dims = {k.H_N_SCRATCH: scratch, k.H_N_SOLUTIONS: nsol, k.H_SIZE: size, k.H_N_STATS: stats}
+        for key, value in {**dims, k.H_DEPTH: depth, k.H_WIDTH: width}.items():
+            head[key] = value
+        pack[k.H_SLICE : k.H_SLICE + 1].view(np.float64)[0] = _SLICE_SECONDS
+
+        def part(key: int, dtype: Any, count: int) -> Any:
+            return pack[at[key] : at[key] + words[key]].view(dtype)[:count]
+
+        old = getattr(self, "pack", None)
+        if old is not None:  # a deeper stack: everything before it as it was, the stack's rows and levels copied
+            pack[k.N_HEAD : at[k.H_STACK]] = old[k.N_HEAD : at[k.H_STACK]]
+        self.pack = pack
+        self.scratch = part(k.H_SCRATCH, np.uint64, scratch)
+        self.ctl = part(k.H_CTL, np.int64, k.N_CTL)
+        self.clk = part(k.H_CLK, np.float64, k.N_CLK)
+        self.solutions = part(k.H_SOLUTIONS, np.uint8, nsol * size).reshape(nsol, size)
+        self.first_solution = self.solutions[0]
+        self.single = _Out(
+            np,
+            1,
+            size,
+            stats,
+            (
+                part(k.H_STATUS, np.uint8, 1),
+                part(k.H_COUNT, np.int64, 1),
+                part(k.H_EXACT, np.uint8, 1),
+                part(k.H_FIRST, np.uint8, size).reshape(1, size),
+                part(k.H_ELAPSED, np.float64, 1),
+                part(k.H_STATS, np.int64, stats).reshape(stats, 1),
+            ),
+        )
+        stack = part(k.H_STACK, np.uint64, depth * width).reshape(depth, width)
+        levels = part(k.H_LEVELS, np.int64, 2 * depth).reshape(depth, 2)
+        if old is not None:
+            stack[: len(self.stack)] = self.stack
+            levels[: len(self.levels)] = self.levels
+        self.stack, self.levels = stack, levels
         self._arrange()
 
     def _arrange(self) -> None:
@@ -308,7 +416,7 @@ class _Work:
         time_limit: float | None,
         start: float | None,
         out: _Out,
-        kept: list[tuple[int, ...]] | None,
+        kept: list[Any] | None,
         *,
         resume: bool = False,
     ) -> None:
@@ -340,27 +448,21 @@ class _Work:
             self.drain(kept)
 
     def _grow(self) -> None:
-        np = self.np
-        depth = 2 * len(self.stack)
-        stack = np.zeros((depth, self.stack.shape[1]), np.uint64)
-        stack[: len(self.stack)] = self.stack
-        levels = np.zeros((depth, 2), np.int64)
-        levels[: len(self.levels)] = self.levels
-        self.stack, self.levels = stack, levels
-        self._arrange()
+        self._pack(2 * len(self.stack), len(self.scratch))
 
-    def drain(self, kept: list[tuple[int, ...]] | None) -> None:
+    def drain(self, kept: list[Any] | None) -> None:
         """Move the solutions the kernel holds to ``kept``."""
         stored = int(self.ctl[self.k.I_STORED])
         if kept is not None and stored:
             self.take(kept, stored)
         self.ctl[self.k.I_STORED] = 0
 
-    def take(self, kept: list[tuple[int, ...]], stored: int) -> None:
-        """Add the first ``stored`` solutions of the buffer to ``kept`` (the caller clears ``I_STORED``)."""
-        size = self.shape.size
+    def take(self, kept: list[Any], stored: int) -> None:
+        """Add the first ``stored`` solutions of the buffer to ``kept``, each made ``form`` (the caller clears
+        ``I_STORED``)."""
+        size, form = self.shape.size, self.form
         if stored == 1:
-            kept.append(tuple(self.solutions[0].tobytes()))
+            kept.append(form(self.first_solution.tobytes()))
         else:
             raw = self.solutions[:stored].tobytes()
-            kept.extend([tuple(raw[j : j + size]) for j in range(0, stored * size, size)])
+            kept.extend([form(raw[j : j + size]) for j in range(0, stored * size, size)])

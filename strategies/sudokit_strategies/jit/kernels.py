@@ -1208,3 +1208,90 @@ def search(  # type: ignore[no-untyped-def]
         out_elapsed,
         out_stats,
     )
+
+
+# --- One puzzle from Python, in one buffer ---------------------------------------------------------------
+#
+# numba's dispatcher types every argument of every call: ``search``'s 29 cost about 4.5 us, half a 17-clue
+# puzzle's search. ``search_packed`` takes five: the puzzles, the limits and one uint64 buffer (the engine's
+# ``_Work.pack``) holding every other array, each at the word its head gives (``H_*``): the same arrays,
+# so a call that does not finish (SLICE, NEED_STACK, SOLUTIONS_FULL) goes on through ``search``.
+
+#: The head of a pack, a word each: the offset (in words) of each array, its dimensions, the slice.
+(
+    H_SCRATCH,
+    H_N_SCRATCH,
+    H_CTL,
+    H_CLK,
+    H_SOLUTIONS,
+    H_N_SOLUTIONS,
+    H_SIZE,
+    H_STATUS,
+    H_COUNT,
+    H_EXACT,
+    H_FIRST,
+    H_ELAPSED,
+    H_STATS,
+    H_N_STATS,
+    H_STACK,
+    H_DEPTH,
+    H_WIDTH,
+    H_LEVELS,
+    H_SLICE,
+    N_HEAD,
+) = range(20)
+
+
+@numba.njit(cache=True)
+def search_packed(puzzles, limit, keep, time_limit, pack):  # type: ignore[no-untyped-def]
+    """:func:`search` from the start of ``puzzles`` (without ``big``), its arrays and slice taken from ``pack``."""
+    head = pack[:N_HEAD].view(np.int64)
+    size, depth, width, nsol, nstats = head[H_SIZE], head[H_DEPTH], head[H_WIDTH], head[H_N_SOLUTIONS], head[H_N_STATS]
+    o = head[H_SCRATCH]
+    scratch = pack[o : o + head[H_N_SCRATCH]]
+    o = head[H_STACK]
+    stack = pack[o : o + depth * width].reshape((depth, width))
+    o = head[H_LEVELS]
+    levels = pack[o : o + 2 * depth].view(np.int64).reshape((depth, 2))
+    o = head[H_SOLUTIONS]
+    solutions = pack[o : o + (nsol * size + 7) // 8].view(np.uint8)[: nsol * size].reshape((nsol, size))
+    o = head[H_CTL]
+    ctl = pack[o : o + N_CTL].view(np.int64)
+    o = head[H_CLK]
+    clk = pack[o : o + N_CLK].view(np.float64)
+    o = head[H_STATUS]
+    out_status = pack[o : o + 1].view(np.uint8)[:1]
+    o = head[H_COUNT]
+    out_count = pack[o : o + 1].view(np.int64)
+    o = head[H_EXACT]
+    out_exact = pack[o : o + 1].view(np.uint8)[:1]
+    o = head[H_FIRST]
+    out_first = pack[o : o + (size + 7) // 8].view(np.uint8)[:size].reshape((1, size))
+    o = head[H_ELAPSED]
+    out_elapsed = pack[o : o + 1].view(np.float64)
+    o = head[H_STATS]
+    out_stats = pack[o : o + nstats].view(np.int64).reshape((nstats, 1))
+    slice_seconds = pack[H_SLICE : H_SLICE + 1].view(np.float64)[0]
+    ctl[I_PUZZLE] = 0
+    ctl[I_PHASE] = PHASE_START
+    if size == 81 and scratch.shape[0] >= 81 and width > _WIDTH9:
+        return _search9(
+            puzzles,
+            limit,
+            keep,
+            time_limit,
+            slice_seconds,
+            scratch,
+            stack,
+            levels,
+            solutions,
+            ctl,
+            clk,
+            out_status,
+            out_count,
+            out_exact,
+            out_first,
+            out_elapsed,
+            out_stats,
+        )
+    return -1  # not a 9x9 board: the caller calls ``search``
