@@ -11,8 +11,8 @@ import pytest
 from sudokit import Capabilities, Grid, Result, Shape, Status
 from sudokit.testing import all_checks, check_strategy, corpus
 from sudokit.testing._kit import Outcome
-from tests.kit.base import Reference
-from tests.kit.mutants_api import MUTANTS
+from tests.kit.base import PlainReference, Reference
+from tests.kit.mutants_api import MUTANTS, PlainDisagrees
 
 API = [c.name for c in all_checks() if c.group == "api"]
 #: A puzzle with one solution.
@@ -49,6 +49,7 @@ EXPECTED = {
     "no_time_limit_works": "solve(limit=1, time_limit=None) raised TypeError",
     "huge_time_limit_works": "time_limit=10000000000.0) raised OverflowError",
     "candidates_method_is_true": "in 0 of its witnesses: the true candidates would miss it",
+    "solve_plain_agrees_with_solve": "answered status solved, count 7, exact True; solve answered status solved",
 }
 
 #: The checks about the engine object itself, whose failures (by these mutants) name no puzzle.
@@ -75,7 +76,7 @@ def test_the_mutant_fails_its_check(name: str) -> None:
 
 @pytest.mark.parametrize("name", API)
 def test_the_reference_passes(name: str) -> None:
-    result = outcome(Reference(), name)
+    result = outcome(PlainReference(), name)  # Reference, with the optional solve_plain that solve_plain_... checks
     assert result.status == "passed", result
 
 
@@ -130,7 +131,7 @@ def test_capabilities_that_do_not_read(declared: object, fragment: str) -> None:
 # --- what applies to whom ------------------------------------------------------------------------
 
 
-class NoCounting(Reference):
+class NoCounting(PlainReference):
     """Claims no counting: the checks needing limit above 1 skip, the others ask with limit 1."""
 
     name = "no-counting"
@@ -146,7 +147,7 @@ class NoKeep(Reference):
         return super().solve(puzzle, limit=limit, time_limit=time_limit)
 
 
-class SmallBoards(Reference):
+class SmallBoards(PlainReference):
     """Claims boards up to 6x6 only."""
 
     name = "small-boards"
@@ -326,3 +327,35 @@ def test_repeated_solves_differing_in_their_solutions_fail() -> None:
     result = outcome(Altered(alternate), "repeated_solves_agree")
     assert result.status == "failed"
     assert result.message.startswith("solve 3 of 3 answered")
+
+
+# --- the optional solve_plain ----------------------------------------------------------------------
+
+#: For each way ``PlainDisagrees`` breaks its solve_plain, a fragment of the message the check fails with.
+PLAIN_FAILS = {
+    "swapped": "sudokit refuses its answer, which returned an invalid grid (solution 1 of 1)",
+    "status": "answered status timeout, count 0, exact False; solve answered status unsolvable, count 0, exact True",
+    "count": "(limit 13) answered status solved, count 7, exact True; solve answered status solved, count 8",
+    "exact": "(limit 8) answered status solved, count 8, exact True; solve answered status solved, count 8, exact F",
+    "limit": "(limit 2) answered status solved, count 1, exact False; solve answered status solved, count 1, exact T",
+    "keep": "keep=3): sudokit refuses its answer, which returned 10 solutions with count 10 (asked to keep 3)",
+    "time_limit": "s after the call began: stopped",
+    "elapsed": "but the call took",
+    "list": "returned an answer that cannot be read: list, not a tuple of 7",
+}
+
+
+@pytest.mark.parametrize("twist", PlainDisagrees.TWISTS)
+def test_a_solve_plain_disagreeing_with_solve_fails_exactly_its_check(twist: str) -> None:
+    """solve is right and solve_plain wrong in one way: of the api checks, solve_plain_agrees_with_solve alone fails."""
+    report = check_strategy(PlainDisagrees(twist), checks=API, on_fail=None)
+    failed = [o for o in report.outcomes if o.status != "passed"]
+    assert [o.check for o in failed] == ["solve_plain_agrees_with_solve"], str(report)
+    assert failed[0].status == "failed" and failed[0].puzzle is not None
+    assert PLAIN_FAILS[twist] in failed[0].message, failed[0].message
+
+
+def test_solve_plain_agrees_with_solve_is_skipped_for_an_engine_without_the_method() -> None:
+    result = outcome(Reference(), "solve_plain_agrees_with_solve")
+    assert result.status == "skipped"
+    assert result.message == "reference: it offers no solve_plain method (optional)"

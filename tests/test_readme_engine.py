@@ -89,14 +89,16 @@ def test_the_plugin_passes_the_kit_as_the_page_runs_it(mini: tuple[Path, Path]) 
     done = runs[-1]  # the kit's run
     assert set(done.cases) == {f"mini-{name}" for name in CHECKS}, done
     assert done.ids("passed") | done.ids("skipped") == set(done.cases), done
-    # As the page says: the checks of boards above 12x12, of variant kinds and of the optional candidates method
-    # are skipped, saying so; nothing else is.
+    # As the page says: the checks of boards above 12x12, of variant kinds and of the optional candidates and
+    # solve_plain methods are skipped, saying so; nothing else is.
     reasons = {done.cases[id].message for id in done.ids("skipped")}
     assert "mini: claims boards up to 12x12, not 16x16" in reasons, done
     assert "mini: does not declare the variant kind 'killer'" in reasons, done
     assert "mini: it offers no candidates method (optional)" in reasons, done
+    assert "mini: it offers no solve_plain method (optional)" in reasons, done
     board = r"mini: claims boards up to 12x12, not (\d+)x\1"
-    kind = r"mini: does not declare the variant kind '[a-z-]+'|mini: it offers no candidates method \(optional\)"
+    kind = r"mini: does not declare the variant kind '[a-z-]+'|mini: it offers no (candidates|solve_plain) method"
+    kind += r" \(optional\)"
     assert all(re.fullmatch(board, reason) or re.fullmatch(kind, reason) for reason in reasons), reasons
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from sudokit import Capabilities, Grid, Result, get_strategy
+from sudokit.engines.api import Answer, answer_of
 
 
 class Reference:
@@ -33,3 +34,15 @@ class Reference:
         most = cap * puzzle.shape.size * puzzle.n + 1
         result = self.inner.solve(puzzle, limit=most, time_limit=time_limit, keep=most)
         return replace(result, strategy=self.name)
+
+
+class PlainReference(Reference):
+    """``Reference`` with the optional ``solve_plain``: its own ``solve``'s answer as plain data, as it should be."""
+
+    name = "plain-reference"
+
+    def solve_plain(
+        self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
+    ) -> Answer:
+        """``solve``'s answer for ``puzzle`` as sudokit's plain ``Answer``."""
+        return answer_of(self.solve(puzzle, limit=limit, time_limit=time_limit, keep=keep))

@@ -13,8 +13,9 @@ from dataclasses import replace
 from typing import Any
 
 from sudokit import Grid, Result, Shape, Status
+from sudokit.engines.api import Answer
 from sudokit.testing import corpus
-from tests.kit.base import Reference
+from tests.kit.base import PlainReference, Reference
 
 
 def _known(puzzle: Grid) -> bool:
@@ -341,7 +342,6 @@ class TimedWait(Reference):
         return super().solve(puzzle, time_limit=time_limit, **kwargs)
 
 
-#: For every check of group api, an engine broken in exactly the way it looks for.
 class FirstWitnessOnly(Reference):
     """Its candidates method returns the first solution alone, as if no other existed: the others' digits hidden."""
 
@@ -351,6 +351,51 @@ class FirstWitnessOnly(Reference):
         return replace(self.inner.solve(puzzle, time_limit=time_limit), strategy=self.name)
 
 
+class PlainDisagrees(PlainReference):
+    """Its ``solve`` is right; its optional ``solve_plain`` answers otherwise, in the way ``twist`` names.
+
+    ``swapped``: a unique puzzle's solution with two blanks swapped (no solution); ``status``: timeout
+    where solve proves there is none; ``count``: one short when it finished with 5 solutions or more;
+    ``exact``: exact True when the limit stopped it; ``limit``: always looks for one solution; ``keep``:
+    keeps every solution; ``time_limit``: runs without one; ``elapsed``: milliseconds for seconds;
+    ``list``: its answer as a list, not a tuple.
+    """
+
+    TWISTS = ("swapped", "status", "count", "exact", "limit", "keep", "time_limit", "elapsed", "list")
+
+    def __init__(self, twist: str) -> None:
+        super().__init__()
+        self.twist = twist
+        self.name = f"plain-{twist.replace('_', '-')}"
+
+    def solve_plain(
+        self, puzzle: Grid, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
+    ) -> Answer:
+        twist = self.twist
+        status, cells, count, exact, elapsed, stats, error = super().solve_plain(
+            puzzle,
+            limit=1 if twist == "limit" else limit,
+            time_limit=None if twist == "time_limit" else time_limit,
+            keep=None if twist == "keep" else keep,
+        )
+        if twist == "swapped" and count == 1 and exact:
+            blanks = [i for i, v in enumerate(puzzle.cells) if not v]
+            first = bytearray(cells[0])
+            first[blanks[0]], first[blanks[1]] = first[blanks[1]], first[blanks[0]]
+            cells = (bytes(first), *cells[1:])
+        elif twist == "status" and status == "unsolvable":
+            status, exact = "timeout", False
+        elif twist == "count" and exact and count >= 5:
+            count, cells = count - 1, cells[:-1]
+        elif twist == "exact" and count == limit >= 3:
+            exact = True
+        elif twist == "elapsed":
+            elapsed *= 1000
+        answer = (status, cells, count, exact, elapsed, stats, error)
+        return list(answer) if twist == "list" else answer  # type: ignore[return-value]
+
+
+#: For every check of group api, an engine broken in exactly the way it looks for.
 MUTANTS: dict[str, object] = {
     "has_name_and_description": BadDescription(),
     "declares_valid_capabilities": BadCapabilities(),
@@ -381,4 +426,5 @@ MUTANTS: dict[str, object] = {
     "no_time_limit_works": NoneDeadline(),
     "huge_time_limit_works": TimedWait(),
     "candidates_method_is_true": FirstWitnessOnly(),
+    "solve_plain_agrees_with_solve": PlainDisagrees("count"),
 }

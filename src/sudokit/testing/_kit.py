@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
-from sudokit.engines.api import described, get_strategy, takes_keep
+from sudokit.engines.api import described, get_strategy, result_of, takes_keep
 from sudokit.engines.strategy import Capabilities, Result, Status, Strategy, capabilities_of
 from sudokit.engines.verify import result_problem, shown
 from sudokit.engines.watchdog import EngineOverranError, Guard
@@ -51,6 +51,8 @@ PATIENCE = 60.0
 _GROUPS = ("api", "corpus", "shapes", "metamorphic", "time", "variants")
 
 OnFail = Literal["raise", "warn"] | None
+#: A time limit as a check asks for it: seconds, None (no limit), or "patience" (``Subject.seconds``).
+TimeLimit = float | Literal["patience"] | None
 ExpectedFailures = Mapping[str, str] | Callable[[Strategy], Mapping[str, str] | None] | None
 
 
@@ -110,6 +112,12 @@ class Subject:
 
     # --- calling the engine --------------------------------------------------------------------
 
+    def seconds(self, time_limit: TimeLimit) -> float | None:
+        """The time limit a call passes: "patience" is ``PATIENCE`` for an engine claiming time limits, else None."""
+        if time_limit == "patience":
+            return self.patience if self.capabilities.time_limit else None
+        return time_limit
+
     def solve(
         self,
         puzzle: Grid,
@@ -125,8 +133,7 @@ class Subject:
         still running ``watchdog`` seconds after it began (a limit's 110 % plus 2 s), and fails.
         """
         __tracebackhide__ = True
-        if time_limit == "patience":
-            time_limit = self.patience if self.capabilities.time_limit else None
+        time_limit = self.seconds(time_limit)
         kwargs: dict[str, Any] = {"limit": limit, "time_limit": time_limit}
         if keep is not None and self.takes_keep:
             kwargs["keep"] = keep
@@ -136,10 +143,36 @@ class Subject:
     def candidates(self, puzzle: Grid, *, cap: int) -> Result:
         """The engine's optional ``candidates`` method's answer for ``puzzle``, unchecked, guarded as ``solve``."""
         __tracebackhide__ = True
-        time_limit = self.patience if self.capabilities.time_limit else None
+        time_limit = self.seconds("patience")
         method = self.strategy.candidates  # type: ignore[attr-defined]
         call = f"candidates(cap={cap}, time_limit={time_limit})"
         return self._guarded(call, puzzle, time_limit, lambda: method(puzzle, cap=cap, time_limit=time_limit))
+
+    def solve_plain(
+        self, puzzle: Grid, *, limit: int = 1, time_limit: TimeLimit = "patience", keep: int | None = None
+    ) -> Result:
+        """The engine's optional ``solve_plain`` answer for ``puzzle``, made a ``Result`` as sudokit makes it.
+
+        Called and guarded as ``solve`` (``keep`` is always passed: the method takes it); sudokit's
+        ``result_of`` reads the plain data and checks it, and an answer it refuses (parts not of the
+        documented types, inconsistent, a solution the independent check rejects) fails the check,
+        saying why. ``elapsed`` is the engine's own, not capped at the time the call took.
+        """
+        __tracebackhide__ = True
+        time_limit = self.seconds(time_limit)
+        method = self.strategy.solve_plain  # type: ignore[attr-defined]
+        call = f"solve_plain(limit={limit}, time_limit={time_limit}, keep={keep})"
+        name = self.name
+
+        def run() -> Result:
+            answer = method(puzzle, limit=limit, time_limit=time_limit, keep=keep)
+            return result_of(answer, puzzle, name, limit=limit, keep=keep)
+
+        result = self._guarded(call, puzzle, time_limit, run)
+        if result.status is Status.ERROR:
+            said = (result.error or "").removeprefix(f"strategy {name!r} failed: ")
+            self.fail(f"{call}: sudokit refuses its answer, which {said}", puzzle)
+        return result
 
     def _guarded(self, call: str, puzzle: Grid, time_limit: float | str | None, run: Callable[[], object]) -> Result:
         """``run()``'s Result; a crash, a hang (past the limit or patience) or a non-Result fails the check."""

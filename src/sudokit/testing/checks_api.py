@@ -18,13 +18,14 @@ import pickle
 import time
 from collections.abc import Mapping
 
-from sudokit.engines.api import described
+from sudokit.engines.api import described, offers_plain
 from sudokit.engines.strategy import Result, Status, capabilities_of, offers_candidates
 from sudokit.engines.verify import shown, solution_problem
 from sudokit.model.grid import Grid
 from sudokit.model.shape import Shape
 from sudokit.testing import corpus
 from sudokit.testing._kit import Subject, check, shown_status
+from sudokit.testing.checks_time import LONG_LIMIT, _expect_timeout, _long_search
 from sudokit.testing.reference import count_solutions
 
 #: The classic board, the one most api checks ask about.
@@ -293,6 +294,88 @@ def candidates_method_is_true(subject: Subject) -> None:
             "for a puzzle with no solution; expected unsolvable and no witness",
             none.puzzle,
         )
+
+
+@check("api")
+def solve_plain_agrees_with_solve(subject: Subject) -> None:
+    """An engine offering the optional ``solve_plain(puzzle, *, limit, time_limit, keep)`` method answers as ``solve``.
+
+    Each answer must be plain data sudokit reads and accepts (``result_of``: the documented types, consistent,
+    every solution passing the independent check), with the status, count and exact that ``solve`` gives the
+    same question, the puzzle's one solution on a unique puzzle, every solution when the count is exact, and an
+    ``elapsed`` no longer than the call. Asked on 9x9 puzzles with one solution, several and none, at limits 1
+    and 2 and (for an engine claiming counting) above, at and below a count, with ``keep`` 3 of 10; with
+    ``time_limit`` None and 1e10; and (for an engine claiming time limits and counting) a 0.5 s limit on a
+    search far longer must give ``timeout`` within it. Skipped for an engine without the method (it is
+    optional: sudokit then calls ``solve``).
+    """
+    if not offers_plain(subject.strategy):
+        subject.skip("it offers no solve_plain method (optional)")
+    _classic(subject)
+    unique = _unique()
+    asked: list[tuple[corpus.Known, int, int | None]] = [
+        (unique, 1, None),
+        (_multi(3), 1, None),
+        (_unsolvable(), 1, None),
+    ]
+    if subject.capabilities.counting:
+        several, many = _multi(8), _multi(11)
+        asked += [
+            (unique, 2, None),
+            (_unsolvable(), 2, None),
+            (_multi(3), 2, None),
+            (several, several.count + 5, None),
+            (several, several.count, None),
+            (_multi(10), 3, None),
+            (many, 10, 3),
+        ]
+    absolute, relative = ELAPSED_SLACK
+    for known, limit, keep in asked:
+        puzzle = known.puzzle
+        question = f"limit {limit}" + ("" if keep is None else f", keep {keep}")
+        said = subject.solve(puzzle, limit=limit, keep=keep)
+        start = time.perf_counter()
+        plain = subject.solve_plain(_fresh(puzzle), limit=limit, keep=keep)
+        wall = time.perf_counter() - start
+        if (plain.status, plain.count, plain.exact) != (said.status, said.count, said.exact):
+            subject.fail(
+                f"solve_plain ({question}) answered {_said(plain)}; solve answered {_said(said)}: "
+                "solve_plain is solve's answer in plain data",
+                puzzle,
+            )
+        found = plain.solutions
+        if known.solution is not None and found and found[0] != known.solution:
+            subject.fail(
+                f"solve_plain ({question}) returned {found[0].to_line()}, not the puzzle's one solution", puzzle
+            )
+        if keep is None and plain.exact and set(found) != set(said.solutions):
+            subject.fail(
+                f"solve_plain ({question}) found all {plain.count} solutions, but not the {len(said.solutions)} "
+                "that solve found",
+                puzzle,
+            )
+        if plain.elapsed > wall * (1 + relative) + absolute:
+            subject.fail(
+                f"solve_plain ({question}) gave elapsed {plain.elapsed:g} s, but the call took {wall:.6f} s of "
+                "wall time: elapsed is wall seconds",
+                puzzle,
+            )
+    for seconds in (None, 1e10):
+        plain = subject.solve_plain(_fresh(unique.puzzle), time_limit=seconds)
+        if plain.status is not Status.SOLVED or plain.solutions[0] != unique.solution:
+            subject.fail(
+                f"solve_plain (limit 1, time_limit {seconds}) answered {_said(plain)}, not the puzzle's one solution",
+                unique.puzzle,
+            )
+    if subject.capabilities.time_limit and subject.capabilities.counting:
+        result, took = _long_search(subject, 0.5, plain=True)
+        _expect_timeout(subject, result, took, 0.5, "solve_plain: ")
+        if result.exact is not False or not 1 <= result.count <= LONG_LIMIT:
+            subject.fail(
+                f"solve_plain: a timeout with count {result.count}, exact {result.exact}; expected the count found "
+                "before the limit (at least 1), not exact",
+                Grid.empty(NINE),
+            )
 
 
 # --- elapsed and stats ---------------------------------------------------------------------------

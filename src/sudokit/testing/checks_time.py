@@ -80,8 +80,10 @@ class _Took:
         return f"{self.wall:.2f} s after the call began{waited}"
 
 
-def _long_search(subject: Subject, time_limit: float, keep: int = 1) -> tuple[Result, _Took]:
+def _long_search(subject: Subject, time_limit: float, keep: int = 1, *, plain: bool = False) -> tuple[Result, _Took]:
     """The answer to counting the empty 9x9 board to 10**9 within ``time_limit``, and the time it took.
+
+    With ``plain``, the answer of the engine's optional ``solve_plain`` (``Subject.solve_plain``), not ``solve``'s.
 
     A timer thread reads, at the time limit, how long the calling thread has waited for a CPU so far;
     the waiting from then to the answer is the machine's load, not the engine's overrun.
@@ -93,7 +95,8 @@ def _long_search(subject: Subject, time_limit: float, keep: int = 1) -> tuple[Re
     start = time.perf_counter()
     timer.start()
     try:
-        result = subject.solve(Grid.empty(Shape.of(3, 3)), limit=LONG_LIMIT, time_limit=time_limit, keep=keep)
+        ask = subject.solve_plain if plain else subject.solve
+        result = ask(Grid.empty(Shape.of(3, 3)), limit=LONG_LIMIT, time_limit=time_limit, keep=keep)
     finally:
         wall = time.perf_counter() - start
         end = _run_delay(tid)
