@@ -573,15 +573,16 @@ def _place9(frame, d, b, bit):  # type: ignore[no-untyped-def]
     pos = _digit(bit) - 1
     r = pos // 9
     c = pos - 9 * r
-    col = _COL27[c]
-    frame[k] = (frame[k] & ~(_ROW27[r] | col | _BOX27[c // 3])) | bit
-    for bb in range(3):
-        if bb != b:
-            frame[3 * d + bb] &= ~col
-    for e in range(9):
-        if e != d:
-            frame[3 * e + b] &= ~bit
-    frame[_OPEN + b] &= ~bit
+    gone = ~_COL27[c]
+    k0 = 3 * d
+    frame[k0] &= gone  # the column in every band (the cell's own bit back below)
+    frame[k0 + 1] &= gone
+    frame[k0 + 2] &= gone
+    gone = ~bit
+    for e in range(0, 27, 3):  # the cell from every digit's word of its band (its own bit back below)
+        frame[e + b] &= gone
+    frame[k] = (frame[k] & ~(_ROW27[r] | _BOX27[c // 3])) | bit
+    frame[_OPEN + b] &= gone
     return True
 
 
@@ -642,6 +643,15 @@ def _triads9(frame, must):  # type: ignore[no-untyped-def]
     return changed
 
 
+@numba.njit(cache=True, inline="always")
+def _band9(w):  # type: ignore[no-untyped-def]
+    """A digit's word of one band masked by the triad patterns its rows and boxes allow (0: none)."""
+    nine = np.uint64(511)
+    p = _SHRINK[w & nine] | (_SHRINK[(w >> np.uint64(9)) & nine] << np.uint64(3))
+    p |= _SHRINK[(w >> np.uint64(18)) & nine] << np.uint64(6)
+    return w & _EXPAND[_TRI[p]]
+
+
 @numba.njit(cache=True)
 def _propagate9(frame, last, must, ctl):  # type: ignore[no-untyped-def]
     """Box-line interaction and singles on one state, to a fixed point; False on a contradiction.
@@ -680,20 +690,18 @@ def _propagate9(frame, last, must, ctl):  # type: ignore[no-untyped-def]
                 a0 |= (t & seven) << sh
                 a1 |= ((t >> three) & seven) << sh
                 a2 |= ((t >> n6) & seven) << sh
-            frame[k] = w0 & (a0 * rep)
-            frame[k + 1] = w1 & (a1 * rep)
-            frame[k + 2] = w2 & (a2 * rep)
-            for b in range(3):  # the band: each row's triads against the boxes
-                w = frame[k + b]
-                p = _SHRINK[w & nine] | (_SHRINK[(w >> n9) & nine] << three) | (_SHRINK[(w >> n18) & nine] << n6)
-                w &= _EXPAND[_TRI[p]]
-                if w == 0:
-                    return False
-                frame[k + b] = w
+            # the bands: each row's triads against the boxes (kept in locals, written once)
+            w0 = _band9(w0 & (a0 * rep))
+            w1 = _band9(w1 & (a1 * rep))
+            w2 = _band9(w2 & (a2 * rep))
+            if w0 == 0 or w1 == 0 or w2 == 0:
+                return False
+            frame[k] = last[k] = w0
+            frame[k + 1] = last[k + 1] = w1
+            frame[k + 2] = last[k + 2] = w2
             progress = True
             for b in range(3):
-                w = frame[k + b]
-                last[k + b] = w
+                w = frame[k + b]  # (a single placed in the band before may have taken a column of this one)
                 for r in range(3):
                     rw = w & _ROW27[r]
                     if rw & (rw - one) == 0 and rw & frame[_OPEN + b]:
