@@ -773,8 +773,8 @@ def _every_checked(index: int, block: Block, answer: Any, task: Any) -> Many | N
         count, exact = np.concatenate(counts), np.concatenate(exacts)
         code = np.where(count >= 2, 1, np.where(exact == 1, 0, 2))
         ends = np.frombuffer(b"".join(_UNIQUE_ENDS), np.uint8).reshape(3, -1)
-        rows = np.concatenate([puzzles, ends[code]], axis=1).reshape(-1)
-        text = rows[rows != 0].tobytes()
+        rows = np.concatenate([puzzles, ends[code]], axis=1)
+        text = rows.tobytes().replace(b"\0", b"")  # the padding of ":unique\n" (no symbol is a zero byte)
         tally = np.bincount(code, minlength=3).tolist()
         answers = {name: int(v) for name, v in zip(_UNIQUE_NAMES, tally, strict=True) if v}
     else:
