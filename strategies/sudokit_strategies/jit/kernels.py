@@ -690,10 +690,21 @@ def _propagate9(frame, last, must, ctl):  # type: ignore[no-untyped-def]
                 a0 |= (t & seven) << sh
                 a1 |= ((t >> three) & seven) << sh
                 a2 |= ((t >> n6) & seven) << sh
-            # the bands: each row's triads against the boxes (kept in locals, written once)
-            w0 = _band9(w0 & (a0 * rep))
-            w1 = _band9(w1 & (a1 * rep))
-            w2 = _band9(w2 & (a2 * rep))
+            # the bands: each row's triads against the boxes (kept in locals, written once), in the bands whose
+            # word is not as it was last masked (masking twice changes nothing, and its singles were placed)
+            w0 &= a0 * rep
+            w1 &= a1 * rep
+            w2 &= a2 * rep
+            changed = 0
+            if w0 != last[k]:
+                w0 = _band9(w0)
+                changed |= 1
+            if w1 != last[k + 1]:
+                w1 = _band9(w1)
+                changed |= 2
+            if w2 != last[k + 2]:
+                w2 = _band9(w2)
+                changed |= 4
             if w0 == 0 or w1 == 0 or w2 == 0:
                 return False
             frame[k] = last[k] = w0
@@ -701,6 +712,8 @@ def _propagate9(frame, last, must, ctl):  # type: ignore[no-untyped-def]
             frame[k + 2] = last[k + 2] = w2
             progress = True
             for b in range(3):
+                if changed >> b & 1 == 0:
+                    continue
                 w = frame[k + b]  # (a single placed in the band before may have taken a column of this one)
                 for r in range(3):
                     rw = w & _ROW27[r]
