@@ -61,6 +61,27 @@ def tree_rss(root: int) -> int:
     return total
 
 
+def tree_cpu(root: int) -> dict[int, float]:
+    """CPU seconds (user + system) of process ``root`` and of each of its children so far, from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    found: dict[int, float] = {}
+    pids = [root]
+    try:
+        for task in os.listdir(f"/proc/{root}/task"):
+            with open(f"/proc/{root}/task/{task}/children") as handle:
+                pids += [int(pid) for pid in handle.read().split()]
+    except OSError:
+        pass
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        found[pid] = (int(fields[11]) + int(fields[12])) / tick
+    return found
+
+
 def run_batch(path: Path, strategy: str, jobs: int, folder: str, *options: str) -> dict[str, float]:
     """One ``sudoku solve`` batch in a fresh process: wall seconds, CPU seconds, records, peak RSS (sum, max)."""
     out = Path(folder) / "out.txt"
@@ -71,11 +92,13 @@ def run_batch(path: Path, strategy: str, jobs: int, folder: str, *options: str) 
     process = subprocess.Popen(argv)
     peak = 0
     done = threading.Event()
+    cpu_seen: dict[int, float] = {}  # by process: the parent's and each worker's CPU, as last sampled
 
     def sample() -> None:
         nonlocal peak
         while not done.wait(0.02):
             peak = max(peak, tree_rss(process.pid))
+            cpu_seen.update(tree_cpu(process.pid))
 
     sampler = threading.Thread(target=sample)
     sampler.start()
@@ -89,7 +112,17 @@ def run_batch(path: Path, strategy: str, jobs: int, folder: str, *options: str) 
     with open(out) as handle:
         records = sum(1 for _ in handle)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return {"wall": wall, "cpu": cpu, "records": records, "rss_sum": peak, "rss_max": after.ru_maxrss}
+    parent = cpu_seen.pop(process.pid, 0.0)
+    return {
+        "wall": wall,
+        "cpu": cpu,
+        "records": records,
+        "rss_sum": peak,
+        "rss_max": after.ru_maxrss,
+        "cpu_parent": parent,  # sampled every 20 ms: the last few ms of each process may be missing
+        "cpu_workers": sum(cpu_seen.values()),
+        "workers": len(cpu_seen),
+    }
 
 
 def best(path: Path, strategy: str, jobs: int, folder: str, repeat: int) -> dict[str, float]:

@@ -131,12 +131,33 @@ def split(path: Path) -> str:
     )
 
 
+def bytecode() -> str:
+    """Whether the processes started here find numba's modules compiled (.pyc): without, each compiles them."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("numba")
+    source = spec.origin if spec is not None else None
+    if source is None:
+        return "bytecode: numba is not installed"
+    cached = importlib.util.cache_from_source(source)  # (PYTHONPYCACHEPREFIX applies)
+    if os.path.exists(cached):
+        return f"bytecode: numba's modules are compiled ({Path(cached).parent})"
+    why = "PYTHONDONTWRITEBYTECODE is set" if sys.dont_write_bytecode else "not written yet"
+    return (
+        f"bytecode: numba's modules have no .pyc ({why}; the install did not compile them): every process "
+        "compiles them from source, about 1.5 s of CPU at start-up (uv: --compile-bytecode)"
+    )
+
+
 def shown(name: str, r: dict[str, float]) -> str:
     n = r["records"]
-    return (
+    line = (
         f"{name:<24} {n:7.0f} puzzles  wall {r['wall']:6.2f} s = {n / r['wall']:8.0f}/s   "
         f"cpu {r['cpu']:6.2f} s = {r['cpu'] / n * 1e6:5.1f} us a puzzle"
     )
+    if "cpu_parent" in r:  # a sudoku process: the caller's CPU and its workers' apart
+        line += f" (caller {r['cpu_parent']:.2f} s, {r['workers']:.0f} worker(s) {r['cpu_workers']:.2f} s)"
+    return line
 
 
 def main() -> None:
@@ -149,6 +170,7 @@ def main() -> None:
     args = parser.parse_args()
     load = os.getloadavg()[0]
     print(f"cores: {len(os.sched_getaffinity(0))}; load average: {load:.1f}; file: {args.file.name} x{args.copies}")
+    print(bytecode())
     with tempfile.TemporaryDirectory() as tmp:
         big = copies(args.file, args.copies, tmp)
         run(copies(args.file, 1, tmp), 1, tmp)  # numba's cache read (or compiled) once before anything is timed
@@ -163,6 +185,15 @@ def main() -> None:
             f"--jobs 2 / --jobs 1: {scaling:.2f}x wall (target >= 1.8x: {'PASS' if scaling >= 1.8 else 'FAIL'}); "
             f"CPU per puzzle {two['cpu'] / one['cpu']:.2f}x --jobs 1's"
         )
+        cores = len(os.sched_getaffinity(0))
+        if one.get("workers") and two.get("workers"):  # what the CPU alone allows, the machine free
+            floor_one = max(one["cpu_parent"], one["cpu_workers"])  # caller and worker side by side
+            floor_two = max(two["cpu_parent"], two["cpu_workers"] / 2, two["cpu"] / min(cores, 3))
+            print(
+                f"--jobs 2 ceiling on {cores} free cores from the CPU measured: {floor_one / floor_two:.2f}x "
+                f"(--jobs 1 cannot end before its busier process, {floor_one:.2f} s; --jobs 2 not before "
+                f"{floor_two:.2f} s: the caller, each worker's half, or all CPU spread over the cores)"
+            )
         small = run(copies(args.file, 1, tmp), 1, tmp)
         print(
             f"memory (--jobs 1, process tree): {small['records']:.0f} puzzles {small['rss'] / 1024:.0f} MiB, "

@@ -215,6 +215,12 @@ def scan(handle: TextIO, source: str, box: Shape | None) -> Iterator[Block | Rec
         else:
             end = max(buf.rfind("\n"), buf.rfind("\r", 0, len(buf) - 1)) + 1  # a "\r" last may lose its "\n"
         while pos < end:
+            lines, stop = _alike(buf, pos, end, box)
+            if lines:  # what the pattern would match, found without it (the common case: no notes, "\n" ends)
+                yield Block(source, number, buf[pos:stop], lines)
+                number += lines
+                pos = stop
+                continue
             m = run.match(buf, pos, end)
             if m is not None:
                 text = buf[pos : m.end()]
@@ -234,6 +240,41 @@ def scan(handle: TextIO, source: str, box: Shape | None) -> Iterator[Block | Rec
         if not eof and len(buf) - pos > MAX_CARRY:  # a huge line or run: the reader takes the rest
             yield from _rest(buf[pos:], handle, source, number, box)
             return
+
+
+def _alike(buf: str, pos: int, end: int, box: Shape | None) -> tuple[int, int]:
+    """(lines, where they end) of the run from ``pos`` the pattern would match, when its lines are all alike;
+    else (0, pos).
+
+    Alike: each of n*n symbols of one side and a "\n", nothing else. Either the block's BLOCK_LINES lines,
+    or every line up to ``end`` (where the pattern stops too). Checked by whole-text operations (an ASCII
+    test, a count, a slice, a deletion), a few times faster than the pattern; anything else is left to the
+    pattern.
+    """
+    first = buf.find("\n", pos, end)
+    width = first - pos + 1
+    n = math.isqrt(max(width - 1, 0))
+    if first < 0 or n * n != width - 1 or n not in plain_sides(box):
+        return 0, pos
+    lines = min(BLOCK_LINES, (end - pos) // width)
+    stop = pos + lines * width
+    if lines < BLOCK_LINES and stop != end:  # something else before the end: the pattern decides
+        return 0, pos
+    text = buf[pos:stop]
+    if not text.isascii():
+        return 0, pos
+    data = text.encode("ascii")
+    if data.count(10) != lines or data[width - 1 :: width] != b"\n" * lines:
+        return 0, pos
+    if data.translate(None, _symbol_bytes(n)):  # another byte than a symbol or a line end
+        return 0, pos
+    return lines, stop
+
+
+@cache
+def _symbol_bytes(n: int) -> bytes:
+    """The bytes of a plain line of side ``n`` (its symbols and "\n")."""
+    return (_symbols(n) + "\n").encode("ascii")
 
 
 def _count_lines(text: str) -> int:
@@ -288,13 +329,12 @@ def expand_blocks(items: Iterable[Block | Record]) -> Iterator[Record]:
 def uniform_cells(block: Block, box: Shape | None) -> tuple[Shape, bytes] | None:
     """A block whose lines are all one board of the same size with nothing else: (shape, cell values); else None.
 
-    The values (0 blank, 1..n) come row by row, puzzle after puzzle, read by numpy as one array of the
-    block's bytes: its lengths and every symbol checked at once. A block with a note, a ``\r``, boards of
-    two sizes, or a side without a default box is None: it is read line by line, as the reader does.
+    The values (0 blank, 1..n) come row by row, puzzle after puzzle, read from the block's bytes at once
+    (one translation, the line ends dropped): its lengths and every symbol checked at once. A block with a
+    note, a ``\r``, boards of two sizes, or a side without a default box is None: it is read line by line,
+    as the reader does.
     """
-    try:
-        import numpy as np
-    except ImportError:  # a core install without numpy: line by line
+    if _numpy() is None:  # a core install without numpy (no solve_many to take the cells): line by line
         return None
     try:
         data = block.text.encode("ascii")
@@ -312,13 +352,12 @@ def uniform_cells(block: Block, box: Shape | None) -> tuple[Shape, bytes] | None
         return None
     if shape.size != size:
         return None
-    rows = np.frombuffer(data, np.uint8).reshape(k, width)
-    if not (rows[:, size] == 10).all():
+    if data.count(10) != k or data[size::width] != b"\n" * k:  # every line end where it belongs, no other
         return None
-    cells = np.frombuffer(_tables(n)[0], np.uint8).take(rows[:, :size])
-    if (cells == 255).any():  # a symbol of another side, a note's ":", "#", a tab, a space
+    cells = data.translate(_tables(n)[0], b"\n")
+    if 255 in cells:  # a symbol of another side, a note's ":", "#", a tab, a space
         return None
-    return shape, cells.tobytes()
+    return shape, cells
 
 
 class _Entries:
@@ -728,21 +767,21 @@ def _every_checked(index: int, block: Block, answer: Any, task: Any) -> Many | N
     found = b"".join(solutions)
     if not _all_verified(cells, found, k, shape):
         return None
-    symbol = np.frombuffer(_tables(shape.n)[1], np.uint8)
-    puzzles = symbol.take(np.frombuffer(cells, np.uint8).reshape(k, size))
+    symbol = _tables(shape.n)[1]
+    puzzles = np.frombuffer(cells.translate(symbol), np.uint8).reshape(k, size)
     if form.unique:
         count, exact = np.concatenate(counts), np.concatenate(exacts)
         code = np.where(count >= 2, 1, np.where(exact == 1, 0, 2))
         ends = np.frombuffer(b"".join(_UNIQUE_ENDS), np.uint8).reshape(3, -1)
-        rows = np.concatenate([puzzles, ends[code]], axis=1).reshape(-1)
-        text = rows[rows != 0].tobytes()
+        rows = np.concatenate([puzzles, ends[code]], axis=1)
+        text = rows.tobytes().replace(b"\0", b"")  # the padding of ":unique\n" (no symbol is a zero byte)
         tally = np.bincount(code, minlength=3).tolist()
         answers = {name: int(v) for name, v in zip(_UNIQUE_NAMES, tally, strict=True) if v}
     else:
         rows = np.empty((k, 2 * size + 2), np.uint8)
         rows[:, :size] = puzzles
         rows[:, size] = ord(":")
-        rows[:, size + 1 : 2 * size + 1] = symbol.take(np.frombuffer(found, np.uint8).reshape(k, size))
+        rows[:, size + 1 : 2 * size + 1] = np.frombuffer(found.translate(symbol), np.uint8).reshape(k, size)
         rows[:, -1] = ord("\n")
         text = rows.tobytes()
         answers = {"solved": k}
