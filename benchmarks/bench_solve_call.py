@@ -47,7 +47,7 @@ TARGET_US = 15.0
 PARTS = {"kernel": "dispatch", "engine": "engine", "run()": "run()", "solve()": "solve()"}
 
 
-def numba_layers(grids: list[Grid], limit: int) -> dict[str, Callable[[], None]]:
+def numba_layers(grids: list[Grid], limit: int, rounds: int) -> dict[str, Callable[[], None]]:
     """The numba path's layers, each a run over ``grids`` (see the module's docstring)."""
     engine = get_strategy("numba")
     work = engine._work(grids[0].shape)  # type: ignore[attr-defined]
@@ -70,26 +70,35 @@ def numba_layers(grids: list[Grid], limit: int) -> dict[str, Callable[[], None]]
             k.search_packed(work.puzzle, limit, limit, -1.0, work.pack)
 
     answer = getattr(engine, "solve_plain", engine.solve)  # (an older tree: the engine's Result)
-    return {"search": search, "kernel": kernel, **outer_layers("numba", answer, grids, limit)}
+    return {"search": search, "kernel": kernel, **outer_layers("numba", answer, grids, limit, rounds)}
 
 
 def outer_layers(
-    name: str, answer: Callable[..., object], grids: list[Grid], limit: int
+    name: str, answer: Callable[..., object], grids: list[Grid], limit: int, rounds: int
 ) -> dict[str, Callable[[], None]]:
-    """The engine's own call ``answer``, then ``run()`` and ``solve()`` around the engine ``name``, over ``grids``."""
+    """The engine's own call ``answer``, then ``run()`` and ``solve()`` around the engine ``name``, over ``grids``.
+
+    Each of the ``rounds`` calls of a layer takes new grids of the same cells, as a caller's new puzzles are.
+    """
     engine = get_strategy(name)
 
+    def fresh() -> list[Grid]:
+        """New grids of the sample's cells: what a grid keeps once used (its bytes) is not reused by the next round."""
+        return [Grid(grid.cells, grid.shape, validate=False) for grid in grids]
+
     def own() -> None:
-        for grid in grids:
+        for grid in sets["engine"].pop():
             answer(grid, limit=limit)
 
     def through_run() -> None:
-        for grid in grids:
+        for grid in sets["run()"].pop():
             run(engine, grid, limit=limit)
 
     def through_solve() -> None:
-        for grid in grids:
+        for grid in sets["solve()"].pop():
             solve(grid, name, limit=limit)
+
+    sets = {layer: [fresh() for _ in range(rounds)] for layer in ("engine", "run()", "solve()")}
 
     return {"engine": own, "run()": through_run, "solve()": through_solve}
 
@@ -121,11 +130,12 @@ def main() -> int:
     rounds, limit = args.rounds, args.limit
     backtrack = get_strategy("backtrack")
     print(f"17clue, {len(grids)} puzzles (backtrack {len(few)}), limit {limit}, CPU us a call, best of {rounds}")
-    numba_us = {k: v * 1e6 / len(grids) for k, v in best(rounds, numba_layers(grids, limit)).items()}
+    numba_us = {k: v * 1e6 / len(grids) for k, v in best(rounds, numba_layers(grids, limit, rounds)).items()}
     report("numba", numba_us)
+    back_rounds = max(1, rounds // 3)
     back_us = {
         k: v * 1e6 / len(few)
-        for k, v in best(max(1, rounds // 3), outer_layers("backtrack", backtrack.solve, few, limit)).items()
+        for k, v in best(back_rounds, outer_layers("backtrack", backtrack.solve, few, limit, back_rounds)).items()
     }
     report("backtrack", back_us)
     figure = numba_us["solve()"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import inspect
 import math
 import pydoc
 import subprocess
@@ -376,3 +377,21 @@ def test_solve_sudoku_on_a_board_without_solution() -> None:
     bad[0][0] = "x"
     with pytest.raises(InvalidPuzzleError):
         solve_sudoku(bad)
+
+
+def test_the_core_made_result_is_the_dataclass_result() -> None:
+    """``Result._made`` (how sudokit makes a plain answer's Result) gives the object ``Result(...)`` gives:
+    every field, in order, equal, frozen; the class's fields are its arguments (checked on import too)."""
+    import dataclasses
+
+    puzzle = Grid.parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+    solution = solve(puzzle).solution
+    assert solution is not None
+    values = (Status.SOLVED, puzzle, "x", (solution,), 1, True, {"nodes": 3}, 0.25, None)
+    made, built = Result._made(*values), Result(*values)
+    assert made == built and type(made) is Result and repr(made) == repr(built)
+    assert [getattr(made, f.name) for f in dataclasses.fields(Result)] == list(values)
+    assert [f.name for f in dataclasses.fields(Result)] == list(inspect.signature(Result._made).parameters)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.count = 2  # type: ignore[misc]
+    assert replace(made, count=2) == Result(*values[:4], 2, *values[5:])

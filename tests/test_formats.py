@@ -467,3 +467,44 @@ def test_a_grid_of_a_tuple_on_a_shape_unchecked_is_the_grid_made_the_long_way() 
         Grid(solution.cells[:-1], solution.shape, validate=False)
     odd = Grid((10,) * 81, solution.shape, validate=False)  # unchecked as before: the answer check refuses it
     assert odd.cells == (10,) * 81 and not is_solution(puzzle, odd)
+
+
+@pytest.mark.parametrize("box", BOXES)
+def test_a_grids_bytes_are_its_cells_made_once(box: str) -> None:
+    """``to_bytes`` is what compiled engines and the check read: the cells, one byte each, the same object again."""
+    puzzle, solution = sized(box)[0]
+    for grid in (puzzle, solution):
+        raw = grid.to_bytes()
+        assert type(raw) is bytes and list(raw) == list(grid.cells) and grid.to_bytes() is raw
+        assert pickle.loads(pickle.dumps(grid)).to_bytes() == raw  # a copy makes its own
+    wide = Grid(tuple([256] + [0] * 80), Shape.of(3, 3), validate=False)  # no byte holds 256
+    with pytest.raises(ValueError):
+        wide.to_bytes()
+
+
+@pytest.mark.parametrize("box", BOXES)
+def test_a_grid_of_bytes_is_the_grid_of_its_cells(box: str) -> None:
+    """``Grid._of_bytes`` (the grids of an engine's plain answer) makes what ``Grid(cells, validate=False)`` makes."""
+    _, solution = sized(box)[0]
+    raw = bytes(solution.cells)
+    grid = Grid._of_bytes(raw, solution.shape)
+    assert type(grid) is Grid and grid == solution and hash(grid) == hash(solution) and grid.is_classic
+    assert type(grid.cells) is tuple and grid.cells == solution.cells and grid.to_bytes() is raw
+    assert grid.to_line() == solution.to_line() and pickle.loads(pickle.dumps(grid)) == solution
+    with pytest.raises(AttributeError):
+        grid.cells = ()  # type: ignore[misc]
+
+
+def test_a_grid_of_bytes_refuses_what_a_grid_refuses() -> None:
+    shape = Shape.of(3, 3)
+    raw = bytes(sized("3x3")[0][1].cells)
+    for cells in (bytearray(raw), memoryview(raw), list(raw), raw.decode("latin-1")):
+        with pytest.raises(TypeError):
+            Grid._of_bytes(cells, shape)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Grid._of_bytes(raw, "3x3")  # type: ignore[arg-type]
+    for short in (raw[:-1], raw + b"\x01"):
+        with pytest.raises(WrongCellCountError):
+            Grid._of_bytes(short, shape)
+        with pytest.raises(WrongCellCountError):
+            Grid(tuple(short), shape, validate=False)

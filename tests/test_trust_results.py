@@ -335,6 +335,7 @@ def test_a_plain_answer_becomes_the_one_result_made_by_sudokit() -> None:
     assert result.solution == SOLUTION and type(result.solution) is Grid and result.solution.shape is PUZZLE.shape
     assert type(result.solution.cells) is tuple and all(type(v) is int for v in result.solution.cells)
     assert result.puzzle is PUZZLE and result.strategy == "plain-answers" and result.stats == {"nodes": 1}
+    assert result.solution.to_bytes() == bytes(result.solution.cells) and result == replace(result)
     counted = solve(MANY, hostile.PlainAnswers(), limit=5, keep=2)
     assert (counted.count, len(counted.solutions), counted.exact) == (5, 2, False)
     assert all(is_solution(MANY, grid) for grid in counted.solutions)
@@ -355,6 +356,7 @@ def test_a_plain_elapsed_time_past_the_call_is_the_time_measured() -> None:
         ("list", 1, "returned an answer that cannot be read: list, not a tuple of 7"),
         ("short", 1, "returned an answer that cannot be read: solutions that are not grids of the puzzle's size"),
         ("bool count", 1, "returned an answer that cannot be read: a count or exact of another type"),
+        ("bytes subclass", 1, "returned an answer that cannot be read: solutions that are not grids of the puzzle's"),
     ],
 )
 def test_each_plain_lie_is_named(twist: str, limit: int, lie: str) -> None:

@@ -390,6 +390,10 @@ def __getattr__(name: str) -> object:
     raise AttributeError(name)
 
 
+class _Bytes(bytes):
+    """Bytes that are not ``bytes`` exactly."""
+
+
 class PlainAnswers(_Plugin):
     """Answers through ``solve_plain`` (plain data, as ``numba`` does): ``backtrack``'s answer, twisted by ``twist``.
 
@@ -397,7 +401,9 @@ class PlainAnswers(_Plugin):
     ``right`` (none), ``swapped`` (two cells of the solution swapped), ``relabelled`` (its digits
     renamed: a grid that breaks the givens), ``count`` (one more than the limit), ``twice`` (the solution
     twice), ``list`` (a list, not a tuple), ``short`` (a solution of 80 cells), ``bool count`` (True for
-    1), ``slow`` (an elapsed time of a day), ``raises`` (a RuntimeError).
+    1), ``slow`` (an elapsed time of a day), ``raises`` (a RuntimeError), ``bytes subclass`` (the solution
+    a subclass of bytes). It reads the puzzle's bytes first (``Grid.to_bytes``), as ``numba`` does: the check
+    reads the same bytes.
     """
 
     name = "plain-answers"
@@ -414,6 +420,7 @@ class PlainAnswers(_Plugin):
         twist = self.twist
         if twist == "raises":
             raise RuntimeError("the plain answer blew up")
+        puzzle.to_bytes()
         right = _RIGHT.solve(puzzle, limit=limit, time_limit=time_limit, keep=keep)
         cells = [bytes(grid.cells) for grid in right.solutions]
         answer: list[object] = [right.status.value, (), right.count, right.exact, 0.001, (("nodes", 1),), None]
@@ -431,5 +438,7 @@ class PlainAnswers(_Plugin):
             answer[2] = True
         elif twist == "slow":
             answer[4] = 86400.0
+        elif twist == "bytes subclass":
+            cells[0] = _Bytes(cells[0])
         answer[1] = tuple(cells)
         return answer if twist == "list" else tuple(answer)

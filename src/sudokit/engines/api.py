@@ -159,6 +159,19 @@ def run(
     time_limit = normalize_time_limit(time_limit)
     if not isinstance(puzzle, Grid):
         raise TypeError(f"puzzle must be a Grid, not {puzzle!r:.80}")
+    return _run(strategy, puzzle, limit, keep, time_limit, _problem)
+
+
+def _run(
+    strategy: Strategy,
+    puzzle: Grid,
+    limit: int,
+    keep: int | None,
+    time_limit: float | None,
+    _problem: Callable[..., str | None] = result_problem,
+) -> Result:
+    """``run`` on arguments it has checked: ``limit`` an int of at least 1, ``keep`` None or an int in 1..limit,
+    ``time_limit`` as ``normalize_time_limit`` makes it, ``puzzle`` a Grid (``solve`` checks them once)."""
     name = getattr(strategy, "name", None)
     if not isinstance(name, str):
         name = type(strategy).__name__
@@ -286,6 +299,8 @@ def takes_keep(strategy: Strategy) -> bool:
 
 def _whole(name: str, value: int) -> int:
     """``value`` as an int of at least 1 (any integer type but bool); TypeError or ValueError naming ``name``."""
+    if type(value) is int and value >= 1:
+        return value
     if type(value) is not int:
         if isinstance(value, bool):
             raise TypeError(f"{name} must be a whole number, not {value!r}")
@@ -437,8 +452,12 @@ def result_of(
     if status is Status.UNSUPPORTED:
         return Result(status, puzzle, name, elapsed=elapsed, error=" ".join(f"strategy {name!r} {error}".split()))
     shape = puzzle.shape
-    solutions = tuple([Grid(tuple(raw), shape, validate=False) for raw in cells])
-    result = Result(status, puzzle, name, solutions, count, exact, dict(stats), elapsed, error)
+    if len(cells) == 1:
+        solutions: tuple[Grid, ...] = (Grid._of_bytes(cells[0], shape),)
+    else:
+        solutions = tuple([Grid._of_bytes(raw, shape) for raw in cells])
+    # every field read and typed by _unreadable above: the dataclass's own object, its slots set directly
+    result = Result._made(status, puzzle, name, solutions, count, exact, dict(stats), elapsed, error)
     if _holds(puzzle, status, cells, count, exact, limit=limit, keep=keep):
         return result
     problem = _problem(result, puzzle, limit=limit, keep=keep)
@@ -540,11 +559,12 @@ def solve(
     """
     limit = _whole("limit", limit)
     keep = None if keep is None else _whole("keep", keep)
-    time_limit = normalize_time_limit(time_limit)
-    grid = as_grid(puzzle, box)
+    time_limit = None if time_limit is None else normalize_time_limit(time_limit)
+    grid = puzzle if type(puzzle) is Grid and box is None else as_grid(puzzle, box)
     if isolate:
         return run_isolated(strategy, grid, limit=limit, keep=keep, time_limit=time_limit, options=options)
-    result = run(get_strategy(strategy, **options), grid, limit=limit, keep=keep, time_limit=time_limit)
+    engine = get_strategy(strategy, **options)
+    result = _run(engine, grid, limit, None if keep is None else min(keep, limit), time_limit)
     if isinstance(strategy, str) and result.strategy != strategy:  # the name asked for, not the one it calls itself
         result = replace(result, strategy=strategy)
     return result

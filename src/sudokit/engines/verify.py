@@ -184,18 +184,18 @@ def answer_holds(
             return False
     elif status is not Status.TIMEOUT or exact or count < 0:
         return False
-    kept = limit if keep is None else min(keep, limit)
-    if count > limit or found != min(count, kept):
+    kept = limit if keep is None or keep > limit else keep
+    if count > limit or found != (count if count < kept else kept):
         return False
     if not found:
         return True  # a timeout before any solution
     if not puzzle.is_classic:
         return False  # variants take the full check
     shape = puzzle.shape
-    compiled = _compiled_check() if shape.size == 81 else None
+    compiled = (_COMPILED or _compiled_check()) if shape.size == 81 else None
     if compiled is not None:
         try:
-            raw_puzzle = bytes(puzzle.cells)
+            raw_puzzle = puzzle.to_bytes()  # made once a grid: the engine may have read it too (bytes: immutable)
         except (TypeError, ValueError):
             return False
         for raw in solutions:

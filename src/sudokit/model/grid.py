@@ -37,13 +37,14 @@ class Grid:
         True
     """
 
-    __slots__ = ("_hash", "_regions", "cells", "constraints", "shape")
+    __slots__ = ("_bytes", "_hash", "_regions", "cells", "constraints", "shape")
     shape: Shape
     cells: tuple[int, ...]
     #: The variant rules on top of rows, columns and regions (``sudokit.model.variants``); () for a classic puzzle.
     constraints: tuple[Constraint, ...]
     _regions: tuple[tuple[int, ...], ...] | None  # a jigsaw's regions; None: the boxes
     _hash: int | None  # computed on the first hash()
+    _bytes: bytes | None  # the cells as bytes, made on the first to_bytes()
 
     def __init__(
         self,
@@ -75,6 +76,7 @@ class Grid:
             _set(self, "shape", shape)
             _set(self, "cells", cells)
             _set(self, "_hash", None)
+            _set(self, "_bytes", None)
             _set(self, "_regions", None)
             _set(self, "constraints", ())
             return
@@ -98,6 +100,7 @@ class Grid:
         object.__setattr__(self, "shape", shape)
         object.__setattr__(self, "cells", cells)
         object.__setattr__(self, "_hash", None)
+        object.__setattr__(self, "_bytes", None)
         if regions is None and (constraints == () or constraints == []):
             object.__setattr__(self, "_regions", None)
             object.__setattr__(self, "constraints", ())
@@ -140,6 +143,28 @@ class Grid:
             return grid
         shape, cells = parse_cells(text, _shape(box))
         return cls(cells, shape)
+
+    @classmethod
+    def _of_bytes(cls, raw: bytes, shape: Shape) -> Grid:
+        """A classic grid of the cells ``raw`` (n*n bytes, each a cell's value; ``bytes`` exactly), not validated.
+
+        How sudokit makes the grids of an engine's answer that its check read as these same bytes: the
+        cells are ``tuple(raw)`` and ``to_bytes()`` is ``raw`` itself, with no work per cell in Python.
+        Raises ``TypeError`` for ``raw`` that is no ``bytes`` or a ``shape`` that is no ``Shape``, and
+        ``WrongCellCountError`` for a length other than ``shape.size``, as ``Grid`` itself would.
+        """
+        if type(raw) is not bytes or type(shape) is not Shape:
+            raise TypeError(f"a grid of bytes takes bytes and a Shape, not {type(raw).__name__} and {shape!r:.40}")
+        if len(raw) != shape.size:
+            raise WrongCellCountError(f"{len(raw)} cells, but a {shape.n}x{shape.n} board needs {shape.size}")
+        grid = object.__new__(cls)
+        _SET_SHAPE(grid, shape)  # each slot's own setter: a third of object.__setattr__'s time
+        _SET_CELLS(grid, tuple(raw))
+        _SET_HASH(grid, None)
+        _SET_BYTES(grid, raw)
+        _SET_REGIONS(grid, None)
+        _SET_CONSTRAINTS(grid, ())
+        return grid
 
     @classmethod
     def from_rows(cls, rows: Sequence[Sequence[int | str]], box: Shape | str | None = None) -> Grid:
@@ -267,6 +292,18 @@ class Grid:
 
     # --- printing -----------------------------------------------------------------------------
 
+    def to_bytes(self) -> bytes:
+        """The cells as bytes, one a cell in reading order (0 blank); made once and kept.
+
+        What compiled engines and sudokit's check read. Raises ``ValueError`` or ``TypeError`` for cells
+        that bytes cannot hold (a grid made with ``validate=False`` of other values).
+        """
+        raw = self._bytes
+        if raw is None:
+            raw = bytes(self.cells)
+            object.__setattr__(self, "_bytes", raw)
+        return raw
+
     def to_line(self) -> str:
         """The one-line form (``.`` for a blank); parses back to this grid."""
         return format_line(self.shape, self.cells)
@@ -340,6 +377,14 @@ class Grid:
                             other=(j // n + 1, j % n + 1),
                         )
                     seen[v] = i
+
+
+#: The setters of Grid's slots, for ``Grid._of_bytes``; every slot is one of them (checked on import).
+_SET_SHAPE, _SET_CELLS, _SET_HASH, _SET_BYTES, _SET_REGIONS, _SET_CONSTRAINTS = (
+    Grid.__dict__[name].__set__ for name in ("shape", "cells", "_hash", "_bytes", "_regions", "constraints")
+)
+if set(Grid.__slots__) != {"shape", "cells", "_hash", "_bytes", "_regions", "constraints"}:
+    raise ImportError("Grid's slots and Grid._of_bytes differ")  # pragma: no cover - a change to Grid
 
 
 def _unpickle(

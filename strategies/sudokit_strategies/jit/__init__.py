@@ -184,7 +184,7 @@ class NumbaStrategy:
         k = work.k
         work.form = form
         kept: list[Any] = []
-        work.puzzle_bytes[:] = bytes(puzzle.cells)  # into the one-puzzle array the kernel reads
+        work.puzzle_bytes[:] = puzzle.to_bytes()  # into the one-puzzle array the kernel reads (bytes made once a grid)
         keep = limit if keep is None else keep
         if time_limit is None and limit <= _MAX_LIMIT and 0 <= keep <= limit:  # the common case, in one call
             if work.packed:  # the 9x9 bit board: five arguments for numba to look at, puzzle 0 from its start
