@@ -111,6 +111,10 @@ class _Geometry:
         self.rules: tuple[Rule, ...] = () if kit is None else kit.rules
         #: What each rule allows for given candidates of its cells (shared by every state of this board).
         self.memo: dict[tuple[int, tuple[int, ...]], tuple[int, tuple[list[int], int] | None]] = {}
+        #: For each rule, candidates of its cells whose enumeration took more than the budget given (that budget
+        #: and the masks): every partial filling of theirs is one of any larger candidates' (a rule with a search
+        #: of its own aside), so those take more too, and say nothing (:func:`_rule_result`).
+        self.over_budget: tuple[list[tuple[int, list[int]]], ...] = tuple([] for _ in self.rules)
         if grid is None:
             self.peers = shape.peers
         else:
@@ -1144,6 +1148,8 @@ def _unique_rectangle_4(s: Candidates) -> Step | None:
 
 #: The most rule results a board's memo keeps before it starts afresh.
 _MEMO_SIZE = 50_000
+#: The most candidates of one rule kept as having taken more than the budget (the latest ones).
+_OVER_BUDGET_KEPT = 32
 
 
 def _pair_support(table: tuple[int, ...], ma: int, mb: int, va: int, vb: int) -> tuple[int, int, int]:
@@ -1180,7 +1186,17 @@ def _rule_result(s: Candidates, k: int, budget: int = MAX_NODES) -> tuple[list[i
     tried, got = memo.get((k, key), (0, None))
     if got is None and tried < budget:  # not tried, or given up on within a smaller budget
         domains = [masks[i] or (1 << (values[i] - 1) if values[i] else 0) for i in rule.cells]
-        got = enumerate_rule(rule, domains, s.geo.peer_sets, budget)
+        over = s.geo.over_budget[k] if rule.search is None else None
+        if over is not None and any(
+            spent >= budget and all(not m & ~d for m, d in zip(small, domains, strict=True)) for spent, small in over
+        ):
+            got = None  # candidates that include some that took more than the budget take more
+        else:
+            got = enumerate_rule(rule, domains, s.geo.peer_sets, budget)
+            if got is None and over is not None:
+                if len(over) >= _OVER_BUDGET_KEPT:
+                    del over[0]
+                over.append((budget, domains))
         if len(memo) >= _MEMO_SIZE:
             memo.clear()
         memo[(k, key)] = (budget, got)
@@ -1300,8 +1316,9 @@ MAX_FORCING_ROUNDS = 400
 MAX_FORCING_NODES = 2_000
 
 
-def _propagate(s: Candidates) -> str | None:
-    """Singles and rule propagation on ``s`` (changed in place) until nothing changes; what breaks, if anything."""
+def _propagate(s: Candidates) -> tuple[str | None, bool]:
+    """Singles and rule propagation on ``s`` (changed in place) until nothing changes: what breaks, if anything,
+    and whether nothing changes any more (False: cut off after :data:`MAX_FORCING_ROUNDS` rounds)."""
     geo = s.geo
     n = geo.n
     masks, values = s.masks, s.values
@@ -1312,7 +1329,7 @@ def _propagate(s: Candidates) -> str | None:
         for i, m in enumerate(masks):
             if not m:
                 if not values[i]:
-                    return f"{_name(i, n)} without a candidate"
+                    return f"{_name(i, n)} without a candidate", True
             elif not m & (m - 1):
                 s.place(i, _bit(m))
                 changed = True
@@ -1328,7 +1345,7 @@ def _propagate(s: Candidates) -> str | None:
                     have |= 1 << (values[i] - 1)
             missing = s.shape.full_mask & ~(once | have)
             if missing:
-                return f"no place for {_sym(_bit(missing & -missing), n)} in {geo.unit_names[k]}"
+                return f"no place for {_sym(_bit(missing & -missing), n)} in {geo.unit_names[k]}", True
             single = once & ~twice & ~have
             while single:
                 low = single & -single
@@ -1355,7 +1372,7 @@ def _propagate(s: Candidates) -> str | None:
                     continue
                 sa, sb, _needed = _pair_support(table, ma, mb, values[a], values[b])
                 if not sa:
-                    return f"no filling of the {rule.label}"
+                    return f"no filling of the {rule.label}", True
                 if masks[a] & ~sa or masks[b] & ~sb:
                     masks[a] &= sa
                     masks[b] &= sb
@@ -1368,14 +1385,14 @@ def _propagate(s: Candidates) -> str | None:
                 continue
             supported, needed = got
             if not any(supported):
-                return f"no filling of the {rule.label}"
+                return f"no filling of the {rule.label}", True
             own, seen = _rule_eliminations(s, k, supported, needed)
             for i, d in own + [(i, d) for d, i, _ in seen]:
                 s.eliminate(i, d)
                 changed = True
         if not changed:
-            return None
-    return None
+            return None, True
+    return None, False
 
 
 def _forcing(s: Candidates) -> Step | None:
@@ -1383,44 +1400,94 @@ def _forcing(s: Candidates) -> Step | None:
 
     When none does, a cell each of whose candidates, placed in turn, removes the same candidate elsewhere after
     singles and rule propagation: whichever the cell holds, that candidate goes.
+
+    A candidate that a trial already made settled on (placed, without a contradiction, its filled rules kept) is not
+    tried for a contradiction: placed first, singles and rule propagation would settle on that trial's candidates or
+    more (they only remove what no filling allows), so without one. Its trial is made only when the "every candidate" pass needs
+    it: each cell keeps at least what that trial left it, so when those already leave every candidate of the board
+    to some candidate of the cell, nothing goes and the cell's other trials are not made.
     """
     n = s.geo.n
     blanks = sorted((m.bit_count(), i) for i, m in enumerate(s.masks) if m)
-    branches: list[tuple[int, list[Candidates]]] = []
+    tried: dict[tuple[int, int], Candidates] = {}  # (cell, digit): what its trial left
+    within: dict[tuple[int, int], Candidates] = {}  # (cell, digit): a settled trial that placed it
     for _count, cell in blanks:
-        trials = []
         for d in _digits(s.masks[cell]):
-            trial = s.copy()
-            trial.place(cell, d)
-            why = _propagate(trial)
+            if (cell, d) in within:
+                continue
+            trial, why, settled = _trial(s, cell, d)
             if why is not None:
+                return _refuted(cell, d, why, n)
+            tried[(cell, d)] = trial
+            if settled and _filled_rules_hold(trial):
+                for i, v in enumerate(trial.values):
+                    if v and not s.values[i]:
+                        within.setdefault((i, v), trial)
+    for _count, cell in blanks:
+        digits = _digits(s.masks[cell])
+        exact = all((cell, d) in tried for d in digits)
+        while True:
+            left = [0] * len(s.masks)  # what some branch leaves possible in each cell (at least, until exact)
+            for d in digits:
+                trial_or_none = tried.get((cell, d))
+                if trial_or_none is None and exact:
+                    trial, why, _settled = _trial(s, cell, d)
+                    if why is not None:  # a rule's enumeration cut off by its budget in the trial that placed it
+                        return _refuted(cell, d, why, n)
+                    tried[(cell, d)] = trial_or_none = trial
+                trial = within[(cell, d)] if trial_or_none is None else trial_or_none
+                for i, m in enumerate(trial.masks):
+                    left[i] |= m or (1 << (trial.values[i] - 1) if trial.values[i] else 0)
+            elims = [(i, d) for i, m in enumerate(s.masks) if i != cell for d in _digits(m & ~left[i])]
+            if not elims:
+                break
+            if exact:
                 return _step(
-                    "forcing (contradiction)",
+                    "forcing (every candidate)",
                     (cell,),
-                    (d,),
-                    f"if {_name(cell, n)} were {_sym(d, n)}, singles and rule propagation would leave {why}, so "
-                    f"{_sym(d, n)} is removed from {_name(cell, n)}",
-                    eliminations=((cell, d),),
+                    digits,
+                    f"whichever of {_list(_sym(d, n) for d in digits).replace(' and ', ' or ')} "
+                    f"{_name(cell, n)} holds, singles and rule propagation remove the same candidates, so "
+                    f"{_removed(elims, n)}",
+                    eliminations=elims,
                 )
-            trials.append(trial)
-        branches.append((cell, trials))
-    for cell, trials in branches:
-        left = [0] * len(s.masks)  # what some branch leaves possible in each cell
-        for trial in trials:
-            for i, m in enumerate(trial.masks):
-                left[i] |= m or (1 << (trial.values[i] - 1) if trial.values[i] else 0)
-        elims = [(i, d) for i, m in enumerate(s.masks) if i != cell for d in _digits(m & ~left[i])]
-        if elims:
-            return _step(
-                "forcing (every candidate)",
-                (cell,),
-                _digits(s.masks[cell]),
-                f"whichever of {_list(_sym(d, n) for d in _digits(s.masks[cell])).replace(' and ', ' or ')} "
-                f"{_name(cell, n)} holds, singles and rule propagation remove the same candidates, so "
-                f"{_removed(elims, n)}",
-                eliminations=elims,
-            )
+            exact = True
     return None
+
+
+def _trial(s: Candidates, cell: int, digit: int) -> tuple[Candidates, str | None, bool]:
+    """``s`` with ``digit`` placed in ``cell`` after singles and rule propagation (:func:`_propagate`): the state,
+    what breaks (None: nothing) and whether it settled."""
+    trial = s.copy()
+    trial.place(cell, digit)
+    why, settled = _propagate(trial)
+    return trial, why, settled
+
+
+def _filled_rules_hold(s: Candidates) -> bool:
+    """True when every rule all of whose cells are filled holds (propagation skips those, so a trial may settle
+    with one broken, which a trial that leaves one of its cells open would find)."""
+    values = s.values
+    for k, rule in enumerate(s.geo.rules):
+        digits = [values[i] for i in rule.cells]
+        if not all(digits):
+            continue
+        table = s.geo.pair_tables[k]
+        if not (table[digits[0] - 1] >> (digits[1] - 1) & 1 if table is not None else rule.check(digits)):
+            return False
+    return True
+
+
+def _refuted(cell: int, digit: int, why: str, n: int) -> Step:
+    """The forcing step that removes ``digit`` from ``cell``, whose trial left ``why``."""
+    return _step(
+        "forcing (contradiction)",
+        (cell,),
+        (digit,),
+        f"if {_name(cell, n)} were {_sym(digit, n)}, singles and rule propagation would leave {why}, so "
+        f"{_sym(digit, n)} is removed from {_name(cell, n)}",
+        eliminations=((cell, digit),),
+    )
 
 
 _FINDERS: tuple[Callable[[Candidates], Step | None], ...] = (

@@ -122,15 +122,29 @@ def pair_table(holds: Callable[[int, int], bool], n: int, apart: bool) -> tuple[
     )
 
 
+#: The most answers of one constraint's ``violation`` a rule keeps (:func:`_violation_rule`).
+_CHECKS_KEPT = 50_000
+
+
 def _violation_rule(rule: v.Constraint, grid: Grid, technique: str, label: str, cells: tuple[int, ...]) -> Rule:
     """A rule whose test is the constraint's own ``violation`` on a board holding only its cells' digits."""
     size = grid.n * grid.n
+    # Its answers, by the cells' digits: the forcing trials enumerate the same fillings again and again, and a
+    # constraint's ``violation`` (a whole board's check) costs tens of microseconds a call.
+    known: dict[tuple[int, ...], bool] = {}
 
     def check(ds: Sequence[int]) -> bool:
-        values = [0] * size
-        for i, d in zip(cells, ds, strict=True):
-            values[i] = d
-        return rule.violation(values, grid) is None
+        key = tuple(ds)
+        got = known.get(key)
+        if got is None:
+            values = [0] * size
+            for i, d in zip(cells, ds, strict=True):
+                values[i] = d
+            got = rule.violation(values, grid) is None
+            if len(known) >= _CHECKS_KEPT:
+                known.clear()
+            known[key] = got
+        return got
 
     return Rule(technique, label, cells, check)
 
