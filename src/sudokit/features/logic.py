@@ -1224,15 +1224,24 @@ def _rule_eliminations(
     masks = s.masks
     own = [(i, d) for j, i in enumerate(rule.cells) for d in _digits(masks[i] & ~supported[j])]
     seen: list[tuple[int, int, tuple[int, ...]]] = []
-    m = needed
+    placed = 0  # the digits its cells already hold: those leave their peers as they are placed
+    for i in rule.cells:
+        if s.values[i]:
+            placed |= 1 << (s.values[i] - 1)
+    m = needed & ~placed
+    if not m:
+        return own, seen
+    open_cells = [(j, i) for j, i in enumerate(rule.cells) if not s.values[i]]
+    peer_sets = s.geo.peer_sets
     while m:
         low = m & -m
         m ^= low
-        holders = tuple(i for j, i in enumerate(rule.cells) if supported[j] & low and not s.values[i])
-        if not holders or any(s.values[i] == _bit(low) for i in rule.cells):
+        holders = tuple(i for j, i in open_cells if supported[j] & low)
+        if not holders:
             continue
-        common = frozenset.intersection(*(s.geo.peer_sets[i] for i in holders)) - set(rule.cells)
-        seen += [(_bit(low), i, holders) for i in sorted(common) if masks[i] & low]
+        common = peer_sets[holders[0]].intersection(*(peer_sets[i] for i in holders[1:]))
+        hit = sorted(i for i in common if masks[i] & low and i not in rule.cells)
+        seen += [(_bit(low), i, holders) for i in hit]
     return own, seen
 
 

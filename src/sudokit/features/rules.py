@@ -19,7 +19,7 @@ are sound by construction: a candidate is removed only when no filling of that r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -331,36 +331,36 @@ def _skyscraper_search(n: int, count: int) -> Search:
         for k in range(size - 1, -1, -1):
             rest[k] = rest[k + 1] | domains[k] << 1
         steps = 0
-
-        def moves(k: int, state: tuple[int, int, int]) -> Iterator[tuple[int, tuple[int, int, int]]]:
-            nonlocal steps
-            used, tallest, seen = state
-            m = domains[k] << 1 & ~used
-            while m:
-                low = m & -m
-                m ^= low
-                steps += 1
-                d = low.bit_length() - 1
-                high, sees = (d, seen + 1) if d > tallest else (tallest, seen)
-                now = used | low
-                # Still open: the n, seen when it comes, and at most every digit above the tallest so far.
-                if (sees == count if high == n else sees < count and sees + n - high >= count) and not (
-                    every & ~now & ~rest[k + 1]
-                ):
-                    yield d, (now, high, sees)
-
-        layers: list[set[tuple[int, int, int]]] = [{(0, 0, 0)}]
+        layer: set[tuple[int, int, int]] = {(0, 0, 0)}
+        edges: list[list[tuple[tuple[int, int, int], int, tuple[int, int, int]]]] = []
         for k in range(size):
-            layers.append({after for state in layers[k] for _, after in moves(k, state)})
-        good = {state for state in layers[size] if state[2] == count}
+            domain, later = domains[k] << 1, rest[k + 1]
+            out: list[tuple[tuple[int, int, int], int, tuple[int, int, int]]] = []
+            for state in layer:
+                used, tallest, seen = state
+                m = domain & ~used
+                while m:
+                    low = m & -m
+                    m ^= low
+                    steps += 1
+                    d = low.bit_length() - 1
+                    high, sees = (d, seen + 1) if d > tallest else (tallest, seen)
+                    # Still open: the n, seen when it comes, and at most every digit above the tallest so far.
+                    if sees != count if high == n else sees >= count or sees + n - high < count:
+                        continue
+                    now = used | low
+                    if not every & ~now & ~later:
+                        out.append((state, d, (now, high, sees)))
+            edges.append(out)
+            layer = {after for _, _, after in out}
+        good = {state for state in layer if state[2] == count}
         supported = [0] * size
         for k in range(size - 1, -1, -1):
             keep = set()
-            for state in layers[k]:
-                for d, after in moves(k, state):
-                    if after in good:
-                        supported[k] |= 1 << (d - 1)
-                        keep.add(state)
+            for state, d, after in edges[k]:
+                if after in good:
+                    supported[k] |= 1 << (d - 1)
+                    keep.add(state)
             good = keep
         tried[0] += steps
         return supported, every >> 1 if good else 0
