@@ -173,7 +173,7 @@ class Candidates:
     Starts from the digits not excluded by the givens' peers.
     """
 
-    __slots__ = ("geo", "masks", "shape", "trials", "values")
+    __slots__ = ("_trials", "geo", "masks", "shape", "values")
 
     def __init__(self, grid: Grid) -> None:
         """The candidates of ``grid``: for each blank, every digit no given among its peers holds."""
@@ -181,7 +181,7 @@ class Candidates:
         self.geo = _geometry(grid.shape) if grid.is_classic else _variant_geometry(grid)
         self.values = list(grid.cells)
         #: The settled trials of this state's last forcing sweep (:func:`_forcing`), with their work.
-        self.trials: dict[tuple[int, int], tuple[Candidates, int]] = {}
+        self._trials: dict[tuple[int, int], tuple[Candidates, int]] = {}
         full = grid.shape.full_mask
         self.masks = [0] * grid.shape.size
         for i, v in enumerate(self.values):
@@ -196,7 +196,7 @@ class Candidates:
         """An independent copy of this state."""
         other = object.__new__(Candidates)
         other.shape, other.geo, other.values, other.masks = self.shape, self.geo, list(self.values), list(self.masks)
-        other.trials = {}
+        other._trials = {}
         return other
 
     def candidates(self, cell: int) -> tuple[int, ...]:
@@ -1444,7 +1444,7 @@ def _forcing(s: Candidates) -> Step | None:
     blanks = sorted((m.bit_count(), i) for i, m in enumerate(s.masks) if m)
     tried: dict[tuple[int, int], Candidates] = {}  # (cell, digit): what its trial left
     within: dict[tuple[int, int], Candidates] = {}  # (cell, digit): a settled trial that placed it
-    kept, s.trials = s.trials, {}
+    kept, s._trials = s._trials, {}
     possible = [m or (1 << (v - 1) if v else 0) for m, v in zip(s.masks, s.values, strict=True)]
     start = s.copy()
     why, settled, _work = _propagate(start)
@@ -1464,7 +1464,7 @@ def _forcing(s: Candidates) -> Step | None:
                 return _refuted(cell, d, why, n)
             tried[(cell, d)] = trial
             if settled and _filled_rules_hold(trial, s.values):
-                s.trials[(cell, d)] = (trial, work)
+                s._trials[(cell, d)] = (trial, work)
                 for i, v in enumerate(trial.values):
                     if v and not s.values[i]:
                         within.setdefault((i, v), trial)
@@ -1483,7 +1483,7 @@ def _forcing(s: Candidates) -> Step | None:
                     if why is not None:  # a rule's enumeration cut off by its budget in the trial that placed it
                         return _refuted(cell, d, why, n)
                     if settled and _filled_rules_hold(trial, s.values):
-                        s.trials[(cell, d)] = (trial, work)
+                        s._trials[(cell, d)] = (trial, work)
                     tried[(cell, d)] = trial_or_none = trial
                 trial = within[(cell, d)] if trial_or_none is None else trial_or_none
                 for i, m in enumerate(trial.masks):
