@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import time
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -233,3 +234,34 @@ def test_every_kind_of_rule_gives_the_step_solver_something() -> None:
             assert kit.houses or kit.peer_pairs or kit.rules, rule
             seen.add(rule.kind)
     assert seen == set(KINDS)
+
+
+def test_a_forcing_sweep_that_finds_nothing_is_cheap_and_the_path_is_the_same() -> None:
+    """The link "Equal Sums" (region sum lines) stalls after three rule steps: its last forcing sweep tries every
+    candidate, and each trial enumerated every line to its budget again, 28 s of CPU for that one hint. The same
+    path now in a few seconds of CPU (the process's, not the wall clock's: the machine may be busy)."""
+    name = next(name for name in shipped() if "Equal Sums" in name)
+    _real, grid, solution = shipped()[name]
+    start = time.process_time()
+    path = bench().checked_path(grid, solution)
+    spent = time.process_time() - start
+    assert [step.technique for step in path] == ["rule propagation"] * 3 + ["needs search"]
+    assert spent < 8, f"{spent:.1f} s of CPU"
+
+
+def test_a_forcing_sweep_stops_at_its_work_budget_counted_in_work_not_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A forcing sweep stops making trials past MAX_FORCING_WORK, counted in the work they do (a rule's answer
+    remembered from before counted as when it was found), so the path is the same whether the board's rules were
+    asked about before or not, and on any machine: "Crawfish" needs forcing steps, which a small budget leaves out."""
+    from sudokit.features import logic
+
+    name = next(name for name in shipped() if "Crawfish" in name)
+    _real, grid, solution = shipped()[name]
+    whole = bench().checked_path(grid, solution)
+    assert whole[-1].technique == "naked single" and any(s.technique.startswith("forcing") for s in whole)
+    monkeypatch.setattr(logic, "MAX_FORCING_WORK", 50_000)
+    monkeypatch.setattr(logic, "_VARIANT_GEOMETRY", {})  # nothing remembered about the board's rules
+    cold = list(steps(grid))
+    warm = list(steps(grid))  # its rules' answers all remembered now
+    assert cold == warm
+    assert cold[-1].technique == "needs search" and not any(s.technique.startswith("forcing") for s in cold)

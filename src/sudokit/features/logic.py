@@ -110,7 +110,12 @@ class _Geometry:
         self.variant = grid is not None
         self.rules: tuple[Rule, ...] = () if kit is None else kit.rules
         #: What each rule allows for given candidates of its cells (shared by every state of this board).
-        self.memo: dict[tuple[int, tuple[int, ...]], tuple[int, tuple[list[int], int] | None]] = {}
+        #: (budget, answer, partial fillings tried) by rule and its cells' candidates.
+        self.memo: dict[tuple[int, tuple[int, ...]], tuple[int, tuple[list[int], int] | None, int]] = {}
+        #: For each rule, candidates of its cells whose enumeration took more than the budget given (that budget
+        #: and the masks): every partial filling of theirs is one of any larger candidates' (a sandwich's or an
+        #: X-sum's search too tries more of them), so those take more too, and say nothing (:func:`_rule_result`).
+        self.over_budget: tuple[list[tuple[int, list[int]]], ...] = tuple([] for _ in self.rules)
         if grid is None:
             self.peers = shape.peers
         else:
@@ -168,13 +173,15 @@ class Candidates:
     Starts from the digits not excluded by the givens' peers.
     """
 
-    __slots__ = ("geo", "masks", "shape", "values")
+    __slots__ = ("_trials", "geo", "masks", "shape", "values")
 
     def __init__(self, grid: Grid) -> None:
         """The candidates of ``grid``: for each blank, every digit no given among its peers holds."""
         self.shape = grid.shape
         self.geo = _geometry(grid.shape) if grid.is_classic else _variant_geometry(grid)
         self.values = list(grid.cells)
+        #: The settled trials of this state's last forcing sweep (:func:`_forcing`), with their work.
+        self._trials: dict[tuple[int, int], tuple[Candidates, int]] = {}
         full = grid.shape.full_mask
         self.masks = [0] * grid.shape.size
         for i, v in enumerate(self.values):
@@ -189,6 +196,7 @@ class Candidates:
         """An independent copy of this state."""
         other = object.__new__(Candidates)
         other.shape, other.geo, other.values, other.masks = self.shape, self.geo, list(self.values), list(self.masks)
+        other._trials = {}
         return other
 
     def candidates(self, cell: int) -> tuple[int, ...]:
@@ -1144,6 +1152,8 @@ def _unique_rectangle_4(s: Candidates) -> Step | None:
 
 #: The most rule results a board's memo keeps before it starts afresh.
 _MEMO_SIZE = 50_000
+#: The most candidates of one rule kept as having taken more than the budget (the latest ones).
+_OVER_BUDGET_KEPT = 32
 
 
 def _pair_support(table: tuple[int, ...], ma: int, mb: int, va: int, vb: int) -> tuple[int, int, int]:
@@ -1165,9 +1175,13 @@ def _pair_support(table: tuple[int, ...], ma: int, mb: int, va: int, vb: int) ->
     return sa, sb, max(needed, 0)
 
 
-def _rule_result(s: Candidates, k: int, budget: int = MAX_NODES) -> tuple[list[int], int] | None:
+def _rule_result(
+    s: Candidates, k: int, budget: int = MAX_NODES, work: list[int] | None = None
+) -> tuple[list[int], int] | None:
     """What the board's k-th rule allows with the current candidates (memoised by its cells' state); None when
-    that takes more than ``budget`` partial fillings (:func:`sudokit.features.rules.enumerate_rule`)."""
+    that takes more than ``budget`` partial fillings (:func:`sudokit.features.rules.enumerate_rule`). The partial
+    fillings finding it takes are added to ``work[0]``, remembered or not (so the sum does not depend on what was
+    asked before)."""
     rule = s.geo.rules[k]
     masks, values = s.masks, s.values
     table = s.geo.pair_tables[k]
@@ -1177,13 +1191,27 @@ def _rule_result(s: Candidates, k: int, budget: int = MAX_NODES) -> tuple[list[i
         return [sa, sb], needed
     key = tuple(masks[i] or -values[i] for i in rule.cells)
     memo = s.geo.memo
-    tried, got = memo.get((k, key), (0, None))
+    tried, got, nodes = memo.get((k, key), (0, None, 0))
     if got is None and tried < budget:  # not tried, or given up on within a smaller budget
         domains = [masks[i] or (1 << (values[i] - 1) if values[i] else 0) for i in rule.cells]
-        got = enumerate_rule(rule, domains, s.geo.peer_sets, budget)
+        over = s.geo.over_budget[k]
+        if any(
+            spent >= budget and all(not m & ~d for m, d in zip(small, domains, strict=True)) for spent, small in over
+        ):
+            got, nodes = None, budget + 1  # candidates that include some that took more than the budget take more
+        else:
+            count = [0]
+            got = enumerate_rule(rule, domains, s.geo.peer_sets, budget, count)
+            nodes = count[0]
+            if got is None:
+                if len(over) >= _OVER_BUDGET_KEPT:
+                    del over[0]
+                over.append((budget, domains))
         if len(memo) >= _MEMO_SIZE:
             memo.clear()
-        memo[(k, key)] = (budget, got)
+        memo[(k, key)] = (budget, got, nodes)
+    if work is not None:
+        work[0] += min(nodes, budget + 1)
     return got
 
 
@@ -1196,15 +1224,24 @@ def _rule_eliminations(
     masks = s.masks
     own = [(i, d) for j, i in enumerate(rule.cells) for d in _digits(masks[i] & ~supported[j])]
     seen: list[tuple[int, int, tuple[int, ...]]] = []
-    m = needed
+    placed = 0  # the digits its cells already hold: those leave their peers as they are placed
+    for i in rule.cells:
+        if s.values[i]:
+            placed |= 1 << (s.values[i] - 1)
+    m = needed & ~placed
+    if not m:
+        return own, seen
+    open_cells = [(j, i) for j, i in enumerate(rule.cells) if not s.values[i]]
+    peer_sets = s.geo.peer_sets
     while m:
         low = m & -m
         m ^= low
-        holders = tuple(i for j, i in enumerate(rule.cells) if supported[j] & low and not s.values[i])
-        if not holders or any(s.values[i] == _bit(low) for i in rule.cells):
+        holders = tuple(i for j, i in open_cells if supported[j] & low)
+        if not holders:
             continue
-        common = frozenset.intersection(*(s.geo.peer_sets[i] for i in holders)) - set(rule.cells)
-        seen += [(_bit(low), i, holders) for i in sorted(common) if masks[i] & low]
+        common = peer_sets[holders[0]].intersection(*(peer_sets[i] for i in holders[1:]))
+        hit = sorted(i for i in common if masks[i] & low and i not in rule.cells)
+        seen += [(_bit(low), i, holders) for i in hit]
     return own, seen
 
 
@@ -1298,21 +1335,30 @@ def _peer_locked(s: Candidates) -> Step | None:
 MAX_FORCING_ROUNDS = 400
 #: The most partial fillings of one rule a forcing trial tries (a rule that needs more tells it nothing).
 MAX_FORCING_NODES = 2_000
+#: The most work one forcing sweep does, counted in the partial fillings its trials' rule enumerations try (whether
+#: remembered or not), two for each rule on two cells tested and one for each house for each round of singles
+#: (:func:`_propagate`): past it, no more trials are made, and the sweep finds what the trials made so far show.
+MAX_FORCING_WORK = 6_000_000
 
 
-def _propagate(s: Candidates) -> str | None:
-    """Singles and rule propagation on ``s`` (changed in place) until nothing changes; what breaks, if anything."""
+def _propagate(s: Candidates, settled: list[int] | None = None) -> tuple[str | None, bool, int]:
+    """Singles and rule propagation on ``s`` (changed in place) until nothing changes: what breaks, if anything,
+    whether nothing changes any more (False: cut off after :data:`MAX_FORCING_ROUNDS` rounds), and its work
+    (:data:`MAX_FORCING_WORK`). ``settled``: the masks of a state ``s`` was made from on which propagation changes
+    nothing, so that only the rules on cells whose candidates differ from it are tested."""
     geo = s.geo
     n = geo.n
     masks, values = s.masks, s.values
-    last = [-1] * len(masks)
+    last = [-1] * len(masks) if settled is None else list(settled)
     dirty: set[int] = set()
+    work = [0]
     for _ in range(MAX_FORCING_ROUNDS):
         changed = False
+        work[0] += len(geo.units)
         for i, m in enumerate(masks):
             if not m:
                 if not values[i]:
-                    return f"{_name(i, n)} without a candidate"
+                    return f"{_name(i, n)} without a candidate", True, work[0]
             elif not m & (m - 1):
                 s.place(i, _bit(m))
                 changed = True
@@ -1328,7 +1374,7 @@ def _propagate(s: Candidates) -> str | None:
                     have |= 1 << (values[i] - 1)
             missing = s.shape.full_mask & ~(once | have)
             if missing:
-                return f"no place for {_sym(_bit(missing & -missing), n)} in {geo.unit_names[k]}"
+                return f"no place for {_sym(_bit(missing & -missing), n)} in {geo.unit_names[k]}", True, work[0]
             single = once & ~twice & ~have
             while single:
                 low = single & -single
@@ -1353,9 +1399,10 @@ def _propagate(s: Candidates) -> str | None:
                 ma, mb = masks[a], masks[b]
                 if not ma and not mb:
                     continue
+                work[0] += 2
                 sa, sb, _needed = _pair_support(table, ma, mb, values[a], values[b])
                 if not sa:
-                    return f"no filling of the {rule.label}"
+                    return f"no filling of the {rule.label}", True, work[0]
                 if masks[a] & ~sa or masks[b] & ~sb:
                     masks[a] &= sa
                     masks[b] &= sb
@@ -1363,19 +1410,20 @@ def _propagate(s: Candidates) -> str | None:
                 continue
             if not any(masks[i] for i in rule.cells):
                 continue
-            got = _rule_result(s, k, MAX_FORCING_NODES)
+            work[0] += 1  # a rule tested
+            got = _rule_result(s, k, MAX_FORCING_NODES, work)
             if got is None:
                 continue
             supported, needed = got
             if not any(supported):
-                return f"no filling of the {rule.label}"
+                return f"no filling of the {rule.label}", True, work[0]
             own, seen = _rule_eliminations(s, k, supported, needed)
             for i, d in own + [(i, d) for d, i, _ in seen]:
                 s.eliminate(i, d)
                 changed = True
         if not changed:
-            return None
-    return None
+            return None, True, work[0]
+    return None, False, work[0]
 
 
 def _forcing(s: Candidates) -> Step | None:
@@ -1383,44 +1431,127 @@ def _forcing(s: Candidates) -> Step | None:
 
     When none does, a cell each of whose candidates, placed in turn, removes the same candidate elsewhere after
     singles and rule propagation: whichever the cell holds, that candidate goes.
+
+    A settled trial of the state's last sweep (it has only lost candidates since) that has lost no candidate the
+    trial kept is not made again: it would settle on the same candidates.
+    A candidate that a trial already made settled on (placed, without a contradiction, its filled rules kept) is not
+    tried for a contradiction: placed first, singles and rule propagation would settle on that trial's candidates or
+    more (they only remove what no filling allows), so without one. Its trial is made only when the "every
+    candidate" pass needs it: each cell keeps at least what that trial left it, so when those already leave every
+    candidate of the board to some candidate of the cell, nothing goes and the cell's other trials are not made.
     """
     n = s.geo.n
     blanks = sorted((m.bit_count(), i) for i, m in enumerate(s.masks) if m)
-    branches: list[tuple[int, list[Candidates]]] = []
+    tried: dict[tuple[int, int], Candidates] = {}  # (cell, digit): what its trial left
+    within: dict[tuple[int, int], Candidates] = {}  # (cell, digit): a settled trial that placed it
+    kept, s._trials = s._trials, {}
+    possible = [m or (1 << (v - 1) if v else 0) for m, v in zip(s.masks, s.values, strict=True)]
+    start = s.copy()
+    why, settled, _work = _propagate(start)
+    base = s.masks if why is None and settled and start.masks == s.masks else None
+    spent = 0
     for _count, cell in blanks:
-        trials = []
         for d in _digits(s.masks[cell]):
-            trial = s.copy()
-            trial.place(cell, d)
-            why = _propagate(trial)
+            if (cell, d) in within or spent > MAX_FORCING_WORK:
+                continue
+            old = kept.get((cell, d))
+            if old is not None and _inside(old[0], possible):
+                trial, why, settled, work = old[0], None, True, old[1]
+            else:
+                trial, why, settled, work = _trial(s, cell, d, base)
+            spent += work
             if why is not None:
+                return _refuted(cell, d, why, n)
+            tried[(cell, d)] = trial
+            if settled and _filled_rules_hold(trial, s.values):
+                s._trials[(cell, d)] = (trial, work)
+                for i, v in enumerate(trial.values):
+                    if v and not s.values[i]:
+                        within.setdefault((i, v), trial)
+    for _count, cell in blanks:
+        digits = _digits(s.masks[cell])
+        if not all((cell, d) in tried or (cell, d) in within for d in digits):
+            continue  # a cell the sweep did not reach, its work spent
+        exact = all((cell, d) in tried for d in digits)
+        while True:
+            left = [0] * len(s.masks)  # what some branch leaves possible in each cell (at least, until exact)
+            for d in digits:
+                trial_or_none = tried.get((cell, d))
+                if trial_or_none is None and exact:
+                    trial, why, settled, work = _trial(s, cell, d, base)
+                    spent += work
+                    if why is not None:  # a rule's enumeration cut off by its budget in the trial that placed it
+                        return _refuted(cell, d, why, n)
+                    if settled and _filled_rules_hold(trial, s.values):
+                        s._trials[(cell, d)] = (trial, work)
+                    tried[(cell, d)] = trial_or_none = trial
+                trial = within[(cell, d)] if trial_or_none is None else trial_or_none
+                for i, m in enumerate(trial.masks):
+                    left[i] |= m or (1 << (trial.values[i] - 1) if trial.values[i] else 0)
+            elims = [(i, d) for i, m in enumerate(s.masks) if i != cell for d in _digits(m & ~left[i])]
+            if not elims:
+                break
+            if exact:
                 return _step(
-                    "forcing (contradiction)",
+                    "forcing (every candidate)",
                     (cell,),
-                    (d,),
-                    f"if {_name(cell, n)} were {_sym(d, n)}, singles and rule propagation would leave {why}, so "
-                    f"{_sym(d, n)} is removed from {_name(cell, n)}",
-                    eliminations=((cell, d),),
+                    digits,
+                    f"whichever of {_list(_sym(d, n) for d in digits).replace(' and ', ' or ')} "
+                    f"{_name(cell, n)} holds, singles and rule propagation remove the same candidates, so "
+                    f"{_removed(elims, n)}",
+                    eliminations=elims,
                 )
-            trials.append(trial)
-        branches.append((cell, trials))
-    for cell, trials in branches:
-        left = [0] * len(s.masks)  # what some branch leaves possible in each cell
-        for trial in trials:
-            for i, m in enumerate(trial.masks):
-                left[i] |= m or (1 << (trial.values[i] - 1) if trial.values[i] else 0)
-        elims = [(i, d) for i, m in enumerate(s.masks) if i != cell for d in _digits(m & ~left[i])]
-        if elims:
-            return _step(
-                "forcing (every candidate)",
-                (cell,),
-                _digits(s.masks[cell]),
-                f"whichever of {_list(_sym(d, n) for d in _digits(s.masks[cell])).replace(' and ', ' or ')} "
-                f"{_name(cell, n)} holds, singles and rule propagation remove the same candidates, so "
-                f"{_removed(elims, n)}",
-                eliminations=elims,
-            )
+            if spent > MAX_FORCING_WORK:
+                break  # the cell's other trials are past the sweep's work
+            exact = True
     return None
+
+
+def _trial(s: Candidates, cell: int, digit: int, settled: list[int] | None) -> tuple[Candidates, str | None, bool, int]:
+    """``s`` with ``digit`` placed in ``cell`` after singles and rule propagation (:func:`_propagate`; ``settled``:
+    the masks of ``s`` when propagation changes nothing there): the state, what breaks (None: nothing), whether it
+    settled and the work of its rules' enumerations."""
+    trial = s.copy()
+    trial.place(cell, digit)
+    why, done, work = _propagate(trial, settled)
+    return trial, why, done, work
+
+
+def _inside(trial: Candidates, possible: list[int]) -> bool:
+    """True when every cell of ``trial`` keeps only digits ``possible`` allows it (its candidates, or its digit)."""
+    for m, v, p in zip(trial.masks, trial.values, possible, strict=True):
+        if (m or (1 << (v - 1) if v else 0)) & ~p:
+            return False
+    return True
+
+
+def _filled_rules_hold(s: Candidates, before: list[int]) -> bool:
+    """True when every rule all of whose cells are filled, one since ``before`` (the values of the state ``s`` was
+    made from), holds (propagation skips those, so a trial may settle with one broken, which a trial that leaves
+    one of its cells open would find)."""
+    values = s.values
+    rules_of = s.geo.rules_of
+    for k in {k for i, v in enumerate(values) if v and not before[i] for k in rules_of[i]}:
+        rule = s.geo.rules[k]
+        digits = [values[i] for i in rule.cells]
+        if not all(digits):
+            continue
+        table = s.geo.pair_tables[k]
+        if not (table[digits[0] - 1] >> (digits[1] - 1) & 1 if table is not None else rule.check(digits)):
+            return False
+    return True
+
+
+def _refuted(cell: int, digit: int, why: str, n: int) -> Step:
+    """The forcing step that removes ``digit`` from ``cell``, whose trial left ``why``."""
+    return _step(
+        "forcing (contradiction)",
+        (cell,),
+        (digit,),
+        f"if {_name(cell, n)} were {_sym(digit, n)}, singles and rule propagation would leave {why}, so "
+        f"{_sym(digit, n)} is removed from {_name(cell, n)}",
+        eliminations=((cell, digit),),
+    )
 
 
 _FINDERS: tuple[Callable[[Candidates], Step | None], ...] = (

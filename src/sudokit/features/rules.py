@@ -75,7 +75,7 @@ class Rule:
     check: Callable[[Sequence[int]], bool]
     prune: Callable[[Sequence[int]], bool] | None = None
     #: A search of its own in place of :func:`enumerate_rule`'s (same arguments and answer).
-    search: Callable[[Sequence[int], int], tuple[list[int], int] | None] | None = None
+    search: Search | None = None
     #: The test of a rule on two cells, as a function of their two digits (None: not a two-cell rule).
     pair: Callable[[int, int], bool] | None = None
 
@@ -122,15 +122,29 @@ def pair_table(holds: Callable[[int, int], bool], n: int, apart: bool) -> tuple[
     )
 
 
+#: The most answers of one constraint's ``violation`` a rule keeps (:func:`_violation_rule`).
+_CHECKS_KEPT = 50_000
+
+
 def _violation_rule(rule: v.Constraint, grid: Grid, technique: str, label: str, cells: tuple[int, ...]) -> Rule:
     """A rule whose test is the constraint's own ``violation`` on a board holding only its cells' digits."""
     size = grid.n * grid.n
+    # Its answers, by the cells' digits: the forcing trials enumerate the same fillings again and again, and a
+    # constraint's ``violation`` (a whole board's check) costs tens of microseconds a call.
+    known: dict[tuple[int, ...], bool] = {}
 
     def check(ds: Sequence[int]) -> bool:
-        values = [0] * size
-        for i, d in zip(cells, ds, strict=True):
-            values[i] = d
-        return rule.violation(values, grid) is None
+        key = tuple(ds)
+        got = known.get(key)
+        if got is None:
+            values = [0] * size
+            for i, d in zip(cells, ds, strict=True):
+                values[i] = d
+            got = rule.violation(values, grid) is None
+            if len(known) >= _CHECKS_KEPT:
+                known.clear()
+            known[key] = got
+        return got
 
     return Rule(technique, label, cells, check)
 
@@ -173,7 +187,8 @@ def _x_sum_prune(total: int) -> Callable[[Sequence[int]], bool]:
     return prune
 
 
-Search = Callable[[Sequence[int], int], tuple[list[int], int] | None]
+#: A rule's own search: (candidates of its cells, budget, a one-item list the partial fillings tried are added to).
+Search = Callable[[Sequence[int], int, list[int]], tuple[list[int], int] | None]
 
 
 def _distinct_sums(domains: Sequence[int], total: int, budget: int, first: int = 0) -> tuple[list[int], int] | None:
@@ -220,7 +235,7 @@ def _sandwich_search(n: int, total: int) -> Search:
     ``total``; the cells outside keep any digit but 1 and n (a relaxation: what it removes, nothing allows)."""
     ends = 1 | 1 << (n - 1)
 
-    def search(domains: Sequence[int], budget: int) -> tuple[list[int], int] | None:
+    def search(domains: Sequence[int], budget: int, tried: list[int]) -> tuple[list[int], int] | None:
         size = len(domains)
         supported = [0] * size
         spent = 0
@@ -237,6 +252,7 @@ def _sandwich_search(n: int, total: int) -> Search:
                     continue
                 got = _distinct_sums(inner, total, budget - spent)
                 if got is None:
+                    tried[0] += budget + 1
                     return None
                 inside, nodes = got
                 spent += nodes
@@ -248,6 +264,7 @@ def _sandwich_search(n: int, total: int) -> Search:
                     supported[j] |= m
                 for j in outside:
                     supported[j] |= domains[j] & ~ends
+        tried[0] += spent
         return supported, 0
 
     return search
@@ -257,7 +274,7 @@ def _x_sum_search(total: int) -> Search:
     """For each first digit X: every filling of the first X cells with different digits summing to ``total``; the
     other cells keep their candidates (a relaxation)."""
 
-    def search(domains: Sequence[int], budget: int) -> tuple[list[int], int] | None:
+    def search(domains: Sequence[int], budget: int, tried: list[int]) -> tuple[list[int], int] | None:
         size = len(domains)
         supported = [0] * size
         for x in range(1, size + 1):
@@ -265,8 +282,10 @@ def _x_sum_search(total: int) -> Search:
                 continue
             got = _distinct_sums(list(domains[1:x]), total - x, budget, 1 << (x - 1))
             if got is None:
+                tried[0] += budget + 1
                 return None
             inside = got[0]
+            tried[0] += got[1]
             if x > 1 and not any(inside):
                 continue
             if x == 1 and total != 1:
@@ -297,6 +316,56 @@ def _skyscraper_prune(n: int, count: int) -> Callable[[Sequence[int]], bool]:
         return seen <= count and seen + (n - tallest) >= count
 
     return prune
+
+
+def _skyscraper_search(n: int, count: int) -> Search:
+    """Every filling of a skyscraper clue's whole row or column (its n cells hold every digit once) that shows
+    ``count`` buildings, found cell by cell over the states a prefix leaves (the digits used, the tallest, the
+    buildings seen), forwards and then back from the fillings: exact, in work bounded by the states (no budget).
+    A state is dropped as soon as it sees too many, cannot see enough, or leaves a digit no place after it."""
+    every = ((1 << n) - 1) << 1  # bit d for digit d
+
+    def search(domains: Sequence[int], budget: int, tried: list[int]) -> tuple[list[int], int] | None:
+        size = len(domains)
+        rest = [0] * (size + 1)  # the digits the cells from k on may hold (bit d for digit d)
+        for k in range(size - 1, -1, -1):
+            rest[k] = rest[k + 1] | domains[k] << 1
+        steps = 0
+        layer: set[tuple[int, int, int]] = {(0, 0, 0)}
+        edges: list[list[tuple[tuple[int, int, int], int, tuple[int, int, int]]]] = []
+        for k in range(size):
+            domain, later = domains[k] << 1, rest[k + 1]
+            out: list[tuple[tuple[int, int, int], int, tuple[int, int, int]]] = []
+            for state in layer:
+                used, tallest, seen = state
+                m = domain & ~used
+                while m:
+                    low = m & -m
+                    m ^= low
+                    steps += 1
+                    d = low.bit_length() - 1
+                    high, sees = (d, seen + 1) if d > tallest else (tallest, seen)
+                    # Still open: the n, seen when it comes, and at most every digit above the tallest so far.
+                    if sees != count if high == n else sees >= count or sees + n - high < count:
+                        continue
+                    now = used | low
+                    if not every & ~now & ~later:
+                        out.append((state, d, (now, high, sees)))
+            edges.append(out)
+            layer = {after for _, _, after in out}
+        good = {state for state in layer if state[2] == count}
+        supported = [0] * size
+        for k in range(size - 1, -1, -1):
+            keep = set()
+            for state, d, after in edges[k]:
+                if after in good:
+                    supported[k] |= 1 << (d - 1)
+                    keep.add(state)
+            good = keep
+        tried[0] += steps
+        return supported, every >> 1 if good else 0
+
+    return search
 
 
 def _compile(rule: v.Constraint, grid: Grid, out: list[Rule]) -> None:
@@ -334,7 +403,11 @@ def _compile(rule: v.Constraint, grid: Grid, out: list[Rule]) -> None:
         def rising(ds: Sequence[int], slow: bool = slow) -> bool:
             return all(a <= b if slow else a < b for a, b in pairwise(ds))
 
-        out.append(Rule(tech, f"{tech} {_span(cells, n)}", cells, rising, rising))
+        def rose(ds: Sequence[int], slow: bool = slow) -> bool:
+            # A prefix is tested only once the one before it passed: its last two digits are enough.
+            return len(ds) < 2 or (ds[-2] <= ds[-1] if slow else ds[-2] < ds[-1])
+
+        out.append(Rule(tech, f"{tech} {_span(cells, n)}", cells, rising, rose))
     elif isinstance(rule, v.Arrow):
         circle, cells = _idx(rule.circle, n), _idx(rule.cells, n)
         k = len(circle)
@@ -418,7 +491,16 @@ def _compile(rule: v.Constraint, grid: Grid, out: list[Rule]) -> None:
         cells = _idx(rule.line_cells(n), n)
         count = rule.count
         label = f"{rule._place().replace('skyscraper', 'skyscraper clue')} ({count})"
-        out.append(Rule(tech, label, cells, lambda ds: _seen(ds)[0] == count, _skyscraper_prune(n, count)))
+        out.append(
+            Rule(
+                tech,
+                label,
+                cells,
+                lambda ds: _seen(ds)[0] == count,
+                _skyscraper_prune(n, count),
+                _skyscraper_search(n, count) if len(cells) == n else None,
+            )
+        )
     elif isinstance(rule, v.EntropicLine | v.ModularLine):
         cells = _idx(rule.cells, n)
         third = n // 3
@@ -495,21 +577,68 @@ def compile_rules(grid: Grid) -> RuleKit:
     return RuleKit(tuple(houses), frozenset(pairs), tuple(rules))
 
 
+def _more_fillings(domains: Sequence[int], clash: Sequence[Sequence[int]], budget: int) -> bool:
+    """True when there are more than ``budget`` partial fillings from ``domains`` (a cell's digit not that of an
+    earlier one listed in ``clash``): the nodes :func:`enumerate_rule`'s walk counts when nothing prunes."""
+    total = width = 1
+    for m in domains:
+        width *= m.bit_count()
+        total += width
+    if total - 1 <= budget:  # not even without the clashes
+        return False
+    digits = [[d + 1 for d in range(m.bit_length()) if m >> d & 1] for m in domains]
+    size = len(domains)
+    prefix = [0] * size
+    nodes = 0
+
+    def walk(k: int) -> bool:
+        nonlocal nodes
+        banned = 0
+        for j in clash[k]:
+            banned |= 1 << prefix[j]
+        if k + 1 == size:  # the last cell: its digits, counted at once
+            nodes += (domains[k] << 1 & ~banned).bit_count()
+            return nodes <= budget
+        for d in digits[k]:
+            if banned >> d & 1:
+                continue
+            nodes += 1
+            if nodes > budget:
+                return False
+            prefix[k] = d
+            if not walk(k + 1):
+                return False
+        return True
+
+    return not walk(0)
+
+
 def enumerate_rule(
-    rule: Rule, domains: Sequence[int], peers: Sequence[frozenset[int]], budget: int = MAX_NODES
+    rule: Rule,
+    domains: Sequence[int],
+    peers: Sequence[frozenset[int]],
+    budget: int = MAX_NODES,
+    tried: list[int] | None = None,
 ) -> tuple[list[int], int] | None:
     """Every filling of ``rule``'s cells from ``domains`` (a candidate mask per cell, in order) that keeps it.
 
     Two of its cells that are peers (``peers``: each cell's peer set, by board index) hold different
     digits. Returns, for each cell, the mask of the digits some filling gives it (all zero: no filling
     keeps the rule), and the mask of the digits every filling places somewhere; None when more than
-    ``budget`` partial fillings were tried (no conclusion).
+    ``budget`` partial fillings were tried (no conclusion). The partial fillings tried are added to ``tried[0]``.
     """
+    if tried is None:
+        tried = [0]
     if rule.search is not None:
-        return rule.search(domains, budget)
+        return rule.search(domains, budget, tried)
     cells = rule.cells
     size = len(cells)
     clash = [[j for j in range(k) if cells[j] in peers[cells[k]]] for k in range(size)]
+    if rule.prune is None and _more_fillings(domains, clash, budget):
+        # No prune: the walk would visit every partial filling, so it would run out of budget, or first find every
+        # candidate allowed and nothing needed, which says as little. Counting them is much cheaper than checking.
+        tried[0] += budget + 1
+        return None
     supported = [0] * size
     needed = -1
     digits = [[d + 1 for d in range(m.bit_length()) if m >> d & 1] for m in domains]
@@ -547,6 +676,7 @@ def enumerate_rule(
         return True
 
     finished = walk(0)
+    tried[0] += nodes
     if not finished and nodes > budget:
         return None
     return supported, max(needed, 0)
