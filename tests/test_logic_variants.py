@@ -265,3 +265,32 @@ def test_a_forcing_sweep_stops_at_its_work_budget_counted_in_work_not_time(monke
     warm = list(steps(grid))  # its rules' answers all remembered now
     assert cold == warm
     assert cold[-1].technique == "needs search" and not any(s.technique.startswith("forcing") for s in cold)
+
+
+def test_a_skyscraper_clue_keeps_exactly_the_digits_of_its_rows_orderings() -> None:
+    """The step solver's pass over a clued row's states keeps a cell's digit exactly when some ordering of the row
+    (each digit once, within the cells' candidates) shows the clue's count of buildings with that digit there."""
+    import itertools
+    import random
+
+    from sudokit.features.rules import _skyscraper_search
+
+    rng = random.Random(7)
+    for _ in range(400):
+        n = rng.choice([4, 5, 6])
+        count = rng.randint(1, n)
+        domains = [rng.randint(1, (1 << n) - 1) if rng.random() < 0.7 else (1 << n) - 1 for _ in range(n)]
+        want = [0] * n
+        for order in itertools.permutations(range(1, n + 1)):
+            if all(domains[k] >> (d - 1) & 1 for k, d in enumerate(order)):
+                seen = tallest = 0
+                for d in order:
+                    seen, tallest = (seen + 1, d) if d > tallest else (seen, tallest)
+                if seen == count:
+                    for k, d in enumerate(order):
+                        want[k] |= 1 << (d - 1)
+        got = _skyscraper_search(n, count)(domains, 10**9, [0])
+        assert got is not None
+        supported, needed = got
+        assert supported == want, (n, count, domains)
+        assert needed == ((1 << n) - 1 if any(want) else 0), (n, count, domains)

@@ -331,36 +331,44 @@ def _skyscraper_search(n: int, count: int) -> Search:
         for k in range(size - 1, -1, -1):
             rest[k] = rest[k + 1] | domains[k] << 1
         steps = 0
-        layer: set[tuple[int, int, int]] = {(0, 0, 0)}
-        edges: list[list[tuple[tuple[int, int, int], int, tuple[int, int, int]]]] = []
+        # A state is one int, used << 4 | seen: the digits used (bit d for digit d) and the buildings seen; the
+        # tallest is the highest digit used. Ints, not tuples: this is the step solver's innermost loop.
+        layer: set[int] = {0}
+        edges: list[list[tuple[int, int, int]]] = []  # each cell's (state, digit, state after)
         for k in range(size):
             domain, later = domains[k] << 1, rest[k + 1]
-            out: list[tuple[tuple[int, int, int], int, tuple[int, int, int]]] = []
+            out: list[tuple[int, int, int]] = []
             for state in layer:
-                used, tallest, seen = state
+                used, seen = state >> 4, state & 15
+                tallest = used.bit_length() - 1
                 m = domain & ~used
                 while m:
                     low = m & -m
                     m ^= low
                     steps += 1
                     d = low.bit_length() - 1
-                    high, sees = (d, seen + 1) if d > tallest else (tallest, seen)
+                    if d > tallest:
+                        high, sees = d, seen + 1
+                    else:
+                        high, sees = tallest, seen
                     # Still open: the n, seen when it comes, and at most every digit above the tallest so far.
                     if sees != count if high == n else sees >= count or sees + n - high < count:
                         continue
                     now = used | low
                     if not every & ~now & ~later:
-                        out.append((state, d, (now, high, sees)))
+                        out.append((state, d, now << 4 | sees))
             edges.append(out)
             layer = {after for _, _, after in out}
-        good = {state for state in layer if state[2] == count}
+        good = {state for state in layer if state & 15 == count}
         supported = [0] * size
         for k in range(size - 1, -1, -1):
             keep = set()
+            bits = 0
             for state, d, after in edges[k]:
                 if after in good:
-                    supported[k] |= 1 << (d - 1)
+                    bits |= 1 << (d - 1)
                     keep.add(state)
+            supported[k] = bits
             good = keep
         tried[0] += steps
         return supported, every >> 1 if good else 0
