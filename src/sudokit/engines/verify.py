@@ -382,12 +382,19 @@ def _block_numpy(cells: bytes, solutions: bytes, k: int, shape: Shape) -> Any:
     return np
 
 
-def _powers(np: Any, n: int) -> Any:
-    """A table of 256 entries: a digit d of 1..n as 2**(d-1), any other byte as 0."""
-    kind = np.int32 if n <= 24 else np.int64  # n powers of two below 2**n add up without overflow
-    power = np.zeros(256, kind)
-    power[1 : n + 1] = np.left_shift(kind(1), np.arange(n, dtype=kind))
-    return power
+def _bits(np: Any, solutions: Any, n: int) -> Any:
+    """The solutions' digits cell by cell (a copy of ``solutions.T``): a digit d of 1..n as 2**d, a blank as 1,
+    any other byte as 2**(n+1). Shifts of one array in place: about twice as fast as a table's ``take``,
+    which first widens every index to 64 bits.
+
+    A unit's n values then sum to 2**(n+1) - 2 (n one-bits) only if they are the digits 1..n once each: n
+    powers of two with a repeat carry, and fewer than n one-bits are left. The kind holds n * 2**(n+1).
+    """
+    kind = np.uint16 if n <= 11 else np.int32 if n <= 24 else np.int64
+    bits = np.empty(solutions.shape[::-1], kind)
+    bits[...] = solutions.T
+    np.minimum(bits, n + 1, out=bits)
+    return np.left_shift(kind(1), bits, out=bits)
 
 
 def _verify_numpy(np: Any, cells: bytes, solutions: bytes, k: int, shape: Shape) -> list[bool]:
@@ -405,8 +412,8 @@ def _verify_array(np: Any, cells: bytes, solutions: bytes, k: int, shape: Shape)
     s = np.frombuffer(solutions, np.uint8).reshape(k, n * n)
     c = np.frombuffer(cells, np.uint8).reshape(k, n * n)
     ok = ((c == 0) | (c == s)).all(axis=1)
-    bits = _powers(np, n).take(s.T).reshape(n, n, k)  # a digit d as 2**(d-1); a blank or a non-digit as 0
-    kind, full = bits.dtype, (1 << n) - 1  # n distinct powers of two sum to full; n powers with a repeat never do
+    bits = _bits(np, s, n).reshape(n, n, k)
+    kind, full = bits.dtype, (1 << (n + 1)) - 2  # the digits 1..n once each sum to full; nothing else does
     ok &= (bits.sum(axis=1, dtype=kind) == full).all(axis=0)
     ok &= (bits.sum(axis=0, dtype=kind) == full).all(axis=0)
     ok &= (bits.reshape(n // br, br, n // bc, bc, k).sum(axis=(1, 3), dtype=kind) == full).all(axis=(0, 1))

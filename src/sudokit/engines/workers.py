@@ -65,6 +65,7 @@ __all__ = [
     "START_TIMEOUT",
     "TARGET_CHUNK_SECONDS",
     "MemoryLimitError",
+    "ReadAhead",
     "StartMethodError",
     "Task",
     "WorkerPool",
@@ -250,6 +251,28 @@ def describe_exit(status: int) -> str:
     if os.WIFEXITED(status):
         return f"exit status {os.WEXITSTATUS(status)}"
     return f"wait status {status}"
+
+
+class ReadAhead(Generic[I]):
+    """Items that a :class:`WorkerPool` may draw before a worker asks for them: reading them never waits on a
+    person or a pipe (the blocks of regular files).
+
+    While its workers are busy, the pool then reads the next chunk, so that a worker's answer is followed at
+    once by its next chunk instead of by the reading of it. Any other iterable is drawn only as work is handed
+    out: a record of standard input is solved as soon as its line arrives, never held back by a wait for the
+    next line. Iterating it is iterating ``items``.
+    """
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Iterable[I]) -> None:
+        self.items = iter(items)
+
+    def __iter__(self) -> ReadAhead[I]:
+        return self
+
+    def __next__(self) -> I:
+        return next(self.items)
 
 
 class StartMethodError(SudokitError, ValueError):
@@ -675,10 +698,12 @@ class _Worker(Generic[I]):
     results: int  # our end of its result pipe (non-blocking)
     ready: bool = False
     chunk: list[tuple[int, I]] | None = None
+    #: the chunk written after ``chunk`` while it runs (items read ahead only): it starts as ``chunk`` ends
+    next: list[tuple[int, I]] | None = None
     frames: _Frames = field(default_factory=_Frames)
     outgoing: bytearray = field(default_factory=bytearray)
     shared: int = 0  # bytes of the caller's memory it was forked with (in its resident memory, not its own)
-    sent: float = 0.0  # when its chunk was written to it (monotonic seconds)
+    sent: float = 0.0  # when its last chunk was written to it (monotonic seconds)
     process: Any = None  # a spawned worker's multiprocessing Process (None: forked by the pool itself)
     sockets: Any = None  # a spawned worker's (commands, results) sockets, our ends (their descriptors above)
     child: bool = True  # it is this process's child (not a fork server's): waitid and its pid's group apply
@@ -842,6 +867,7 @@ class WorkerPool(Generic[I, R]):
             for item in items:
                 yield finish(item, run(item))
             return
+        ahead = isinstance(items, ReadAhead)  # the next chunk may be read, and written, while the workers are busy
         source = iter(items)
         queue: deque[tuple[int, I]] = deque()  # items to hand out: given back by a lost worker, or drawn
         tries: dict[tuple[int, int], int] = {}  # by item (and part)
@@ -874,6 +900,18 @@ class WorkerPool(Generic[I, R]):
                         exhausted, input_error = self._draw(source, queue, drawn, count)
                         drawn += len(queue) - before
                     self._assign(worker, [queue.popleft() for _ in range(min(chunk_size, len(queue)))])
+                if ahead:  # every worker busy: read the next chunk now, written to a worker with none after its own
+                    if not exhausted and len(queue) < chunk_size:
+                        room = self._window(chunk_size) - (drawn - yielded)
+                        if room > 0:
+                            before = len(queue)
+                            count = min(chunk_size - len(queue), room)
+                            exhausted, input_error = self._draw(source, queue, drawn, count)
+                            drawn += len(queue) - before
+                    for worker in self._workers.values():
+                        if queue and worker.ready and worker.chunk is not None and worker.next is None:
+                            worker.next = [queue.popleft() for _ in range(min(chunk_size, len(queue)))]
+                            self._send(worker, worker.next)
                 self._steal()
                 if yielded in done:  # finished here once the workers have work: they solve on meanwhile
                     while yielded in done:
@@ -997,10 +1035,10 @@ class WorkerPool(Generic[I, R]):
         """
         worker.chunk = chunk
         if worker.ready:
-            self._send(worker)
+            self._send(worker, chunk)
 
-    def _send(self, worker: _Worker[I]) -> None:
-        data = pickle.dumps(worker.chunk, protocol=pickle.HIGHEST_PROTOCOL)
+    def _send(self, worker: _Worker[I], chunk: list[tuple[int, I]]) -> None:
+        data = pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)
         worker.outgoing += _HEADER.pack(len(data)) + data
         worker.sent = time.monotonic()
         self._flush(worker)
@@ -1200,7 +1238,7 @@ class WorkerPool(Generic[I, R]):
         )
         if budget_of is None or not worker.chunk:
             return self.task.budget
-        for at, item in worker.chunk:
+        for at, item in worker.chunk + (worker.next or []):  # (its chunk may be over, its answer not yet read)
             if at == number:
                 return budget_of(_whole(item))
         return self.task.budget
@@ -1260,10 +1298,10 @@ class WorkerPool(Generic[I, R]):
                 if len(message) > 1 and message[1] is not None:
                     self.info = message[1]
                 if worker.chunk is not None:  # given while it loaded: written now
-                    self._send(worker)
+                    self._send(worker, worker.chunk)
             elif kind == "done":
                 events.append(("done", worker, (worker.chunk or [], message[1], message[2])))
-                worker.chunk = None
+                worker.chunk, worker.next = worker.next, None  # the chunk written after it runs now
             elif kind == "failed":  # the load raised: nothing can run
                 raise message[1]
         if ended and not draining:
@@ -1326,8 +1364,13 @@ class WorkerPool(Generic[I, R]):
         exited: bool = False,
     ) -> None:
         """A worker that died, or that overran and is killed now: fail its item, give back the rest of its chunk."""
+        if worker.next:  # a chunk written after its own: the answer of the first, if it wrote it, is taken first
+            self._read(worker, events, draining=True)  # (then the second is its chunk, the one it was lost on)
         state, number, part, _ = self._part(worker)
         ended = self._end(worker, kill=overrun is not None, exited=exited)
+        if worker.next:  # never begun (a worker begins a chunk once it has answered the one before): as it was
+            events.append(("requeue", worker, worker.next))
+            worker.next = None
         if overrun is not None:
             how = f"{overrun}: its worker process was killed"
         else:

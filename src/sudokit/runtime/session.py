@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol, TextIO, TypeGuard, cast
 
-from sudokit.engines.workers import Task, WorkerPool
+from sudokit.engines.workers import ReadAhead, Task, WorkerPool
 from sudokit.errors import SudokitError
 from sudokit.io.reader import (
     Record,
@@ -489,6 +489,8 @@ class Session:
                     if blocks and not (getattr(pool, "info", None) or {}).get("many"):
                         records = expand_blocks(records)  # the engine solves one puzzle at a time: records
                     items = job.items(records)
+                    if blocks and all(arg != "-" and os.path.isfile(arg) for arg in self.inputs):
+                        items = ReadAhead(items)  # regular files: the next chunk is read while the workers solve
                 stream = self._output(target, keep if self.resume else 0)
                 self._stream(pool, items, stream, target, skipped, many, after=after)
             if target is not None:

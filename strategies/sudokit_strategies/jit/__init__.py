@@ -75,21 +75,26 @@ _STATUS_TEXTS = tuple(status.value for status in _STATUSES)
 
 
 @cache
-def _kernels() -> Any:
+def _kernels(general: bool | None = None) -> Any:
     """The compiled search: imports numba and numpy, and loads the kernel from the disk cache (or compiles it).
 
-    Called when the engine is built, so that a cold compile (seconds) never counts against a solve's time limit.
+    Called when the engine is built, so that a cold compile (seconds) never counts against a solve's time
+    limit: with ``general``, only what that engine runs (each function loaded costs a worker's start-up):
+    ``search_general`` alone (``inference="singles"``), or ``search`` (with the 9x9 bit board) and
+    ``search_packed`` (a 9x9 ``solve``). None: the module, loading nothing.
     """
-    import numpy as np
-
     from sudokit_strategies.jit import kernels as k
+
+    if general is None:
+        return k
+    import numpy as np
 
     shape = Shape.of(2, 2)
     out = _Out(np, 0, shape.size, k.N_CTL - k.I_NODES)
-    for general in (False, True):  # ``search`` (with the 9x9 bit board) and ``search_general`` alone
-        work = _Work(shape, k, big=False, general=general)
-        work.run(np.frombuffer(b"", np.uint8).reshape(0, shape.size), 1, 0, None, None, out, None)
-    k.search_packed(np.frombuffer(b"", np.uint8).reshape(0, shape.size), 1, 0, -1.0, work.pack)
+    work = _Work(shape, k, big=False, general=general)
+    work.run(np.frombuffer(b"", np.uint8).reshape(0, shape.size), 1, 0, None, None, out, None)
+    if not general:
+        k.search_packed(np.frombuffer(b"", np.uint8).reshape(0, shape.size), 1, 0, -1.0, work.pack)
     return k
 
 
@@ -113,7 +118,8 @@ class NumbaStrategy:
         if inference not in ("auto", "singles", "strong"):
             raise ValueError(f"inference must be 'auto', 'singles' or 'strong', not {inference!r:.40}")
         self.inference = inference
-        _kernels()  # numba's import and the kernel's load (or first compile) happen here, not in a timed solve
+        # numba's import and the load (or first compile) of what this engine runs happen here, not in a timed solve
+        _kernels(inference == "singles")
         self._local = threading.local()  # per thread: the work arrays of each box shape
 
     def __repr__(self) -> str:
