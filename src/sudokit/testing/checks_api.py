@@ -25,7 +25,7 @@ from sudokit.model.grid import Grid
 from sudokit.model.shape import Shape
 from sudokit.testing import corpus
 from sudokit.testing._kit import Subject, check, shown_status
-from sudokit.testing.checks_time import LONG_LIMIT, _expect_timeout, _long_search
+from sudokit.testing.checks_time import LONG_LIMIT, expect_timeout, long_search
 from sudokit.testing.reference import count_solutions
 
 #: The classic board, the one most api checks ask about.
@@ -368,8 +368,8 @@ def solve_plain_agrees_with_solve(subject: Subject) -> None:
                 unique.puzzle,
             )
     if subject.capabilities.time_limit and subject.capabilities.counting:
-        result, took = _long_search(subject, 0.5, plain=True)
-        _expect_timeout(subject, result, took, 0.5, "solve_plain: ")
+        result, took = long_search(subject, 0.5, plain=True)
+        expect_timeout(subject, result, took, 0.5, "solve_plain: ")
         if result.exact is not False or not 1 <= result.count <= LONG_LIMIT:
             subject.fail(
                 f"solve_plain: a timeout with count {result.count}, exact {result.exact}; expected the count found "

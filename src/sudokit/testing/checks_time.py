@@ -80,7 +80,7 @@ class _Took:
         return f"{self.wall:.2f} s after the call began{waited}"
 
 
-def _long_search(subject: Subject, time_limit: float, keep: int = 1, *, plain: bool = False) -> tuple[Result, _Took]:
+def long_search(subject: Subject, time_limit: float, keep: int = 1, *, plain: bool = False) -> tuple[Result, _Took]:
     """The answer to counting the empty 9x9 board to 10**9 within ``time_limit``, and the time it took.
 
     With ``plain``, the answer of the engine's optional ``solve_plain`` (``Subject.solve_plain``), not ``solve``'s.
@@ -107,7 +107,7 @@ def _long_search(subject: Subject, time_limit: float, keep: int = 1, *, plain: b
     return result, _Took(wall, max(0.0, min(waited, wall - time_limit)))
 
 
-def _expect_timeout(
+def expect_timeout(
     subject: Subject, result: Result, took: _Took, time_limit: float, call: str = "", *, timing: bool = True
 ) -> None:
     """Fail unless ``result`` is a timeout; with ``timing``, one after half of ``time_limit`` and within its bound."""
@@ -146,8 +146,8 @@ def times_out_within_limit(subject: Subject) -> None:
     the wall time around the call. A timeout sooner than half the limit fails too.
     """
     _require_long_search(subject)
-    result, took = _long_search(subject, 1.0)
-    _expect_timeout(subject, result, took, 1.0)
+    result, took = long_search(subject, 1.0)
+    expect_timeout(subject, result, took, 1.0)
     if result.exact is not False:
         subject.fail(
             f"returned timeout with exact {result.exact!r}; a timeout is never exact", Grid.empty(Shape.of(3, 3))
@@ -165,10 +165,10 @@ def timeout_keeps_what_it_found(subject: Subject) -> None:
     _require_long_search(subject)
     _warm_up(subject)
     keep = 3
-    result, took = _long_search(subject, 1.0, keep=keep)
+    result, took = long_search(subject, 1.0, keep=keep)
     wall = took.wall
     puzzle = Grid.empty(Shape.of(3, 3))
-    _expect_timeout(subject, result, took, 1.0, timing=False)  # the time taken is times_out_within_limit's
+    expect_timeout(subject, result, took, 1.0, timing=False)  # the time taken is times_out_within_limit's
     count, solutions = result.count, result.solutions
     if result.exact is not False:
         subject.fail(
@@ -226,8 +226,8 @@ def later_calls_get_their_own_limit(subject: Subject) -> None:
     """
     _require_long_search(subject)
     for k, time_limit in enumerate((0.3, 0.6), 1):
-        result, took = _long_search(subject, time_limit)
-        _expect_timeout(subject, result, took, time_limit, f"timed call {k} of 2: ")
+        result, took = long_search(subject, time_limit)
+        expect_timeout(subject, result, took, time_limit, f"timed call {k} of 2: ")
     known = corpus.load("unique")[0]
     start = time.perf_counter()
     result = subject.solve(known.puzzle, time_limit=None)
@@ -278,10 +278,10 @@ def leaves_no_thread_behind(subject: Subject) -> None:
     Linux, the process's OS threads (/proc/self/task), which also shows threads Python does not know of.
     """
     _require_long_search(subject)
-    _long_search(subject, 0.3)
+    long_search(subject, 0.3)
     python_before = set(threading.enumerate())
     os_before = _os_threads()
-    _long_search(subject, 0.3)
+    long_search(subject, 0.3)
 
     def left() -> list[str]:
         names = []
@@ -342,7 +342,7 @@ def leaves_no_process_behind(subject: Subject) -> None:
     if not (_PROC / "self" / "stat").is_file():
         subject.skip("this check reads child processes from /proc, which this system does not have")
     before = _children()
-    _long_search(subject, 0.3)
+    long_search(subject, 0.3)
 
     def left() -> list[str]:
         names = []
