@@ -1433,7 +1433,8 @@ def _forcing(s: Candidates) -> Step | None:
     singles and rule propagation: whichever the cell holds, that candidate goes.
 
     A settled trial of the state's last sweep (it has only lost candidates since) that has lost no candidate the
-    trial kept is not made again: it would settle on the same candidates.
+    trial kept is not made again: it would settle on the same candidates. One that has is cut to what is left and
+    propagated on from there (:func:`_narrowed`), not made again from the start.
     A candidate that a trial already made settled on (placed, without a contradiction, its filled rules kept) is not
     tried for a contradiction: placed first, singles and rule propagation would settle on that trial's candidates or
     more (they only remove what no filling allows), so without one. Its trial is made only when the "every
@@ -1457,6 +1458,9 @@ def _forcing(s: Candidates) -> Step | None:
             old = kept.get((cell, d))
             if old is not None and _inside(old[0], possible):
                 trial, why, settled, work = old[0], None, True, old[1]
+            elif old is not None:  # the last sweep's trial, narrowed to what is left and propagated on from there
+                trial, why, settled, work = _narrowed(old[0], possible)
+                work += old[1]
             else:
                 trial, why, settled, work = _trial(s, cell, d, base)
             spent += work
@@ -1514,6 +1518,24 @@ def _trial(s: Candidates, cell: int, digit: int, settled: list[int] | None) -> t
     trial = s.copy()
     trial.place(cell, digit)
     why, done, work = _propagate(trial, settled)
+    return trial, why, done, work
+
+
+def _narrowed(old: Candidates, possible: list[int]) -> tuple[Candidates, str | None, bool, int]:
+    """The settled trial ``old`` of the last sweep, each cell's candidates cut to what ``possible`` allows, then
+    singles and rule propagation: what a trial made now from the start would settle on (it may only remove what
+    ``old`` kept, and what the state has lost since), found from where ``old`` stopped. As :func:`_trial`."""
+    trial = old.copy()
+    n = trial.geo.n
+    masks, values = trial.masks, trial.values
+    for i, p in enumerate(possible):
+        v = values[i]
+        if v:
+            if not p >> (v - 1) & 1:
+                return trial, f"{_name(i, n)} without a candidate", True, 0
+        elif masks[i] & ~p:
+            masks[i] &= p
+    why, done, work = _propagate(trial, old.masks)
     return trial, why, done, work
 
 
