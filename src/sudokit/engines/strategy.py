@@ -145,10 +145,17 @@ class Result:
 _RESULT_SLOTS = tuple(Result.__dict__[f.name].__set__ for f in fields(Result))
 if [f.name for f in fields(Result)] != list(inspect.signature(Result._made).parameters):
     raise ImportError("Result's fields and Result._made's arguments differ")  # pragma: no cover - a change to Result
-(_SET_STATUS, _SET_PUZZLE, _SET_STRATEGY, _SET_SOLUTIONS, _SET_COUNT, _SET_EXACT, _SET_STATS, _SET_ELAPSED) = (
-    _RESULT_SLOTS[:-1]
-)
-_SET_ERROR = _RESULT_SLOTS[-1]
+(
+    _SET_STATUS,
+    _SET_PUZZLE,
+    _SET_STRATEGY,
+    _SET_SOLUTIONS,
+    _SET_COUNT,
+    _SET_EXACT,
+    _SET_STATS,
+    _SET_ELAPSED,
+    _SET_ERROR,
+) = _RESULT_SLOTS
 
 
 def _short(value: object, width: int) -> str:

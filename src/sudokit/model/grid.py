@@ -72,13 +72,7 @@ class Grid:
             and constraints == ()
             and len(cells) == shape.size
         ):
-            _set = object.__setattr__
-            _set(self, "shape", shape)
-            _set(self, "cells", cells)
-            _set(self, "_hash", None)
-            _set(self, "_bytes", None)
-            _set(self, "_regions", None)
-            _set(self, "constraints", ())
+            _classic(self, shape, cells, None)
             return
         if isinstance(cells, str | bytes):
             raise TypeError(f"cells must be integers, not the text {cells!r:.40}: Grid.parse reads a puzzle text")
@@ -158,12 +152,7 @@ class Grid:
         if len(raw) != shape.size:
             raise WrongCellCountError(f"{len(raw)} cells, but a {shape.n}x{shape.n} board needs {shape.size}")
         grid = object.__new__(cls)
-        _SET_SHAPE(grid, shape)  # each slot's own setter: a third of object.__setattr__'s time
-        _SET_CELLS(grid, tuple(raw))
-        _SET_HASH(grid, None)
-        _SET_BYTES(grid, raw)
-        _SET_REGIONS(grid, None)
-        _SET_CONSTRAINTS(grid, ())
+        _classic(grid, shape, tuple(raw), raw)
         return grid
 
     @classmethod
@@ -379,12 +368,22 @@ class Grid:
                     seen[v] = i
 
 
-#: The setters of Grid's slots, for ``Grid._of_bytes``; every slot is one of them (checked on import).
+#: The setters of Grid's slots, for ``_classic``; every slot is one of them (checked on import).
 _SET_SHAPE, _SET_CELLS, _SET_HASH, _SET_BYTES, _SET_REGIONS, _SET_CONSTRAINTS = (
     Grid.__dict__[name].__set__ for name in ("shape", "cells", "_hash", "_bytes", "_regions", "constraints")
 )
 if set(Grid.__slots__) != {"shape", "cells", "_hash", "_bytes", "_regions", "constraints"}:
     raise ImportError("Grid's slots and Grid._of_bytes differ")  # pragma: no cover - a change to Grid
+
+
+def _classic(grid: Grid, shape: Shape, cells: tuple[int, ...], raw: bytes | None) -> None:
+    """Fill the slots of a new classic ``grid`` (no regions, no rules) with cells taken as they are."""
+    _SET_SHAPE(grid, shape)  # each slot's own setter: a third of object.__setattr__'s time
+    _SET_CELLS(grid, cells)
+    _SET_HASH(grid, None)
+    _SET_BYTES(grid, raw)
+    _SET_REGIONS(grid, None)
+    _SET_CONSTRAINTS(grid, ())
 
 
 def _unpickle(
