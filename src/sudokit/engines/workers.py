@@ -259,8 +259,8 @@ class ReadAhead(Generic[I]):
 
     While its workers are busy, the pool then reads the next chunk, so that a worker's answer is followed at
     once by its next chunk instead of by the reading of it. Any other iterable is drawn only as work is handed
-    out: a record of standard input is solved as soon as its line arrives, never held back by a wait for the
-    next line. Iterating it is iterating ``items``.
+    out (the pool still draws a chunk's items before it yields the answers it holds, so a record of standard
+    input may wait for the lines after it). Iterating it is iterating ``items``.
     """
 
     __slots__ = ("items",)
