@@ -16,6 +16,7 @@ from sudokit.errors import DuplicateGivenError, InvalidPuzzleError, WrongCellCou
 from sudokit.io.reader import (
     MAX_LINE,
     Record,
+    StreamLines,
     bounded_lines,
     estimate_records,
     iter_records,
@@ -565,3 +566,67 @@ def test_read_puzzles_with_a_box_shape(tmp_path: Path) -> None:
     assert list(read_puzzles(str(path), box=Shape.of(1, 5))) == boards
     with pytest.raises(InvalidPuzzleError, match=f"^{path}:1: .*5x5 board has no box shape"):
         next(read_puzzles(path))
+
+
+def _piped(data: bytes) -> int:
+    """The read end of a pipe that a thread fills with ``data`` and then closes."""
+    import threading
+
+    read, write = os.pipe()
+
+    def feed() -> None:
+        with os.fdopen(write, "wb") as out:
+            out.write(data)
+
+    threading.Thread(target=feed, daemon=True).start()
+    return read
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 7, 1 << 16])
+def test_standard_input_read_as_a_stream_gives_the_lines_python_reads(tmp_path: Path, chunk: int) -> None:
+    """``StreamLines`` (how ``sudoku solve -`` reads a pipe, to tell whether a line is in hand) cuts the same
+    lines as the text stream it stands for: ``\\r``, ``\\r\\n`` and ``\\n`` ends (a ``\\r\\n`` split between two
+    reads too), bad UTF-8 kept as surrogates, a line over the limit skipped in pieces."""
+    rng = random.Random(chunk)
+    parts = [b"\r", b"\n", b"\r\n", "é".encode(), b"\xff\xfe", b"8" * 40, b"12.4", b" # note"]
+    data = b"".join(rng.choice(parts) for _ in range(3000)) + b"x" * 300 + b"\r\n" + b"tail"
+    path = tmp_path / "input"
+    path.write_bytes(data)
+    with open(path, encoding="utf-8", errors="surrogateescape", newline="") as handle:
+        expected = [line if isinstance(line, str) else "<long>" for line in bounded_lines(handle, limit=100)]
+    stream = StreamLines(_piped(data))
+    stream.CHUNK = chunk
+    try:
+        got = [line if isinstance(line, str) else "<long>" for line in bounded_lines(stream, limit=100)]
+    finally:
+        os.close(stream.fileno())
+    assert got == expected
+    assert "<long>" in got and len(got) > 1000
+
+
+def test_a_stream_is_ready_only_when_its_next_line_is_in_hand() -> None:
+    """The worker pool draws from standard input only when ``ready()``: a line cut short by a producer that
+    has not written the rest is not ready (reading it would wait); it is once the line ends, and at the end."""
+    read, write = os.pipe()
+    stream = StreamLines(read)
+    try:
+        assert stream.ready()  # no reader in it yet: never waits
+        stream.active = True
+        assert not stream.ready()  # nothing written
+        os.write(write, b"1234")
+        assert not stream.ready()  # a line begun
+        os.write(write, b"\r")
+        assert not stream.ready()  # "\r" last: a "\n" may follow
+        os.write(write, b"\nnext")
+        assert stream.ready()
+        assert stream.readline() == "1234\r\n"
+        assert not stream.ready()
+        os.close(write)
+        write = -1
+        assert stream.ready()  # the end: the last line without its end
+        assert stream.readline() == "next"
+        assert stream.readline() == ""
+    finally:
+        os.close(read)
+        if write >= 0:
+            os.close(write)

@@ -9,6 +9,7 @@ not regular files (``<(cmd)``, ``/dev/stdin``).
 from __future__ import annotations
 
 import os
+import select
 import shlex
 import subprocess
 import sys
@@ -247,3 +248,32 @@ def test_standard_input_gives_the_files_records_on_the_batch_paths_reader(
     assert len(runs[str(path)]) == 1500 + 1
     assert runs["-"] == runs[str(path)]
     assert runs["/dev/stdin"] == runs[str(path)]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_line_of_standard_input_is_answered_before_the_next_line_comes(jobs: int) -> None:
+    """``producer | sudoku solve -``: each record is written as soon as its line is solved, while the producer
+    is still to write the next one. The worker pool drew the next line before it wrote the answers it held,
+    and a read of a pipe waits: no answer came until the producer wrote on (or ended)."""
+    lines = puzzles("top95.txt")[:3]
+    env = {**os.environ, "NO_COLOR": "1"}
+    command = [sys.executable, "-m", "sudokit", "solve", "-", "-f", "line", "-j", str(jobs)]
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    ) as process:
+        assert process.stdin is not None and process.stdout is not None
+        try:
+            for line in lines:
+                process.stdin.write(line.encode() + b"\n")
+                process.stdin.flush()
+                # the answer, with the pipe left open: 60 s is a hang, not a slow machine (a record takes ~1 s)
+                ready, _, _ = select.select([process.stdout], [], [], 60)
+                assert ready, f"no record for {line[:20]}... while standard input stays open"
+                puzzle, solution = process.stdout.readline().decode().strip().split(":")
+                assert Grid.parse(puzzle) == Grid.parse(line)
+                assert is_solution(Grid.parse(line), Grid.parse(solution))
+            process.stdin.close()
+            assert process.wait(timeout=60) == 0
+            assert process.stdout.read() == b""
+        finally:
+            process.kill()

@@ -67,6 +67,7 @@ __all__ = [
     "MemoryLimitError",
     "ReadAhead",
     "StartMethodError",
+    "Streamed",
     "Task",
     "WorkerPool",
     "default_jobs",
@@ -259,8 +260,7 @@ class ReadAhead(Generic[I]):
 
     While its workers are busy, the pool then reads the next chunk, so that a worker's answer is followed at
     once by its next chunk instead of by the reading of it. Any other iterable is drawn only as work is handed
-    out (the pool still draws a chunk's items before it yields the answers it holds, so a record of standard
-    input may wait for the lines after it). Iterating it is iterating ``items``.
+    out; one that may keep the pool waiting (a pipe) is :class:`Streamed`. Iterating it is iterating ``items``.
     """
 
     __slots__ = ("items",)
@@ -269,6 +269,27 @@ class ReadAhead(Generic[I]):
         self.items = iter(items)
 
     def __iter__(self) -> ReadAhead[I]:
+        return self
+
+    def __next__(self) -> I:
+        return next(self.items)
+
+
+class Streamed(Generic[I]):
+    """Items read from a stream whose producer may be slow (standard input from a pipe or a person): the
+    pool draws one only when ``ready()`` says reading it will not wait, and otherwise waits for the
+    descriptor ``fd`` to be readable together with its workers. So a record is written as soon as it is
+    solved, not once the line after it has come. Iterating it is iterating ``items``.
+    """
+
+    __slots__ = ("fd", "items", "ready")
+
+    def __init__(self, items: Iterable[I], ready: Callable[[], bool], fd: int) -> None:
+        self.items = iter(items)
+        self.ready = ready
+        self.fd = fd
+
+    def __iter__(self) -> Streamed[I]:
         return self
 
     def __next__(self) -> I:
@@ -868,6 +889,8 @@ class WorkerPool(Generic[I, R]):
                 yield finish(item, run(item))
             return
         ahead = isinstance(items, ReadAhead)  # the next chunk may be read, and written, while the workers are busy
+        # a stream: drawn only while its next item is in hand, its descriptor waited for with the workers' pipes
+        ready = items.ready if isinstance(items, Streamed) and self._watch(items.fd) else None
         source = iter(items)
         queue: deque[tuple[int, I]] = deque()  # items to hand out: given back by a lost worker, or drawn
         tries: dict[tuple[int, int], int] = {}  # by item (and part)
@@ -886,7 +909,7 @@ class WorkerPool(Generic[I, R]):
                 while True:
                     room = self._window(chunk_size) - (drawn - yielded)
                     if not queue and not exhausted and room > 0:
-                        exhausted, input_error = self._draw(source, queue, drawn, 1)
+                        exhausted, input_error = self._draw(source, queue, drawn, 1, ready)
                         drawn += len(queue)
                         room -= len(queue)
                     if not queue:
@@ -897,7 +920,7 @@ class WorkerPool(Generic[I, R]):
                     if len(queue) < chunk_size and not exhausted and room > 0:
                         before = len(queue)
                         count = min(chunk_size - len(queue), room)
-                        exhausted, input_error = self._draw(source, queue, drawn, count)
+                        exhausted, input_error = self._draw(source, queue, drawn, count, ready)
                         drawn += len(queue) - before
                     self._assign(worker, [queue.popleft() for _ in range(min(chunk_size, len(queue)))])
                 if ahead:  # every worker busy: read the next chunk now, written to a worker with none after its own
@@ -962,6 +985,21 @@ class WorkerPool(Generic[I, R]):
         except BaseException:
             self.close(kill=True)
             raise
+        finally:
+            if ready is not None and self._selector is not None:
+                self._selector.unregister(items.fd)  # type: ignore[attr-defined]  # (a Streamed's)
+
+    def _watch(self, fd: int) -> bool:
+        """Wait for ``fd`` too (a stream's): False where the selector cannot (a regular file, ``/dev/null``)."""
+        import selectors
+
+        if self._selector is None:
+            self._selector = selectors.DefaultSelector()
+        try:
+            self._selector.register(fd, selectors.EVENT_READ, None)
+        except (OSError, ValueError, KeyError):  # epoll refuses what is always readable: drawn as it comes
+            return False
+        return True
 
     @property
     def _finish(self) -> Callable[[Any, Any], Any]:
@@ -1001,10 +1039,19 @@ class WorkerPool(Generic[I, R]):
 
     @staticmethod
     def _draw(
-        source: Iterator[I], queue: deque[tuple[int, I]], drawn: int, count: int
+        source: Iterator[I],
+        queue: deque[tuple[int, I]],
+        drawn: int,
+        count: int,
+        ready: Callable[[], bool] | None = None,
     ) -> tuple[bool, BaseException | None]:
-        """Move up to ``count`` new items into ``queue``, numbered from ``drawn``; (exhausted, the input's error)."""
+        """Move up to ``count`` new items into ``queue``, numbered from ``drawn``; (exhausted, the input's error).
+
+        With ``ready`` (a stream's), only while it says the next item can be read without waiting.
+        """
         for number in range(drawn, drawn + count):
+            if ready is not None and not ready():
+                return False, None
             try:
                 item = next(source)
             except StopIteration:
@@ -1267,6 +1314,8 @@ class WorkerPool(Generic[I, R]):
         events: list[tuple[str, _Worker[I], Any]] = []
         for key, mask in self._selector.select(timeout):
             worker = key.data
+            if worker is None:  # a stream's descriptor (``_watch``): the loop draws what came
+                continue
             if worker.pid not in self._workers:
                 continue
             if mask & selectors.EVENT_WRITE and key.fd == worker.commands:

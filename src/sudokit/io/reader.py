@@ -56,7 +56,7 @@ import sys
 from collections.abc import Generator, Iterable, Iterator
 from functools import cache
 from math import isqrt
-from typing import TextIO
+from typing import TextIO, cast
 
 from sudokit.errors import InvalidPuzzleError
 from sudokit.io.records import (
@@ -76,6 +76,7 @@ from sudokit.model.shape import ALPHABET, MAX_BOX, Shape
 __all__ = [
     "Columns",
     "Record",
+    "StreamLines",
     "TableOptions",
     "bounded_lines",
     "check_arguments",
@@ -405,6 +406,96 @@ def estimate_records(paths: Iterable[str | os.PathLike[str]]) -> int | None:
     return total
 
 
+class StreamLines:
+    """Standard input from a pipe, a FIFO, a socket or a terminal, read as :func:`_stdin` reads it (UTF-8, bad
+    bytes kept as surrogates, lines ending at ``\\n``, ``\\r\\n`` or ``\\r``), that can tell whether its next
+    line is in hand.
+
+    A worker pool draws a record from it only when ``ready()``: reading that record cannot wait for its
+    producer. Otherwise it waits for ``fileno()`` to be readable together with its workers, and writes the
+    answers it holds meanwhile (:class:`sudokit.engines.workers.Streamed`). Made by :meth:`of_stdin`, on
+    POSIX only (``select`` takes no pipe on Windows); it reads at most ``CHUNK`` bytes at a time, and holds
+    what it read up to the line after the one asked for.
+    """
+
+    CHUNK = 1 << 16
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buf = b""
+        self.pos = 0  # where the unread part of buf starts
+        self.eof = False
+        self.active = False  # a reader is in it (``read_arguments`` on ``-``): else a draw never waits for it
+
+    @classmethod
+    def of_stdin(cls) -> StreamLines | None:
+        """This process's standard input when it is a pipe, FIFO, socket or terminal (on POSIX), else None.
+
+        None too when ``sys.stdin`` is no stream of the process's file descriptor 0 (replaced in a test).
+        """
+        stdin = sys.stdin
+        if os.name != "posix" or stdin is None or stdin is not sys.__stdin__:
+            return None
+        try:
+            fd = cast("TextIO", stdin).fileno()
+            mode = os.fstat(fd).st_mode
+        except (AttributeError, OSError, ValueError):  # closed, or no descriptor: read as before
+            return None
+        if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)):
+            return None  # a regular file never keeps a reader waiting
+        return cls(fd)
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def _line_end(self) -> int:
+        """Where the first whole line in hand ends (an index of ``buf``), or -1."""
+        buf, pos = self.buf, self.pos
+        nl = buf.find(b"\n", pos)
+        cr = buf.find(b"\r", pos, nl if nl >= 0 else len(buf))
+        if cr < 0:
+            return nl + 1 if nl >= 0 else -1
+        if cr + 1 < len(buf):
+            return cr + 2 if buf[cr + 1] == 0x0A else cr + 1
+        return cr + 1 if self.eof else -1  # a "\r" last: a "\n" may follow it
+
+    def _fill(self) -> None:
+        """Read once more (waits for the producer when nothing is there)."""
+        data = os.read(self.fd, self.CHUNK)
+        if not data:
+            self.eof = True
+            return
+        self.buf = self.buf[self.pos :] + data
+        self.pos = 0
+
+    def ready(self) -> bool:
+        """True when the next line can be read without waiting: one is in hand, the input ended, or no reader
+        is in it; else reads what the producer has written so far (one read that does not wait)."""
+        if not self.active or self.eof or self._line_end() >= 0 or len(self.buf) - self.pos > 4 * MAX_LINE:
+            return True
+        import select
+
+        readable, _, _ = select.select([self.fd], [], [], 0)
+        if readable:
+            self._fill()
+        return self.eof or self._line_end() >= 0
+
+    def readline(self, limit: int = -1) -> str:
+        """The next line with its end, or at most ``limit`` characters of it; "" at the end of the input."""
+        while True:
+            end = self._line_end()
+            if end >= 0 or self.eof or (limit >= 0 and len(self.buf) - self.pos >= 4 * limit + 4):
+                break  # (4 bytes or more a character: enough for ``limit`` of them)
+            self._fill()
+        stop = len(self.buf) if end < 0 else end
+        text = self.buf[self.pos : stop].decode("utf-8", "surrogateescape")
+        if 0 <= limit < len(text):
+            text = text[:limit]
+            stop = self.pos + len(text.encode("utf-8", "surrogateescape"))
+        self.pos = stop
+        return text
+
+
 def _stdin() -> TextIO:
     """Standard input read as a file is: UTF-8, lines ending at ``\\n``, ``\\r\\n`` or ``\\r``.
 
@@ -420,7 +511,7 @@ def _stdin() -> TextIO:
 
 def read_arguments(
     args: Iterable[str],
-    stdin: TextIO | None = None,
+    stdin: TextIO | StreamLines | None = None,
     *,
     box: Shape | None = None,
     tables: TableOptions | None = None,
@@ -431,7 +522,15 @@ def read_arguments(
     """
     for arg in args:
         if arg == "-":
-            yield from iter_records(bounded_lines(stdin or _stdin()), "<stdin>", box=box)
+            stream = stdin or _stdin()
+            if isinstance(stream, StreamLines):
+                stream.active = True  # its readiness counts while its records are read
+                try:
+                    yield from iter_records(bounded_lines(stream), "<stdin>", box=box)
+                finally:
+                    stream.active = False
+                continue
+            yield from iter_records(bounded_lines(stream), "<stdin>", box=box)
             continue
         found = stat_path(arg)
         if isinstance(found, OSError):

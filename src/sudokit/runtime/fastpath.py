@@ -30,13 +30,16 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import cache
-from typing import Any, TextIO, cast, final
+from typing import TYPE_CHECKING, Any, TextIO, cast, final
 
 from sudokit.engines.strategy import MANY_STATUS, Result, Status, capabilities_of
 from sudokit.engines.verify import all_verified, result_problem, verify_many
 from sudokit.errors import BoxShapeError, InvalidPuzzleError
 from sudokit.io.reader import Record, bounded_lines, is_table, iter_records, read_arguments, split_note, stat_path
 from sudokit.model.shape import ALPHABET, Shape
+
+if TYPE_CHECKING:
+    from sudokit.io.reader import StreamLines
 
 __all__ = [
     "BLOCK_LINES",
@@ -175,7 +178,7 @@ class Block:
 
 
 def read_items(
-    args: Iterable[str], *, box: Shape | None = None, stdin: TextIO | None = None, **options: Any
+    args: Iterable[str], *, box: Shape | None = None, stdin: TextIO | StreamLines | None = None, **options: Any
 ) -> Iterator[Block | Record]:
     """The inputs as :func:`sudokit.io.reader.read_arguments` reads them, runs of plain lines as blocks.
 

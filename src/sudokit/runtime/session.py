@@ -33,10 +33,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol, TextIO, TypeGuard, cast
 
-from sudokit.engines.workers import ReadAhead, Task, WorkerPool
+from sudokit.engines.workers import ReadAhead, Streamed, Task, WorkerPool
 from sudokit.errors import SudokitError
 from sudokit.io.reader import (
     Record,
+    StreamLines,
     TableOptions,
     check_arguments,
     estimate_records,
@@ -448,12 +449,15 @@ class Session:
             if target is not None:
                 target.open(self.inputs)
             records: Iterator[Any] = iter(())
+            lines: StreamLines | None = None
             blocks, many, keep = False, None, 0  # many: the type of a block's records (only blocks give them)
             if made is not None:
                 if target is not None and self.resume:
                     after, skipped, keep = self._resume_generated(target, made)
             else:
                 job = cast("Job", self.job)  # not generated: a job of input records
+                # standard input from a pipe or a person: each record answered before the next line comes
+                lines = StreamLines.of_stdin() if "-" in self.inputs else None
                 # Runs of plain puzzles as blocks of text (fastpath). Only regular files are cut into blocks: a
                 # lone puzzle on the command line never imports that machinery (start-up).
                 files = any(arg != "-" and os.path.isfile(arg) for arg in self.inputs)
@@ -463,9 +467,9 @@ class Session:
 
                     many = Many
 
-                    records = read_items(self.inputs, box=self.box, tables=self.tables)
+                    records = read_items(self.inputs, box=self.box, stdin=lines, tables=self.tables)
                 else:
-                    records = read_arguments(self.inputs, box=self.box, tables=self.tables)
+                    records = read_arguments(self.inputs, lines, box=self.box, tables=self.tables)
                     if self.line is not None:
                         records = on_line(records, self.line)
                 if target is not None and self.resume:
@@ -491,6 +495,8 @@ class Session:
                     items = job.items(records)
                     if blocks and all(arg != "-" and os.path.isfile(arg) for arg in self.inputs):
                         items = ReadAhead(items)  # regular files: the next chunk is read while the workers solve
+                    elif lines is not None:
+                        items = Streamed(items, lines.ready, lines.fileno())
                 stream = self._output(target, keep if self.resume else 0)
                 self._stream(pool, items, stream, target, skipped, many, after=after)
             if target is not None:
