@@ -723,13 +723,29 @@ def _propagate9(frame, last, must, ctl):  # type: ignore[no-untyped-def]
             for b in range(3):
                 if changed >> b & 1 == 0:
                     continue
-                w = frame[k + b]  # (a single placed in the band before may have taken a column of this one)
+                # the rows of one open cell (hidden singles), placed together: the word, masked, has nothing
+                # else in their rows, boxes and columns of this band; their columns leave the digit's other
+                # bands and their cells the band's other digits (a single placed in the band before may
+                # have taken a column of this one: the word read again)
+                w = frame[k + b]
+                found = np.uint64(0)
                 for r in range(3):
                     rw = w & _ROW27[r]
-                    if rw & (rw - one) == 0 and rw & frame[_OPEN + b]:
-                        ctl[I_HIDDEN] += 1
-                        if not _place9(frame, d, b, rw):
-                            return False
+                    if rw & (rw - one) == 0:
+                        found |= rw
+                found &= frame[_OPEN + b]
+                if found == 0:
+                    continue
+                ctl[I_HIDDEN] += _popcount(found)
+                gone = ~(((found | (found >> n9) | (found >> n18)) & nine) * rep)
+                for e in range(3):
+                    if e != b:
+                        frame[k + e] &= gone
+                gone = ~found
+                for e in range(b, 27, 3):
+                    frame[e] &= gone
+                frame[k + b] = w
+                frame[_OPEN + b] &= gone
         if progress:
             continue
         for b in range(3):  # naked singles: the open cells with one candidate
