@@ -24,13 +24,17 @@ round running every contender once in turn):
 * ``solve()``: ``sudokit.solve(grid, "numba", limit=2)`` per puzzle (the grid parsed before timing);
 
 and the ratios to tdoku. Every answer is checked: tdoku's count against the kernel's (1 for every shipped
-puzzle).
+puzzle). With ``--base REV``, a ``base`` column: the kernel module of git revision REV (its
+``jit/kernels.py``, written to ``~/.cache/sudokit-bench/kernels/HASH/`` and loaded beside the current one,
+so numba caches it apart) run the same way as ``kernel`` in the same rounds, its answers checked against
+the current kernel's; REV's kernel must take the arguments the current engine passes.
 """
 
 from __future__ import annotations
 
 import argparse
 import ctypes
+import importlib.util
 import math
 import os
 import shutil
@@ -120,6 +124,26 @@ def build_tdoku(given: Path | None) -> tuple[Callable[[bytes, int], int] | None,
     return count, f"tdoku ({how}, {src}) built with {Path(cxx).name} -O3 -march=native"
 
 
+def base_kernels(rev: str) -> Any:
+    """The ``numba`` kernel module of git revision ``rev``, loaded beside the current one under its own name."""
+    git = ["git", "-C", str(ROOT)]
+    commit = subprocess.run([*git, "rev-parse", "--short=12", rev], check=True, capture_output=True, text=True)
+    name = commit.stdout.strip()
+    source = subprocess.run(
+        [*git, "show", f"{name}:strategies/sudokit_strategies/jit/kernels.py"], check=True, capture_output=True
+    ).stdout
+    path = CACHE.parent / "kernels" / name / "kernels.py"
+    if not path.exists() or path.read_bytes() != source:  # (an unchanged file keeps numba's cache of it)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(source)
+    spec = importlib.util.spec_from_file_location(f"sudokit_bench_kernels_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def sets(sample: int | None) -> list[tuple[str, list[Grid]]]:
     out = []
     for path, n in (
@@ -149,9 +173,17 @@ def best(rounds: int, runs: dict[str, Callable[[], None]]) -> dict[str, float]:
     return times
 
 
-def compare(label: str, grids: list[Grid], engine: Any, tdoku: Callable[[bytes, int], int] | None, rounds: int) -> bool:
-    """Print one set's line: CPU us a puzzle of tdoku, the kernel, the kernel in a loop, ``solve()``; the ratios."""
-    from sudokit_strategies.jit import _Out
+def compare(
+    label: str,
+    grids: list[Grid],
+    engine: Any,
+    tdoku: Callable[[bytes, int], int] | None,
+    rounds: int,
+    base: Any = None,
+) -> bool:
+    """Print one set's line: CPU us a puzzle of tdoku, the kernel, the kernel in a loop, ``solve()``; the ratios
+    (and, with a ``base`` kernel module, its figure and the kernel's ratio to it)."""
+    from sudokit_strategies.jit import _Out, _Work
 
     shape = grids[0].shape
     work = engine._work(shape)
@@ -174,6 +206,19 @@ def compare(label: str, grids: list[Grid], engine: Any, tdoku: Callable[[bytes, 
             solve(grid, "numba", limit=2)
 
     runs = {"kernel": kernel, "loop": loop, "solve()": through_solve}
+    if base is not None:
+        base_work = _Work(shape, base, False)
+        base_out = _Out(np, len(grids), shape.size, base.N_CTL - base.I_NODES)
+
+        def run_base() -> None:
+            base_work.run(cells, 2, 0, None, None, base_out, None)
+
+        kernel()
+        run_base()
+        if base_out.count.tolist() != out.count.tolist():
+            print(f"{label}: the base kernel's counts differ from the current one's", file=sys.stderr)
+            return False
+        runs["base"] = run_base
     if tdoku is not None:
         texts = [g.to_line().replace("0", ".").encode() for g in grids]
         kernel()
@@ -193,6 +238,10 @@ def compare(label: str, grids: list[Grid], engine: Any, tdoku: Callable[[bytes, 
     if tdoku is not None:
         t = us["tdoku"]
         line += f"  {us['kernel'] / t:11.1f}x {us['loop'] / t:9.1f}x {us['solve()'] / t:12.1f}x"
+    if base is not None:
+        line += f"  base {us['base']:7.2f}: kernel/base {us['kernel'] / us['base']:.3f}"
+        if tdoku is not None:
+            line += f", base/tdoku {us['base'] / us['tdoku']:.2f}x"
     print(line)
     return True
 
@@ -202,17 +251,19 @@ def main() -> int:
     parser.add_argument("--sample", type=int, default=10000, help="puzzles of 17clue.txt (default 10000)")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--tdoku-src", type=Path, default=None)
+    parser.add_argument("--base", metavar="REV", default=None, help="also time the kernel of git revision REV")
     args = parser.parse_args()
 
     tdoku, why = build_tdoku(args.tdoku_src)
     print(why)
     engine = get_strategy("numba")
+    base = base_kernels(args.base) if args.base else None
     chosen = sets(args.sample)
     print(f"load average {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores); CPU us a puzzle, limit 2, best of rounds")
     head = f"{'set':24s}{' ' + format('tdoku', '>7s') if tdoku else ''} {'kernel':>7s} {'loop':>7s} {'solve()':>8s}"
     print(head + ("  kernel/tdoku loop/tdoku solve()/tdoku" if tdoku else ""))
     for label, grids in chosen:
-        if not compare(label, grids, engine, tdoku, args.rounds):
+        if not compare(label, grids, engine, tdoku, args.rounds, base):
             return 1
     return 0
 

@@ -5,7 +5,7 @@ module imports numba and numpy and points numba's on-disk cache at sudokit's own
 the user set ``NUMBA_CACHE_DIR``), so the kernel is compiled once per machine and loaded from disk after.
 
 :func:`search` takes 9x9 boards (without ``big``) to the bit board, :func:`_search9`: a word of 27 bits
-per digit and band, box-line interaction both ways, triads, singles and a guess on a cell of two
+per digit and band, box-line interaction both ways through the triads, singles and a guess on a cell of two
 candidates (see the comment above it: ideas from tdoku's write-up and from JCZSolve as it describes
 it; no code copied). Not ``backtrack``'s search: the same answers (counts, exactness, solutions; a test
 compares them on thousands of puzzles), not the same nodes nor the same first of several solutions.
@@ -521,7 +521,7 @@ def _up(d, ctl, levels):  # type: ignore[no-untyped-def]
 #
 # Ideas from published solvers, read and re-implemented here (no code copied): tdoku's write-up ("A
 # Sudoku solver benchmark and methodology", t-dillon/tdoku, docs/sudoku.md, BSD-2: bands and triads as bit
-# operations, box-line interaction, the rule that a triad holds three digits) and JCZSolve (the work of
+# operations, box-line interaction) and JCZSolve (the work of
 # several members of the New Sudoku Player's Forum, as that write-up describes it: one 27-bit word per
 # digit and band, a "shrink" of a band's word to its 9 triads, a table of the triad patterns a band can
 # hold, a guess on a cell of two candidates).
@@ -533,10 +533,13 @@ def _up(d, ctl, levels):  # type: ignore[no-untyped-def]
 # columns' vertical triads are a permutation of the bands. ``_TRI[p]`` is the union of the permutations
 # that the 3x3 pattern p allows (``_EXPAND`` turns a band's into its cells): masking a digit's words with
 # them does box-line interaction both ways (pointing and claiming) and finds a box's or a column's
-# hidden single; a row of a word left with one open cell is a hidden single. Then naked singles (the
-# cells of one candidate, by bit counting over the nine digits of a band) and the triads' rule
-# (:func:`_triads9`), to a fixed point; the guess is on the first cell of two candidates (else of
-# fewest), the smaller digit first.
+# hidden single; a row of a word left with one open cell is a hidden single, and a word's are placed
+# together (the masked word has nothing else in their rows and boxes: their columns leave the digit's
+# other words, their cells the band's other digits). Then naked singles (the cells of one candidate, by
+# bit counting over the nine digits of a band), to a fixed point; the guess is on the first cell of two
+# candidates (else of fewest), the smaller digit first. (The triads' rule, three digits that must be in
+# one triad leave no room there for a fourth, was tried at every fixed point until issue 27: on 17clue it
+# saved nodes but not time, and it cost top95 10% and hardest 20% more time than the nodes it saved.)
 #
 # The bit board's functions (and :func:`_finish`) are compiled without numba's reference counting
 # (``_nrt=False``, numba's own option for code that allocates nothing): every array they touch is their
@@ -595,63 +598,6 @@ def _place9(frame, d, b, bit):  # type: ignore[no-untyped-def]
     return True
 
 
-@numba.njit(**_UNCOUNTED)
-def _triads9(frame, must):  # type: ignore[no-untyped-def]
-    """A triad (three cells of a row, or of a column, in one box) holds three digits: when three digits
-    must be in it (their only triad in that row, or that column), no other digit is. 1 when something
-    was removed, 0 when nothing, -1 when four digits must be in one triad. ``must`` is room for 54 words."""
-    nine = np.uint64(511)
-    rep = np.uint64(1 | (1 << 9) | (1 << 18))
-    for d in range(9):  # what each digit must be in: must[k] its horizontal triads, must[27 + k] its columns
-        k = 3 * d
-        c0 = np.uint64(0)
-        c1 = np.uint64(0)
-        c2 = np.uint64(0)
-        for b in range(3):
-            w = frame[k + b]
-            out = np.uint64(0)
-            for r in range(3):
-                t = _SHRINK[(w >> np.uint64(9 * r)) & nine]
-                if t & (t - np.uint64(1)) == 0:
-                    out |= t << np.uint64(3 * r)
-            must[k + b] = out
-            c = (w | (w >> np.uint64(9)) | (w >> np.uint64(18))) & nine
-            if b == 0:
-                c0 = c
-            elif b == 1:
-                c1 = c
-            else:
-                c2 = c
-        must[27 + k] = c0 & ~(c1 | c2)
-        must[28 + k] = c1 & ~(c0 | c2)
-        must[29 + k] = c2 & ~(c0 | c1)
-    changed = 0
-    for side in range(2):  # horizontal triads (bit 3r + j: row r's in box j), then vertical (bit c: column c's)
-        at = 27 * side
-        for b in range(3):
-            n1 = np.uint64(0)
-            n2 = np.uint64(0)
-            n3 = np.uint64(0)
-            n4 = np.uint64(0)
-            for d in range(9):
-                x = must[at + 3 * d + b]
-                n4 |= n3 & x
-                n3 |= n2 & x
-                n2 |= n1 & x
-                n1 |= x
-            if n4:
-                return -1
-            if n3:
-                for d in range(9):
-                    k = 3 * d + b
-                    rest = n3 & ~must[at + k]
-                    gone = frame[k] & (_EXPAND[rest] if side == 0 else rest * rep)
-                    if gone:
-                        frame[k] ^= gone
-                        changed = 1
-    return changed
-
-
 @numba.njit(cache=True, inline="always")
 def _band9(w):  # type: ignore[no-untyped-def]
     """A digit's word of one band masked by the triad patterns its rows and boxes allow (0: none)."""
@@ -662,7 +608,7 @@ def _band9(w):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(**_UNCOUNTED)
-def _propagate9(frame, last, must, ctl):  # type: ignore[no-untyped-def]
+def _propagate9(frame, last, ctl):  # type: ignore[no-untyped-def]
     """Box-line interaction and singles on one state, to a fixed point; False on a contradiction.
 
     ``last[k]`` is word k as last masked (0 at a new node): an unchanged word is skipped."""
@@ -723,13 +669,29 @@ def _propagate9(frame, last, must, ctl):  # type: ignore[no-untyped-def]
             for b in range(3):
                 if changed >> b & 1 == 0:
                     continue
-                w = frame[k + b]  # (a single placed in the band before may have taken a column of this one)
+                # the rows of one open cell (hidden singles), placed together: the word, masked, has nothing
+                # else in their rows, boxes and columns of this band; their columns leave the digit's other
+                # bands and their cells the band's other digits (a single placed in the band before may
+                # have taken a column of this one: the word read again)
+                w = frame[k + b]
+                found = np.uint64(0)
                 for r in range(3):
                     rw = w & _ROW27[r]
-                    if rw & (rw - one) == 0 and rw & frame[_OPEN + b]:
-                        ctl[I_HIDDEN] += 1
-                        if not _place9(frame, d, b, rw):
-                            return False
+                    if rw & (rw - one) == 0:
+                        found |= rw
+                found &= frame[_OPEN + b]
+                if found == 0:
+                    continue
+                ctl[I_HIDDEN] += _popcount(found)
+                gone = ~(((found | (found >> n9) | (found >> n18)) & nine) * rep)
+                for e in range(3):
+                    if e != b:
+                        frame[k + e] &= gone
+                gone = ~found
+                for e in range(b, 27, 3):
+                    frame[e] &= gone
+                frame[k + b] = w
+                frame[_OPEN + b] &= gone
         if progress:
             continue
         for b in range(3):  # naked singles: the open cells with one candidate
@@ -755,12 +717,6 @@ def _propagate9(frame, last, must, ctl):  # type: ignore[no-untyped-def]
                     return False
                 ctl[I_NAKED] += 1
                 progress = True
-        if progress:
-            continue
-        found = _triads9(frame, must)
-        if found < 0:
-            return False
-        progress = found == 1
         if not progress:
             return True
 
@@ -838,7 +794,6 @@ def _search9(  # type: ignore[no-untyped-def]
     call_start = _now()
     first_puzzle = ctl[I_PUZZLE]
     last = scratch[:27]
-    must = scratch[27:81]
     while ctl[I_PUZZLE] < puzzles.shape[0]:
         i = ctl[I_PUZZLE]
         if ctl[I_PHASE] == PHASE_START:
@@ -877,7 +832,7 @@ def _search9(  # type: ignore[no-untyped-def]
                 if d == 0:  # (below, ``last`` holds the parent's words, at a fixed point, copied with the guess)
                     for k in range(27):
                         last[k] = 0
-                if not _propagate9(frame, last, must, ctl):
+                if not _propagate9(frame, last, ctl):
                     phase = -1
                 else:
                     b, bit = _choose9(frame)
