@@ -10,8 +10,9 @@ layer once in turn, so a busy spell of the shared machine weighs on all of them 
 each layer adds one part of the path to the one before:
 
 * ``search``: the compiled search alone, the whole sample in one ``solve_many`` call (no Python per puzzle);
-* ``kernel``: the kernel called once a puzzle as ``solve`` calls it (``kernels.search_packed``, the puzzle's
-  bytes written first): adds numba's dispatch of its arguments;
+* ``kernel``: the kernel called once a puzzle as ``solve`` calls it (``kernels.search_bytes`` on the puzzle's
+  bytes, through its compiled entry, the engine's ``_Work.one``; on an older tree ``kernels.search_packed``, the
+  puzzle's bytes written first): adds the call's passage from Python and the kernel's set-up;
 * ``engine``: the engine's ``solve_plain`` (what ``run`` calls): adds the engine's own Python;
 
 (run with ``PYTHONPATH`` on an older tree, without ``search_packed`` and ``solve_plain``, ``kernel`` is the
@@ -65,9 +66,14 @@ def numba_layers(grids: list[Grid], limit: int, rounds: int) -> dict[str, Callab
                 work.ctl[k.I_PUZZLE] = work.ctl[k.I_PHASE] = 0
                 work.search(work.puzzle, limit, limit, -1.0, 0.05, *work.arrays, *work.single.arrays)
             return
-        for grid in grids:
-            work.puzzle_bytes[:] = bytes(grid.cells)
-            k.search_packed(work.puzzle, limit, limit, -1.0, work.pack)
+        one = getattr(work, "one", None)
+        if one is None:  # sudokit before search_bytes: the puzzle written into the one-puzzle array, then searched
+            for grid in grids:
+                work.puzzle_bytes[:] = bytes(grid.cells)
+                k.search_packed(work.puzzle, limit, limit, -1.0, work.pack)
+            return
+        for grid in grids:  # (the bytes of a new grid, as Grid.to_bytes() makes them once)
+            one(bytes(grid.cells), limit, limit, -1.0, work.pack)
 
     answer = getattr(engine, "solve_plain", engine.solve)  # (an older tree: the engine's Result)
     return {"search": search, "kernel": kernel, **outer_layers("numba", answer, grids, limit, rounds)}
@@ -83,8 +89,9 @@ def outer_layers(
     engine = get_strategy(name)
 
     def fresh() -> list[Grid]:
-        """New grids of the sample's cells: what a grid keeps once used (its bytes) is not reused by the next round."""
-        return [Grid(grid.cells, grid.shape, validate=False) for grid in grids]
+        """New grids of the sample's cells, made as a caller makes them (``Grid(cells)``, ``Grid.parse``: checked,
+        which makes their bytes): what a grid keeps once solved is not reused by the next round."""
+        return [Grid(grid.cells, grid.shape) for grid in grids]
 
     def own() -> None:
         for grid in sets["engine"].pop():
