@@ -31,6 +31,7 @@ _HAS_TIMER = hasattr(signal, "setitimer")
 KILL_GRACE = 1.0
 _SIGINT = int(signal.SIGINT)
 _DEFAULT_INT_HANDLER = signal.default_int_handler
+_get_ident = threading.get_ident
 #: The ident of the thread that signals reach (the main thread; after a fork, the thread that forked).
 _MAIN_IDENT = threading.main_thread().ident
 
@@ -74,7 +75,7 @@ class Guard:
 
     def arm(self) -> None:
         """Install the Ctrl-C record (over Python's default handler only) and the watchdog (if no timer is set)."""
-        if threading.get_ident() != _MAIN_IDENT:
+        if _get_ident() != _MAIN_IDENT:
             return  # signals reach the main thread only
         self.running = True
         if _sig.getsignal(_SIGINT) is _DEFAULT_INT_HANDLER:
