@@ -406,6 +406,7 @@ Answer = tuple[str, tuple[bytes, ...], int, bool, float, tuple[tuple[str, int | 
 #: The longest elapsed time an answer may carry (about 31 years): longer is no time measured.
 MAX_ELAPSED = 1e9
 _STATUSES = {status.value: status for status in Status}
+_SOLVED = Status.SOLVED  # (an enum's member read from its class takes 0.3 us in Python 3.11)
 
 
 def answer_of(result: Result) -> Answer:
@@ -513,7 +514,7 @@ def _solved_once(
         return None
     solutions = (Grid._of_bytes(raw, puzzle.shape),)
     elapsed = elapsed if elapsed <= took else took  # no solve takes longer than the call around it
-    return Result._made(Status.SOLVED, puzzle, name, solutions, count, exact, plain, elapsed, None)
+    return Result._made(_SOLVED, puzzle, name, solutions, count, exact, plain, elapsed, None)
 
 
 def _unreadable(answer: object, size: int) -> str | None:
