@@ -3,6 +3,7 @@
     python benchmarks/bench_solve_call.py                  # 2,000 of 17clue, limit 1, numba and backtrack
     python benchmarks/bench_solve_call.py --limit 2 --sample 5000 --rounds 9
     python benchmarks/bench_solve_call.py --profile        # then cProfile's top functions of solve() for numba
+    python benchmarks/bench_solve_call.py --unchecked      # new grids made with validate=False
 
 CPU microseconds a call (``time.process_time``), each the best of ``--rounds`` rounds over the sample
 (the first ``--sample`` puzzles of puzzles/17clue.txt, parsed before timing); each round runs every
@@ -10,16 +11,22 @@ layer once in turn, so a busy spell of the shared machine weighs on all of them 
 each layer adds one part of the path to the one before:
 
 * ``search``: the compiled search alone, the whole sample in one ``solve_many`` call (no Python per puzzle);
-* ``kernel``: the kernel called once a puzzle as ``solve`` calls it (``kernels.search_packed``, the puzzle's
-  bytes written first): adds numba's dispatch of its arguments;
-* ``engine``: the engine's ``solve_plain`` (what ``run`` calls): adds the engine's own Python;
+* ``kernel``: the kernel called once a puzzle as ``solve`` calls it (``kernels.search_bytes`` on the bytes the
+  parsed grid keeps, through its compiled entry, the engine's ``_Work.one``; on an older tree
+  ``kernels.search_packed``, the puzzle's bytes made and written first): adds the call's passage from Python and
+  the kernel's set-up;
+* ``engine``: the engine's ``solve_plain`` (what ``run`` calls): adds the engine's own Python (and, with
+  ``--unchecked``, the new grid's bytes);
 
 (run with ``PYTHONPATH`` on an older tree, without ``search_packed`` and ``solve_plain``, ``kernel`` is the
 29-argument ``kernels.search`` and ``engine`` the engine's ``solve``, as ``solve`` called them there)
 * ``run()``: ``sudokit.engines.api.run(engine, grid)``: adds the watchdog and Ctrl-C record, the result made
-  of the plain answer and checked independently (``result_of``, ``verify.answer_holds``);
+  of the plain answer and checked independently (``_solved_once`` and ``verify.solved_once_holds`` for a solved
+  answer of one solution; else ``result_of`` and ``verify.answer_holds``);
 * ``solve()``: ``sudokit.solve(grid, "numba")``: adds the arguments' checks and the registry's look-up.
 
+The ``engine``, ``run()`` and ``solve()`` layers take new grids each round, made as a caller makes them
+(``Grid(cells)``, ``Grid.parse``: checked, which makes their bytes; with ``--unchecked``, ``validate=False``).
 For ``backtrack`` (the first ``--sample // 4`` puzzles: it takes about 0.4 ms each): its ``solve``, ``run()``
 and ``solve()``. Every answer is checked against backtrack's before timing.
 """
@@ -47,7 +54,7 @@ TARGET_US = 15.0
 PARTS = {"kernel": "dispatch", "engine": "engine", "run()": "run()", "solve()": "solve()"}
 
 
-def numba_layers(grids: list[Grid], limit: int, rounds: int) -> dict[str, Callable[[], None]]:
+def numba_layers(grids: list[Grid], limit: int, rounds: int, checked: bool) -> dict[str, Callable[[], None]]:
     """The numba path's layers, each a run over ``grids`` (see the module's docstring)."""
     engine = get_strategy("numba")
     work = engine._work(grids[0].shape)  # type: ignore[attr-defined]
@@ -65,26 +72,33 @@ def numba_layers(grids: list[Grid], limit: int, rounds: int) -> dict[str, Callab
                 work.ctl[k.I_PUZZLE] = work.ctl[k.I_PHASE] = 0
                 work.search(work.puzzle, limit, limit, -1.0, 0.05, *work.arrays, *work.single.arrays)
             return
-        for grid in grids:
-            work.puzzle_bytes[:] = bytes(grid.cells)
-            k.search_packed(work.puzzle, limit, limit, -1.0, work.pack)
+        one = getattr(work, "one", None)
+        if one is None:  # sudokit before search_bytes: the puzzle written into the one-puzzle array, then searched
+            for grid in grids:
+                work.puzzle_bytes[:] = bytes(grid.cells)
+                k.search_packed(work.puzzle, limit, limit, -1.0, work.pack)
+            return
+        for grid in grids:  # (the bytes a parsed grid keeps)
+            one(grid.to_bytes(), limit, limit, -1.0, work.pack)
 
     answer = getattr(engine, "solve_plain", engine.solve)  # (an older tree: the engine's Result)
-    return {"search": search, "kernel": kernel, **outer_layers("numba", answer, grids, limit, rounds)}
+    return {"search": search, "kernel": kernel, **outer_layers("numba", answer, grids, limit, rounds, checked)}
 
 
 def outer_layers(
-    name: str, answer: Callable[..., object], grids: list[Grid], limit: int, rounds: int
+    name: str, answer: Callable[..., object], grids: list[Grid], limit: int, rounds: int, checked: bool = True
 ) -> dict[str, Callable[[], None]]:
     """The engine's own call ``answer``, then ``run()`` and ``solve()`` around the engine ``name``, over ``grids``.
 
-    Each of the ``rounds`` calls of a layer takes new grids of the same cells, as a caller's new puzzles are.
+    Each of the ``rounds`` calls of a layer takes new grids of the same cells, as a caller's new puzzles are
+    (``checked``; else made with ``validate=False``, which leaves their bytes to the first solve).
     """
     engine = get_strategy(name)
 
     def fresh() -> list[Grid]:
-        """New grids of the sample's cells: what a grid keeps once used (its bytes) is not reused by the next round."""
-        return [Grid(grid.cells, grid.shape, validate=False) for grid in grids]
+        """New grids of the sample's cells, made as a caller makes them (``Grid(cells)``, ``Grid.parse``: checked,
+        which makes their bytes): what a grid keeps once solved is not reused by the next round."""
+        return [Grid(grid.cells, grid.shape, validate=checked) for grid in grids]
 
     def own() -> None:
         for grid in sets["engine"].pop():
@@ -118,6 +132,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=7, help="rounds; each figure is the best (default: 7)")
     parser.add_argument("--limit", type=int, default=1, help="solutions to look for (default: 1; 2 for uniqueness)")
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions of numba's solve()")
+    parser.add_argument(
+        "--unchecked", action="store_true", help="new grids made with validate=False (their bytes made by the solve)"
+    )
     args = parser.parse_args()
     grids = [record.parse() for record in islice(read_file(PUZZLES / "17clue.txt"), args.sample)]
     few = grids[: max(1, len(grids) // 4)]
@@ -130,7 +147,8 @@ def main() -> int:
     rounds, limit = args.rounds, args.limit
     backtrack = get_strategy("backtrack")
     print(f"17clue, {len(grids)} puzzles (backtrack {len(few)}), limit {limit}, CPU us a call, best of {rounds}")
-    numba_us = {k: v * 1e6 / len(grids) for k, v in best(rounds, numba_layers(grids, limit, rounds)).items()}
+    calls = numba_layers(grids, limit, rounds, not args.unchecked)
+    numba_us = {k: v * 1e6 / len(grids) for k, v in best(rounds, calls).items()}
     report("numba", numba_us)
     back_rounds = max(1, rounds // 3)
     back_us = {

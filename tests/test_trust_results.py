@@ -15,6 +15,7 @@ from dataclasses import replace
 import pytest
 
 from sudokit import Grid, Result, Shape, Status, is_solution, result_problem, solution_problem, solve
+from sudokit.engines.api import result_of
 from tests.plugins import hostile
 
 from .conftest import BOXES, counted, sized
@@ -364,6 +365,24 @@ def test_each_plain_lie_is_named(twist: str, limit: int, lie: str) -> None:
     result = solve(PUZZLE, engine, limit=limit)
     assert result.status is Status.ERROR and (result.solutions, result.count) == ((), 0), result
     assert (result.error or "").startswith(f"strategy 'plain-answers' failed: {lie}"), result.error
+
+
+@pytest.mark.parametrize("limit", [1, 2])
+@pytest.mark.parametrize("twist", hostile.PlainAnswers.twists)
+def test_run_reads_each_plain_answer_as_result_of_does(twist: str, limit: int) -> None:
+    """run() reads a solved answer of one solution in one pass, and any other the whole way (result_of, as for a
+    worker's answer): for every twist, right or wrong in any part, it gives the Result result_of gives."""
+    engine = hostile.PlainAnswers(twist)
+    answer = engine.solve_plain(PUZZLE, limit=limit)
+    expected = result_of(answer, PUZZLE, "plain-answers", limit=limit, took=math.inf)
+    result = solve(PUZZLE, engine, limit=limit)
+    assert replace(result, elapsed=0.0) == replace(expected, elapsed=0.0), twist
+    assert result.error == expected.error and type(result.solution) is type(expected.solution)
+    if result.status is Status.ERROR:
+        assert twist not in ("right", "float stats", "slow")
+        assert (result.error or "").startswith("strategy 'plain-answers' failed: returned "), result.error
+    else:
+        assert type(result.stats) is dict and all(type(s.cells) is tuple for s in result.solutions)
 
 
 def test_a_plain_answer_that_raises_is_the_engines_failure() -> None:

@@ -9,6 +9,7 @@ that long.
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import subprocess
@@ -201,3 +202,37 @@ def test_a_kill_the_caller_turns_into_an_interrupt_is_the_callers() -> None:
     )
     lines = python(script.format(signal="SIGTERM", puzzle=EASY.to_line(), engine="Spins"))
     assert lines == ["Terminated True", "True"]
+
+
+CTRL_C_IN_A_FORK = """
+    import os, signal, sys, threading, time
+    from sudokit import solve
+    from tests.plugins import hostile
+
+    def fork_and_solve():
+        pid = os.fork()
+        if pid == 0:  # the child: this thread is its main thread, which signals reach
+            threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+            start = time.perf_counter()
+            try:
+                result = solve({puzzle!r}, hostile.SwallowsCtrlC(seconds=20))
+                print("returned", result.status.value)
+            except KeyboardInterrupt as stop:
+                print(type(stop).__name__, time.perf_counter() - start < 10)
+            print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+            sys.stdout.flush()
+            os._exit(0)
+        os.waitpid(pid, 0)
+
+    thread = threading.Thread(target=fork_and_solve)
+    thread.start()
+    thread.join()
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork")
+def test_ctrl_c_is_recorded_in_a_process_forked_from_another_thread() -> None:
+    """The watchdog knows the main thread after a fork from another thread (which is then the child's main thread):
+    Ctrl-C that the engine swallows still interrupts there, and the default handler is put back."""
+    lines = python(CTRL_C_IN_A_FORK.format(puzzle=EASY.to_line()))
+    assert lines == ["KeyboardInterrupt True", "True"]

@@ -10,7 +10,7 @@ import pytest
 
 from sudokit import Grid, Result, Shape, Status, is_solution, solution_problem, solve
 from sudokit.engines import verify
-from sudokit.engines.verify import all_verified, answer_holds, result_problem, verify_many
+from sudokit.engines.verify import all_verified, answer_holds, result_problem, solved_once_holds, verify_many
 
 from .conftest import BOXES, puzzles, sized
 
@@ -267,6 +267,25 @@ def test_the_plain_answer_check_passes_only_what_result_problem_passes(box: str,
         expected = result_problem(result, puzzle, limit=limit, keep=keep) is None
         holds = answer_holds(puzzle, status, cells, count, exact, limit=limit, keep=keep)
         assert holds is (expected and status is not Status.ERROR), (status, cells, count, exact, limit, keep)
+        held.add(holds)
+    assert held == {True, False}
+
+
+@pytest.mark.parametrize("box", ["2x2", "3x3", "3x4"])
+def test_the_one_solution_check_is_answer_holds_on_a_solved_answer(box: str, check_path: str) -> None:
+    """solved_once_holds (run()'s one-pass read of a solved answer of one solution) passes exactly what answer_holds
+    passes, on every solved answer of one solution above (counts, limits, keeps, wrong grids) and cells that are
+    no bytes or of another size."""
+    shape = Shape.parse(box)
+    good = a_solution(shape)
+    puzzle = Grid([v if i % 3 == 0 else 0 for i, v in enumerate(good)], shape, validate=False)
+    answers = [a for a in plain_answers(puzzle, bytes(good)) if a[0] is Status.SOLVED and len(a[1]) == 1]
+    answers += [(Status.SOLVED, (bytes(cells),), 1, False, 1, None) for cells in damaged_grids(shape)]
+    answers += [(Status.SOLVED, (cells,), 1, False, 1, None) for cells in (bytearray(good), bytes(good)[:-1])]
+    held = set()
+    for status, (raw,), count, exact, limit, keep in answers:
+        holds = solved_once_holds(puzzle, raw, count, limit=limit, keep=keep)
+        assert holds is answer_holds(puzzle, status, (raw,), count, exact, limit=limit, keep=keep), (raw, count, keep)
         held.add(holds)
     assert held == {True, False}
 

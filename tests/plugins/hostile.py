@@ -394,6 +394,40 @@ class _Bytes(bytes):
     """Bytes that are not ``bytes`` exactly."""
 
 
+class _Str(str):
+    """A str that is not ``str`` exactly, and says it equals anything."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = str.__hash__
+
+
+class _Pair(tuple):  # type: ignore[type-arg]
+    """A (name, value) pair that is not a ``tuple`` exactly."""
+
+
+#: The twists of a solved answer's other parts: each makes part ``index`` of the answer ``value``.
+_PART_TWISTS: dict[str, tuple[int, object]] = {
+    "status subclass": (0, _Str("solved")),
+    "no solution": (1, ()),
+    "exact int": (3, 1),
+    "negative elapsed": (4, -1.0),
+    "nan elapsed": (4, math.nan),
+    "nan stats": (5, (("nodes", math.nan),)),
+    "float stats": (5, (("nodes", 0.5), ("seconds", 2.0))),  # finite floats: a right answer
+    "list stats": (5, [("nodes", 1)]),
+    "list pair": (5, (["nodes", 1],)),
+    "pair subclass": (5, (_Pair(("nodes", 1)),)),
+    "three in a pair": (5, (("nodes", 1, 2),)),
+    "key subclass": (5, ((_Str("nodes"), 1),)),
+    "int key": (5, ((1, 1),)),
+    "list value": (5, (("nodes", [1]),)),
+    "error": (6, "it went wrong"),
+    "blank error": (6, " "),
+}
+
+
 class PlainAnswers(_Plugin):
     """Answers through ``solve_plain`` (plain data, as ``numba`` does): ``backtrack``'s answer, twisted by ``twist``.
 
@@ -402,9 +436,12 @@ class PlainAnswers(_Plugin):
     renamed: a grid that breaks the givens), ``count`` (one more than the limit), ``twice`` (the solution
     twice), ``list`` (a list, not a tuple), ``short`` (a solution of 80 cells), ``bool count`` (True for
     1), ``slow`` (an elapsed time of a day), ``raises`` (a RuntimeError), ``bytes subclass`` (the solution
-    a subclass of bytes). It reads the puzzle's bytes first (``Grid.to_bytes``), as ``numba`` does: the check
-    reads the same bytes.
+    a subclass of bytes), and each of ``_PART_TWISTS`` (another part of the answer made something else). It
+    reads the puzzle's bytes first (``Grid.to_bytes``), as ``numba`` does: the check reads the same bytes.
     """
+
+    twists = ("right", "swapped", "relabelled", "count", "twice", "list", "short", "bool count", "slow")
+    twists += ("bytes subclass", *_PART_TWISTS)
 
     name = "plain-answers"
 
@@ -441,4 +478,7 @@ class PlainAnswers(_Plugin):
         elif twist == "bytes subclass":
             cells[0] = _Bytes(cells[0])
         answer[1] = tuple(cells)
+        if twist in _PART_TWISTS:
+            index, value = _PART_TWISTS[twist]
+            answer[index] = value
         return answer if twist == "list" else tuple(answer)

@@ -28,7 +28,15 @@ from sudokit.model.grid import Grid
 if TYPE_CHECKING:
     from sudokit.model.shape import Shape
 
-__all__ = ["all_verified", "answer_holds", "is_solution", "result_problem", "solution_problem", "verify_many"]
+__all__ = [
+    "all_verified",
+    "answer_holds",
+    "is_solution",
+    "result_problem",
+    "solution_problem",
+    "solved_once_holds",
+    "verify_many",
+]
 
 #: The fast check's plan for a box shape (see ``_units``).
 _Units = tuple[int, int, int, int, int, int, tuple[tuple[bytes, int, int, int], ...]]
@@ -189,28 +197,43 @@ def answer_holds(
         return False
     if not found:
         return True  # a timeout before any solution
-    if not puzzle.is_classic:
-        return False  # variants take the full check
+    if found == 1:
+        return _solves_puzzle(puzzle, solutions[0])
+    return all(_solves_puzzle(puzzle, raw) for raw in solutions) and len(set(solutions)) == found
+
+
+def solved_once_holds(puzzle: Grid, raw: bytes, count: int, *, limit: int, keep: int | None = None) -> bool:
+    """``answer_holds(puzzle, Status.SOLVED, (raw,), count, exact, limit=limit, keep=keep)``, in fewer steps.
+
+    The common answer of a solve: solved, with the one solution ``raw`` (its cells as n*n bytes) of ``count``
+    found. The same rules: a count of 1..limit that keeps exactly one solution, and ``raw`` solves ``puzzle``.
+    """
+    kept = limit if keep is None or keep > limit else keep
+    if count < 1 or count > limit or (count if count < kept else kept) != 1:
+        return False
+    return _solves_puzzle(puzzle, raw)
+
+
+def _solves_puzzle(puzzle: Grid, raw: bytes) -> bool:
+    """True when ``raw`` (bytes exactly, n*n of them) fills every unit of the classic ``puzzle`` and keeps its givens.
+
+    False for a variant puzzle (the full check takes it) and for cells that are not bytes.
+    """
+    if type(raw) is not bytes or not puzzle.is_classic:
+        return False
     shape = puzzle.shape
-    compiled = (_COMPILED or _compiled_check()) if shape.size == 81 else None
-    if compiled is not None:
-        try:
-            raw_puzzle = puzzle.to_bytes()  # made once a grid: the engine may have read it too (bytes: immutable)
-        except (TypeError, ValueError):
-            return False
-        for raw in solutions:
-            if not compiled(raw, raw_puzzle):
+    if shape.size == 81:
+        compiled = _COMPILED or _compiled_check()
+        if compiled is not None:
+            try:
+                raw_puzzle = puzzle.to_bytes()  # made once a grid: the engine may have read it too (bytes: immutable)
+            except (TypeError, ValueError):
                 return False
-    else:
-        givens = _givens(puzzle)
-        if givens is None:
-            return False
-        units = _units(shape.box_rows, shape.box_cols)
-        size = shape.size
-        for raw in solutions:
-            if len(raw) != size or not _solves(raw, units, givens):
-                return False
-    return found == 1 or len(set(solutions)) == found
+            return type(raw_puzzle) is bytes and compiled(raw, raw_puzzle) is True
+    givens = _givens(puzzle)
+    if givens is None or len(raw) != shape.size:
+        return False
+    return _solves(raw, _units(shape.box_rows, shape.box_cols), givens)
 
 
 #: ``verify_jit.solves9`` once loaded; False where it cannot be (numba broken or its JIT disabled).
@@ -234,7 +257,10 @@ def _compiled_check() -> Callable[[bytes, bytes], bool] | None:
 
             if solves9(bytes(81), bytes(81)) is not False:  # loaded (or compiled) here, and it refuses a blank grid
                 raise ImportError("the compiled check passed a blank grid")
-            _COMPILED = solves9
+            # called on two bytes only: the compiled overload's own entry, without numba's look at the types
+            bytes_type = numba.typeof(b"")
+            entry = getattr(solves9.overloads.get((bytes_type, bytes_type)), "entry_point", None)
+            _COMPILED = solves9 if entry is None else entry
         except Exception:
             _COMPILED = False
     return _COMPILED or None

@@ -9,6 +9,7 @@ the watchdog's deadline (:func:`watchdog_seconds`).
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
@@ -28,6 +29,20 @@ _LONGEST_TIMER = 1e9
 _HAS_TIMER = hasattr(signal, "setitimer")
 #: Seconds after the in-process watchdog (``watchdog_seconds``) before a worker is killed from outside.
 KILL_GRACE = 1.0
+_SIGINT = int(signal.SIGINT)
+_DEFAULT_INT_HANDLER = signal.default_int_handler
+_get_ident = threading.get_ident
+#: The ident of the thread that signals reach (the main thread; after a fork, the thread that forked).
+_MAIN_IDENT = threading.main_thread().ident
+
+
+def _after_fork() -> None:
+    global _MAIN_IDENT
+    _MAIN_IDENT = threading.main_thread().ident  # threading's own after-fork hook, registered before, has run
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)
 
 
 def watchdog_seconds(time_limit: float) -> float:
@@ -60,11 +75,11 @@ class Guard:
 
     def arm(self) -> None:
         """Install the Ctrl-C record (over Python's default handler only) and the watchdog (if no timer is set)."""
-        if threading.current_thread() is not threading.main_thread():
+        if _get_ident() != _MAIN_IDENT:
             return  # signals reach the main thread only
         self.running = True
-        if _sig.getsignal(signal.SIGINT) is signal.default_int_handler:
-            _sig.signal(signal.SIGINT, self.on_sigint)
+        if _sig.getsignal(_SIGINT) is _DEFAULT_INT_HANDLER:
+            _sig.signal(_SIGINT, self.on_sigint)
             self.sigint = True
         if self.time_limit is None:
             return
@@ -93,7 +108,7 @@ class Guard:
                 _thread_timer().disarm(self)
             self.alarm = False
         if self.sigint:
-            _sig.signal(signal.SIGINT, signal.default_int_handler)
+            _sig.signal(_SIGINT, _DEFAULT_INT_HANDLER)
             self.sigint = False
 
     def on_alarm(self, signum: int, frame: object) -> None:

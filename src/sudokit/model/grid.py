@@ -44,7 +44,7 @@ class Grid:
     constraints: tuple[Constraint, ...]
     _regions: tuple[tuple[int, ...], ...] | None  # a jigsaw's regions; None: the boxes
     _hash: int | None  # computed on the first hash()
-    _bytes: bytes | None  # the cells as bytes, made on the first to_bytes()
+    _bytes: bytes | None  # the cells as bytes, made on the first to_bytes() (or kept from the check of the digits)
 
     def __init__(
         self,
@@ -89,12 +89,13 @@ class Grid:
             shape = Shape.for_side(side)
         elif len(cells) != shape.size:
             raise WrongCellCountError(f"{len(cells)} cells, but a {shape.n}x{shape.n} board needs {shape.size}")
+        raw = None
         if validate:
-            cells = _digits(cells, shape.n)
+            cells, raw = _digits(cells, shape.n)
         object.__setattr__(self, "shape", shape)
         object.__setattr__(self, "cells", cells)
         object.__setattr__(self, "_hash", None)
-        object.__setattr__(self, "_bytes", None)
+        object.__setattr__(self, "_bytes", raw)  # the bytes the check of the digits made: to_bytes() at no cost
         if regions is None and (constraints == () or constraints == []):
             object.__setattr__(self, "_regions", None)
             object.__setattr__(self, "constraints", ())
@@ -289,7 +290,7 @@ class Grid:
         """
         raw = self._bytes
         if raw is None:
-            raw = bytes(self.cells)
+            raw = bytes(bytearray(self.cells))  # (bytearray reads a tuple of ints in half the time bytes takes)
             object.__setattr__(self, "_bytes", raw)
         return raw
 
@@ -397,15 +398,16 @@ def _unpickle(
     return Grid(cells, shape, validate=False, regions=regions, constraints=constraints)
 
 
-def _digits(cells: tuple[Any, ...], n: int) -> tuple[int, ...]:
-    """``cells`` as ints 0..n (numpy's integers and other ``__index__`` types converted), or the error at fault."""
+def _digits(cells: tuple[Any, ...], n: int) -> tuple[tuple[int, ...], bytes | None]:
+    """``cells`` as ints 0..n (numpy's integers and other ``__index__`` types converted), or the error at fault;
+    with them their bytes, where the check made them (else None)."""
     try:
-        raw = bytes(cells)  # at C speed: refuses what is no integer 0..255
+        raw = bytes(bytearray(cells))  # at C speed: refuses what is no integer 0..255 (bytearray: twice bytes' speed)
     except (TypeError, ValueError):
         pass
     else:
         if n < 256 and not raw.translate(None, bytes(range(n + 1))):
-            return tuple(raw)  # plain ints, whatever integer type came in
+            return tuple(raw), raw  # plain ints, whatever integer type came in
     digits = []
     for i, v in enumerate(cells):
         if type(v) is not int:
@@ -420,7 +422,7 @@ def _digits(cells: tuple[Any, ...], n: int) -> tuple[int, ...]:
                 f"digit {v} is out of range for a {n}x{n} board (1-{n})", row=i // n + 1, column=i % n + 1, digit=v
             )
         digits.append(v)
-    return tuple(digits)
+    return tuple(digits), None
 
 
 def _shape(box: Shape | str | None) -> Shape | None:

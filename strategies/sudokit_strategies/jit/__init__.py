@@ -72,6 +72,8 @@ _FIRST_DEPTH = 32
 _MAX_LIMIT = 1 << 62
 _STATUSES = (Status.SOLVED, Status.UNSOLVABLE, Status.TIMEOUT)
 _STATUS_TEXTS = tuple(status.value for status in _STATUSES)
+#: The bit board's counters, as ``solve_plain`` reads them from the control words 7-12.
+_STAT_NAMES = ("nodes", "guesses", "backtracks", "max_depth", "naked_singles", "hidden_singles")
 
 
 @cache
@@ -81,7 +83,7 @@ def _kernels(general: bool | None = None) -> Any:
     Called when the engine is built, so that a cold compile (seconds) never counts against a solve's time
     limit: with ``general``, only what that engine runs (each function loaded costs a worker's start-up):
     ``search_general`` alone (``inference="singles"``), or ``search`` (with the 9x9 bit board) and
-    ``search_packed`` (a 9x9 ``solve``). None: the module, loading nothing.
+    ``search_bytes`` (a 9x9 ``solve``). None: the module, loading nothing.
     """
     from sudokit_strategies.jit import kernels as k
 
@@ -94,8 +96,23 @@ def _kernels(general: bool | None = None) -> Any:
     work = _Work(shape, k, big=False, general=general)
     work.run(np.frombuffer(b"", np.uint8).reshape(0, shape.size), 1, 0, None, None, out, None)
     if not general:
-        k.search_packed(np.frombuffer(b"", np.uint8).reshape(0, shape.size), 1, 0, -1.0, work.pack)
+        k.search_bytes(b"", 1, 0, -1.0, work.pack)  # (-1: not the pack's board) loaded, or compiled
     return k
+
+
+@cache
+def _one_puzzle(k: Any) -> Any:
+    """``k.search_bytes`` without numba's look at its arguments' types: the compiled overload's own entry point.
+
+    Called only with the types it was compiled for (bytes, int, int, float, a pack), which the engine sees to;
+    the dispatcher itself where that overload is not there (numba's JIT disabled, say).
+    """
+    dispatcher = k.search_bytes
+    np = k.np
+    pack = np.zeros(1, np.uint64)
+    types = tuple(k.numba.typeof(value) for value in (b"", 1, 1, -1.0, pack))
+    entry = getattr(getattr(dispatcher, "overloads", {}).get(types), "entry_point", None)
+    return dispatcher if entry is None else entry
 
 
 class NumbaStrategy:
@@ -139,6 +156,7 @@ class NumbaStrategy:
         if work is None:
             big = self.inference == "strong" or (self.inference == "auto" and shape.n >= BIG_SIDE)
             work = spaces[shape] = _Work(shape, _kernels(), big, general=self.inference == "singles")
+        self._local.last = work  # solve_plain's first look: the last shape's, by identity (hashing a Shape: 0.3 us)
         return work
 
     def solve(
@@ -164,7 +182,38 @@ class NumbaStrategy:
     ) -> tuple[str, tuple[bytes, ...], int, bool, float, tuple[tuple[str, int], ...], None]:
         """``solve``'s answer as plain data (sudokit's ``Answer``): sudokit makes the one ``Result`` of it."""
         start = time.perf_counter()
-        work, ctl, kept = self._search(puzzle, limit, time_limit, keep, start, bytes)
+        work = getattr(self._local, "last", None)
+        held = limit if keep is None else keep
+        if (
+            work is not None
+            and work.shape is puzzle.shape
+            and work.quick
+            and time_limit is None
+            and type(limit) is int  # (the entry takes exactly its types: it does not look at them)
+            and type(held) is int
+            and 0 <= held <= limit <= _MAX_LIMIT
+            and puzzle.is_classic
+        ):  # the common case: the bit board's one call, searched to the end (0), read back in a few steps
+            raw = puzzle.to_bytes()
+            code = work.one(raw, limit, held, -1.0, work.pack) if type(raw) is bytes else -1
+            if code == 0:
+                c = work.ctl.tolist()
+                stored = c[4]  # (the control words' indices: held equal to the kernel's by work.quick)
+                n0, n1, n2, n3, n4, n5 = work.stat_names  # the bit board's six counters, from c[7]
+                return (
+                    _STATUS_TEXTS[c[5]],
+                    (work.first_view.tobytes(),) if stored == 1 else work.buffered(stored),
+                    c[3],
+                    c[6] == 1,
+                    time.perf_counter() - start,
+                    ((n0, c[7]), (n1, c[8]), (n2, c[9]), (n3, c[10]), (n4, c[11]), (n5, c[12])),
+                    None,
+                )
+            work.form = bytes
+            kept: list[Any] = []
+            ctl = self._go_on(work, raw, limit, held, start, kept, code)
+        else:
+            work, ctl, kept = self._search(puzzle, limit, time_limit, keep, start, bytes)
         k = work.k
         return (
             _STATUS_TEXTS[ctl[k.I_STATUS]],
@@ -187,27 +236,43 @@ class NumbaStrategy:
         if not puzzle.is_classic:  # the engine declares no variant kinds; the core never sends one
             raise ValueError("numba takes classic puzzles only")
         work = self._work(puzzle.shape)
-        k = work.k
         work.form = form
         kept: list[Any] = []
-        work.puzzle_bytes[:] = puzzle.to_bytes()  # into the one-puzzle array the kernel reads (bytes made once a grid)
+        raw = puzzle.to_bytes()  # made once a grid; the check reads the same bytes
         keep = limit if keep is None else keep
         if time_limit is None and limit <= _MAX_LIMIT and 0 <= keep <= limit:  # the common case, in one call
-            if work.packed:  # the 9x9 bit board: five arguments for numba to look at, puzzle 0 from its start
-                code = k.search_packed(work.puzzle, limit, keep, -1.0, work.pack)
-            else:
-                control = work.ctl
-                control[k.I_PUZZLE] = control[k.I_PHASE] = 0  # puzzle 0, from its start
-                code = work.search(work.puzzle, limit, keep, -1.0, _SLICE_SECONDS, *work.arrays, *work.single.arrays)
-            if code:
-                work.run(work.puzzle, limit, keep, None, start, work.single, kept, resume=True)
-        else:
-            work.run(work.puzzle, limit, keep, time_limit, start, work.single, kept)
-        ctl: list[int] = work.ctl.tolist()  # the finished puzzle's answer and counters stay in the control words
-        stored = ctl[k.I_STORED]
+            # the 9x9 bit board: the puzzle's bytes read where they are, five arguments numba does not look at
+            one = work.one if type(raw) is bytes and type(limit) is int and type(keep) is int else None
+            code = -1 if one is None else one(raw, limit, keep, -1.0, work.pack)
+            return work, self._go_on(work, raw, limit, keep, start, kept, code), kept
+        work.puzzle_bytes[:] = raw  # into the one-puzzle array the kernel reads
+        work.run(work.puzzle, limit, keep, time_limit, start, work.single, kept)
+        return work, self._answered(work, kept), kept
+
+    def _go_on(
+        self, work: _Work, raw: bytes, limit: int, keep: int, start: float, kept: list[Any], code: int
+    ) -> list[int]:
+        """The search without a time limit after one call of the bit board answered ``code`` (-1: not called, or
+        not its board): the control words it left, the solutions kept into ``kept``."""
+        k = work.k
+        if code:  # (rare) the search goes on in the one-puzzle array: the puzzle written there
+            work.puzzle_bytes[:] = raw
+        if code == -1:  # not the bit board
+            control = work.ctl
+            control[k.I_PUZZLE] = control[k.I_PHASE] = 0  # puzzle 0, from its start
+            code = work.search(work.puzzle, limit, keep, -1.0, _SLICE_SECONDS, *work.arrays, *work.single.arrays)
+        if code:
+            work.run(work.puzzle, limit, keep, None, start, work.single, kept, resume=True)
+        return self._answered(work, kept)
+
+    @staticmethod
+    def _answered(work: _Work, kept: list[Any]) -> list[int]:
+        """The control words of the finished puzzle (its answer and counters), its last solutions added to ``kept``."""
+        ctl: list[int] = work.ctl.tolist()
+        stored = ctl[work.k.I_STORED]
         if stored:  # what one call left in the kernel's buffer (run() drains it itself)
             work.take(kept, stored)
-        return work, ctl, kept
+        return ctl
 
     def solve_many(
         self, cells: memoryview, shape: Shape, *, limit: int = 1, time_limit: float | None = None
@@ -318,6 +383,12 @@ class _Work:
         self.puzzle.flags.writeable = False
         #: one call of ``solve`` on the 9x9 bit board: ``search_packed`` with five arguments, not 29
         self.packed = shape.n == 9 and not big and not general
+        #: ``search_bytes``'s entry on the bit board (puzzle bytes, limit, keep, time limit, the pack), else None
+        self.one = _one_puzzle(k) if self.packed else None
+        #: whether ``solve_plain`` may read the control words by their indices (count, stored, status, exact,
+        #: then the six counters: the kernel's layout as it is written there)
+        laid_out = (k.I_COUNT, k.I_STORED, k.I_STATUS, k.I_EXACT, k.I_NODES, self.stat_names)
+        self.quick = self.one is not None and laid_out == (3, 4, 5, 6, 7, _STAT_NAMES)
         self._pack(_FIRST_DEPTH, len(self.segs) + 2 * len(self.groups))
 
     def _pack(self, depth: int, scratch: int) -> None:
@@ -369,6 +440,7 @@ class _Work:
         self.clk = part(k.H_CLK, np.float64, k.N_CLK)
         self.solutions = part(k.H_SOLUTIONS, np.uint8, nsol * size).reshape(nsol, size)
         self.first_solution = self.solutions[0]
+        self.first_view = memoryview(self.first_solution)  # its bytes in one step (``tobytes``)
         self.single = _Out(
             np,
             1,
@@ -463,12 +535,17 @@ class _Work:
             self.take(kept, stored)
         self.ctl[self.k.I_STORED] = 0
 
+    def buffered(self, stored: int) -> tuple[bytes, ...]:
+        """The first ``stored`` solutions of the buffer, as bytes."""
+        raw = self.solutions[:stored].tobytes()
+        size = self.shape.size
+        return tuple([raw[j : j + size] for j in range(0, stored * size, size)])
+
     def take(self, kept: list[Any], stored: int) -> None:
         """Add the first ``stored`` solutions of the buffer to ``kept``, each made ``form`` (the caller clears
         ``I_STORED``)."""
-        size, form = self.shape.size, self.form
+        form = self.form
         if stored == 1:
             kept.append(form(self.first_solution.tobytes()))
         else:
-            raw = self.solutions[:stored].tobytes()
-            kept.extend([form(raw[j : j + size]) for j in range(0, stored * size, size)])
+            kept.extend([form(raw) for raw in self.buffered(stored)])
