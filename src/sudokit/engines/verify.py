@@ -371,6 +371,55 @@ def all_verified(cells: bytes, solutions: bytes, k: int, shape: Shape) -> bool:
     return all(verify_many(cells, solutions, k, shape))
 
 
+def lines_verified(text: bytes, width: int, solutions: bytes, k: int, shape: Shape) -> bool | None:
+    """:func:`all_verified` of k one-line puzzles read from their text, where sudokit's compiled check can; else None.
+
+    ``text`` holds k lines of ``width`` bytes, each a puzzle's n*n symbols first ("." or "0" a blank); True
+    when every solution keeps its line's givens and fills every unit, False when one does not, or a
+    symbol is no digit or blank. Compiled (:func:`sudokit.engines.verify_jit.lines_hold9`) for 9x9 boards
+    in a process where numba is already imported (the batch's caller that loaded the ``numba`` engine
+    before forking its workers): one pass over the text and the solutions, where :func:`all_verified`
+    needs the cells translated from the text first. None elsewhere: the caller reads the cells and
+    calls :func:`all_verified`.
+    """
+    if shape.n != 9 or shape.box_rows != 3 or width < 81 or len(text) != k * width or len(solutions) != k * 81:
+        return None
+    compiled = _compiled_lines()
+    if compiled is None:
+        return None
+    import numpy as np
+
+    lines = np.frombuffer(text, np.uint8).reshape(k, width)
+    return bool(compiled(lines, np.frombuffer(solutions, np.uint8).reshape(k, 81)))
+
+
+#: ``verify_jit.lines_hold9`` once loaded; False where it cannot be (numba broken or its JIT disabled).
+_COMPILED_LINES: Any = None
+
+
+def _compiled_lines() -> Callable[[Any, Any], bool] | None:
+    """The compiled block check (:mod:`sudokit.engines.verify_jit`) where numba is already imported, else None."""
+    global _COMPILED_LINES
+    if _COMPILED_LINES is None:
+        numba = sys.modules.get("numba")
+        if numba is None:
+            return None  # asked again next time: numba may be imported later
+        try:
+            if getattr(getattr(numba, "config", None), "DISABLE_JIT", False):
+                raise ImportError("numba's JIT is disabled")
+            import numpy as np
+
+            from sudokit.engines.verify_jit import lines_hold9
+
+            blank = np.zeros((1, 82), np.uint8)
+            if lines_hold9(blank, np.zeros((1, 81), np.uint8)) is not False:  # loaded here; refuses a blank grid
+                raise ImportError("the compiled check passed a blank grid")
+            _COMPILED_LINES = lines_hold9
+        except Exception:
+            _COMPILED_LINES = False
+    return _COMPILED_LINES or None
+
+
 def _block_numpy(cells: bytes, solutions: bytes, k: int, shape: Shape) -> Any:
     """numpy, when it is installed and checks this block (sides up to 36, buffers of k puzzles); else None."""
     if shape.n > 36 or not len(cells) == len(solutions) == k * shape.size:
