@@ -454,7 +454,10 @@ def group_records(items: Iterable[tuple[int, Record]], box: Shape | None) -> Ite
 
 @dataclass(frozen=True, slots=True)
 class Many:
-    """The records of a block, in order: runs of record text (str, lines joined) and single records.
+    """The records of a block, in order: runs of record text and single records.
+
+    A run of text is a str (its lines joined, no newline last) or, made at once from a block's bytes,
+    bytes (ASCII, each line with its newline): written as they are (``RecordWriter.write_lines``).
 
     ``answers`` counts what the summary counts (solved, unsolvable, ... or unique, several, ...) for
     the runs of text; a single record (a ``Rendered`` or a library object) carries its own.
@@ -650,21 +653,21 @@ def _covering(part: Any, members: int) -> tuple[list[tuple[int, int, Any]], list
     slices, alone = part[1], part[2]
     if type(slices) is not tuple or type(alone) is not tuple:
         return None
-    covered = [False] * members
+    spans = []  # (first, end) of each slice and each puzzle alone: they must tile 0..members, in some order
     for piece in slices:
         if type(piece) is not tuple or len(piece) != 3 or type(piece[0]) is not int or type(piece[1]) is not int:
             return None
-        at, n = piece[0], piece[1]
-        if not (at >= 0 and n >= 1 and at + n <= members) or any(covered[at : at + n]):
-            return None
-        covered[at : at + n] = [True] * n
+        spans.append((piece[0], piece[0] + piece[1]) if piece[1] >= 1 else (0, -1))
     for one in alone:
-        if type(one) is not tuple or len(one) != 2 or type(one[0]) is not int or not 0 <= one[0] < members:
+        if type(one) is not tuple or len(one) != 2 or type(one[0]) is not int:
             return None
-        if covered[one[0]]:
+        spans.append((one[0], one[0] + 1))
+    end = 0
+    for first, stop in sorted(spans):  # (a Python loop over the pieces, not over every puzzle)
+        if first != end or stop <= first:
             return None
-        covered[one[0]] = True
-    return (list(slices), list(alone)) if all(covered) else None
+        end = stop
+    return (list(slices), list(alone)) if end == members else None
 
 
 def finish_block(
@@ -757,7 +760,7 @@ def _every_checked(index: int, block: Block, answer: Any, task: Any) -> Many | N
     No Python object per puzzle, and in the common case (every count 1 and exact: each puzzle unique, or
     solved with ``limit`` 1) no numpy either: the buffers are compared whole with a buffer of ones, and
     the records are the block's own text (its symbols as ``to_line`` writes them) with each line end
-    become ``:unique`` and a line end.
+    become ``:unique`` and a line end: bytes, written as they are (no decoding, no encoding again).
     """
     form = TextForm.of(task.render)
     if form is None or form.fmt != "line" or form.stats or form.counting:
@@ -815,7 +818,7 @@ def _every_checked(index: int, block: Block, answer: Any, task: Any) -> Many | N
         zero = (text == ord("0")).view(np.uint8)
         data = (text - (zero + zero)).tobytes()
     if form.unique and unique:
-        return Many(index, [data.replace(b"\n", b":unique\n")[:-1].decode("ascii")], {"unique": k})
+        return Many(index, [data.replace(b"\n", b":unique\n")], {"unique": k})
     puzzles = np.frombuffer(data, np.uint8).reshape(k, size + 1)[:, :size]
     if form.unique:
         count, exact = np.frombuffer(b"".join(counts), np.int64), np.frombuffer(b"".join(exacts), np.int64)
@@ -834,7 +837,7 @@ def _every_checked(index: int, block: Block, answer: Any, task: Any) -> Many | N
         rows[:, -1] = ord("\n")
         text = rows.tobytes()
         answers = {"solved": k}
-    return Many(index, [text[:-1].decode("ascii")], answers)
+    return Many(index, [text], answers)
 
 
 @cache
