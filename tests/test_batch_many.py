@@ -560,3 +560,18 @@ def test_a_block_is_written_at_once_only_when_every_answer_checks(check: str, mo
         assert [(p.status, p.index) for p in errors] == [("error", 7)]
     odd = Block("x.txt", 1, block.text.replace(lines[7], lines[7].replace("1", "x", 1)), len(lines))
     assert fastpath._every_checked(0, odd, answer, task) is None  # a symbol of no puzzle: read line by line
+
+
+def test_the_stats_travel_back_only_for_records_that_show_them() -> None:
+    """A block's answer carries the search's counters for json records and ``--stats``, not for plain line records
+    (some 40% of its bytes); the records are the same either way (tests above)."""
+    block = Block("x.txt", 1, "".join(f"{line}\n" for line in CLUES[:20]), 20)
+
+    def stats_sent(fmt: str, stats: bool) -> tuple[str, ...]:
+        render = RecordFormat(fmt, limit=2, unique=True, stats=stats)
+        task = SolveJob("numba", {}, render, time_limit=None).task()
+        ((_, ((_, _, packed),), _),) = task.start(lambda part: None)((0, block))
+        return tuple(key for key, _ in packed[6])
+
+    assert stats_sent("line", False) == ()
+    assert "nodes" in stats_sent("line", True) and stats_sent("line", True) == stats_sent("json", False)

@@ -570,6 +570,8 @@ def answer_block(
     late = None if time_limit is None else watchdog_seconds(time_limit)
     text_form = TextForm.of(render)
     object_ok = _keeps_one(keep, render.limit if hasattr(render, "limit") else limit)
+    # line records without --stats never show the search's counters: not sent (about 40% of an answer's bytes)
+    stats = text_form is None or text_form.fmt != "line" or text_form.stats
     parts: list[tuple[Any, ...]] = []
     caps = None
     uniform = None
@@ -616,7 +618,7 @@ def answer_block(
             piece = members[at : at + count]
             mark(-1)
             start = time.perf_counter()
-            raw = _raw_answers(engine, cells_of(piece, n), len(piece), shape, limit, time_limit)
+            raw = _raw_answers(engine, cells_of(piece, n), len(piece), shape, limit, time_limit, stats=stats)
             took = time.perf_counter() - start
             if raw is None or (late is not None and took > late):
                 left.extend(range(at, at + len(piece)))  # measured, not as it says: each goes alone
@@ -938,13 +940,21 @@ def _cells(puzzles: list[str], n: int) -> bytes | None:
 
 
 def _raw_answers(
-    engine: Any, cells: bytes | None, k: int, shape: Shape, limit: int, time_limit: float | None
+    engine: Any,
+    cells: bytes | None,
+    k: int,
+    shape: Shape,
+    limit: int,
+    time_limit: float | None,
+    *,
+    stats: bool = True,
 ) -> tuple[Any, ...] | None:
     """In the worker: ``engine.solve_many`` on the puzzles, its buffers read as plain data; None when it cannot be used.
 
     ``("many", status, count, exact, solutions, elapsed, stats, seconds)``: bytes, a tuple of ints,
     bytes, bytes, a tuple of floats, ``((key, ints), ...)`` and the time of the call; or
     ``("unread", why, seconds)`` for buffers that cannot be read. Checked by :func:`_checked`, in the caller.
+    Without ``stats`` (records that do not show them) the stats are left out: ``()``.
     """
 
     size = shape.size
@@ -956,7 +966,7 @@ def _raw_answers(
     except Exception:
         return None  # each puzzle alone says how the engine fails, as today's path would
     took = time.perf_counter() - start
-    packed = _packed(result, k, size)
+    packed = _packed(result, k, size, send_stats=stats)
     if packed is not None:
         return (*packed, took)
     try:
@@ -967,12 +977,12 @@ def _raw_answers(
         raw = bytes(memoryview(result.solutions).cast("B"))
         if len(raw) != k * size:
             raise ValueError(f"solutions holds {len(raw)} bytes, not {k * size}")
-        stats = tuple(
+        table = tuple(
             (str(key), tuple(int(v) for v in _values(values, k, f"stats[{key!r}]"))) for key, values in _items(result)
         )
     except Exception as err:
         return ("unread", f"{type(err).__name__}: {err}", took)
-    return ("many", status, count, exact, raw, elapsed, stats, took)
+    return ("many", status, count, exact, raw, elapsed, table if stats else (), took)
 
 
 def _checked(
@@ -1030,12 +1040,12 @@ def _checked(
     return _Answers(shape, lines, text, status, count, exact, elapsed, stats, problems, cells, raw)
 
 
-def _packed(result: Any, k: int, size: int) -> tuple[Any, ...] | None:
+def _packed(result: Any, k: int, size: int, *, send_stats: bool = True) -> tuple[Any, ...] | None:
     """``("packed", status, count, exact, solutions, elapsed, stats)`` of numpy answers, each a bytes of int64
     (elapsed float64); None for answers of any other kind (read value by value by :func:`_raw_answers`).
 
     Plain data as :func:`_raw_answers`' tuples are, without a Python object per puzzle; the caller reads
-    them back (:func:`_unpacked`) to the same values.
+    them back (:func:`_unpacked`) to the same values. Without ``send_stats`` the stats are checked, not sent: ``()``.
     """
     np = _numpy()
     if np is None:
@@ -1059,7 +1069,7 @@ def _packed(result: Any, k: int, size: int) -> tuple[Any, ...] | None:
         if len(raw) != k * size:
             return None
         status, count, exact = (a.astype(np.int64).tobytes() for a in ints[:3])
-        table = tuple((key, v.astype(np.int64).tobytes()) for key, v in pairs)
+        table = tuple((key, v.astype(np.int64).tobytes()) for key, v in pairs) if send_stats else ()
         return ("packed", status, count, exact, raw, elapsed.astype(np.float64).tobytes(), table)
     except Exception:
         return None
