@@ -224,20 +224,28 @@ def _compiled_check() -> Callable[[bytes, bytes], bool] | None:
     """
     global _COMPILED
     if _COMPILED is None:
-        numba = sys.modules.get("numba")
-        if numba is None:
-            return None  # asked again next time: numba may be imported later
-        try:
-            if getattr(getattr(numba, "config", None), "DISABLE_JIT", False):
-                raise ImportError("numba's JIT is disabled")
-            from sudokit.engines.verify_jit import solves9
-
-            if solves9(bytes(81), bytes(81)) is not False:  # loaded (or compiled) here, and it refuses a blank grid
-                raise ImportError("the compiled check passed a blank grid")
-            _COMPILED = solves9
-        except Exception:
-            _COMPILED = False
+        _COMPILED = _load_compiled("solves9", lambda: (bytes(81), bytes(81)))
     return _COMPILED or None
+
+
+def _load_compiled(name: str, blank: Callable[[], tuple[Any, ...]]) -> Any:
+    """``verify_jit``'s function ``name``, loaded (or compiled) here and seen to refuse a blank grid (``blank()``
+    are its arguments); False where it cannot be (numba broken or its JIT disabled); None while numba is not
+    imported (asked again next time: it may be imported later)."""
+    numba = sys.modules.get("numba")
+    if numba is None:
+        return None
+    try:
+        if getattr(getattr(numba, "config", None), "DISABLE_JIT", False):
+            raise ImportError("numba's JIT is disabled")
+        from sudokit.engines import verify_jit
+
+        function = getattr(verify_jit, name)
+        if function(*blank()) is not False:
+            raise ImportError(f"the compiled check {name} passed a blank grid")
+        return function
+    except Exception:
+        return False
 
 
 def _solutions_problem(solutions: tuple[Grid, ...] | list[Grid], puzzle: Grid) -> str | None:
@@ -401,23 +409,14 @@ def _compiled_lines() -> Callable[[Any, Any], bool] | None:
     """The compiled block check (:mod:`sudokit.engines.verify_jit`) where numba is already imported, else None."""
     global _COMPILED_LINES
     if _COMPILED_LINES is None:
-        numba = sys.modules.get("numba")
-        if numba is None:
-            return None  # asked again next time: numba may be imported later
-        try:
-            if getattr(getattr(numba, "config", None), "DISABLE_JIT", False):
-                raise ImportError("numba's JIT is disabled")
-            import numpy as np
-
-            from sudokit.engines.verify_jit import lines_hold9
-
-            blank = np.zeros((1, 82), np.uint8)
-            if lines_hold9(blank, np.zeros((1, 81), np.uint8)) is not False:  # loaded here; refuses a blank grid
-                raise ImportError("the compiled check passed a blank grid")
-            _COMPILED_LINES = lines_hold9
-        except Exception:
-            _COMPILED_LINES = False
+        _COMPILED_LINES = _load_compiled("lines_hold9", _blank_lines)
     return _COMPILED_LINES or None
+
+
+def _blank_lines() -> tuple[Any, Any]:
+    import numpy as np
+
+    return np.frombuffer(bytes(82), np.uint8).reshape(1, 82), np.frombuffer(bytes(81), np.uint8).reshape(1, 81)
 
 
 def _block_numpy(cells: bytes, solutions: bytes, k: int, shape: Shape) -> Any:
