@@ -12,7 +12,9 @@ group's sum is its ``2**g - 1``: a sum of powers of two has no more one bits tha
 when two are equal), so the groups' g one bits each need g cells of the group, n cells in all, every
 one distinct. ``solution_problem`` words what is wrong when that check fails. In a process where numba
 is imported (the ``numba`` engine's), ``answer_holds`` checks 9x9 answers with sudokit's own compiled
-loop instead (:mod:`sudokit.engines.verify_jit`, about 1 us an answer against 4 in Python).
+loop instead (:mod:`sudokit.engines.verify_jit`, about 1 us an answer against 4 in Python), and
+``lines_verified`` checks a batch's block of 9x9 lines straight from their text (0.1 us a puzzle,
+where ``all_verified``, numpy over the block, takes 0.16 and the cells read from the text before it).
 """
 
 from __future__ import annotations
