@@ -514,3 +514,64 @@ def test_only_sudokits_own_engine_that_asks_is_loaded_before_the_fork() -> None:
     )
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert json.loads(found.stdout) == [["numba"], []]
+
+
+@pytest.mark.parametrize("check", ["compiled", "numpy"])
+def test_a_block_is_written_at_once_only_when_every_answer_checks(check: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The caller's check of a whole block (sudokit's compiled one where numba is loaded, numpy's else) passes the
+    engine's answers, written as one text ("0" blanks written "."), and no block with one wrong solution: two
+    cells of a row swapped, the digits relabelled (a grid, but not the puzzle's), a 0, a 17, a given's symbol
+    changed to one of no puzzle. Those blocks are made record by record, the wrong answer an error."""
+    from sudokit.engines import verify
+    from sudokit.runtime import fastpath
+
+    if check == "numpy":
+        monkeypatch.setattr(verify, "_COMPILED_LINES", False)
+    else:
+        assert verify._compiled_lines() is not None
+    lines = [*CLUES[:30], CLUES[30].replace(".", "0")]
+    block = Block("x.txt", 1, "\n".join(lines) + "\n", len(lines))
+    task = SolveJob("numba", {}, RecordFormat("line", limit=2, unique=True), time_limit=None).task()
+    answer = task.start(lambda part: None)((0, block))
+    many = fastpath._every_checked(0, block, answer, task)
+    assert many is not None and many.answers == {"unique": 31}
+    assert many.parts == ["".join(f"{Grid.parse(line).to_line()}:unique\n" for line in lines).encode()]
+
+    ((kind, ((at, n, packed),), alone),) = answer  # one solve_many call: no time limit
+    raw = packed[4]
+
+    def spoiled(j: int, grid: list[int]) -> tuple[object, ...]:
+        solutions = raw[: j * 81] + bytes(grid) + raw[(j + 1) * 81 :]
+        return ((kind, ((at, n, (*packed[:4], solutions, *packed[5:])),), alone),)
+
+    good = list(raw[7 * 81 : 8 * 81])
+    blanks = [i for i in range(81) if lines[7][i] in ".0"]
+    row = [i for i in blanks if i // 9 == blanks[0] // 9]
+    swapped = list(good)
+    swapped[row[0]], swapped[row[1]] = swapped[row[1]], swapped[row[0]]
+    relabelled = [v % 9 + 1 for v in good]
+    zero, far = list(good), list(good)
+    zero[blanks[0]], far[blanks[-1]] = 0, 17
+    for grid in (swapped, relabelled, zero, far):
+        wrong = spoiled(7, grid)
+        assert fastpath._every_checked(0, block, wrong, task) is None
+        made = fastpath.finish_block(0, block, wrong, task, task.finish_one)
+        errors = [p for p in made.parts if type(p) is not str and type(p) is not bytes]
+        assert [(p.status, p.index) for p in errors] == [("error", 7)]
+    odd = Block("x.txt", 1, block.text.replace(lines[7], lines[7].replace("1", "x", 1)), len(lines))
+    assert fastpath._every_checked(0, odd, answer, task) is None  # a symbol of no puzzle: read line by line
+
+
+def test_the_stats_travel_back_only_for_records_that_show_them() -> None:
+    """A block's answer carries the search's counters for json records and ``--stats``, not for plain line records
+    (some 40% of its bytes); the records are the same either way (tests above)."""
+    block = Block("x.txt", 1, "".join(f"{line}\n" for line in CLUES[:20]), 20)
+
+    def stats_sent(fmt: str, stats: bool) -> tuple[str, ...]:
+        render = RecordFormat(fmt, limit=2, unique=True, stats=stats)
+        task = SolveJob("numba", {}, render, time_limit=None).task()
+        ((_, ((_, _, packed),), _),) = task.start(lambda part: None)((0, block))
+        return tuple(key for key, _ in packed[6])
+
+    assert stats_sent("line", False) == ()
+    assert "nodes" in stats_sent("line", True) and stats_sent("line", True) == stats_sent("json", False)

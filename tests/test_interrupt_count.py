@@ -16,19 +16,22 @@ import pytest
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "17clue.txt"
 
-#: The run, with the record writer sending the process SIGINT (or SIGTERM) just before its WRITE-th write: the
-#: signal's handler runs inside that write, as a Ctrl-C coming at that moment would.
+#: The run, with the record writer sending the process SIGINT (or SIGTERM) just before its WRITE-th write (of one
+#: record's text or of a block's bytes): the signal's handler runs inside that write, as a Ctrl-C coming then would.
 SCRIPT = """
 import os, signal, sys
 from sudokit.cli import main
 from sudokit.runtime import output
-write, calls = output.RecordWriter.write, [0]
-def signalled(self, text):
-    calls[0] += 1
-    if calls[0] == int(os.environ["WRITE"]):
-        os.kill(os.getpid(), int(os.environ["SIGNAL"]))
-    write(self, text)
-output.RecordWriter.write = signalled
+calls = [0]
+def signalling(write):
+    def signalled(self, text):
+        calls[0] += 1
+        if calls[0] == int(os.environ["WRITE"]):
+            os.kill(os.getpid(), int(os.environ["SIGNAL"]))
+        write(self, text)
+    return signalled
+output.RecordWriter.write = signalling(output.RecordWriter.write)
+output.RecordWriter.write_lines = signalling(output.RecordWriter.write_lines)  # a block's records made as bytes
 sys.argv = ["sudoku", *sys.argv[1:]]
 main()
 """

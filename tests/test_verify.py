@@ -342,6 +342,43 @@ def test_the_compiled_check_agrees_with_the_definition_on_damaged_grids() -> Non
     assert not solves9(bytes(good[:80]), bytes(80)) and not solves9(bytes(good), bytes(80))
 
 
+def test_the_compiled_block_check_agrees_with_the_definition_on_damaged_grids() -> None:
+    """verify_jit.lines_hold9 (numba, the batch caller's check of a block read from its text) on 600 damaged 9x9
+    grids, each alone and among good ones: True exactly when every unit holds 1..9 and every given is kept;
+    blanks "." or "0"; any other symbol refused, and so is a block of other sizes."""
+    pytest.importorskip("numba")
+    import numpy as np
+
+    from sudokit.engines.verify_jit import lines_hold9
+
+    shape = Shape.parse("3x3")
+    good = a_solution(shape)
+    puzzle = "".join(str(v) if i % 3 == 0 else ".0"[i % 2] for i, v in enumerate(good))
+    blank = "".join(".0"[i % 2] for i in range(81))
+
+    def held(texts: list[str], grids: list[list[int]]) -> bool:
+        text = np.frombuffer("".join(t + "\n" for t in texts).encode(), np.uint8).reshape(len(texts), 82)
+        solutions = np.frombuffer(bytes(v for grid in grids for v in grid), np.uint8)  # read-only, as the caller's
+        return bool(lines_hold9(text, solutions.reshape(len(grids), 81)))
+
+    seen = set()
+    for cells in damaged_grids(shape):
+        everywhere = permutations_everywhere(cells, shape)
+        kept = everywhere and all(cells[i] == int(ch) for i, ch in enumerate(puzzle) if ch not in ".0")
+        seen.add(kept)
+        assert held([puzzle], [cells]) is kept, cells
+        assert held([blank], [cells]) is everywhere, cells
+        assert held([blank, puzzle, blank], [good, cells, good]) is kept, cells
+    assert seen == {True, False}
+    for symbol in ":a \x00/":  # a given's symbol that is no digit or blank
+        assert not held([puzzle[:1] + symbol + puzzle[2:]], [good])
+    assert held([puzzle] * 3, [good] * 3)
+    three = np.frombuffer(bytes(3 * 82), np.uint8).reshape(3, 82)
+    two = np.frombuffer(bytes(2 * 81), np.uint8).reshape(2, 81)
+    narrow = np.frombuffer(bytes(2 * 80), np.uint8).reshape(2, 80)
+    assert not lines_hold9(three, two) and not lines_hold9(narrow, two)
+
+
 def test_sudokit_imports_numba_for_no_check() -> None:
     """Without the numba engine, the check stays Python: a backtrack solve imports neither numba nor verify_jit."""
     code = (

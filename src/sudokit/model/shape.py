@@ -51,8 +51,7 @@ class Shape:
                 raise TypeError(f"box rows and columns must be whole numbers, not {r!r:.20} x {c!r:.20}") from None
             object.__setattr__(self, "box_rows", r)
             object.__setattr__(self, "box_cols", c)
-        if not (1 <= r <= MAX_BOX and 1 <= c <= MAX_BOX) or r * c < 4:
-            raise BoxShapeError(f"box shape {r}x{c} is not supported (each side 1..{MAX_BOX}, board side at least 4)")
+        _supported(r, c)
         n = r * c
         cells = range(n * n)
         row_of = tuple(i // n for i in cells)
@@ -86,13 +85,19 @@ class Shape:
     @staticmethod
     def for_side(n: int) -> Shape:
         """The default shape for an n x n board: the box closest to square, box rows <= box columns."""
+        return Shape.of(*Shape.box_for_side(n))
+
+    @staticmethod
+    def box_for_side(n: int) -> tuple[int, int]:
+        """(box rows, box columns) of :meth:`for_side`'s shape, without building it and its tables."""
         best = None
         for r in range(2, int(n**0.5) + 1):
             if n % r == 0:
                 best = (r, n // r)
         if best is None:
             raise BoxShapeError(f"a {n}x{n} board has no box shape (the side must be a product like 2x3 or 3x3)")
-        return Shape.of(*best)
+        _supported(*best)
+        return best
 
     @staticmethod
     def parse(text: str) -> Shape:
@@ -121,6 +126,12 @@ class Shape:
 
     def __str__(self) -> str:
         return f"{self.box_rows}x{self.box_cols}"
+
+
+def _supported(r: int, c: int) -> None:
+    """BoxShapeError unless boxes of r x c cells are supported."""
+    if not (1 <= r <= MAX_BOX and 1 <= c <= MAX_BOX) or r * c < 4:
+        raise BoxShapeError(f"box shape {r}x{c} is not supported (each side 1..{MAX_BOX}, board side at least 4)")
 
 
 def _whole(value: object) -> int:

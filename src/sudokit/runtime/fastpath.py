@@ -26,6 +26,7 @@ import math
 import os
 import re
 import stat
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields, replace
@@ -33,7 +34,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, TextIO, cast, final
 
 from sudokit.engines.strategy import MANY_STATUS, Result, Status, capabilities_of
-from sudokit.engines.verify import all_verified, result_problem, verify_many
+from sudokit.engines.verify import all_verified, lines_verified, result_problem, verify_many
 from sudokit.errors import BoxShapeError, InvalidPuzzleError
 from sudokit.io.reader import Record, bounded_lines, is_table, iter_records, read_arguments, split_note, stat_path
 from sudokit.model.shape import ALPHABET, Shape
@@ -100,7 +101,7 @@ def plain_sides(box: Shape | None) -> tuple[int, ...]:
     sides = []
     for n in range(9, MAX_PLAIN_SIDE + 1):
         try:
-            Shape.for_side(n)
+            Shape.box_for_side(n)  # (building every shape's tables took 30 ms before the first block was read)
         except (BoxShapeError, ValueError):
             continue
         sides.append(n)
@@ -199,11 +200,10 @@ def read_items(
 
 def scan(handle: TextIO, source: str, box: Shape | None) -> Iterator[Block | Record]:
     """Blocks of plain lines and the records of the lines between them, in order, from one text stream."""
-    patterns = _patterns(box)
-    if patterns is None:
+    if not plain_sides(box):
         yield from iter_records(bounded_lines(handle), source, box=box)
         return
-    run, before = patterns
+    patterns = None  # compiled when a line is not like the ones before it (some 17 ms): a file of alike lines never is
     buf, pos, number = "", 0, 1  # the text in hand, where the unread part starts, its first line's number
     eof = False
     while not eof:
@@ -224,6 +224,10 @@ def scan(handle: TextIO, source: str, box: Shape | None) -> Iterator[Block | Rec
                 number += lines
                 pos = stop
                 continue
+            if patterns is None:
+                patterns = _patterns(box)
+                assert patterns is not None  # (there are plain sides)
+            run, before = patterns
             m = run.match(buf, pos, end)
             if m is not None:
                 text = buf[pos : m.end()]
@@ -267,17 +271,18 @@ def _alike(buf: str, pos: int, end: int, box: Shape | None) -> tuple[int, int]:
     if not text.isascii():
         return 0, pos
     data = text.encode("ascii")
-    if data.count(10) != lines or data[width - 1 :: width] != b"\n" * lines:
+    ends = b"\n" * lines
+    if data[width - 1 :: width] != ends:
         return 0, pos
-    if data.translate(None, _symbol_bytes(n)):  # another byte than a symbol or a line end
+    if data.translate(None, _symbol_bytes(n)) != ends:  # another byte than a symbol, or a line end elsewhere
         return 0, pos
     return lines, stop
 
 
 @cache
 def _symbol_bytes(n: int) -> bytes:
-    """The bytes of a plain line of side ``n`` (its symbols and "\n")."""
-    return (_symbols(n) + "\n").encode("ascii")
+    """The symbols of a plain line of side ``n``."""
+    return _symbols(n).encode("ascii")
 
 
 def _count_lines(text: str) -> int:
@@ -337,6 +342,27 @@ def uniform_cells(block: Block, box: Shape | None) -> tuple[Shape, bytes] | None
     note, a ``\r``, boards of two sizes, or a side without a default box is None: it is read line by line,
     as the reader does.
     """
+    read = _uniform_text(block, box)
+    if read is None:
+        return None
+    cells = _read_cells(read[1], block.lines, read[0])
+    return None if cells is None else (read[0], cells)
+
+
+def _read_cells(data: bytes, k: int, shape: Shape) -> bytes | None:
+    """The cell values of k lines of ``data`` (each n*n symbols and "\n"), row by row; None when one is not."""
+    cells = data.translate(_tables(shape.n)[0], b"\n")
+    if len(cells) != k * shape.size or 255 in cells:  # a line end elsewhere; a symbol of another side, a ":", ...
+        return None
+    return cells
+
+
+def _uniform_text(block: Block, box: Shape | None) -> tuple[Shape, bytes] | None:
+    """(shape, the block's text as bytes) when its lines are all n*n bytes and a line end; else None.
+
+    Its symbols are not read yet: :func:`_read_cells` reads them, or the compiled check does
+    (:func:`sudokit.engines.verify.lines_verified`).
+    """
     if _numpy() is None:  # a core install without numpy (no solve_many to take the cells): line by line
         return None
     try:
@@ -355,12 +381,9 @@ def uniform_cells(block: Block, box: Shape | None) -> tuple[Shape, bytes] | None
         return None
     if shape.size != size:
         return None
-    if data.count(10) != k or data[size::width] != b"\n" * k:  # every line end where it belongs, no other
+    if data[size::width] != b"\n" * k:  # every line end where it belongs
         return None
-    cells = data.translate(_tables(n)[0], b"\n")
-    if 255 in cells:  # a symbol of another side, a note's ":", "#", a tab, a space
-        return None
-    return shape, cells
+    return shape, data
 
 
 class _Entries:
@@ -434,7 +457,10 @@ def group_records(items: Iterable[tuple[int, Record]], box: Shape | None) -> Ite
 
 @dataclass(frozen=True, slots=True)
 class Many:
-    """The records of a block, in order: runs of record text (str, lines joined) and single records.
+    """The records of a block, in order: runs of record text and single records.
+
+    A run of text is a str (its lines joined, no newline last) or, made at once from a block's bytes,
+    bytes (ASCII, each line with its newline): written as they are (``RecordWriter.write_lines``).
 
     ``answers`` counts what the summary counts (solved, unsolvable, ... or unique, several, ...) for
     the runs of text; a single record (a ``Rendered`` or a library object) carries its own.
@@ -547,6 +573,8 @@ def answer_block(
     late = None if time_limit is None else watchdog_seconds(time_limit)
     text_form = TextForm.of(render)
     object_ok = _keeps_one(keep, render.limit if hasattr(render, "limit") else limit)
+    # line records without --stats never show the search's counters: not sent (about 40% of an answer's bytes)
+    stats = text_form is None or text_form.fmt != "line" or text_form.stats
     parts: list[tuple[Any, ...]] = []
     caps = None
     uniform = None
@@ -593,7 +621,7 @@ def answer_block(
             piece = members[at : at + count]
             mark(-1)
             start = time.perf_counter()
-            raw = _raw_answers(engine, cells_of(piece, n), len(piece), shape, limit, time_limit)
+            raw = _raw_answers(engine, cells_of(piece, n), len(piece), shape, limit, time_limit, stats=stats)
             took = time.perf_counter() - start
             if raw is None or (late is not None and took > late):
                 left.extend(range(at, at + len(piece)))  # measured, not as it says: each goes alone
@@ -630,21 +658,21 @@ def _covering(part: Any, members: int) -> tuple[list[tuple[int, int, Any]], list
     slices, alone = part[1], part[2]
     if type(slices) is not tuple or type(alone) is not tuple:
         return None
-    covered = [False] * members
+    spans = []  # (first, end) of each slice and each puzzle alone: they must tile 0..members, in some order
     for piece in slices:
         if type(piece) is not tuple or len(piece) != 3 or type(piece[0]) is not int or type(piece[1]) is not int:
             return None
-        at, n = piece[0], piece[1]
-        if not (at >= 0 and n >= 1 and at + n <= members) or any(covered[at : at + n]):
-            return None
-        covered[at : at + n] = [True] * n
+        spans.append((piece[0], piece[0] + piece[1]) if piece[1] >= 1 else (0, -1))
     for one in alone:
-        if type(one) is not tuple or len(one) != 2 or type(one[0]) is not int or not 0 <= one[0] < members:
+        if type(one) is not tuple or len(one) != 2 or type(one[0]) is not int:
             return None
-        if covered[one[0]]:
+        spans.append((one[0], one[0] + 1))
+    end = 0
+    for first, stop in sorted(spans):  # (a Python loop over the pieces, not over every puzzle)
+        if first != end or stop <= first:
             return None
-        covered[one[0]] = True
-    return (list(slices), list(alone)) if all(covered) else None
+        end = stop
+    return (list(slices), list(alone)) if end == members else None
 
 
 def finish_block(
@@ -720,10 +748,12 @@ def finish_block(
 #: The end of a ``--unique`` line record, by answer (unique, several, timeout), padded with zero bytes.
 _UNIQUE_ENDS = (b":unique\n\0", b":several\n", b":timeout\n")
 _UNIQUE_NAMES = ("unique", "several", "timeout")
+#: A packed buffer's 1 (an int64 as numpy writes it on this machine).
+_ONE = (1).to_bytes(8, sys.byteorder)
 
 
 def _every_checked(index: int, block: Block, answer: Any, task: Any) -> Many | None:
-    """The line records of a uniform block whose every answer is checked and solved, made by numpy; else None.
+    """The line records of a uniform block whose every answer is checked and solved, made at once; else None.
 
     The block is this process's own reading (:func:`uniform_cells`); each packed ``solve_many`` answer
     must pass what :func:`_checked` asks of every answer (status solved, a count in range, exact 0 or
@@ -731,22 +761,30 @@ def _every_checked(index: int, block: Block, answer: Any, task: Any) -> Many | N
     (:func:`sudokit.engines.verify.all_verified`). Anything else (an answer to read value by value, a
     puzzle answered alone, a problem, another form of records) is None: :func:`finish_block` makes
     those records one by one, as it always has, with the same text.
+
+    No Python object per puzzle, and in the common case (every count 1 and exact: each puzzle unique, or
+    solved with ``limit`` 1) no numpy either: the buffers are compared whole with a buffer of ones, and
+    the records are the block's own text (its symbols as ``to_line`` writes them) with each line end
+    become ``:unique`` and a line end: bytes, written as they are (no decoding, no encoding again).
     """
     form = TextForm.of(task.render)
     if form is None or form.fmt != "line" or form.stats or form.counting:
         return None
     if type(answer) is not tuple or len(answer) != 1:
         return None
-    uniform = uniform_cells(block, task.box)
     k = block.lines
-    covering = _covering(answer[0], k) if uniform is not None else None
+    covering = _covering(answer[0], k)
     if covering is None or covering[1]:
         return None
+    uniform = _uniform_text(block, task.box)
+    if uniform is None:
+        return None
     np = _numpy()
-    shape, cells = uniform  # type: ignore[misc]
+    shape, data = uniform
     size = shape.size
     late = math.inf if task.time_limit is None else _watchdog(task.time_limit)
     counts, exacts, solutions = [], [], []
+    unique = True  # every count 1 and every exact 1 (read without numpy)
     for _, n, part in sorted(covering[0], key=lambda piece: piece[0]):
         if type(part) is not tuple or len(part) != 8 or part[0] != "packed":
             return None
@@ -759,21 +797,36 @@ def _every_checked(index: int, block: Block, answer: Any, task: Any) -> Many | N
             return None
         if len(raw) != n * size or type(took) is not float or not 0.0 <= took <= 1e9:
             return None
-        c, e, t = np.frombuffer(count, np.int64), np.frombuffer(exact, np.int64), np.frombuffer(elapsed, np.float64)
-        if np.frombuffer(status, np.int64).any() or not ((c >= 1) & (c <= task.limit) & ((e == 0) | (e == 1))).all():
+        if status != bytes(8 * n):  # every puzzle solved
             return None
-        if not ((t >= 0.0) & (t <= min(took, late))).all():
+        ones = _ONE * n
+        if count == ones and exact in (ones, bytes(8 * n)):  # counts 1, exact all 1 or all 0: in range
+            unique = unique and exact == ones
+        else:
+            c, e = np.frombuffer(count, np.int64), np.frombuffer(exact, np.int64)
+            if not ((c >= 1) & (c <= task.limit) & ((e == 0) | (e == 1))).all():
+                return None
+            unique = False
+        t = np.frombuffer(elapsed, np.float64)
+        if not (t.min() >= 0.0 and t.max() <= min(took, late)):  # (a NaN fails both)
             return None
-        counts.append(c)
-        exacts.append(e)
+        counts.append(count)
+        exacts.append(exact)
         solutions.append(raw)
     found = b"".join(solutions)
-    if not _all_verified(cells, found, k, shape):
+    if not _all_verified(data, found, k, shape):
         return None
-    symbol = _tables(shape.n)[1]
-    puzzles = np.frombuffer(cells.translate(symbol), np.uint8).reshape(k, size)
+    if shape.n > 9:  # a letter in lower case, a "0" for a blank: the symbols to_line writes
+        data = data.translate(_normal(shape.n))
+    elif b"0" in data:  # a "0" for a blank: "." (four times as fast as the translation)
+        text = np.frombuffer(data, np.uint8)
+        zero = (text == ord("0")).view(np.uint8)
+        data = (text - (zero + zero)).tobytes()
+    if form.unique and unique:
+        return Many(index, [data.replace(b"\n", b":unique\n")], {"unique": k})
+    puzzles = np.frombuffer(data, np.uint8).reshape(k, size + 1)[:, :size]
     if form.unique:
-        count, exact = np.concatenate(counts), np.concatenate(exacts)
+        count, exact = np.frombuffer(b"".join(counts), np.int64), np.frombuffer(b"".join(exacts), np.int64)
         code = np.where(count >= 2, 1, np.where(exact == 1, 0, 2))
         ends = np.frombuffer(b"".join(_UNIQUE_ENDS), np.uint8).reshape(3, -1)
         rows = np.concatenate([puzzles, ends[code]], axis=1)
@@ -784,11 +837,19 @@ def _every_checked(index: int, block: Block, answer: Any, task: Any) -> Many | N
         rows = np.empty((k, 2 * size + 2), np.uint8)
         rows[:, :size] = puzzles
         rows[:, size] = ord(":")
-        rows[:, size + 1 : 2 * size + 1] = np.frombuffer(found.translate(symbol), np.uint8).reshape(k, size)
+        answer_symbols = found.translate(_tables(shape.n)[1])
+        rows[:, size + 1 : 2 * size + 1] = np.frombuffer(answer_symbols, np.uint8).reshape(k, size)
         rows[:, -1] = ord("\n")
         text = rows.tobytes()
         answers = {"solved": k}
-    return Many(index, [text[:-1].decode("ascii")], answers)
+    return Many(index, [text], answers)
+
+
+@cache
+def _normal(n: int) -> bytes:
+    """A bytes.translate table: each symbol of side ``n`` to the one ``to_line`` writes for its value; others kept."""
+    value, symbol = _tables(n)
+    return bytes(b if value[b] == 255 else symbol[value[b]] for b in range(256))
 
 
 def _watchdog(time_limit: float) -> float:
@@ -798,10 +859,20 @@ def _watchdog(time_limit: float) -> float:
 
 
 def _all_verified(
-    cells: bytes, solutions: bytes, k: int, shape: Shape, _check: Callable[..., bool] = all_verified
+    data: bytes,
+    solutions: bytes,
+    k: int,
+    shape: Shape,
+    _lines: Callable[..., bool | None] = lines_verified,
+    _check: Callable[..., bool] = all_verified,
 ) -> bool:
-    """The independent check of a whole block (bound at import, as in ``_checked``)."""
-    return _check(cells, solutions, k, shape)
+    """The independent check of a whole block of k lines (``data``, each n*n symbols and "\n"): compiled from its
+    text where it can be, else of the cells read from it; bound at import, as in ``_checked``."""
+    held = _lines(data, shape.size + 1, solutions, k, shape)
+    if held is not None:
+        return held
+    cells = _read_cells(data, k, shape)
+    return cells is not None and _check(cells, solutions, k, shape)
 
 
 def _joined(found: list[_Answers]) -> _Answers | None:
@@ -872,13 +943,21 @@ def _cells(puzzles: list[str], n: int) -> bytes | None:
 
 
 def _raw_answers(
-    engine: Any, cells: bytes | None, k: int, shape: Shape, limit: int, time_limit: float | None
+    engine: Any,
+    cells: bytes | None,
+    k: int,
+    shape: Shape,
+    limit: int,
+    time_limit: float | None,
+    *,
+    stats: bool = True,
 ) -> tuple[Any, ...] | None:
     """In the worker: ``engine.solve_many`` on the puzzles, its buffers read as plain data; None when it cannot be used.
 
     ``("many", status, count, exact, solutions, elapsed, stats, seconds)``: bytes, a tuple of ints,
     bytes, bytes, a tuple of floats, ``((key, ints), ...)`` and the time of the call; or
     ``("unread", why, seconds)`` for buffers that cannot be read. Checked by :func:`_checked`, in the caller.
+    Without ``stats`` (records that do not show them) the stats are left out: ``()``.
     """
 
     size = shape.size
@@ -890,7 +969,7 @@ def _raw_answers(
     except Exception:
         return None  # each puzzle alone says how the engine fails, as today's path would
     took = time.perf_counter() - start
-    packed = _packed(result, k, size)
+    packed = _packed(result, k, size, send_stats=stats)
     if packed is not None:
         return (*packed, took)
     try:
@@ -901,12 +980,12 @@ def _raw_answers(
         raw = bytes(memoryview(result.solutions).cast("B"))
         if len(raw) != k * size:
             raise ValueError(f"solutions holds {len(raw)} bytes, not {k * size}")
-        stats = tuple(
+        table = tuple(
             (str(key), tuple(int(v) for v in _values(values, k, f"stats[{key!r}]"))) for key, values in _items(result)
         )
     except Exception as err:
         return ("unread", f"{type(err).__name__}: {err}", took)
-    return ("many", status, count, exact, raw, elapsed, stats, took)
+    return ("many", status, count, exact, raw, elapsed, table if stats else (), took)
 
 
 def _checked(
@@ -964,12 +1043,12 @@ def _checked(
     return _Answers(shape, lines, text, status, count, exact, elapsed, stats, problems, cells, raw)
 
 
-def _packed(result: Any, k: int, size: int) -> tuple[Any, ...] | None:
+def _packed(result: Any, k: int, size: int, *, send_stats: bool = True) -> tuple[Any, ...] | None:
     """``("packed", status, count, exact, solutions, elapsed, stats)`` of numpy answers, each a bytes of int64
     (elapsed float64); None for answers of any other kind (read value by value by :func:`_raw_answers`).
 
     Plain data as :func:`_raw_answers`' tuples are, without a Python object per puzzle; the caller reads
-    them back (:func:`_unpacked`) to the same values.
+    them back (:func:`_unpacked`) to the same values. Without ``send_stats`` the stats are checked, not sent: ``()``.
     """
     np = _numpy()
     if np is None:
@@ -993,7 +1072,7 @@ def _packed(result: Any, k: int, size: int) -> tuple[Any, ...] | None:
         if len(raw) != k * size:
             return None
         status, count, exact = (a.astype(np.int64).tobytes() for a in ints[:3])
-        table = tuple((key, v.astype(np.int64).tobytes()) for key, v in pairs)
+        table = tuple((key, v.astype(np.int64).tobytes()) for key, v in pairs) if send_stats else ()
         return ("packed", status, count, exact, raw, elapsed.astype(np.float64).tobytes(), table)
     except Exception:
         return None

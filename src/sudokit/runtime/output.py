@@ -610,13 +610,20 @@ class RecordWriter:
 
         ``BrokenPipeError`` passes through: the reader went away, which is not an error of ours.
         """
+        self._put(text + "\n")
+
+    def write_lines(self, data: bytes) -> None:
+        """Write ``data``, whole records each with its newline (a block's, made as bytes), as :meth:`write` does."""
+        self._put(data)
+
+    def _put(self, text: str | bytes) -> None:
         try:
             if self.fd is None:
-                self.stream.write(text + "\n")
+                self.stream.write(text if isinstance(text, str) else text.decode("utf-8", "surrogateescape"))
                 self.stream.flush()
                 return
             self.stream.flush()  # anything written through the stream goes first
-            data = memoryview((text + "\n").encode("utf-8", "surrogateescape"))
+            data = memoryview(text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text)
             while data:
                 data = data[os.write(self.fd, data) :]
         except BrokenPipeError:

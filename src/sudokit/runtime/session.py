@@ -630,6 +630,9 @@ class Session:
                     if type(part) is str:
                         console.before_record()
                         writer.write(part)
+                    elif type(part) is bytes:  # records made at once from a block's bytes
+                        console.before_record()
+                        writer.write_lines(part)
                     else:
                         self._write(part, writer, first=False)
                 first = False
@@ -648,7 +651,7 @@ class Session:
         parts = rendered.parts if block else [rendered]
         first = first and not block  # as _stream writes a block's single records
         for part in parts:
-            if type(part) is not str:
+            if type(part) is not str and type(part) is not bytes:
                 self._say(part)
         with held:
             if block:
@@ -656,6 +659,8 @@ class Session:
             for part in parts:
                 if type(part) is str:
                     writer.write(part)
+                elif type(part) is bytes:  # records made at once from a block's bytes
+                    writer.write_lines(part)
                 else:
                     job.count(part)
                     if part.text:
