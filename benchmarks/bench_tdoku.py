@@ -248,7 +248,7 @@ def compare(
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sample", type=int, default=10000, help="puzzles of 17clue.txt (default 10000)")
+    parser.add_argument("--sample", type=int, default=10000, help="puzzles of 17clue.txt (default 10000; 0: all)")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--tdoku-src", type=Path, default=None)
     parser.add_argument("--base", metavar="REV", default=None, help="also time the kernel of git revision REV")
@@ -258,7 +258,7 @@ def main() -> int:
     print(why)
     engine = get_strategy("numba")
     base = base_kernels(args.base) if args.base else None
-    chosen = sets(args.sample)
+    chosen = sets(args.sample or None)  # 0: the whole file
     print(f"load average {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores); CPU us a puzzle, limit 2, best of rounds")
     head = f"{'set':24s}{' ' + format('tdoku', '>7s') if tdoku else ''} {'kernel':>7s} {'loop':>7s} {'solve()':>8s}"
     print(head + ("  kernel/tdoku loop/tdoku solve()/tdoku" if tdoku else ""))
