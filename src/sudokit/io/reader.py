@@ -471,7 +471,7 @@ class StreamLines:
     def ready(self) -> bool:
         """True when the next line can be read without waiting: one is in hand, the input ended, or no reader
         is in it; else reads what the producer has written so far (one read that does not wait)."""
-        if not self.active or self.eof or self._line_end() >= 0 or len(self.buf) - self.pos > 4 * MAX_LINE:
+        if not self.active or self.eof or self._line_end() >= 0 or len(self.buf) - self.pos >= 4 * MAX_LINE + 8:
             return True
         import select
 
