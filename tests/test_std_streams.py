@@ -13,6 +13,7 @@ import select
 import shlex
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -277,3 +278,38 @@ def test_a_line_of_standard_input_is_answered_before_the_next_line_comes(jobs: i
             assert process.stdout.read() == b""
         finally:
             process.kill()
+
+
+def _own_cpu_seconds(pid: int) -> float:
+    """The CPU time of process ``pid`` itself (user + system, not its children), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
+def test_waiting_for_its_workers_with_standard_input_unread_costs_the_caller_no_cpu() -> None:
+    """More lines piped in than the pool draws ahead: while its worker is busy the caller waits, asleep. It
+    waited for standard input too, which is readable at once when lines are left: a loop at full speed."""
+    lines = puzzles("17clue.txt")[:2500]  # 205 kB: more than a pipe holds, and about 1-2 s of backtrack's work
+    env = {**os.environ, "NO_COLOR": "1"}
+    command = [sys.executable, "-m", "sudokit", "solve", "-", "-s", "backtrack", "-f", "line", "-q", "-j", "1"]
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    ) as process:
+        assert process.stdin is not None and process.stdout is not None
+        try:
+            data = "".join(f"{line}\n" for line in lines).encode()
+            feed = threading.Thread(target=lambda: (process.stdin.write(data), process.stdin.flush()), daemon=True)
+            start = time.monotonic()
+            feed.start()  # the pipe left open: the caller cannot tell that no more will come
+            records = [process.stdout.readline() for _ in lines]
+            wall = time.monotonic() - start
+            cpu = _own_cpu_seconds(process.pid)
+            feed.join(timeout=60)
+            process.stdin.close()
+            assert process.wait(timeout=60) == 0
+        finally:
+            process.kill()
+    assert all(record.endswith(b"\n") and b":" in record for record in records)
+    # asleep while its worker works: start-up and the records, well under a second; spinning, most of the wall
+    assert cpu < max(0.8, 0.4 * wall), f"the caller used {cpu:.2f} s of CPU in {wall:.2f} s"

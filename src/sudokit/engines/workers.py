@@ -890,7 +890,10 @@ class WorkerPool(Generic[I, R]):
             return
         ahead = isinstance(items, ReadAhead)  # the next chunk may be read, and written, while the workers are busy
         # a stream: drawn only while its next item is in hand, its descriptor waited for with the workers' pipes
-        ready = items.ready if isinstance(items, Streamed) and self._watch(items.fd) else None
+        stream = items if isinstance(items, Streamed) else None
+        fd = -1 if stream is None else stream.fd
+        ready = stream.ready if stream is not None and self._watch(fd, True) and self._watch(fd, False) else None
+        watching = False  # fd waited for: only while a draw waits for it (else, readable at once, the wait spins)
         source = iter(items)
         queue: deque[tuple[int, I]] = deque()  # items to hand out: given back by a lost worker, or drawn
         tries: dict[tuple[int, int], int] = {}  # by item (and part)
@@ -944,6 +947,10 @@ class WorkerPool(Generic[I, R]):
                     continue  # the window has room again: hand out more before waiting
                 if exhausted and not queue and yielded == drawn:
                     break
+                if ready is not None:
+                    wanted = not exhausted and not queue and drawn - yielded < self._window(chunk_size) and not ready()
+                    if wanted != watching:
+                        watching = self._watch(fd, wanted) and wanted
                 for kind, _worker, payload in self._wait(self._next_deadline()):
                     if kind == "done":
                         chunk, results, seconds = payload
@@ -986,18 +993,24 @@ class WorkerPool(Generic[I, R]):
             self.close(kill=True)
             raise
         finally:
-            if ready is not None and self._selector is not None:
-                self._selector.unregister(items.fd)  # type: ignore[attr-defined]  # (a Streamed's)
+            if watching:
+                self._watch(fd, False)
 
-    def _watch(self, fd: int) -> bool:
-        """Wait for ``fd`` too (a stream's): False where the selector cannot (a regular file, ``/dev/null``)."""
+    def _watch(self, fd: int, on: bool) -> bool:
+        """Wait for ``fd`` too (a stream's), or no longer; False where the selector cannot (a regular file,
+        ``/dev/null``: epoll refuses what is always readable, and such a stream is drawn as it comes)."""
         import selectors
 
         if self._selector is None:
+            if not on:
+                return True
             self._selector = selectors.DefaultSelector()
         try:
-            self._selector.register(fd, selectors.EVENT_READ, None)
-        except (OSError, ValueError, KeyError):  # epoll refuses what is always readable: drawn as it comes
+            if on:
+                self._selector.register(fd, selectors.EVENT_READ, None)
+            else:
+                self._selector.unregister(fd)
+        except (OSError, ValueError, KeyError):
             return False
         return True
 
