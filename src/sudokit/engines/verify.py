@@ -199,9 +199,7 @@ def answer_holds(
         return False
     if not found:
         return True  # a timeout before any solution
-    if found == 1:
-        return _solves_puzzle(puzzle, solutions[0])
-    return all(_solves_puzzle(puzzle, raw) for raw in solutions) and len(set(solutions)) == found
+    return _solve_puzzle(puzzle, solutions) and (found == 1 or len(set(solutions)) == found)
 
 
 def solved_once_holds(puzzle: Grid, raw: bytes, count: int, *, limit: int, keep: int | None = None) -> bool:
@@ -213,15 +211,17 @@ def solved_once_holds(puzzle: Grid, raw: bytes, count: int, *, limit: int, keep:
     kept = limit if keep is None or keep > limit else keep
     if count < 1 or count > limit or (count if count < kept else kept) != 1:
         return False
-    return _solves_puzzle(puzzle, raw)
+    return _solve_puzzle(puzzle, (raw,))
 
 
-def _solves_puzzle(puzzle: Grid, raw: bytes) -> bool:
-    """True when ``raw`` (bytes exactly, n*n of them) fills every unit of the classic ``puzzle`` and keeps its givens.
+def _solve_puzzle(puzzle: Grid, solutions: tuple[bytes, ...]) -> bool:
+    """True when each of ``solutions`` (bytes exactly, n*n of them) fills every unit of the classic ``puzzle`` and
+    keeps its givens; the puzzle read once for all of them.
 
-    False for a variant puzzle (the full check takes it) and for cells that are not bytes.
+    False for a variant puzzle (the full check takes it) and for cells that are not bytes. (Loops, not
+    ``all()``: its generator would cost ``solve()`` 0.3-0.5 us a call.)
     """
-    if type(raw) is not bytes or not puzzle.is_classic:
+    if not puzzle.is_classic:
         return False
     shape = puzzle.shape
     if shape.size == 81:
@@ -231,11 +231,21 @@ def _solves_puzzle(puzzle: Grid, raw: bytes) -> bool:
                 raw_puzzle = puzzle.to_bytes()  # made once a grid: the engine may have read it too (bytes: immutable)
             except (TypeError, ValueError):
                 return False
-            return type(raw_puzzle) is bytes and compiled(raw, raw_puzzle) is True
+            if type(raw_puzzle) is not bytes:
+                return False
+            for raw in solutions:  # noqa: SIM110
+                if type(raw) is not bytes or compiled(raw, raw_puzzle) is not True:
+                    return False
+            return True
     givens = _givens(puzzle)
-    if givens is None or len(raw) != shape.size:
+    if givens is None:
         return False
-    return _solves(raw, _units(shape.box_rows, shape.box_cols), givens)
+    units = _units(shape.box_rows, shape.box_cols)
+    size = shape.size
+    for raw in solutions:  # noqa: SIM110
+        if type(raw) is not bytes or len(raw) != size or not _solves(raw, units, givens):
+            return False
+    return True
 
 
 #: ``verify_jit.solves9`` once loaded; False where it cannot be (numba broken or its JIT disabled).
